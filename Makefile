@@ -1,0 +1,35 @@
+# Two everyday commands: `make play` and `make test`. Each sets itself up (a local
+# .venv with the project installed in editable mode) and is quick when that is done.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test test-slow lint bench setup clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/zerosum play
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest -m "not slow" -n 2
+
+test-slow: $(STAMP)
+	$(BIN)/pytest -m slow -n 2
+
+bench: $(STAMP)
+	$(BIN)/python bench/search_speed.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

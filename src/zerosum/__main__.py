@@ -1,0 +1,5 @@
+import sys
+
+from zerosum.cli import main
+
+sys.exit(main())

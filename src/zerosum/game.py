@@ -1,0 +1,145 @@
+"""The Game protocol: the one small interface where games and search algorithms meet.
+
+Names follow AIMA chapter 5. A game is any object with these methods; `GameBase`
+supplies the optional ones with sensible defaults, so a game only writes what it needs.
+Utilities and evaluations are always from Max's (player 1's) side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+S = TypeVar("S")  # a state: immutable and hashable
+A = TypeVar("A")  # an action
+
+
+class InputError(ValueError):
+    """Bad input from a person or a file: a board string, a move, an argument.
+
+    Front-ends turn it into one line on stderr and exit status 2.
+    """
+
+
+class Game(Protocol[S, A]):
+    """What every search algorithm may ask of a game."""
+
+    def initial_state(self) -> S: ...
+
+    def actions(self, state: S) -> Sequence[A]:
+        """Legal moves, in the (deterministic) order search examines them."""
+        ...
+
+    def result(self, state: S, action: A) -> S: ...
+
+    def is_terminal(self, state: S) -> bool: ...
+
+    def utility(self, state: S) -> float:
+        """Value of a terminal state from Max's side."""
+        ...
+
+    def is_maxs_turn(self, state: S) -> bool: ...
+
+    def evaluate(self, state: S) -> float:
+        """Heuristic estimate of a non-terminal state, on the utility's scale."""
+        ...
+
+    def cutoff_test(self, state: S, depth: int, limit: int) -> bool:
+        """Stop a depth-limited search here? Asked only of non-terminal states.
+
+        Search assumes the answer depends on the state and `limit - depth` only
+        (what a transposition table needs to reuse a result soundly).
+        """
+        ...
+
+    def key(self, state: S) -> Hashable:
+        """The transposition-table key; may fold symmetries where that is sound."""
+        ...
+
+    def order(self, state: S, actions: Sequence[A]) -> Sequence[A]:
+        """Actions in the order a search with move ordering should try them."""
+        ...
+
+    def render(self, state: S) -> str: ...
+
+    def format_move(self, action: A) -> str: ...
+
+    def parse_move(self, state: S, text: str) -> A:
+        """A move typed by a person; raises InputError when it is not legal here."""
+        ...
+
+    def format_value(self, value: float) -> str: ...
+
+    def move_help(self) -> str: ...
+
+
+class GameBase(Generic[S, A]):
+    """Defaults for the optional parts of the protocol."""
+
+    name = "game"
+    # Printed names of the two sides, Max first.
+    players: tuple[str, str] = ("Max", "Min")
+
+    def initial_state(self) -> S:
+        raise NotImplementedError
+
+    def actions(self, state: S) -> Sequence[A]:
+        raise NotImplementedError
+
+    def result(self, state: S, action: A) -> S:
+        raise NotImplementedError
+
+    def is_terminal(self, state: S) -> bool:
+        return not self.actions(state)
+
+    def utility(self, state: S) -> float:
+        raise NotImplementedError
+
+    def is_maxs_turn(self, state: S) -> bool:
+        raise NotImplementedError
+
+    def evaluate(self, state: S) -> float:
+        # A game without a heuristic says "unknown": the midpoint of the scale.
+        return 0.0
+
+    def cutoff_test(self, state: S, depth: int, limit: int) -> bool:
+        return depth >= limit
+
+    def key(self, state: S) -> Hashable:
+        return state
+
+    def order(self, state: S, actions: Sequence[A]) -> Sequence[A]:
+        return actions
+
+    def render(self, state: S) -> str:
+        return str(state)
+
+    def format_move(self, action: A) -> str:
+        return str(action)
+
+    def parse_move(self, state: S, text: str) -> A:
+        text = text.strip()
+        for action in self.actions(state):
+            if self.format_move(action).lower() == text.lower():
+                return action
+        raise InputError(f"not a legal move here: {text!r}")
+
+    def format_value(self, value: float) -> str:
+        """A search value as a person should read it (a game may say "wins in 5")."""
+        return f"{value:+.6g}"
+
+    def move_help(self) -> str:
+        """How a person types a move in this game."""
+        return "Type one of the legal moves listed."
+
+    def winner(self, state: S) -> str | None:
+        """The winning side's name at a terminal state, or None for a draw."""
+        u = self.utility(state)
+        if u > 0:
+            return self.players[0]
+        if u < 0:
+            return self.players[1]
+        return None
+
+
+AnyGame = Game[Any, Any]

@@ -1,0 +1,1 @@
+"""The games; each module registers itself in zerosum.games.registry. They know no search."""

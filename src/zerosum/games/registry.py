@@ -1,0 +1,81 @@
+"""The one place where games make themselves known to the command, the menu and later UIs.
+
+A game module calls `register(GameSpec(...))` at import time; `all_games()` imports
+every module of `zerosum.games` once, so a new game needs no edit anywhere else.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zerosum.game import AnyGame, InputError
+from zerosum.search.result import SearchResult
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game parameter, offered as `--name` on the command line and asked in the menu."""
+
+    name: str
+    type: Callable[[str], Any]
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+
+
+# A game's own engine: (game, state, seconds) -> SearchResult. Games with a stronger
+# player than the generic search (a solver, a tuned evaluation) offer it this way.
+Engine = Callable[[AnyGame, Any, float], SearchResult]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    title: str
+    make: Callable[..., AnyGame]
+    options: tuple[Option, ...] = ()
+    engines: dict[str, Engine] = field(default_factory=dict)
+    default_depth: int = 4
+    summary: str = ""
+
+    def create(self, **kwargs: Any) -> AnyGame:
+        values = {o.name: kwargs.get(o.name, o.default) for o in self.options}
+        return self.make(**values)
+
+
+_GAMES: dict[str, GameSpec] = {}
+_discovered = False
+
+
+def register(spec: GameSpec) -> GameSpec:
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def _discover() -> None:
+    global _discovered
+    if _discovered:
+        return
+    import zerosum.games as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{info.name}")
+    _discovered = True
+
+
+def all_games() -> list[GameSpec]:
+    _discover()
+    return sorted(_GAMES.values(), key=lambda s: s.name)
+
+
+def get_game(name: str) -> GameSpec:
+    _discover()
+    try:
+        return _GAMES[name]
+    except KeyError:
+        known = ", ".join(s.name for s in all_games())
+        raise InputError(f"unknown game {name!r}; known games: {known}") from None

@@ -1,0 +1,88 @@
+"""Tic-tac-toe: the smallest real game, for tests, demos and the first menu entry.
+
+A state is (board, player): the board a 9-character string read row by row
+('X', 'O' or '.'), X (Max) moves first. Actions are cell numbers 0-8; people type 1-9.
+"""
+
+from __future__ import annotations
+
+from zerosum.game import GameBase, InputError
+from zerosum.games.registry import GameSpec, register
+
+State = tuple[str, str]
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+class TicTacToe(GameBase[State, int]):
+    name = "tictactoe"
+    players = ("X", "O")
+
+    def initial_state(self) -> State:
+        return ("." * 9, "X")
+
+    def winner_mark(self, board: str) -> str | None:
+        for a, b, c in LINES:
+            if board[a] != "." and board[a] == board[b] == board[c]:
+                return board[a]
+        return None
+
+    def actions(self, state: State) -> list[int]:
+        board = state[0]
+        if self.winner_mark(board):
+            return []
+        return [i for i, c in enumerate(board) if c == "."]
+
+    def result(self, state: State, action: int) -> State:
+        board, player = state
+        if board[action] != ".":
+            raise InputError(f"cell {action + 1} is taken")
+        board = board[:action] + player + board[action + 1 :]
+        return board, "O" if player == "X" else "X"
+
+    def is_terminal(self, state: State) -> bool:
+        return self.winner_mark(state[0]) is not None or "." not in state[0]
+
+    def utility(self, state: State) -> float:
+        mark = self.winner_mark(state[0])
+        return 1.0 if mark == "X" else -1.0 if mark == "O" else 0.0
+
+    def is_maxs_turn(self, state: State) -> bool:
+        return state[1] == "X"
+
+    def evaluate(self, state: State) -> float:
+        """Lines still open to X minus lines open to O, scaled into (-1, 1)."""
+        board = state[0]
+        open_x = sum(1 for line in LINES if all(board[i] != "O" for i in line))
+        open_o = sum(1 for line in LINES if all(board[i] != "X" for i in line))
+        return (open_x - open_o) / 9
+
+    def render(self, state: State) -> str:
+        b = state[0]
+        rows = [" ".join(b[r * 3 : r * 3 + 3]) for r in range(3)]
+        return "\n".join(rows) + f"\n{state[1]} to move"
+
+    def format_move(self, action: int) -> str:
+        return str(action + 1)
+
+    def parse_move(self, state: State, text: str) -> int:
+        text = text.strip()
+        if not text.isdigit() or not 1 <= int(text) <= 9:
+            raise InputError(f"a move is a cell number 1-9 (row by row), not {text!r}")
+        cell = int(text) - 1
+        if cell not in self.actions(state):
+            raise InputError(f"cell {text} is not free")
+        return cell
+
+    def move_help(self) -> str:
+        return "Type the cell number, 1-9, counted row by row from the top left."
+
+
+register(
+    GameSpec(
+        "tictactoe",
+        "Tic-tac-toe",
+        TicTacToe,
+        default_depth=9,
+        summary="3x3, three in a row wins; a draw with best play",
+    )
+)

@@ -1,0 +1,169 @@
+"""Explicit game trees, for checking textbook exercises by hand.
+
+The text format: a leaf is a number, optionally labelled (`b1=3`); an inner node is a
+bracketed list of children, optionally labelled (`B[3 12 8]`). Commas and white space
+separate children; `#` starts a comment. AIMA figure 5.2:
+
+    A[B[3 12 8] C[2 4 6] D[14 5 2]]
+
+Unlabelled nodes are named after their parent and position: the root `root`, its
+second child `root.2`, a child of `B` `B.1`. Max moves at the root unless told otherwise.
+A state is the path of child indices from the root (a tuple), so it is hashable.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from zerosum.game import GameBase, InputError
+
+
+@dataclass
+class Node:
+    label: str
+    value: float | None = None  # leaves only
+    children: list[Node] = field(default_factory=list)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.value is not None
+
+
+_TOKEN = re.compile(
+    r"\s+|,|#[^\n]*|(?P<open>\[)|(?P<close>\])|(?P<label>[A-Za-z_][\w.']*)\s*(?P<eq>=)?"
+    r"|(?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf)"
+)
+
+
+def _tokens(text: str) -> list[tuple[str, str, int]]:
+    out: list[tuple[str, str, int]] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            line = text.count("\n", 0, pos) + 1
+            raise InputError(f"tree: line {line}: unexpected character {text[pos]!r}")
+        if m.group("num") is not None:
+            out.append(("num", m.group("num"), pos))
+        elif m.group("label") is not None:
+            out.append(("label=" if m.group("eq") else "label", m.group("label"), pos))
+        elif m.group("open"):
+            out.append(("[", "[", pos))
+        elif m.group("close"):
+            out.append(("]", "]", pos))
+        pos = m.end()
+    return out
+
+
+def parse_tree(text: str) -> Node:
+    """Parse the bracket format; raises InputError naming the line of the problem."""
+    toks = _tokens(text)
+    i = 0
+
+    def where(k: int) -> str:
+        pos = toks[k][2] if k < len(toks) else len(text)
+        return f"line {text.count(chr(10), 0, pos) + 1}"
+
+    def node(default_label: str) -> Node:
+        nonlocal i
+        if i >= len(toks):
+            raise InputError(f"tree: {where(i)}: the tree ends too early")
+        kind, val, _ = toks[i]
+        label = default_label
+        if kind == "label=":
+            label = val
+            i += 1
+            if i >= len(toks) or toks[i][0] != "num":
+                raise InputError(f"tree: {where(i)}: a number must follow {val}=")
+            kind, val, _ = toks[i]
+        elif kind == "label":
+            label = val
+            i += 1
+            if i >= len(toks) or toks[i][0] != "[":
+                raise InputError(f"tree: {where(i)}: '[' must follow the label {val}")
+            kind, val, _ = toks[i]
+        if kind == "num":
+            i += 1
+            return Node(label, float(val))
+        if kind != "[":
+            raise InputError(f"tree: {where(i)}: expected a number or '[', found {val!r}")
+        i += 1
+        n = Node(label)
+        while i < len(toks) and toks[i][0] != "]":
+            n.children.append(node(f"{label}.{len(n.children) + 1}"))
+        if i >= len(toks):
+            raise InputError(f"tree: {where(i)}: missing ']' for node {label}")
+        i += 1
+        if not n.children:
+            raise InputError(f"tree: {where(i - 1)}: node {label} has no children")
+        return n
+
+    root = node("root")
+    if i != len(toks):
+        raise InputError(f"tree: {where(i)}: text after the end of the tree")
+    return root
+
+
+Path = tuple[int, ...]
+
+
+class TreeGame(GameBase[Path, int]):
+    """The game whose positions are the nodes of a given tree; actions are child indices."""
+
+    name = "tree"
+
+    def __init__(self, root: Node, max_first: bool = True) -> None:
+        self.root = root
+        self.max_first = max_first
+
+    @classmethod
+    def from_text(cls, text: str, max_first: bool = True) -> TreeGame:
+        return cls(parse_tree(text), max_first)
+
+    def node(self, state: Path) -> Node:
+        n = self.root
+        for i in state:
+            n = n.children[i]
+        return n
+
+    def initial_state(self) -> Path:
+        return ()
+
+    def actions(self, state: Path) -> list[int]:
+        return list(range(len(self.node(state).children)))
+
+    def result(self, state: Path, action: int) -> Path:
+        return (*state, action)
+
+    def is_terminal(self, state: Path) -> bool:
+        return self.node(state).is_leaf
+
+    def utility(self, state: Path) -> float:
+        value = self.node(state).value
+        assert value is not None
+        return value
+
+    def is_maxs_turn(self, state: Path) -> bool:
+        return (len(state) % 2 == 0) == self.max_first
+
+    def evaluate(self, state: Path) -> float:
+        return 0.0
+
+    def format_move(self, action: int) -> str:
+        return str(action + 1)
+
+    def label(self, state: Path) -> str:
+        return self.node(state).label
+
+    def paths(self) -> list[Path]:
+        """Every node's path, in pre-order (a node before its children, left to right)."""
+        out: list[Path] = []
+
+        def walk(path: Path, n: Node) -> None:
+            out.append(path)
+            for i, c in enumerate(n.children):
+                walk((*path, i), c)
+
+        walk((), self.root)
+        return out

@@ -1,0 +1,23 @@
+"""Adversarial search algorithms; they know no game, only the protocol in zerosum.game."""
+
+from zerosum.search.alphabeta import alphabeta_search
+from zerosum.search.control import SearchStopped, Stop
+from zerosum.search.iterative import deepen, iterative_deepening_search
+from zerosum.search.minimax import minimax_search
+from zerosum.search.result import SearchResult, SearchStats, TraceEvent, Tracer
+from zerosum.search.table import Bound, TranspositionTable
+
+__all__ = [
+    "Bound",
+    "SearchResult",
+    "SearchStats",
+    "SearchStopped",
+    "Stop",
+    "TraceEvent",
+    "Tracer",
+    "TranspositionTable",
+    "alphabeta_search",
+    "deepen",
+    "iterative_deepening_search",
+    "minimax_search",
+]

@@ -1,0 +1,62 @@
+"""Stopping a running search from outside: a deadline, a node budget, or a flag."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+
+class SearchStopped(Exception):
+    """Raised inside a search when its Stop says so; the search catches it at the root."""
+
+
+class Stop:
+    """When a search must give up: a wall-clock deadline, a node budget, a flag.
+
+    The node budget is checked at every node (an integer comparison); the clock and
+    the flag only every `check_every` nodes, since reading the clock costs more.
+    `request()` may be called from another thread (a UI's stop button).
+    """
+
+    def __init__(
+        self,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        check_every: int = 256,
+    ) -> None:
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.node_budget = nodes
+        self.check_every = check_every
+        self.nodes_used = 0
+        self._flag = threading.Event()
+
+    def request(self) -> None:
+        self._flag.set()
+
+    @property
+    def requested(self) -> bool:
+        return self._flag.is_set()
+
+    def time_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return self.deadline - time.perf_counter()
+
+    def expired(self) -> bool:
+        if self._flag.is_set():
+            return True
+        if self.node_budget is not None and self.nodes_used >= self.node_budget:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def tick(self) -> None:
+        """Count one node; raise SearchStopped when the budget is spent."""
+        self.nodes_used += 1
+        if self.node_budget is not None and self.nodes_used > self.node_budget:
+            self.nodes_used -= 1  # the node was not searched
+            raise SearchStopped
+        if self.nodes_used % self.check_every == 0 and (
+            self._flag.is_set()
+            or (self.deadline is not None and time.perf_counter() >= self.deadline)
+        ):
+            raise SearchStopped

@@ -1,0 +1,60 @@
+"""Plain minimax (AIMA figure 5.3), to the end of the game or depth-limited."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from zerosum.game import AnyGame
+from zerosum.search.control import Stop
+from zerosum.search.core import Context, check_depth, search_root
+from zerosum.search.result import SearchResult, Tracer
+
+
+def minimax_search(
+    game: AnyGame,
+    state: Any,
+    depth: int | None = None,
+    *,
+    tracer: Tracer | None = None,
+    stop: Stop | None = None,
+) -> SearchResult:
+    """The minimax decision from `state`: every node is examined, nothing is pruned.
+
+    With `depth`, nodes where `game.cutoff_test` says so are valued by `game.evaluate`.
+    """
+    check_depth(depth)
+    ctx = Context(game, depth, stop, tracer)
+
+    def max_value(state: Any, action: Any, depth: int) -> tuple[float, list[Any]]:
+        v = ctx.leaf_value(state, depth)
+        if v is not None:
+            ctx.trace(state, action, depth, -math.inf, math.inf, v)
+            return v, []
+        v, pv = -math.inf, []
+        for a in game.actions(state):
+            v2, pv2 = min_value(game.result(state, a), a, depth + 1)
+            if v2 > v:
+                v, pv = v2, [a, *pv2]
+        ctx.trace(state, action, depth, -math.inf, math.inf, v)
+        return v, pv
+
+    def min_value(state: Any, action: Any, depth: int) -> tuple[float, list[Any]]:
+        v = ctx.leaf_value(state, depth)
+        if v is not None:
+            ctx.trace(state, action, depth, -math.inf, math.inf, v)
+            return v, []
+        v, pv = math.inf, []
+        for a in game.actions(state):
+            v2, pv2 = max_value(game.result(state, a), a, depth + 1)
+            if v2 < v:
+                v, pv = v2, [a, *pv2]
+        ctx.trace(state, action, depth, -math.inf, math.inf, v)
+        return v, pv
+
+    def child(state: Any, action: Any, depth: int, _a: float, _b: float) -> tuple[float, list[Any]]:
+        if game.is_maxs_turn(state):
+            return max_value(state, action, depth)
+        return min_value(state, action, depth)
+
+    return search_root(ctx, state, child, algorithm="minimax")

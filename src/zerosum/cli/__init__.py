@@ -45,6 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as e:
         print(f"zerosum: error: {e}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError as e:
+        print(f"zerosum: error: input is not UTF-8 text (byte {e.start})", file=sys.stderr)
+        return 2
     except OSError as e:
         name = f" {e.filename}" if e.filename else ""
         print(f"zerosum: error:{name}: {e.strerror or e}", file=sys.stderr)

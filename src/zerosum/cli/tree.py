@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from zerosum.explain import explain_tree
+from zerosum.fileio import read_text
 from zerosum.games.tree import TreeGame
 
 
@@ -26,11 +27,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.file == "-":
-        text = sys.stdin.read()
-    else:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
+    text = sys.stdin.read() if args.file == "-" else read_text(args.file, "tree file")
     game = TreeGame.from_text(text, max_first=not args.min_first)
     sys.stdout.write(explain_tree(game, args.algorithm, args.explain))
     return 0

@@ -10,42 +10,14 @@ values from a seeded hash of the path) and on real positions (tic-tac-toe, empty
 from __future__ import annotations
 
 import argparse
-import hashlib
 import time
 from collections.abc import Callable
 from typing import Any
 
-from zerosum.game import GameBase
+from synthetic import UniformTree
+
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta_search, minimax_search
-
-Path = tuple[int, ...]
-
-
-class UniformTree(GameBase[Path, int]):
-    """Branching b, depth d; leaf values pseudo-random but fixed (from the path)."""
-
-    def __init__(self, branching: int, depth: int) -> None:
-        self.b, self.d = branching, depth
-
-    def initial_state(self) -> Path:
-        return ()
-
-    def actions(self, state: Path) -> range:
-        return range(self.b) if len(state) < self.d else range(0)
-
-    def result(self, state: Path, action: int) -> Path:
-        return (*state, action)
-
-    def is_terminal(self, state: Path) -> bool:
-        return len(state) >= self.d
-
-    def utility(self, state: Path) -> float:
-        h = hashlib.blake2b(bytes(state), digest_size=2).digest()
-        return float(int.from_bytes(h, "big") % 201 - 100)
-
-    def is_maxs_turn(self, state: Path) -> bool:
-        return len(state) % 2 == 0
 
 
 def measure(label: str, run: Callable[[], Any], repeat: int) -> None:

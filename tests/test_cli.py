@@ -1,0 +1,92 @@
+"""The `zerosum` command: help, play from flags and from the menu, tree, errors."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zerosum.cli import main
+from zerosum.cli.play import menu
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "zerosum", *args], input=stdin, text=True,
+                          capture_output=True, cwd=ROOT, timeout=120)
+
+
+def test_help_lists_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "play" in out and "tree" in out
+
+
+def test_python_dash_m_and_play_help() -> None:
+    p = run(["play", "tictactoe", "--help"])
+    assert p.returncode == 0 and "--opponent" in p.stdout and "--depth" in p.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["play", "tictactoe", "--depth", "-3"], "--depth: must be 0 or more, not -3"),
+        (["play", "tictactoe", "--time", "abc"], "--time: not a number"),
+        (["play", "nosuchgame"], "invalid choice"),
+        (["tree", "/nonexistent/tree.txt"], "tree file /nonexistent/tree.txt: no such file"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:
+    p = run(args)
+    assert p.returncode == 2
+    assert message in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in p.stderr
+
+
+def test_tree_bad_syntax(tmp_path: Path) -> None:
+    f = tmp_path / "t.txt"
+    f.write_text("A[1 2\n")
+    p = run(["tree", str(f)])
+    assert p.returncode == 2
+    assert p.stderr.strip() == "zerosum: error: tree: line 2: missing ']' for node A"
+
+
+def test_tree_command(tmp_path: Path) -> None:
+    f = tmp_path / "fig52.txt"
+    f.write_text("A[B[3 12 8] C[2 4 6] D[14 5 2]]\n")
+    p = run(["tree", str(f), "--algorithm", "minimax"])
+    assert p.returncode == 0
+    assert p.stdout.splitlines()[:5] == [
+        "algorithm: minimax", "value: 3", "best move: B", "principal variation: B B.1",
+        "nodes examined: 13",
+    ]
+
+
+def test_play_from_flags_engine_vs_itself() -> None:
+    p = run(["play", "tictactoe", "--side", "none", "--opponent", "alphabeta"])
+    assert p.returncode == 0
+    assert "The game is a draw." in p.stdout
+
+
+def test_menu_full_game() -> None:
+    # game 1 (tic-tac-toe), opponent 3 (alpha-beta), depth 0 (to the end), side 2 (second),
+    # then the human's moves; a bad menu answer re-asks.
+    inp = io.StringIO("1\n9\n3\n0\n2\n5\n3\n4\n8\n")
+    out = io.StringIO()
+    assert menu(inp, out) == 0
+    text = out.getvalue()
+    assert "not valid: choose 1 to" in text
+    assert "Tic-tac-toe: X = alphabeta, O = human" in text
+    assert "X (alphabeta) plays 1" in text
+    assert "Thinking time: X" in text
+
+
+def test_menu_end_of_input() -> None:
+    out = io.StringIO()
+    assert menu(io.StringIO("1\n"), out) == 0
+    assert out.getvalue().endswith("Bye.\n")

@@ -5,9 +5,9 @@ first move must take an odd stone strictly less than n/2; every later move must 
 stone, not yet taken, that is a multiple or a factor of the last stone taken. Whoever
 cannot take a stone loses.
 
-A state is `Stones(taken, last, count)`: `taken` a bitmask (bit s set = stone s taken),
-`last` the last stone taken (0 before the first move) and `count` how many are taken, so
-Max is to move when `count` is even. All of a game's arithmetic is precomputed per stone
+A state is `Stones(taken, last, n_taken)`: `taken` a bitmask (bit s set = stone s taken),
+`last` the last stone taken (0 before the first move) and `n_taken` how many are taken, so
+Max is to move when `n_taken` is even. All of a game's arithmetic is precomputed per stone
 (the mask of its multiples and factors, its largest prime factor), so that legal moves
 are one AND and evaluation one popcount.
 
@@ -25,7 +25,8 @@ happens when Min is to move; we read its table as the side-to-move's view and ne
 for Min (`Scale.min_sign = -1`): the counts describe the choices of the player about to
 move, so the same position with the other player to move should score the other way.
 We believe (from memory; we could not check the text) that the later "PNT" version of
-the assignment, which brought the summary format, says the same. `TakeStones(n, "summary")` gives exactly that.
+the assignment, which brought the summary format, says the same.
+`TakeStones(n, "summary")` gives exactly the summary format's evaluation.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ MAX_STONES = 10_000  # far beyond any searchable game; keeps the precomputation 
 class Stones(NamedTuple):
     taken: int  # bitmask: bit s set when stone s is taken
     last: int  # the last stone taken; 0 before the first move
-    count: int  # stones taken so far; even = Max to move
+    n_taken: int  # stones taken so far; even = Max to move
 
 
 @dataclass(frozen=True)
@@ -119,18 +120,18 @@ class TakeStones(GameBase[Stones, int]):
                 raise InputError(f"there is no stone {s}: stones are numbered 1 to {self.n}")
             if state.taken >> s & 1:
                 raise InputError(f"stone {s} is taken twice")
-            state = Stones(state.taken | 1 << s, s, state.count + 1)
+            state = Stones(state.taken | 1 << s, s, state.n_taken + 1)
         return state
 
     def legal_mask(self, state: Stones) -> int:
-        allowed = self.first if state.count == 0 else self.related[state.last]
+        allowed = self.first if state.n_taken == 0 else self.related[state.last]
         return allowed & ~state.taken
 
     def actions(self, state: Stones) -> list[int]:
         return bits(self.legal_mask(state))
 
     def result(self, state: Stones, action: int) -> Stones:
-        return Stones(state.taken | 1 << action, action, state.count + 1)
+        return Stones(state.taken | 1 << action, action, state.n_taken + 1)
 
     def is_terminal(self, state: Stones) -> bool:
         return self.legal_mask(state) == 0
@@ -140,7 +141,7 @@ class TakeStones(GameBase[Stones, int]):
         return -self.scale.win if self.is_maxs_turn(state) else self.scale.win
 
     def is_maxs_turn(self, state: Stones) -> bool:
-        return state.count % 2 == 0
+        return state.n_taken % 2 == 0
 
     def evaluate(self, state: Stones) -> float:
         """The assignment's heuristic: a parity of the moves left near the last stone.
@@ -171,7 +172,7 @@ class TakeStones(GameBase[Stones, int]):
 
     def render(self, state: Stones) -> str:
         left = " ".join(map(str, self.available(state))) or "none"
-        taken = f"last taken: {state.last}" if state.count else "no stone taken yet"
+        taken = f"last taken: {state.last}" if state.n_taken else "no stone taken yet"
         legal = " ".join(map(str, self.actions(state))) or "none"
         player = self.players[0] if self.is_maxs_turn(state) else self.players[1]
         return f"stones left: {left}\n{taken}\n{player} to move; may take: {legal}"

@@ -1,9 +1,12 @@
 """Hill climbing and the TSP: costs worked out by hand, the climb step by step, bad files."""
 
+import itertools
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zerosum.cli import main as zerosum
 from zerosum.game import InputError
@@ -236,3 +239,31 @@ def test_large_n_skips_the_exhaustive_optimum(capsys: pytest.CaptureFixture[str]
     assert "Optimum: not computed" in out
     # Points on a line, visited in order: L0 ... L10 and back costs 2 * 10, the optimum.
     assert "  0  L0-L1-L2-L3-L4-L5-L6-L7-L8-L9-L10-L0  cost 20\n" in out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(4, 7).flatmap(
+    lambda n: st.tuples(st.just(n), st.lists(st.integers(0, 20), min_size=n * (n - 1) // 2,
+                                             max_size=n * (n - 1) // 2))))
+def test_climbs_on_random_matrices(case: tuple[int, list[int]]) -> None:
+    n, upper = case
+    labels = tuple(chr(ord("A") + i) for i in range(n))
+    d = [[0] * n for _ in range(n)]
+    cells = iter(upper)
+    for i in range(n):
+        for j in range(i + 1, n):
+            d[i][j] = d[j][i] = next(cells)
+    tsp = TSP(DistanceMatrix(labels, tuple(map(tuple, d))), "A")
+    climb = hill_climb(tsp, tsp.canonical_order())
+    costs = [s.cost for s in climb.steps]
+    assert all(a > b for a, b in itertools.pairwise(costs))
+    best, _ = tsp.optimum()
+    assert climb.final.cost >= best
+    for step in climb.steps:
+        tours = [t for t, _ in step.neighbours]
+        assert len(tours) == len(set(tours)) == tsp.distinct_neighbours()
+        assert step.state not in tours and all(t == canonical(t) for t in tours)
+        assert [c for _, c in step.neighbours] == [tsp.cost(t) for t in tours]
+    first_cost = climb.final.neighbours[0][1]
+    assert climb.stop is (Stop.PLATEAU if first_cost == climb.final.cost
+                          else Stop.LOCAL_MINIMUM)

@@ -94,7 +94,7 @@ def report(tsp: TSP, climb: Climb[Tour], given: str | None, neighbours: bool) ->
             lines.append("Hill climbing reached an optimal tour.")
         else:
             lines.append(f"Hill climbing stopped {cost(final.cost - best)} above the optimum: "
-                         "a local minimum is not always the global one.")
+                         "greedy climbing can stop short of the global optimum.")
     return "\n".join(lines) + "\n"
 
 

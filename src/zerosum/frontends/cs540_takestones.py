@@ -121,7 +121,8 @@ def summary_report(game: TakeStones, state: Stones, depth: int) -> str:
 
 
 def game_over(game: TakeStones, state: Stones) -> str:
-    loser, winner = game.players if game.is_maxs_turn(state) else reversed(game.players)
+    winner = game.winner(state)
+    loser = game.players[0] if winner == game.players[1] else game.players[1]
     return f"Game over: {loser} has no stone to take, so {winner} wins.\n"
 
 

@@ -27,6 +27,7 @@ from zerosum.games.checkers.board import (
     zobrist_hash,
 )
 from zerosum.games.checkers.evaluation import score, to_utility_scale
+from zerosum.games.checkers.perft import perft
 
 CAPTURE_RULES = ("english", "max")
 DRAW_RULES = ("course", "tournament")
@@ -91,6 +92,18 @@ class Checkers(GameBase[State, Path]):
         if black & ~kings & b.black_crown or white & ~kings & b.white_crown:
             raise InputError(f"a man stands on its crowning row in {text!r}; make it a king (K)")
         return self.make_state(black, white, kings, btm)
+
+    def parse_position(self, text: str) -> State:
+        """The position format of `zerosum perft --fen`: PDN FEN."""
+        return self.from_fen(text)
+
+    def format_position(self, state: State) -> str:
+        return self.to_fen(state)
+
+    def perft(self, state: State, depth: int) -> int:
+        """Leaf count of the move tree (piece rules only, no draw rules), bulk-counted."""
+        return perft(self.board, state.black, state.white, state.kings, state.black_to_move,
+                     depth, self.max_capture)
 
     def to_fen(self, state: State) -> str:
         return notation.to_fen(self.board, state.black, state.white, state.kings,

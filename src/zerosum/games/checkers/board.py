@@ -234,7 +234,7 @@ def apply(
 ) -> tuple[int, int, int]:
     """The (black, white, kings) after `move`; a man ending on the far row is crowned."""
     _, frm, to, taken = move
-    moved = frm | to
+    moved = frm ^ to  # 0 when a king's capture loop ends where it started
     if kings & frm:
         kings ^= moved
     elif to & (b.black_crown if black_to_move else b.white_crown):

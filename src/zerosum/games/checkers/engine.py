@@ -93,11 +93,8 @@ class Engine:
                                 "checkers-engine")
         if self.b.n == 4:
             return self._play_solved(state)
-        if len(moves) == 1:  # forced: no need to think
-            self.nodes = 1
-            value = to_utility_scale(self._eval(state.black, state.white, state.kings, True))
-            return SearchResult(value, moves[0], [moves[0]], SearchStats(), 0, True, False,
-                                "checkers-engine")
+        if len(moves) == 1:  # forced: a short look ahead, only to report a value
+            max_depth = min(max_depth, 4)
         if len(self.table) > self.table_size:
             self.table.clear()
         self.history.clear()

@@ -72,6 +72,7 @@ class Engine:
         self.seldepth = 0
         self.deadline = 0.0
         self.solutions: dict[tuple[Position, bool], Solution] = {}
+        self.root_best: tuple[int, Path] | None = None  # best finished root move this pass
 
     # --- the public entry point ----------------------------------------------------
 
@@ -104,9 +105,14 @@ class Engine:
         line = list(state.history) if game.draw == "tournament" else [h]
         best: tuple[int, Path, int] | None = None
         for depth in range(1, max_depth + 1):
+            self.root_best = None
             try:
                 value = self._root(state, h, depth, line)
             except TimeUp:
+                # An unfinished pass still counts for the root moves it finished: they were
+                # searched first-best-first, so its best so far is the better informed one.
+                if self.root_best is not None and best is not None:
+                    best = (self.root_best[0], self.root_best[1], best[2])
                 break
             entry = self.table.get(h)
             move = entry.move if entry is not None and entry.move is not None else moves[0]
@@ -114,7 +120,7 @@ class Engine:
             if abs(value) >= WIN_BOUND:
                 break  # a forced result: deeper search cannot change it
             elapsed = time.perf_counter() - start
-            if elapsed > 0.45 * seconds:  # the next pass would very likely not finish
+            if elapsed > 0.6 * seconds:  # the next pass would get too little of the way
                 break
         if best is None:
             return SearchResult(0.0, moves[0], [moves[0]], SearchStats(), 0, False, False,
@@ -235,6 +241,8 @@ class Engine:
                 line.pop()
             if v > best_value:
                 best_value, best_move = v, move[0]
+                if ply == 0:
+                    self.root_best = (v, best_move)
             if v > alpha:
                 alpha = v
             if alpha >= beta:

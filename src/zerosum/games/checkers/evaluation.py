@@ -2,8 +2,8 @@
 
 Terms: material (kings worth more), advancement of men, back-row guard (men still on
 their own first row keep the other side from crowning), centre control, mobility
-(steps available), and, when one side is ahead, a bonus for trading down, since a
-material lead counts for more with fewer pieces left.
+(steps available), and, when one side is ahead, a bonus for trading down (a lead counts
+for more with fewer pieces left) and for bringing its kings near the enemy.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from zerosum.games.checkers.board import Board, board, shift
+from zerosum.games.checkers.board import Board, bits, board, shift
 
 MAN, KING = 100, 140
-ADVANCE, BACK_ROW, CENTRE, KING_CENTRE, MOBILITY, TRADE = 3, 10, 4, 6, 2, 3
+ADVANCE, BACK_ROW, CENTRE, KING_CENTRE, MOBILITY, TRADE, CHASE = 3, 10, 4, 6, 2, 3, 2
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,25 @@ def score(b: Board, black: int, white: int, kings: int) -> int:
         # Ahead: fewer pieces left is better (trade down); behind: keep pieces on.
         left = 2 * m.start_pieces - (nbm + nwm + nbk + nwk)
         s += TRADE * left if material > 0 else -TRADE * left
+        # Ahead with kings: bring them to the enemy (a lead is won by attacking).
+        if material > 0 and bk:
+            s -= CHASE * king_distance(b, bk, white)
+        elif material < 0 and wk:
+            s += CHASE * king_distance(b, wk, black)
     return s
+
+
+def king_distance(b: Board, kings: int, targets: int) -> int:
+    """Sum over `kings` of the distance (in king steps) to the nearest of `targets`."""
+    if not targets:
+        return 0
+    stride = b.stride
+    spots = [divmod(t, stride) for t in bits(targets)]
+    total = 0
+    for k in bits(kings):
+        r, c = divmod(k, stride)
+        total += min(max(abs(r - tr), abs(c - tc)) for tr, tc in spots)
+    return total
 
 
 def to_utility_scale(points: float) -> float:

@@ -212,7 +212,10 @@ class Checkers(GameBase[State, Path]):
                 cells.append(f" {self.piece_at(state, b.bit(r, c)) or ' '} ")
             lines.append(f" {notation.ROWS[r]} |" + "|".join(cells) + "|")
             lines.append(rule)
-        lines.append(f"Next to play: {'BLACK' if state.black_to_move else 'WHITE'}")
+        if self.is_terminal(state):
+            lines.append("Game over")
+        else:
+            lines.append(f"Next to play: {'BLACK' if state.black_to_move else 'WHITE'}")
         return "\n".join(lines)
 
     def format_move(self, action: Path) -> str:

@@ -22,7 +22,7 @@ from zerosum.search import TranspositionTable, alphabeta_search
 # Published English-checkers perft from the 8x8 start (paths counted separately).
 ENGLISH_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
 # Derived with this generator under the maximum-capture rule (equal to English up to 5).
-MAX_PERFT = [7, 49, 302, 1469, 7361, 36473, 177532, 828783]
+MAX_PERFT = [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17762771]
 
 
 def position(game: Checkers, black: str, white: str, black_to_move: bool = True) -> State:

@@ -244,10 +244,14 @@ class Checkers(GameBase[State, Path]):
     def move_help(self) -> str:
         n = self.board.n
         last = notation.ROWS[n - 1]
-        pdn = f", or by PDN square numbers 1-{len(self.board.squares)} (11-15, 22x15)"
+        if n == 8:
+            steps, jumps, numbers = "G4-F3", "B3xD1, G8xE6xC8", "11-15, 22x15"
+        else:
+            steps, jumps, numbers = "A2-B1", "B3xD1", "1-3"
         return (
             f"Name a move by its squares: row letter A-{last} (from the top) and column "
-            f"1-{n} (from the left), joined by '-' for a step (G4-F3) or 'x' for a "
-            f"capture (B3xD1, G8xE6xC8){pdn}. Upper or lower case. Captures are "
+            f"1-{n} (from the left), joined by '-' for a step ({steps}) or 'x' for a "
+            f"capture ({jumps}), or by square numbers 1-{len(self.board.squares)} counted "
+            f"row by row from the top left ({numbers}). Upper or lower case. Captures are "
             f"mandatory{'; you must take the most pieces' if self.max_capture else ''}."
         )

@@ -54,7 +54,7 @@ def test_computer_move_report_and_human_help_and_invalid_move() -> None:
     assert lines[j + 1] == "Valid moves: w:D1-C2 w:D3-C4 w:D3-C2"
     assert lines[j + 2:j + 4] == ["Your move (? for help): You moved w:D1-C2",
                                   "Elapsed time: 0.000 secs"]
-    assert "best move: b:B3xD1, value: 0.141" in lines
+    assert "best move: b:B3xD1, value: 0.138" in lines
 
 
 def test_whole_game_ends_with_the_result_and_thinking_times() -> None:

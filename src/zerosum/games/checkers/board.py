@@ -188,16 +188,26 @@ def generate_captures(
 
 def jumpers(b: Board, own: int, enemy: int, empty: int, kings: int, black_to_move: bool) -> int:
     """The pieces of `own` that can capture, found with shifts (no per-piece loop)."""
-    forward = b.black_dirs if black_to_move else b.white_dirs
-    backward = b.white_dirs if black_to_move else b.black_dirs
+    a, c = b.n, b.n + 2  # the two downward steps; upward ones are their negatives
+    down, up = (own, own & kings) if black_to_move else (own & kings, own)
     found = 0
-    for d in forward:
-        found |= own & shift(enemy, -d) & shift(empty, -2 * d)
-    own_kings = own & kings
-    if own_kings:
-        for d in backward:
-            found |= own_kings & shift(enemy, -d) & shift(empty, -2 * d)
+    if down:
+        found = down & ((enemy >> a) & (empty >> 2 * a) | (enemy >> c) & (empty >> 2 * c))
+    if up:
+        found |= up & ((enemy << a) & (empty << 2 * a) | (enemy << c) & (empty << 2 * c))
     return found
+
+
+def count_steps(b: Board, own: int, kings: int, empty: int, black_to_move: bool) -> int:
+    """How many steps `own` has (each piece and direction counts), by shifts and popcounts."""
+    a, c = b.n, b.n + 2
+    down, up = (own, own & kings) if black_to_move else (own & kings, own)
+    total = 0
+    if down:
+        total = ((down << a) & empty).bit_count() + ((down << c) & empty).bit_count()
+    if up:
+        total += ((up >> a) & empty).bit_count() + ((up >> c) & empty).bit_count()
+    return total
 
 
 def _jump(

@@ -29,7 +29,10 @@ from zerosum.games.checkers.board import (
     Move,
     Path,
     apply,
+    count_steps,
     generate,
+    generate_captures,
+    generate_steps,
     hash_after,
     zobrist_hash,
 )
@@ -193,13 +196,26 @@ class Engine:
         if ply > self.seldepth:
             self.seldepth = ply
         b = self.b
-        moves = generate(b, black, white, kings, btm, self.max_capture)
-        if not moves:
-            return -(WIN - ply)
+        moves = generate_captures(b, black, white, kings, btm)
+        if moves:
+            if self.max_capture:
+                most = max(len(m[0]) for m in moves)
+                moves = [m for m in moves if len(m[0]) == most]
+        elif depth <= 0 or ply >= MAX_PLY:  # a quiet leaf: only ask whether a move exists
+            if not count_steps(b, black if btm else white, kings, b.valid & ~(black | white),
+                               btm):
+                return -(WIN - ply)
+            if ply > 0 and self._drawn(h, game_ply, quiet, line, since):
+                return 0
+            self.evaluated += 1
+            return self._eval(black, white, kings, btm)
+        else:
+            moves = generate_steps(b, black, white, kings, btm)
+            if not moves:
+                return -(WIN - ply)
         if ply > 0 and self._drawn(h, game_ply, quiet, line, since):
             return 0
-        captures = bool(moves[0][3])
-        if (depth <= 0 and not captures) or ply >= MAX_PLY:
+        if ply >= MAX_PLY:
             self.evaluated += 1
             return self._eval(black, white, kings, btm)
         if len(moves) == 1:

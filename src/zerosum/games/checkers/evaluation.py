@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from zerosum.games.checkers.board import Board, bits, board, shift
+from zerosum.games.checkers.board import Board, bits, board, count_steps
 
 MAN, KING = 100, 140
 ADVANCE, BACK_ROW, CENTRE, KING_CENTRE, MOBILITY, TRADE, CHASE = 3, 10, 4, 6, 2, 3, 2
@@ -36,10 +36,6 @@ def masks(n: int) -> Masks:
     return Masks(rows, rows[0], rows[n - 1], centre, b.black_start.bit_count())
 
 
-def steps(b: Board, movers: int, dirs: tuple[int, ...], empty: int) -> int:
-    return sum((shift(movers, d) & empty).bit_count() for d in dirs)
-
-
 def score(b: Board, black: int, white: int, kings: int) -> int:
     m = masks(b.n)
     bm, wm = black & ~kings, white & ~kings
@@ -55,8 +51,8 @@ def score(b: Board, black: int, white: int, kings: int) -> int:
     s += CENTRE * ((bm & m.centre).bit_count() - (wm & m.centre).bit_count())
     s += KING_CENTRE * ((bk & m.centre).bit_count() - (wk & m.centre).bit_count())
     empty = b.valid & ~(black | white)
-    s += MOBILITY * (steps(b, black, b.black_dirs, empty) + steps(b, bk, b.white_dirs, empty)
-                     - steps(b, white, b.white_dirs, empty) - steps(b, wk, b.black_dirs, empty))
+    s += MOBILITY * (count_steps(b, black, kings, empty, True)
+                     - count_steps(b, white, kings, empty, False))
     if material:
         # Ahead: fewer pieces left is better (trade down); behind: keep pieces on.
         left = 2 * m.start_pieces - (nbm + nwm + nbk + nwk)

@@ -10,10 +10,9 @@ from __future__ import annotations
 from zerosum.games.checkers.board import (
     Board,
     apply,
+    count_steps,
     generate,
     generate_captures,
-    popcount,
-    shift,
 )
 
 
@@ -41,15 +40,8 @@ def count_moves(b: Board, black: int, white: int, kings: int, black_to_move: boo
             most = max(len(m[0]) for m in captures)
             return sum(1 for m in captures if len(m[0]) == most)
         return len(captures)
-    empty = b.valid & ~(black | white)
     own = black if black_to_move else white
-    forward = b.black_dirs if black_to_move else b.white_dirs
-    backward = b.white_dirs if black_to_move else b.black_dirs
-    total = sum(popcount(shift(own, d) & empty) for d in forward)
-    own_kings = own & kings
-    if own_kings:
-        total += sum(popcount(shift(own_kings, d) & empty) for d in backward)
-    return total
+    return count_steps(b, own, kings, b.valid & ~(black | white), black_to_move)
 
 
 def divide(b: Board, black: int, white: int, kings: int, black_to_move: bool, depth: int,

@@ -402,3 +402,21 @@ def test_registry_options() -> None:
     assert "engine" in spec.engines
     with pytest.raises(InputError, match="capture rule"):
         Checkers(8, "russian")
+
+
+@pytest.mark.parametrize("size, men, first_moves", [(4, 2, 3), (6, 6, 5), (10, 20, 9),
+                                                    (12, 30, 11)])
+def test_other_board_sizes(size: int, men: int, first_moves: int) -> None:
+    g = Checkers(size)
+    s = g.initial_state()
+    assert s.black.bit_count() == s.white.bit_count() == men
+    assert len(g.actions(s)) == first_moves
+    # The two sides are mirror images, so white's replies to any first move number as
+    # black's first moves (nothing touches yet on these boards, except on 4x4).
+    if size > 4:
+        assert all(len(g.actions(g.result(s, a))) == first_moves for a in g.actions(s))
+    corner = nt.square_name(g.board, g.board.squares[-1])
+    assert corner == f"{nt.ROWS[size - 1]}{size - 1}"
+    assert g.from_fen(g.to_fen(s)) == s
+    with pytest.raises(InputError, match="board size"):
+        Checkers(7)

@@ -283,4 +283,6 @@ def run(argv: Sequence[str], inp: TextIO, out: TextIO) -> int:
         play(con, game, opponent, human_black, args.seed)
     except EndOfInput:
         con.say("Input ended. Bye.")
+    except UnicodeDecodeError as e:
+        raise InputError(f"input is not UTF-8 text (byte {e.start})") from None
     return 0

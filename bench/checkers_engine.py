@@ -1,0 +1,129 @@
+"""Checkers engine benchmarks: search speed, and a match against depth-4 alpha-beta.
+
+    python bench/checkers_engine.py speed [--seconds 2]
+    python bench/checkers_engine.py match [--games 20] [--seconds 1.0] [--depth 4]
+
+`speed` searches a few 8x8 positions (the start and positions from seeded random play)
+with the engine for a fixed time and with the generic alpha-beta (zerosum.search) to a
+fixed depth, and prints nodes, CPU seconds and nodes per CPU second.
+
+`match` plays the engine (`--seconds` per move) against the generic depth-limited
+alpha-beta (`--depth`, the game's evaluation and capture-aware cutoff) on 8x8 under
+English rules with the tournament draw rule (threefold repetition, 40-move rule), a game
+still running after 300 plies counted as a draw. Games come in pairs: each
+pair starts from the same seeded random opening (one move each side) with colours
+swapped. Prints every game and the score. The machine may be shared: the engine's
+time is wall-clock, so a busy machine makes it weaker; CPU figures are printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from zerosum.agents import EngineAgent, SearchAgent, play_match
+from zerosum.games.checkers import Checkers, State
+from zerosum.games.checkers.engine import Engine, engine_move
+from zerosum.search import alphabeta_search
+
+MAX_PLIES = 300
+
+
+def sample_positions(game: Checkers, count: int, seed: int = 5) -> list[State]:
+    rng = random.Random(seed)
+    out = [game.initial_state()]
+    while len(out) < count:
+        s = game.initial_state()
+        for _ in range(rng.randrange(8, 30)):
+            if game.is_terminal(s):
+                break
+            s = game.result(s, rng.choice(game.actions(s)))
+        if not game.is_terminal(s) and len(game.actions(s)) > 1:
+            out.append(s)
+    return out
+
+
+def speed(seconds: float) -> None:
+    game = Checkers(8)
+    print(f"{'position':<62} {'search':<16} {'depth':>5} {'nodes':>9} {'cpu s':>7} {'nodes/s':>9}")
+    totals = {"engine": [0, 0.0], "alpha-beta d6": [0, 0.0]}
+    for s in sample_positions(game, 5):
+        fen = game.to_fen(s)
+        r = Engine(game).search(s, seconds)
+        totals["engine"][0] += r.stats.nodes
+        totals["engine"][1] += r.stats.cpu_time
+        print(f"{fen[:62]:<62} {'engine':<16} {r.depth:>5} {r.stats.nodes:>9,} "
+              f"{r.stats.cpu_time:>7.2f} {r.stats.nodes_per_second:>9,.0f}")
+        t0 = time.process_time()
+        a = alphabeta_search(game, s, 6, order=True)
+        cpu = time.process_time() - t0
+        totals["alpha-beta d6"][0] += a.stats.nodes
+        totals["alpha-beta d6"][1] += cpu
+        print(f"{'':<62} {'alpha-beta d6':<16} {6:>5} {a.stats.nodes:>9,} {cpu:>7.2f} "
+              f"{a.stats.nodes / cpu if cpu else 0:>9,.0f}")
+    for name, (nodes, cpu) in totals.items():
+        print(f"total {name}: {nodes:,} nodes in {cpu:.2f} CPU s = {nodes / cpu:,.0f} nodes/s")
+
+
+def match(games: int, seconds: float, depth: int) -> None:
+    rng = random.Random(2024)
+    score = {"win": 0, "draw": 0, "loss": 0}
+    engine_nodes, engine_cpu, engine_depths = 0, 0.0, []
+    t_start = time.perf_counter()
+    for g in range(games):
+        game = Checkers(8, "english", draw="tournament")
+        if g % 2 == 0:
+            s = game.initial_state()
+            for _ in range(2):
+                s = game.result(s, rng.choice(game.actions(s)))
+            opening = s
+        engine = EngineAgent("engine", engine_move, seconds)
+        opponent = SearchAgent("alphabeta", depth=depth)
+        engine_black = g % 2 == 0
+        agents = [engine, opponent] if engine_black else [opponent, engine]
+        record = play_match(game, agents, state=opening, out=None, show_board=False,
+                            max_moves=MAX_PLIES)
+        for side, move in record.moves:
+            if agents[side] is engine and move.result is not None:
+                engine_nodes += move.result.stats.nodes
+                engine_cpu += move.result.stats.cpu_time
+                if move.result.depth:
+                    engine_depths.append(move.result.depth)
+        u = record.utility or 0.0  # None: stopped at MAX_PLIES, counted as a draw
+        mine = u if engine_black else -u
+        outcome = "win" if mine > 0 else "loss" if mine < 0 else "draw"
+        score[outcome] += 1
+        why = ""
+        if outcome == "draw":
+            reason = game.draw_reason(record.final_state)
+            why = f"({reason or f'stopped after {MAX_PLIES} plies'})"
+        print(f"game {g + 1:>2}: engine {'black' if engine_black else 'white'}, "
+              f"{len(record.moves)} plies, engine {outcome} {why}; "
+              f"final {game.to_fen(record.final_state)}", flush=True)
+    avg_depth = sum(engine_depths) / len(engine_depths) if engine_depths else 0
+    print(f"engine ({seconds:g} s/move) vs alpha-beta depth {depth}: "
+          f"+{score['win']} ={score['draw']} -{score['loss']} in {games} games")
+    print(f"engine: {engine_nodes:,} nodes in {engine_cpu:.1f} CPU s = "
+          f"{engine_nodes / engine_cpu if engine_cpu else 0:,.0f} nodes/s, "
+          f"mean depth {avg_depth:.1f}; wall time {time.perf_counter() - t_start:.0f} s")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="mode", required=True)
+    s = sub.add_parser("speed")
+    s.add_argument("--seconds", type=float, default=2.0)
+    m = sub.add_parser("match")
+    m.add_argument("--games", type=int, default=20)
+    m.add_argument("--seconds", type=float, default=1.0)
+    m.add_argument("--depth", type=int, default=4)
+    args = p.parse_args()
+    if args.mode == "speed":
+        speed(args.seconds)
+    else:
+        match(args.games, args.seconds, args.depth)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""Checkers (draughts) on even boards 4x4 to 12x12: English and maximum-capture rules.
+
+Registers `checkers` for `zerosum play checkers --size 8 --capture english`, with the
+game's own engine (`--opponent engine`) beside the generic searches.
+"""
+
+from typing import Any
+
+from zerosum.games.checkers.rules import CAPTURE_RULES, DRAW_RULES, Checkers, State
+from zerosum.games.registry import GameSpec, Option, register
+from zerosum.search.result import SearchResult
+
+__all__ = ["Checkers", "State"]
+
+
+def _engine(game: Any, state: Any, seconds: float) -> SearchResult:
+    from zerosum.games.checkers.engine import engine_move  # loaded only when it plays
+
+    return engine_move(game, state, seconds)
+
+
+register(
+    GameSpec(
+        name="checkers",
+        title="Checkers",
+        make=Checkers,
+        options=(
+            Option("size", int, 8, "board size (4 = the small course game, 8 = standard)",
+                   choices=(4, 6, 8, 10, 12)),
+            Option("capture", str, "english", "capture rule: english (any sequence) or max "
+                   "(the most pieces, the course rule)", choices=CAPTURE_RULES),
+            Option("draw", str, "course", "draw rule: course (move limit) or tournament "
+                   "(threefold repetition, 40-move rule)", choices=DRAW_RULES),
+            Option("moves", int, 50, "course rule: draw after this many moves by each side "
+                   "(0 = no limit)"),
+        ),
+        engines={"engine": _engine},
+        default_depth=6,
+        summary="draughts on 4x4 to 12x12 boards, English or maximum-capture rules",
+    )
+)

@@ -1,0 +1,422 @@
+"""Checkers: rules on hand-made positions, perft against the published counts, notation,
+draw rules, the exact 4x4 solution, the engine, and the zerosum commands."""
+
+from __future__ import annotations
+
+import io
+import random
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+
+from zerosum.cli import main as zerosum_main
+from zerosum.game import InputError
+from zerosum.games.checkers import Checkers, State
+from zerosum.games.checkers import notation as nt
+from zerosum.games.checkers.board import board, generate, zobrist_hash
+from zerosum.games.checkers.engine import Engine, engine_move
+from zerosum.games.checkers.evaluation import score
+from zerosum.games.checkers.solve import best_moves, solve
+from zerosum.search import TranspositionTable, alphabeta_search
+
+# Published English-checkers perft from the 8x8 start (paths counted separately).
+ENGLISH_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
+# Derived with this generator under the maximum-capture rule (equal to English up to 5).
+MAX_PERFT = [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17762771]
+
+
+def position(game: Checkers, black: str, white: str, black_to_move: bool = True) -> State:
+    """A state from course square names; `K` before a square makes it a king."""
+    b = game.board
+
+    def side(text: str) -> list[str]:
+        out = []
+        for item in text.split():
+            king = item.upper().startswith("K")
+            sq = nt.parse_square(b, item[1:] if king else item)
+            out.append(("K" if king else "") + str(b.number[sq]))
+        return out
+
+    fen = f"{'B' if black_to_move else 'W'}:W{','.join(side(white))}:B{','.join(side(black))}"
+    return game.from_fen(fen)
+
+
+def moves(game: Checkers, state: State) -> list[str]:
+    return [game.format_move(a) for a in game.actions(state)]
+
+
+# --- the rules on hand-made positions -------------------------------------------------
+
+
+def test_start_positions() -> None:
+    g4 = Checkers(4)
+    s = g4.initial_state()
+    assert g4.to_fen(s) == "B:W7,8:B1,2"
+    assert [g4.piece_at(s, g4.board.bit(*rc)) for rc in ((0, 1), (0, 3), (3, 0), (3, 2))] == [
+        "b", "b", "w", "w"]
+    assert moves(g4, s) == ["A2-B1", "A4-B3", "A2-B3"]
+    g8 = Checkers(8)
+    s8 = g8.initial_state()
+    assert g8.to_fen(s8) == "B:W" + ",".join(map(str, range(21, 33))) + ":B" + ",".join(
+        map(str, range(1, 13)))
+    assert sorted(g8.format_pdn(a) for a in g8.actions(s8)) == [
+        "10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]
+
+
+def test_long_jump_beside_short_one() -> None:
+    for rule, expected in (("english", ["B3xD5xF7", "B3xD1"]), ("max", ["B3xD5xF7"])):
+        g = Checkers(8, rule)
+        s = position(g, "B3", "C2 C4 E6")
+        assert sorted(moves(g, s)) == sorted(expected)
+
+
+def test_king_loop_counts_each_order_and_max_rule_drops_short_capture() -> None:
+    loop = ["D3xB5xD7xF5xD3", "D3xF5xD7xB5xD3"]
+    g = Checkers(8, "english")
+    s = position(g, "KD3 E8", "C4 C6 E4 E6 F7")
+    assert sorted(moves(g, s)) == sorted([*loop, "E8xG6"])
+    gm = Checkers(8, "max")
+    assert sorted(moves(gm, position(gm, "KD3 E8", "C4 C6 E4 E6 F7"))) == loop
+    after = g.result(s, next(a for a in g.actions(s) if g.format_move(a) == loop[0]))
+    assert [g.piece_at(after, nt.parse_square(g.board, sq)) for sq in
+            ("D3", "E8", "C4", "C6", "E4", "E6", "F7")] == ["B", "b", "", "", "", "", "w"]
+
+
+def test_crowning_ends_the_move() -> None:
+    for rule in ("english", "max"):
+        g = Checkers(8, rule)
+        s = position(g, "F3", "G4 G6 B1")
+        assert moves(g, s) == ["F3xH5"]  # as a king it could go on over G6: it may not
+        after = g.result(s, g.actions(s)[0])
+        assert g.piece_at(after, nt.parse_square(g.board, "H5")) == "B"
+        assert g.piece_at(after, nt.parse_square(g.board, "G6")) == "w"
+
+
+def test_white_men_move_up_kings_both_ways_and_captures_are_mandatory() -> None:
+    g = Checkers(8)
+    s = position(g, "A2", "F3 KD5", black_to_move=False)
+    assert sorted(moves(g, s)) == sorted(["F3-E2", "F3-E4", "D5-C4", "D5-C6", "D5-E4",
+                                          "D5-E6"])
+    assert moves(g, position(g, "E4 A2", "KD5 H1", black_to_move=False)) == ["D5xF3"]
+    assert moves(g, position(g, "E4 A2", "F5 H1", black_to_move=False)) == ["F5xD3"]
+    # A man does not capture backwards.
+    assert sorted(moves(g, position(g, "G4 A2", "F5 H1", black_to_move=False))) == [
+        "F5-E4", "F5-E6", "H1-G2"]
+
+
+def test_side_without_moves_loses() -> None:
+    g = Checkers(8)
+    s = position(g, "A2", "B1 B3 C4", black_to_move=True)  # A2 blocked, no capture
+    assert g.is_terminal(s) and g.utility(s) == -1.0 and g.winner(s) == "White"
+    s = position(g, "A2", "", black_to_move=False)
+    assert g.is_terminal(s) and g.utility(s) == 1.0
+
+
+# --- perft -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("depth", range(1, 8))
+def test_perft_english_matches_published(depth: int) -> None:
+    g = Checkers(8, "english")
+    assert g.perft(g.initial_state(), depth) == ENGLISH_PERFT[depth - 1]
+
+
+@pytest.mark.parametrize("depth", range(1, 8))
+def test_perft_max_rule(depth: int) -> None:
+    g = Checkers(8, "max")
+    assert g.perft(g.initial_state(), depth) == MAX_PERFT[depth - 1]
+
+
+@pytest.mark.slow
+def test_perft_depth_8_and_9() -> None:
+    g = Checkers(8, "english")
+    assert g.perft(g.initial_state(), 8) == ENGLISH_PERFT[7]
+    assert g.perft(g.initial_state(), 9) == ENGLISH_PERFT[8]
+    assert Checkers(8, "max").perft(Checkers(8).initial_state(), 8) == MAX_PERFT[7]
+
+
+def test_perft_command_output() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        status = zerosum_main(["perft", "checkers", "--depth", "6", "--capture", "max"])
+    assert status == 0
+    counts = [int(line.split()[1].replace(",", "")) for line in out.getvalue().splitlines()[2:]]
+    assert counts == MAX_PERFT[:6]
+    out = io.StringIO()
+    with redirect_stdout(out):
+        zerosum_main(["perft", "checkers", "--depth", "3", "--fen", "B:W21-32:B1-12",
+                      "--divide"])
+    text = out.getvalue()
+    assert "    3            302" in text and "  C2-D1 " in text
+
+
+def test_perft_command_through_the_protocol_for_other_games() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        zerosum_main(["perft", "tictactoe", "--depth", "3"])
+    assert [line.split()[1] for line in out.getvalue().splitlines()[2:]] == ["9", "72", "504"]
+
+
+@pytest.mark.parametrize("fen, message", [
+    ("B:W21,22:B1,99", "no square 99"),
+    ("X:W21:B1", "not a PDN FEN"),
+    ("B:W21,21:B1", "given twice"),
+    ("B:W1:B2", "crowning row"),
+])
+def test_perft_command_bad_position(fen: str, message: str) -> None:
+    err = io.StringIO()
+    with redirect_stderr(err):
+        status = zerosum_main(["perft", "checkers", "--depth", "1", "--fen", fen])
+    assert status == 2
+    assert message in err.getvalue() and err.getvalue().count("\n") == 1
+
+
+# --- notation ---------------------------------------------------------------------------
+
+
+def test_pdn_squares_are_the_course_squares() -> None:
+    b = board(8)
+    names = {n: nt.square_name(b, b.squares[n - 1]) for n in (1, 4, 5, 9, 29, 32)}
+    assert names == {1: "A2", 4: "A8", 5: "B1", 9: "C2", 29: "H1", 32: "H7"}
+    for n in range(1, 33):
+        assert b.number[nt.parse_square(b, nt.square_name(b, b.squares[n - 1]))] == n
+
+
+def test_fen_round_trip_and_ranges() -> None:
+    g = Checkers(8)
+    s = g.from_fen("B:W21,22,K30:B1,2,K3")
+    assert g.to_fen(s) == "B:W21,22,K30:B1,2,K3"
+    assert g.from_fen('"B:W21-32:B1-12."') == g.initial_state()
+    rng = random.Random(3)
+    for _ in range(20):  # random games: every position survives writing and reading
+        s = g.initial_state()
+        for _ in range(rng.randrange(40)):
+            if g.is_terminal(s):
+                break
+            s = g.result(s, rng.choice(g.actions(s)))
+        back = g.from_fen(g.to_fen(s))
+        assert back[:4] == s[:4]
+
+
+def test_move_input_both_notations() -> None:
+    g = Checkers(8)
+    s = g.initial_state()
+    assert g.parse_move(s, "c2-d1") == g.parse_move(s, "9-13") == g.parse_move(s, "b:C2-D1")
+    assert g.format_pdn(g.parse_move(s, " 11 - 15 ")) == "11-15"
+    assert g.describe_move(s, g.parse_move(s, "9-14")) == "b:C2-D3"
+    for text, message in (("c2-d5", "not a legal move"), ("c1-d2", "light square"),
+                          ("z9-a1", "not a square"), ("hello", "not a move"),
+                          ("40-44", "no square 40")):
+        with pytest.raises(InputError, match=message):
+            g.parse_move(s, text)
+
+
+def test_capture_by_first_and_last_square_and_ambiguity() -> None:
+    g = Checkers(8)
+    s = position(g, "KD3 E8", "C4 C6 E4 E6 F7")
+    with pytest.raises(InputError, match="ambiguous"):
+        g.parse_move(s, "D3xD3")
+    assert g.format_move(g.parse_move(s, "d3xf5xd7xb5xd3")) == "D3xF5xD7xB5xD3"
+    assert g.describe_move(s, g.parse_move(s, "e8xg6")) == "b:E8xG6"
+    assert g.describe_move(s, g.parse_move(s, "D3xF5xD7xB5xD3")) == "B:D3xF5xD7xB5xD3"
+
+
+def test_render() -> None:
+    g = Checkers(4)
+    assert g.render(g.initial_state()) == "\n".join([
+        "     1   2   3   4",
+        "   +---+---+---+---+",
+        " A |   | b |   | b |",
+        "   +---+---+---+---+",
+        " B |   |   |   |   |",
+        "   +---+---+---+---+",
+        " C |   |   |   |   |",
+        "   +---+---+---+---+",
+        " D | w |   | w |   |",
+        "   +---+---+---+---+",
+        "Next to play: BLACK",
+    ])
+
+
+# --- draw rules ------------------------------------------------------------------------
+
+
+def play(g: Checkers, s: State, *texts: str) -> State:
+    for t in texts:
+        s = g.result(s, g.parse_move(s, t))
+    return s
+
+
+def test_course_move_limit() -> None:
+    g = Checkers(4, moves=2)
+    s = g.initial_state()
+    for _ in range(3):
+        s = g.result(s, g.actions(s)[0])
+    assert not g.is_terminal(s) and g.draw_reason(s) is None
+    s = g.result(s, g.actions(s)[0])
+    assert s.ply == 4 and g.is_terminal(s) and g.utility(s) == 0.0
+    assert g.draw_reason(s) == "2 moves by each side without a winner"
+    assert Checkers(4, moves=0).ply_limit == 0
+
+
+def test_tournament_repetition_and_forty_moves() -> None:
+    g = Checkers(8, draw="tournament")
+    s = position(g, "KA8", "KH1")
+    shuffle = ("A8-B7", "H1-G2", "B7-A8", "G2-H1")
+    s = play(g, s, *shuffle)
+    assert g.draw_reason(s) is None  # second occurrence
+    s = play(g, s, *shuffle)
+    assert g.draw_reason(s) == "the same position occurred three times"
+    assert g.is_terminal(s) and g.utility(s) == 0.0
+    # Course rule: repetition is no draw.
+    c = Checkers(8)
+    assert c.draw_reason(play(c, position(c, "KA8", "KH1"), *shuffle, *shuffle)) is None
+    # 40 moves each without capture or man move.
+    s = State(*position(g, "KA8", "KH1")[:4], quiet=79, history=(1,))
+    assert g.draw_reason(s) is None
+    s = g.result(s, g.parse_move(s, "A8-B7"))
+    assert g.draw_reason(s) == "40 moves by each side without a capture or a man move"
+
+
+# --- the exact 4x4 solution --------------------------------------------------------------
+
+
+FIRST_MOVES_4X4 = {"A2-B1": -1.0, "A4-B3": 0.0, "A2-B3": 0.0}
+
+
+@pytest.mark.parametrize("rule", ["english", "max"])
+def test_4x4_value_of_every_first_move(rule: str) -> None:
+    """Full-depth alpha-beta with a table (the draw counter in the key) and the
+    retrograde solver agree: a draw; A2-B1 loses (White wins in 5 more plies)."""
+    g = Checkers(4, rule)
+    s = g.initial_state()
+    table = TranspositionTable()
+    values = {g.format_move(a): alphabeta_search(g, g.result(s, a), None, table=table,
+                                                 order=True).value for a in g.actions(s)}
+    assert values == FIRST_MOVES_4X4
+    assert alphabeta_search(g, s, None, table=table).value == 0.0
+    root = (s.black, s.white, s.kings, True)
+    sol = solve(g.board, root, g.max_capture)
+    assert len(sol.table) == 2409
+    assert sol.table[root] == (0, 0)
+    exact = {g.format_move(p): float(v) for p, v in best_moves(sol, root, g.ply_limit)}
+    assert exact == FIRST_MOVES_4X4
+    assert sol.distance(dict(sol.moves[root])[g.parse_move(s, "A2-B1")]) == 5
+
+
+def test_4x4_engine_plays_perfectly() -> None:
+    g = Checkers(4)
+    s = g.initial_state()
+    r = engine_move(g, s, 0.1)
+    assert r.value == 0.0 and r.exact and g.format_move(r.action) != "A2-B1"
+    out = io.StringIO()
+    with redirect_stdout(out):  # the engine against itself: perfect play draws
+        zerosum_main(["play", "checkers", "--size", "4", "--opponent", "engine", "--side",
+                      "none", "--capture", "max"])
+    assert "The game is a draw." in out.getvalue()
+
+
+# --- the engine -------------------------------------------------------------------------
+
+
+def test_incremental_hash_matches_full_hash() -> None:
+    from zerosum.games.checkers.board import apply, hash_after
+
+    b = board(8)
+    rng = random.Random(7)
+    for _ in range(10):
+        black, white, kings, btm = b.black_start, b.white_start, 0, True
+        h = zobrist_hash(b, black, white, kings, btm)
+        for _ in range(80):
+            ms = generate(b, black, white, kings, btm, False)
+            if not ms:
+                break
+            m = rng.choice(ms)
+            nb, nw, nk = apply(b, black, white, kings, btm, m)
+            h = hash_after(b, h, black, white, kings, btm, m, nk)
+            black, white, kings, btm = nb, nw, nk, not btm
+            assert h == zobrist_hash(b, black, white, kings, btm)
+
+
+def test_evaluation_is_antisymmetric() -> None:
+    """Turning the board round and swapping colours negates the score."""
+    b = board(8)
+    g = Checkers(8)
+
+    def flip(x: int) -> int:
+        out = 0
+        for sq in b.squares:
+            if x >> sq & 1:
+                r, c = b.row_col(sq)
+                out |= 1 << b.bit(7 - r, 7 - c)
+        return out
+
+    assert score(b, b.black_start, b.white_start, 0) == 0
+    rng = random.Random(11)
+    s = g.initial_state()
+    for _ in range(60):
+        if g.is_terminal(s):
+            break
+        s = g.result(s, rng.choice(g.actions(s)))
+        assert score(b, s.black, s.white, s.kings) == -score(b, flip(s.white), flip(s.black),
+                                                              flip(s.kings))
+
+
+def test_engine_finds_forced_wins() -> None:
+    g = Checkers(8)
+    e = Engine(g)
+    r = e.search(position(g, "C4", "D3"), 10.0, max_depth=4)
+    assert g.format_move(r.action) == "C4xE2" and r.value == 1.0 and r.exact
+    # F1-G2 shuts the white king in its corner: G2 is guarded by the king on F3.
+    r = e.search(position(g, "KF1 KF3", "KH1"), 10.0, max_depth=4)
+    assert g.format_move(r.action) == "F1-G2" and r.value == 1.0 and r.exact
+
+
+def test_engine_depth_limited_is_deterministic_and_legal() -> None:
+    g = Checkers(8)
+    s = g.initial_state()
+    for _ in range(6):
+        r1 = Engine(g).search(s, 100.0, max_depth=4)
+        r2 = Engine(g).search(s, 100.0, max_depth=4)
+        assert r1.action == r2.action and r1.stats.nodes == r2.stats.nodes > 0
+        assert r1.action in g.actions(s) and r1.depth == 4
+        s = g.result(s, r1.action)
+
+
+def test_generic_search_on_8x8_uses_capture_aware_cutoff() -> None:
+    g = Checkers(8)
+    s = position(g, "C4", "D3 F3", black_to_move=True)  # black must take D3
+    assert g.cutoff_test(s, 3, 3) is False  # a capture is pending: search goes on
+    s2 = g.initial_state()
+    assert g.cutoff_test(s2, 3, 3) is True
+    r = alphabeta_search(g, s2, 3, order=True)
+    assert r.action in g.actions(s2) and r.complete and not r.exact
+
+
+def test_registry_options() -> None:
+    from zerosum.games.registry import get_game
+
+    spec = get_game("checkers")
+    game = spec.create(size=4, capture="max")
+    assert isinstance(game, Checkers) and game.board.n == 4 and game.max_capture
+    assert "engine" in spec.engines
+    with pytest.raises(InputError, match="capture rule"):
+        Checkers(8, "russian")
+
+
+@pytest.mark.parametrize("size, men, first_moves", [(4, 2, 3), (6, 6, 5), (10, 20, 9),
+                                                    (12, 30, 11)])
+def test_other_board_sizes(size: int, men: int, first_moves: int) -> None:
+    g = Checkers(size)
+    s = g.initial_state()
+    assert s.black.bit_count() == s.white.bit_count() == men
+    assert len(g.actions(s)) == first_moves
+    # The two sides are mirror images, so white's replies to any first move number as
+    # black's first moves (nothing touches yet on these boards, except on 4x4).
+    if size > 4:
+        assert all(len(g.actions(g.result(s, a))) == first_moves for a in g.actions(s))
+    corner = nt.square_name(g.board, g.board.squares[-1])
+    assert corner == f"{nt.ROWS[size - 1]}{size - 1}"
+    assert g.from_fen(g.to_fen(s)) == s
+    with pytest.raises(InputError, match="board size"):
+        Checkers(7)

@@ -11,6 +11,7 @@ import pytest
 
 from zerosum.cli import main
 from zerosum.cli.play import menu
+from zerosum.games.registry import all_games
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,9 +75,10 @@ def test_play_from_flags_engine_vs_itself() -> None:
 
 
 def test_menu_full_game() -> None:
-    # game 1 (tic-tac-toe), opponent 3 (alpha-beta), depth 0 (to the end), side 2 (second),
+    # tic-tac-toe, opponent 3 (alpha-beta), depth 0 (to the end), side 2 (second),
     # then the human's moves; a bad menu answer re-asks.
-    inp = io.StringIO("1\n9\n3\n0\n2\n5\n3\n4\n8\n")
+    n = [s.name for s in all_games()].index("tictactoe") + 1
+    inp = io.StringIO(f"{n}\n99\n3\n0\n2\n5\n3\n4\n8\n")
     out = io.StringIO()
     assert menu(inp, out) == 0
     text = out.getvalue()

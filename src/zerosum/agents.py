@@ -11,6 +11,7 @@ from typing import Any, Protocol, TextIO
 from zerosum.game import AnyGame, InputError
 from zerosum.search import (
     SearchResult,
+    TranspositionTable,
     alphabeta_search,
     iterative_deepening_search,
     minimax_search,
@@ -65,6 +66,7 @@ class SearchAgent:
         depth: int | None = None,
         seconds: float | None = None,
         order: bool = True,
+        table: bool = True,
     ) -> None:
         if algorithm not in self.ALGORITHMS:
             raise InputError(f"unknown algorithm {algorithm!r}; choose from {self.ALGORITHMS}")
@@ -76,7 +78,8 @@ class SearchAgent:
             depth = 4
         if algorithm == "iterative" and seconds is None:
             seconds = 1.0
-        self.algorithm, self.depth, self.seconds, self.order = algorithm, depth, seconds, order
+        self.algorithm, self.depth, self.seconds = algorithm, depth, seconds
+        self.order, self.table = order, table
         detail = f"depth {depth}" if depth is not None else ""
         if algorithm == "iterative":
             detail = f"{seconds:g} s"
@@ -87,7 +90,9 @@ class SearchAgent:
             return minimax_search(game, state, self.depth)
         if self.algorithm == "iterative":
             return iterative_deepening_search(game, state, seconds=self.seconds, order=self.order)
-        return alphabeta_search(game, state, self.depth, order=self.order)
+        # A table costs alpha-beta nothing in value and saves it the transposed subtrees.
+        table = TranspositionTable() if self.table else None
+        return alphabeta_search(game, state, self.depth, order=self.order, table=table)
 
     def choose(self, game: AnyGame, state: Any) -> Move:
         t0 = time.perf_counter()

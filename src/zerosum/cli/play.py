@@ -41,7 +41,9 @@ def register(sub: Any) -> None:
         opponents = [*OPPONENTS, *spec.engines]
         g.add_argument("--opponent", choices=opponents, default=default_opponent(spec),
                        help="who the engine is (default: %(default)s)")
-        g.add_argument("--depth", type=nonneg_int, help="depth limit of the engine's search")
+        g.add_argument("--depth", type=nonneg_int,
+                       help="depth limit of the engine's search; 0 = to the end of the game "
+                       f"(default: {spec.default_depth})")
         g.add_argument("--time", type=positive_float, default=1.0,
                        help="seconds per move for iterative deepening and engines "
                        "(default: %(default)s)")
@@ -67,8 +69,10 @@ def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
         return RandomAgent(seed)
     if kind in spec.engines:
         return EngineAgent(kind, spec.engines[kind], seconds)
-    if kind == "depth-limited" and depth is None:
+    if depth is None and kind in ("minimax", "alphabeta", "depth-limited"):
         depth = spec.default_depth
+    if depth == 0 and kind != "depth-limited":
+        depth = None  # 0 means: to the end of the game
     return SearchAgent(kind, depth=depth, seconds=seconds if kind == "iterative" else None)
 
 
@@ -154,9 +158,8 @@ def menu(inp: TextIO, out: TextIO) -> int:
         depth: int | None = None
         seconds = 1.0
         if kind in ("minimax", "alphabeta", "depth-limited"):
-            d = ask(inp, out, "Depth limit (0 = to the end of the game)", nonneg_int,
-                    spec.default_depth if kind == "depth-limited" else 0)
-            depth = None if d == 0 and kind != "depth-limited" else d
+            depth = ask(inp, out, "Depth limit (0 = to the end of the game)", nonneg_int,
+                        spec.default_depth)
         if kind == "iterative" or kind in spec.engines:
             seconds = ask(inp, out, "Seconds per move", positive_float, 1.0)
         side = choose(inp, out, "Your side:", [("first", "first (moves first)"),

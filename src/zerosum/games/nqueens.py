@@ -240,9 +240,9 @@ class ColumnQueens(NQueens):
         squares = [r * n + c for c, r in enumerate(rows)]
         k = len(rows)
         free = 0
-        if k < n:
-            for r in _bits(self.open_rows(state)):
-                free |= 1 << (r * n + k)
+        for d in range(n - k):
+            for r in _bits(self.column_open(state, d)):
+                free |= 1 << (r * n + k + d)
         board = self.draw(squares, free)
         if self.is_terminal(state):
             return board

@@ -75,6 +75,8 @@ def solve_sizes(variation: str, setup: Setup, sizes: Sequence[int],
 
 def format_number(value: float) -> str:
     """+1, -6 for exact values; three decimals for an estimate."""
+    if value == 0:
+        return "0"
     if value == int(value):
         return f"{value:+.0f}"
     return f"{value:+.3f}"

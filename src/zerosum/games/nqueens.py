@@ -47,10 +47,10 @@ when lo == hi it is the exact value. The bounds:
   column (its row and two diagonals), so a column d places further on that has more than
   3d unattacked squares now cannot be empty when the game reaches it; lo counts the
   columns that are open for certain in this sense.
-- 2/2b: hi = the number of rows (or columns, whichever is fewer) holding an unattacked
-  square: each queen uses up one. lo = ceil(f / (1 + D)), f the unattacked squares and D
-  the most unattacked squares any one of them attacks: a placement removes at most
-  1 + D of them, and the game lasts while any is left.
+- 2/2b: hi = the fewest rows, columns, diagonals or anti-diagonals that hold the
+  unattacked squares: each queen uses up one line of each kind. lo = ceil(f / (1 + D)),
+  f the unattacked squares and D the most unattacked squares any one of them attacks:
+  a placement removes at most 1 + D of them, and the game lasts while any is left.
 """
 
 from __future__ import annotations
@@ -337,14 +337,13 @@ class SquareQueens(NQueens):
     def remaining_bounds(self, state: SquareState) -> tuple[int, int]:
         free = state[1]
         n = self.size
-        rows = cols = 0
-        for r in range(n):
-            line = (free >> (r * n)) & self.full
-            if line:
-                rows += 1
-                cols |= line
-        hi = min(rows, cols.bit_count())
         cells = _bits(free)
+        lines: tuple[set[int], ...] = (set(), set(), set(), set())
+        for sq in cells:
+            r, c = divmod(sq, n)
+            for line, index in zip(lines, (r, c, r - c, r + c), strict=True):
+                line.add(index)
+        hi = min(len(line) for line in lines)
         most = max((free & self.attacks[sq]).bit_count() for sq in cells)  # 1 + D
         lo = min(hi, -(-len(cells) // most))
         return lo, hi

@@ -77,7 +77,7 @@ class Match:
 
     def verdict(self) -> str:
         if self.truth is None:
-            return "true value not computed (N too large for this run)"
+            return "true value not computed (N above --solve-up-to)"
         true = self.truth.value
         if self.utility == true or (self.variation in ("1a", "2") and
                                     (self.utility > 0) == (true > 0)):
@@ -101,18 +101,21 @@ def play(size: int, variation: str, cutoffs: tuple[int, int],
     return Match(size, variation, cutoffs, moves, utility, record.winner or "nobody", truth)
 
 
-def true_value(size: int, variation: str) -> SearchResult | None:
-    if size > SOLVE_UP_TO:
+def true_value(size: int, variation: str, up_to: int = SOLVE_UP_TO) -> SearchResult | None:
+    """The exact value from the empty board (alpha-beta, table, ordering), or None
+    when N is above `up_to` (N = 16 takes seconds, N = 20 minutes)."""
+    if size > up_to:
         return None
     return solve(nqueens(size, variation), Setup("alphabeta", table=True, order=True))
 
 
 def matches(variation: str, sizes: Sequence[int] = MATCH_SIZES,
             cutoffs: Sequence[tuple[int, int]] = MATCH_CUTOFFS,
-            algorithms: tuple[str, str] = ("alphabeta", "alphabeta")) -> list[Match]:
+            algorithms: tuple[str, str] = ("alphabeta", "alphabeta"),
+            solve_up_to: int = SOLVE_UP_TO) -> list[Match]:
     out = []
     for n in sizes:
-        truth = true_value(n, variation)
+        truth = true_value(n, variation, solve_up_to)
         out += [play(n, variation, c, algorithms, truth) for c in cutoffs]
     return out
 
@@ -185,12 +188,15 @@ def q9(argv: Sequence[str]) -> int:
                    default=["alphabeta", "alphabeta"], metavar=("X", "O"),
                    help="X's and O's algorithm (default: alphabeta alphabeta; both pick "
                    "the same moves as minimax with the same cutoff)")
+    p.add_argument("--solve-up-to", type=nonneg_int, default=SOLVE_UP_TO, metavar="N",
+                   help="compute the true value for boards up to this size "
+                   "(default: %(default)s; N = 20 takes minutes)")
     args = p.parse_args(argv)
     if min(args.sizes) < 1:
         p.error("board sizes start at 1")
     algorithms = (args.algorithms[0], args.algorithms[1])
     for v in args.variation:
-        played = matches(v, args.sizes, args.cutoffs, algorithms)
+        played = matches(v, args.sizes, args.cutoffs, algorithms, args.solve_up_to)
         sys.stdout.write(match_report(v, played, algorithms))
     return 0
 

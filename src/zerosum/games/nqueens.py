@@ -201,9 +201,13 @@ class ColumnQueens(NQueens):
     def key(self, state: ColumnState) -> Hashable:
         # The rest of the game depends only on the three masks (the number of queens is
         # the number of used rows). Mirroring the rows swaps the two diagonals.
+        # Packed into one int (smaller and faster to hash than a tuple).
         _, used, left, right = state
-        mirror = (self._reverse(used), self._reverse(right), self._reverse(left))
-        return min((used, left, right), mirror)
+        n = self.size
+        plain = (used << 2 * n) | (left << n) | right
+        rev = self._reverse
+        mirror = (rev(used) << 2 * n) | (rev(right) << n) | rev(left)
+        return min(plain, mirror)
 
     def order(self, state: ColumnState, actions: Sequence[ColumnAction]) -> list[ColumnAction]:
         """Fewest replies first: a move leaving the opponent nothing wins at once, and

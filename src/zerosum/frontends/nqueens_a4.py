@@ -77,7 +77,8 @@ class Match:
 
     def verdict(self) -> str:
         if self.truth is None:
-            return "true value not computed (N above --solve-up-to)"
+            return ("true value not known here (the exact search would take too long; "
+                    "--solve-up-to raises the limit)")
         true = self.truth.value
         if self.utility == true or (self.variation in ("1a", "2") and
                                     (self.utility > 0) == (true > 0)):

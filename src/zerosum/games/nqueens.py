@@ -55,6 +55,7 @@ when lo == hi it is the exact value. The bounds:
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Hashable, Sequence
 from typing import Any
@@ -284,19 +285,24 @@ class SquareQueens(NQueens):
         n = size
         self.squares = n * n
         self._actions = [(sq // n + 1, sq % n + 1) for sq in range(self.squares)]
-        self.attacks = [self._attack_mask(sq) for sq in range(self.squares)]
+        self.attacks = self._attack_masks()
         self.images = [self._images(sq) for sq in range(self.squares)]
 
-    def _attack_mask(self, sq: int) -> int:
-        """The square itself and every square a queen on it attacks."""
+    def _attack_masks(self) -> list[int]:
+        """For each square: itself and every square a queen on it attacks (the union of
+        its row, column, diagonal and anti-diagonal)."""
         n = self.size
-        r0, c0 = divmod(sq, n)
-        mask = 0
-        for r in range(n):
-            for c in range(n):
-                if r == r0 or c == c0 or r - c == r0 - c0 or r + c == r0 + c0:
-                    mask |= 1 << (r * n + c)
-        return mask
+        rows, cols = [0] * n, [0] * n
+        diag, anti = [0] * (2 * n), [0] * (2 * n)
+        for sq in range(self.squares):
+            r, c = divmod(sq, n)
+            bit = 1 << sq
+            rows[r] |= bit
+            cols[c] |= bit
+            diag[r - c + n] |= bit
+            anti[r + c] |= bit
+        return [rows[r] | cols[c] | diag[r - c + n] | anti[r + c]
+                for r, c in (divmod(sq, n) for sq in range(self.squares))]
 
     def _images(self, sq: int) -> tuple[int, ...]:
         """The bit of `sq` under each of the 8 symmetries of the square (identity first)."""
@@ -381,13 +387,14 @@ def nqueens(size: int = 8, variation: str = "1a") -> NQueens:
     raise InputError(f"unknown variation {variation!r}; choose from {', '.join(VARIATIONS)}")
 
 
-def _size(text: str) -> int:
+def board_size(text: str) -> int:
+    """The --size option: a whole number from 1 to MAX_SIZE."""
     try:
         value = int(text)
     except ValueError:
-        raise ValueError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if not 1 <= value <= MAX_SIZE:
-        raise ValueError(f"board size must be 1 to {MAX_SIZE}, not {value}")
+        raise argparse.ArgumentTypeError(f"board size must be 1 to {MAX_SIZE}, not {value}")
     return value
 
 
@@ -409,7 +416,7 @@ register(
         "N-Queens",
         nqueens,
         options=(
-            Option("size", _size, 6, "board size N"),
+            Option("size", board_size, 6, "board size N"),
             Option("variation", str, "1a", "variation: 1a, 1b (left-most column, "
                    "+1/-1 or +k/-k), 2, 2b (any square)", choices=VARIATIONS),
         ),

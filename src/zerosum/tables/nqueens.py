@@ -121,8 +121,8 @@ register_table(
             Option("table", bool, False, "use a transposition table (alpha-beta)"),
             Option("order", bool, False, "try moves leaving the fewest replies first "
                    "(alpha-beta)"),
-            Option("sizes", int_range, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-                   "board sizes, e.g. 1-10 or 4,8,12-14"),
+            # A string default: argparse converts it with int_range, and --help shows it.
+            Option("sizes", int_range, "1-10", "board sizes, e.g. 4,8,12-14"),
         ),
         description="The value of the empty board (from X's side, X = player 1), the best "
         "opening move, the nodes examined and the CPU time, for each board size.",

@@ -137,11 +137,12 @@ def test_outputs_are_generated_not_edited(tmp_path: Path) -> None:
 
 
 def test_launcher_runs_with_plain_python() -> None:
-    # The launchers must work without installing anything: no venv, no PYTHONPATH.
-    done = subprocess.run([sys.executable, "-I", str(FOLDER / "a4q3.py"), "--sizes", "4"],
+    # The launchers must work without installing anything: -I -S leaves out the
+    # environment and every site-packages (the editable install included).
+    done = subprocess.run([sys.executable, "-I", "-S", str(FOLDER / "a4q3.py"), "--sizes", "4"],
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[3].split()[:4] == ["4", "-1", "('X',", "1)"]
-    bad = subprocess.run([sys.executable, "-I", str(FOLDER / "a4q1.py"), "--sizes", "2-1"],
+    bad = subprocess.run([sys.executable, "-I", "-S", str(FOLDER / "a4q1.py"), "--sizes", "2-1"],
                          capture_output=True, text=True, timeout=60, check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1

@@ -8,7 +8,8 @@ game, with a transposition table, the game's symmetric keys and fewest-replies m
 ordering (the generic `zerosum.search.alphabeta_search`). A variation stops at its
 size limit or at the first N whose search does not finish within --budget seconds.
 Prints value, best opening, nodes examined, table hits and CPU seconds (CPU time of
-this process; the machine may be shared, so times are indicative only).
+this process; the machine may be shared, so times are indicative only). The whole run
+takes about ten minutes.
 """
 
 from __future__ import annotations
@@ -228,10 +229,11 @@ their k! placement orders.
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--columns", type=int, default=18, help="largest N for 1a and 1b")
-    p.add_argument("--squares", type=int, default=10, help="largest N for 2 and 2b")
+    p.add_argument("--columns", type=int, default=22, help="largest N for 1a and 1b")
+    p.add_argument("--squares", type=int, default=14, help="largest N for 2 and 2b")
     p.add_argument("--budget", type=float, default=60.0, help="CPU seconds per N")
-    p.add_argument("--capacity", type=int, default=1_000_000, help="table entries")
+    p.add_argument("--capacity", type=int, default=2_000_000,
+                   help="table entries (2,000,000 take about 0.6 GB)")
     p.add_argument("--write", metavar="FILE", help="write the Markdown document here")
     args = p.parse_args(argv)
     tables = {}

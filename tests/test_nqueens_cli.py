@@ -1,0 +1,148 @@
+"""`zerosum table nqueens`, `zerosum play nqueens` and the CMPT 317 A4 front-end."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zerosum.cli import main as zerosum
+from zerosum.frontends import nqueens_a4
+from zerosum.tables import Table, render
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "assignments" / "cmpt317-nqueens"
+
+
+def test_table_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert zerosum(["table", "nqueens", "--sizes", "1-4,8"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "N-Queens, variation 1a: minimax, to the end of the game"
+    assert out[1].split() == ["N", "value", "best", "move", "nodes", "CPU", "s"]
+    rows = [line.rsplit(None, 1)[0] for line in out[3:8]]  # without the CPU column
+    assert rows == [
+        "1     +1  ('X', 1)       2",
+        "2     +1  ('X', 1)       3",
+        "3     +1  ('X', 2)       6",
+        "4     -1  ('X', 1)      17",
+        "8     -1  ('X', 1)   2,057",
+    ]
+    assert out[8].startswith("total: 2,085 nodes, ")
+
+
+def test_table_csv_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["table", "nqueens", "--variation", "1b", "--algorithm", "alphabeta", "--table",
+            "--order", "--sizes", "10", "--format", "csv"]
+    assert zerosum(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "N,value,best move,nodes,CPU s"
+    assert re.fullmatch(r"""10,\+7,"\('X', 3\)",1579,\d+\.\d{3}""", lines[1])
+    assert zerosum(["table", "nqueens", "--variation", "2b", "--algorithm", "alphabeta",
+                    "--depth", "2", "--sizes", "4", "--format", "markdown"]) == 0
+    md = capsys.readouterr().out
+    assert "| 4 | +3 | (1, 1) |" in md and "cutoff at depth 2" in md
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--table"], "need alpha-beta"),
+    (["--sizes", "0-3"], "board sizes start at 1"),
+])
+def test_table_bad_input(args: list[str], message: str,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert zerosum(["table", "nqueens", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [["--variation", "3"], ["--depth", "-3"],
+                                  ["--sizes", "x"], ["--format", "html"]])
+def test_table_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        zerosum(["table", "nqueens", *args])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_render_formats() -> None:
+    t = Table("T", ["a", "n"], [["x", 1234], ["yy", 5]], right={1}, notes=["note"])
+    assert render(t) == "T\na       n\n--  -----\nx   1,234\nyy      5\nnote\n"
+    assert render(t, "csv") == "a,n\nx,1234\nyy,5\n"
+    assert render(t, "markdown") == ("**T**\n\n| a | n |\n| --- | ---: |\n| x | 1,234 |\n"
+                                     "| yy | 5 |\n\nnote\n")
+
+
+def test_play_registered(capsys: pytest.CaptureFixture[str]) -> None:
+    assert zerosum(["play", "nqueens", "--size", "5", "--variation", "1b", "--side", "none",
+                    "--opponent", "alphabeta"]) == 0
+    out = capsys.readouterr().out
+    # Best play on 5 x 5 in 1b: X wins with all 5 queens.
+    assert "Winner: X" in out and "value +5 (X wins with 5 queens)" in out
+
+
+# ---------------------------------------------------------------- the front-end
+
+
+def test_questions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert nqueens_a4.q2(["--sizes", "1-5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Question 2: variation 1b, minimax, to the end of the game\n")
+    values = [line.split()[1] for line in out.splitlines()[3:8]]
+    assert values == ["+1", "+1", "+1", "-2", "+5"]
+    assert nqueens_a4.q7(["--sizes", "10", "--depth", "4", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # Depth 4 at N = 10, 1a then 1b: estimates (1a: as many lengths good for X as
+    # for O), the same move, the same tree.
+    assert [line.rsplit(",", 1)[0] for line in lines if line.startswith("10,")] == [
+        '10,0,"(\'X\', 5)",357', '10,-0.500,"(\'X\', 5)",357']
+    with pytest.raises(SystemExit) as e:
+        nqueens_a4.q5(["--depth", "-1"])
+    assert e.value.code == 2
+    assert "must be 0 or more" in capsys.readouterr().err
+
+
+def test_match_and_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    assert nqueens_a4.q9(["--sizes", "10", "--cutoffs", "4,4", "5,3", "--variation",
+                          "1b"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == ("N = 10, cutoffs 4/4: O wins, 8 queens, utility -8; true value +7: "
+                      "does NOT match best play (X erred)")
+    assert out[2] == ("  moves: ('X', 5) ('O', 1) ('X', 4) ('O', 7) ('X', 3) ('O', 6) "
+                      "('X', 2) ('O', 10)")
+    assert out[3].startswith("N = 10, cutoffs 5/3: X wins, 7 queens, utility +7; "
+                             "true value +7: matches best play")
+    with pytest.raises(SystemExit) as e:
+        nqueens_a4.q9(["--cutoffs", "4"])
+    assert e.value.code == 2
+    assert "a cutoff pair is X,O depths like 5,3, not '4'" in capsys.readouterr().err
+
+
+def _mask_times(text: str) -> str:
+    """Blank out what changes between runs: CPU seconds (3 decimals, end of a table
+    row or followed by ' s') and the Python version."""
+    text = re.sub(r"\d+\.\d{3}( s)?$", "T", text, flags=re.M)
+    text = re.sub(r"\d+\.\d+ s\b", "T s", text)
+    return re.sub(r"Python: .*", "Python", text)
+
+
+def test_outputs_are_generated_not_edited(tmp_path: Path) -> None:
+    """The committed outputs are exactly what generate_outputs.py writes, up to times."""
+    assert nqueens_a4.generate(["--folder", str(tmp_path)]) == 0
+    for name in ("A4_output.txt", "a4q8.txt", "A4_EXECUTION.txt"):
+        fresh = (tmp_path / name).read_text(encoding="utf-8")
+        committed = (FOLDER / name).read_text(encoding="utf-8")
+        assert _mask_times(fresh) == _mask_times(committed), name
+
+
+def test_launcher_runs_with_plain_python() -> None:
+    # The launchers must work without installing anything: -I -S leaves out the
+    # environment and every site-packages (the editable install included).
+    done = subprocess.run([sys.executable, "-I", "-S", str(FOLDER / "a4q3.py"), "--sizes", "4"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[3].split()[:4] == ["4", "-1", "('X',", "1)"]
+    bad = subprocess.run([sys.executable, "-I", "-S", str(FOLDER / "a4q1.py"), "--sizes", "2-1"],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -48,9 +49,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UnicodeDecodeError as e:
         print(f"zerosum: error: input is not UTF-8 text (byte {e.start})", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except OSError as e:
-        name = f" {e.filename}" if e.filename else ""
-        print(f"zerosum: error:{name}: {e.strerror or e}", file=sys.stderr)
+        name = f" {e.filename}:" if e.filename else ""
+        print(f"zerosum: error:{name} {e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

@@ -54,7 +54,11 @@ def alphabeta_search(
         table.store(key, v, classify(v, a0, b0), remaining, best)
 
     def use_entry(entry: Entry, alpha: float, beta: float) -> tuple[float, float, bool]:
-        """Narrow the window by a stored bound; True when the stored value settles it."""
+        """Narrow the window by a stored bound; True when the stored value settles it.
+
+        A settled node ends the principal variation: the stored action may belong to a
+        symmetric twin of this state (keys may fold symmetries), so it is not replayed.
+        """
         ctx.stats.table_hits += 1
         if entry.remaining is not None:
             ctx.inexact += 1
@@ -79,7 +83,7 @@ def alphabeta_search(
             alpha, beta, settled = use_entry(entry, alpha, beta)
             if settled:
                 ctx.trace(state, action, depth, alpha, beta, entry.value)
-                return entry.value, [entry.action] if entry.action is not None else []
+                return entry.value, []  # the line ends here: see use_entry()
         v, pv, best = -math.inf, [], None
         pruned = False
         for a in ctx.actions(state, entry):
@@ -107,7 +111,7 @@ def alphabeta_search(
             alpha, beta, settled = use_entry(entry, alpha, beta)
             if settled:
                 ctx.trace(state, action, depth, alpha, beta, entry.value)
-                return entry.value, [entry.action] if entry.action is not None else []
+                return entry.value, []  # the line ends here: see use_entry()
         v, pv, best = math.inf, [], None
         pruned = False
         for a in ctx.actions(state, entry):

@@ -217,16 +217,28 @@ def test_potential_equals_reference() -> None:
 
 
 def test_evaluation_by_hand() -> None:
-    # Player 1 has three on the bottom row, the fourth cell playable, and moves:
-    # one threat it can take now, plus open quadruples; player 2 has one piece.
-    pos = board("1110020", next_player=1)
-    assert potential(pos.p1, pos.p2, pos.p1 | pos.p2) == reference_potential(
-        pos.p1, pos.p2, pos.p1 | pos.p2
+    # One piece of player 1 in the bottom centre cell: it lies in 7 quadruples
+    # (4 across, 1 up, 2 diagonal), all open, each holding one piece.
+    assert OPEN_ONE == 12 and OPEN_TWO == 40 and THREAT_NOW == 90
+    assert GAME.evaluate(board("0001000", next_player=2)) == 7 * 12 / 100
+    # Three in the bottom row, the fourth cell playable. Open for player 1 and holding
+    # one piece: across from column 3 (1), up in columns 1-3 (3), diagonally up-right
+    # from columns 1-3 (3) = 7; holding two: across from column 2 = 1.
+    base = 7 * OPEN_ONE + 1 * OPEN_TWO
+    # Player 2 to move blocks the threat: worth nothing.
+    assert GAME.evaluate(board("1110000", next_player=2)) == base / 100
+    # Player 1 to move completes it now.
+    assert GAME.evaluate(board("1110000", next_player=1)) == (base + THREAT_NOW) / 100
+    # A threat not playable yet: player 1's cell in row 2 of column 4, above an empty
+    # cell. Six pieces: the mover owns rows 1, 3, 5, the other player rows 2, 4, 6.
+    p1_moves = board("1110000", "2120000", next_player=1)
+    p2_moves = board("1110000", "2120000", next_player=2)
+    mask = p1_moves.p1 | p1_moves.p2
+    from_p1_side_when_p1_moves = potential(p1_moves.p1, p1_moves.p2, mask)
+    from_p1_side_when_p2_moves = -potential(p2_moves.p2, p2_moves.p1, mask)
+    assert from_p1_side_when_p2_moves - from_p1_side_when_p1_moves == (
+        THREAT_OWN_ROW - THREAT_OTHER_ROW
     )
-    value = GAME.evaluate(pos)
-    assert value > 0.9
-    # The same board with player 2 to move: the threat is blocked, worth nothing.
-    assert GAME.evaluate(board("1110020", next_player=2)) < value - 0.9
 
 
 # ------------------------------------------------------------------ engine

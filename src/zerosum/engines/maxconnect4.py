@@ -5,16 +5,22 @@ a position for the player to move is the best over its moves of minus the value 
 position after it for the opponent, so one function serves both Max and Min. Values are
 whole hundredths of a point (exact integers), from the mover's side.
 
-What makes it fast, in order of effect:
+What makes it fast:
 - compact positions: the mover's bitboard and the opponent's, ints only; the score
-  difference is updated from the quadruples through each new piece (no rescan);
-- move ordering: the transposition table's best move first, then centre columns first;
-- a transposition table (a dict keyed by Pons's `mine + mask`, which identifies a board
-  and its mover's pieces uniquely), storing exact values and bounds with their depth;
+  difference is updated from the quadruples through each new piece (no rescan), and
+  the evaluation counts all quadruples at once with bit-parallel arithmetic;
+- move ordering: the transposition table's best move first, then moves that score,
+  then the centre columns before the edges;
+- a transposition table (a dict keyed by Pons's `mine + mask`, which identifies a
+  position uniquely; in the opening a position and its mirror image share an entry),
+  storing exact values and bounds with the depth they were searched to;
 - iterative deepening: depth 1, 2, ... share the table, so each pass starts with the
   previous pass's best moves;
-- with EXACT_EMPTIES (16) or fewer empty cells at the root, the search goes to the end
-  of the game: its value is the exact final score difference and its move perfect.
+- principal variation search: after the first move, each move is first searched with
+  a null window (alpha, alpha + 1), which only asks "is it better?", and searched
+  again with the full window only when it is.
+With EXACT_EMPTIES (16) or fewer empty cells at the root, the search goes to the end
+of the game: its value is the exact final score difference and its move perfect.
 """
 
 from __future__ import annotations
@@ -43,7 +49,39 @@ INFINITY = 1_000_000
 ORDERS = {-1: CENTRE_FIRST} | {
     first: (first, *(c for c in CENTRE_FIRST if c != first)) for first in CENTRE_FIRST
 }
+# Mirror images have the same value; early in the game the search meets many pairs
+# of them, so there the table stores a position and its mirror image under one key.
+MIRROR_PIECES = 12
+
+
+def table_key(mine: int, mask: int) -> tuple[int, bool]:
+    """The table key of a position, and whether it is that of its mirror image.
+
+    `mine + mask` identifies a position (Pons): within each column, adding the
+    occupied cells to the mover's pieces sets one bit above the top and keeps the
+    mover's pattern below it. Columns are 7-bit fields that the sum never carries
+    across, so mirroring the key is mirroring the position.
+    """
+    key = mine + mask
+    if mask.bit_count() < MIRROR_PIECES:
+        mirrored = mirror(key)
+        if mirrored < key:
+            return mirrored, True
+    return key, False
+
+
+def mirror(board: int) -> int:
+    """The board reflected left to right (column c goes to column 6 - c)."""
+    col = 0x7F
+    return (
+        (board & col) << 42 | (board & col << 7) << 28 | (board & col << 14) << 14
+        | board & col << 21
+        | (board & col << 28) >> 14 | (board & col << 35) >> 28 | (board & col << 42) >> 42
+    )
+
+
 Negamax = Callable[[int, int, int, int, int, int], int]
+Evaluation = Callable[[int, int, int], int]
 
 
 class OutOfTime(Exception):
@@ -57,10 +95,15 @@ class OutOfTime(Exception):
 class Engine:
     """One engine keeps its table between searches (a game's later moves reuse it)."""
 
-    def __init__(self, table_size: int = 2_000_000) -> None:
+    def __init__(self, table_size: int = 2_000_000,
+                 evaluation: Evaluation = potential) -> None:
+        """`evaluation(mine, theirs, mask)` estimates the mover's further gain in
+        hundredths of a point (the score so far is added to it); replace it to
+        experiment with other heuristics."""
         # key -> (depth searched, EXACT/LOWER/UPPER, value, best column)
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.table_size = table_size
+        self.evaluation = evaluation
         self.deadline: float | None = None
 
     def search(self, pos: Position, depth: int) -> SearchResult:
@@ -144,6 +187,7 @@ class Engine:
         """
         table = self.table
         deadline = self.deadline
+        evaluation = self.evaluation
         counter = [0]
 
         def negamax(mine: int, theirs: int, diff: int, depth: int,
@@ -158,12 +202,14 @@ class Engine:
             if mask == BOARD:
                 return 100 * diff
             if depth <= 0:
-                return 100 * diff + potential(mine, theirs, mask)
-            key = mine + mask
+                return 100 * diff + evaluation(mine, theirs, mask)
+            key, flipped = table_key(mine, mask)
             entry = table.get(key)
             table_move = -1
             if entry is not None:
                 stored_depth, bound, stored, table_move = entry
+                if flipped:
+                    table_move = 6 - table_move
                 if stored_depth >= depth:
                     if bound == EXACT:
                         return stored
@@ -175,6 +221,7 @@ class Engine:
                         return stored
             alpha0 = alpha
             best, best_move = -INFINITY, -1
+            children = []
             for col in ORDERS[table_move]:
                 move = (mask + BOTTOM_OF[col]) & COLUMN[col]
                 if not move:
@@ -184,7 +231,19 @@ class Engine:
                 for q in QUADRUPLES_AT[move.bit_length() - 1]:
                     if mine2 & q == q:
                         gained += 1
-                v = -negamax(theirs, mine2, -(diff + gained), depth - 1, -beta, -alpha)
+                children.append((gained, col, mine2))
+            # Moves that score go first (after the table's move): they often cut.
+            start = 1 if table_move >= 0 else 0
+            children[start:] = sorted(children[start:], key=by_points, reverse=True)
+            first = True
+            for gained, col, mine2 in children:
+                if not first:  # principal variation search: first try a null window
+                    v = -negamax(theirs, mine2, -(diff + gained), depth - 1, -alpha - 1, -alpha)
+                    if alpha < v < beta:  # it may be better: search it properly
+                        v = -negamax(theirs, mine2, -(diff + gained), depth - 1, -beta, -alpha)
+                else:
+                    v = -negamax(theirs, mine2, -(diff + gained), depth - 1, -beta, -alpha)
+                first = False
                 if v > best:
                     best, best_move = v, col
                     if v > alpha:
@@ -198,6 +257,8 @@ class Engine:
             else:
                 bound = EXACT
             exact = depth >= CELLS - mask.bit_count()
+            if flipped:
+                best_move = 6 - best_move
             table[key] = (TO_THE_END if exact else depth, bound, best, best_move)
             return best
 
@@ -208,16 +269,21 @@ class Engine:
         pv: list[int] = []
         while len(pv) < depth:
             mask = mine | theirs
-            entry = self.table.get(mine + mask)
+            key, flipped = table_key(mine, mask)
+            entry = self.table.get(key)
             if entry is None or entry[3] < 0:
                 break
-            col = entry[3]
+            col = 6 - entry[3] if flipped else entry[3]
             move = (mask + BOTTOM_OF[col]) & COLUMN[col]
             if not move:
                 break
             pv.append(col)
             mine, theirs = theirs, mine | move
         return pv
+
+
+def by_points(child: tuple[int, int, int]) -> int:
+    return child[0]
 
 
 def best_move(pos: Position, depth: int) -> SearchResult:

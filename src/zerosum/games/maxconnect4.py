@@ -126,11 +126,11 @@ def playable_cells(mask: int) -> int:
 
 # Weights of the evaluation in hundredths of a point (see eval_explanation.md in
 # assignments/uta-maxconnect4/). An open quadruple is one the other side has no piece in.
-OPEN_ONE = 2  # an open quadruple holding one piece
-OPEN_TWO = 10  # holding two
+OPEN_ONE = 12  # an open quadruple holding one piece
+OPEN_TWO = 40  # holding two
 THREAT_NOW = 90  # holding three, and the mover can complete it with this move
-THREAT_OWN_ROW = 60  # holding three, the empty cell on a row its owner can expect to get
-THREAT_OTHER_ROW = 25  # holding three, the empty cell on a row the other side can expect
+THREAT_OWN_ROW = 80  # holding three, the empty cell on a row its owner can expect to get
+THREAT_OTHER_ROW = 10  # holding three, the empty cell on a row the other side can expect
 
 # Both players' boards side by side in one integer ("SIMD within a register"): the
 # mover's at bits 0-48, the opponent's from bit THEIRS up. The gap between them is
@@ -289,11 +289,15 @@ def play(pos: Position, col: int) -> Position:
 
 
 def evaluate_position(pos: Position) -> float:
-    """The heuristic estimate of the final score difference, player 1 minus player 2."""
+    """The heuristic estimate of the final score difference, player 1 minus player 2.
+
+    Computed in whole hundredths from the mover's side and divided once, exactly as
+    the engine does, so that both give bit-for-bit the same values.
+    """
     p1, p2, p1_to_move, s1, s2 = pos
     if p1_to_move:
-        return s1 - s2 + potential(p1, p2, p1 | p2) / 100
-    return s1 - s2 - potential(p2, p1, p1 | p2) / 100
+        return (100 * (s1 - s2) + potential(p1, p2, p1 | p2)) / 100
+    return -(100 * (s2 - s1) + potential(p2, p1, p1 | p2)) / 100
 
 
 class MaxConnect4(GameBase[Position, int]):

@@ -1,0 +1,169 @@
+"""The Max-Connect4 assignment program (launcher: assignments/uta-maxconnect4/maxconnect4.py).
+
+    maxconnect4.py one-move INPUT OUTPUT DEPTH
+    maxconnect4.py interactive INPUT computer-next|human-next DEPTH
+
+It prints what the classic sample program printed (the framed board, the score, one
+line per move) and writes boards in the classic file format with CRLF line ends,
+atomically. The game and the engine live in zerosum.games.maxconnect4 and
+zerosum.engines.maxconnect4; this module only parses, calls and prints.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from zerosum.engines.maxconnect4 import Engine
+from zerosum.fileio import read_text, write_atomic
+from zerosum.frontends import guarded
+from zerosum.game import InputError
+from zerosum.games.maxconnect4 import (
+    BOARD,
+    COLS,
+    Position,
+    drop_cell,
+    empty_position,
+    format_board,
+    framed,
+    parse_board,
+    play,
+    score_line,
+)
+
+PROG = "maxconnect4.py"
+USAGE = (
+    f"usage: {PROG} one-move INPUT OUTPUT DEPTH\n"
+    f"       {PROG} interactive INPUT computer-next|human-next DEPTH\n"
+    "DEPTH is the search depth, a whole number 1 or more."
+)
+COMPUTER_FILE = "computer.txt"
+HUMAN_FILE = "human.txt"
+
+
+class UsageError(Exception):
+    pass
+
+
+@guarded(PROG)
+def main(argv: Sequence[str]) -> int:
+    try:
+        mode, source, third, depth = parse_args(argv)
+    except UsageError as e:
+        print(f"{PROG}: {e}\n{USAGE}", file=sys.stderr)
+        return 2
+    if mode == "one-move":
+        return one_move(source, third, depth, sys.stdout)
+    return interactive(source, third == "computer-next", depth, sys.stdin, sys.stdout)
+
+
+def parse_args(argv: Sequence[str]) -> tuple[str, str, str, int]:
+    if len(argv) != 4:
+        raise UsageError(f"expected 4 arguments, got {len(argv)}")
+    mode, source, third, depth_text = argv
+    if mode not in ("one-move", "interactive"):
+        raise UsageError(f"unknown mode {mode!r}: use one-move or interactive")
+    if mode == "interactive" and third not in ("computer-next", "human-next"):
+        raise UsageError(f"expected computer-next or human-next, not {third!r}")
+    try:
+        depth = int(depth_text)
+    except ValueError:
+        raise UsageError(f"DEPTH must be a whole number, not {depth_text!r}") from None
+    if depth < 1:
+        raise UsageError(f"DEPTH must be 1 or more, not {depth}")
+    return mode, source, third, depth
+
+
+def show(out: TextIO, title: str, pos: Position) -> None:
+    out.write(f"{title}\n{framed(pos)}\n{score_line(pos)}\n\n")
+
+
+def board_full(out: TextIO) -> None:
+    out.write("BOARD FULL\n\nGame Over!\n\n")
+
+
+def announce(out: TextIO, before: Position, col: int, after: Position) -> None:
+    out.write(f"\n\nmove {after.pieces}: Player {before.next_player}, column {col + 1}\n\n")
+    show(out, "Game state after move:", after)
+
+
+def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
+    pos = parse_board(read_text(source, "input file"), source)
+    out.write("\nMaxConnect-4 game\n\n")
+    show(out, "Game state before move:", pos)
+    if (pos.p1 | pos.p2) == BOARD:
+        board_full(out)
+        return 0
+    col = Engine().search(pos, depth).action
+    after = play(pos, col)
+    announce(out, pos, col, after)
+    write_atomic(target, format_board(after), "\r\n")
+    return 0
+
+
+def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: TextIO) -> int:
+    if Path(source).exists():
+        pos = parse_board(read_text(source, "input file"), source)
+    else:
+        pos = empty_position()
+    engine = Engine()  # one table for the whole game: later moves reuse earlier work
+    out.write("\nMaxConnect-4 game\n\n")
+    show(out, "Game state before move:", pos)
+    computer_turn = computer_next
+    while (pos.p1 | pos.p2) != BOARD:
+        if computer_turn:
+            col = engine.search(pos, depth).action
+            saved = COMPUTER_FILE
+        else:
+            read = ask_column(pos, inp, out)
+            if read is None:
+                out.write("\nEnd of input: the game stops here.\n")
+                return 0
+            col = read
+            saved = HUMAN_FILE
+        after = play(pos, col)
+        announce(out, pos, col, after)
+        write_atomic(saved, format_board(after), "\r\n")
+        pos, computer_turn = after, not computer_turn
+    board_full(out)
+    out.write(outcome(pos) + "\n")
+    return 0
+
+
+def ask_column(pos: Position, inp: TextIO, out: TextIO) -> int | None:
+    """The human's column (0-6), asked until valid; None at the end of the input."""
+    mask = pos.p1 | pos.p2
+    while True:
+        out.write(f"Player {pos.next_player}, your move: a column 1-7: ")
+        out.flush()
+        line = inp.readline()
+        if not line:
+            out.write("\n")
+            return None
+        text = line.strip()
+        try:
+            return check_column(text, mask)
+        except InputError as e:
+            out.write(f"{e}\n")
+
+
+def check_column(text: str, mask: int) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise InputError(f"Not a column number: {text!r}. Type 1-7.") from None
+    if not 1 <= number <= COLS:
+        raise InputError(f"There is no column {number}. Type 1-7.")
+    if not drop_cell(mask, number - 1):
+        raise InputError(f"Column {number} is full. Choose another.")
+    return number - 1
+
+
+def outcome(pos: Position) -> str:
+    a, b = pos.score1, pos.score2
+    if a == b:
+        return f"The game is a draw, {a} to {b}."
+    winner = 1 if a > b else 2
+    return f"Player {winner} wins, {max(a, b)} to {min(a, b)}."

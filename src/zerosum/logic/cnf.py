@@ -187,10 +187,10 @@ class ClauseForm:
         right, `some` says one of those so far is true and `two` that two are."""
         if len(lits) <= 1:
             return lits[0] if lits else -self.true()
-        some, two = lits[0], -self.true()
-        for i, lit in enumerate(lits[1:]):
+        some, two = lits[0], 0  # 0: no `two` yet (false)
+        for lit in lits[1:]:
             both = self.and_gate([some, lit])
-            two = both if i == 0 else self.or_gate([two, both])
+            two = self.or_gate([two, both]) if two else both
             some = self.or_gate([some, lit])
         return self.and_gate([some, -two])
 

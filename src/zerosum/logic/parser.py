@@ -194,7 +194,7 @@ class _LineParser:
         self.pos += 1
         after = self.peek()
         if after and after not in WHITE and after != ")":
-            raise self.error("')' must be followed by white space or ')'", close + 1)
+            raise self.error("')' must be followed by white space or ')'", close)
         arity = ARITY[connective]
         if arity is not None and len(operands) != arity:
             words = {1: "one operand", 2: "two operands"}

@@ -137,3 +137,20 @@ def test_launcher_runs_without_installation(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "definitely true\n", "")
     assert (tmp_path / "result.txt").read_text(encoding="utf-8") == "definitely true\n"
+
+
+def test_zerosum_logic_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from zerosum.cli import main as zerosum
+
+    (tmp_path / "facts.txt").write_text("S_1_3\n(not S_2_2)\n", encoding="utf-8")
+    assert zerosum(["logic", "check", "--wumpus", "facts.txt", "-s", "M_1_4"]) == 0
+    assert capsys.readouterr().out == "definitely true\n"
+    # Any symbols without --wumpus; both methods agree, so one answer.
+    assert zerosum(["logic", "check", "facts.txt", "-s", "(or S_1_3 Q)", "--method", "both"]) == 0
+    assert capsys.readouterr().out == "definitely true\n"
+    assert zerosum(["logic", "check", "-s", "(P)"]) == 2
+    assert capsys.readouterr().err == (
+        "zerosum: error: --statement:1:1: a symbol is never parenthesised: write P, not (P)\n"
+    )
+    assert zerosum(["logic", "rules"]) == 0
+    assert capsys.readouterr().out == (FOLDER / "wumpus_rules.txt").read_text(encoding="utf-8")

@@ -477,3 +477,11 @@ def test_methods_agree_on_generated_wumpus_kbs() -> None:
 def test_unknown_method() -> None:
     with pytest.raises(ValueError, match="unknown method 'resolution'"):
         check([], P, "resolution")
+
+
+def test_truth_columns() -> None:
+    for n in range(7):
+        for i in range(n):
+            expected = sum(1 << r for r in range(1 << n) if r >> i & 1)
+            assert truth_column(i, n) == expected, (i, n)
+    assert truth_column(0, 2) == 0b1010 and truth_column(1, 2) == 0b1100

@@ -88,9 +88,12 @@ def truth_column(i: int, n: int) -> int:
     """Symbol i's column in a table of n symbols: bit r is bit i of r, i.e. blocks of
     2^i false rows and 2^i true rows, repeated."""
     half = 1 << i
-    pattern = ((1 << half) - 1) << half
-    repeat = ((1 << (1 << n)) - 1) // ((1 << (2 * half)) - 1)  # 1 every 2^(i+1) bits
-    return pattern * repeat
+    column = ((1 << half) - 1) << half  # the first period: 2^i false, then 2^i true
+    width = 2 * half
+    while width < 1 << n:  # double the copies (shifts: linear, unlike a big division)
+        column |= column << width
+        width *= 2
+    return column
 
 
 def column_value(e: Expr, columns: Mapping[str, int], full: int) -> int:

@@ -14,7 +14,7 @@ from zerosum.logic import METHODS, Expr, check, clause_form, parse, wumpus_rules
 from zerosum.logic.truthtable import unfixed_symbols
 
 # Beyond this many symbols to enumerate, warn that the truth table will take long.
-TT_WARN = 30
+TT_WARN = 28
 
 
 def register(sub: Any) -> None:

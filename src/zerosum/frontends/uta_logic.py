@@ -23,7 +23,7 @@ from zerosum.logic.truthtable import unfixed_symbols
 PROG = "check_true_false.py"
 RESULT = "result.txt"
 # Beyond this many symbols to enumerate, warn that the truth table will take long.
-TT_WARN = 30
+TT_WARN = 28
 SYMBOLS_HELP = "the wumpus world's symbols are M_i_j, S_i_j, P_i_j and B_i_j, i and j in 1..4"
 
 

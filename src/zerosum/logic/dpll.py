@@ -8,7 +8,11 @@ enumeration:
 - pure symbols: a symbol that appears with one sign only in the clauses not yet true is
   given the value that makes those literals true;
 - unit clauses: a clause not yet true with all literals but one false forces that one.
-Then it branches on the first unassigned symbol, true first.
+Then it branches on the first unassigned symbol, true first. (Unit clauses are taken
+before pure symbols, the cheaper and more often decisive of the two; the answer is the
+same in either order.) Symbols are numbered in order of appearance and Tseitin's
+auxiliary variables after them, so the search branches on the sentences' own symbols;
+the auxiliaries then follow by unit propagation.
 
 The representation is what makes it fast in Python: each clause keeps counts of its true
 and false literals, updated when a symbol is assigned (and restored when the assignment is
@@ -87,10 +91,6 @@ class DPLL:
         self.units.clear()
         self.conflict = False
 
-    def is_true(self, lit: int) -> bool:
-        v = self.value[abs(lit)]
-        return v == (1 if lit > 0 else -1)
-
     # -- the three heuristics ---------------------------------------------------------
 
     def propagate(self) -> bool:
@@ -161,12 +161,8 @@ def dpll_satisfiable(clauses: Sequence[Clause], num_vars: int) -> dict[int, bool
 
 def dpll_entails(kb: Sequence[Expr], alpha: Expr) -> bool:
     """KB |= alpha: KB and (not alpha) has no model."""
-    return not dpll_satisfiable_sentences([*kb, Not(alpha)])
-
-
-def dpll_satisfiable_sentences(sentences: Sequence[Expr]) -> bool:
-    cnf = clause_form(sentences)
-    return dpll_satisfiable(cnf.clauses, cnf.num_vars) is not None
+    cnf = clause_form([*kb, Not(alpha)])
+    return dpll_satisfiable(cnf.clauses, cnf.num_vars) is None
 
 
 def dpll_check(kb: Sequence[Expr], alpha: Expr) -> tuple[bool, bool]:

@@ -52,9 +52,8 @@ def test_aima_figure_5_2() -> None:
 def test_aima_trace_alpha_beta() -> None:
     game = TreeGame.from_text(AIMA_5_2)
     _, events = trace_tree(game, "alphabeta")
-    inner = {
-        game.label(p): (e.alpha, e.beta, e.value) for p, e in events.items() if p and len(p) == 1
-    }
+    inner = {game.label(p): (e.alpha, e.beta, e.value) for p, e in events.items() if p and
+             len(p) == 1}
     inf = float("inf")
     assert inner == {"B": (-inf, 3, 3), "C": (3, inf, 2), "D": (3, 5, 2)}
     assert events[()].alpha == 3 and events[(1,)].pruned

@@ -165,9 +165,8 @@ def test_iterative_deepening_respects_node_budget() -> None:
 def test_iterative_deepening_reports_each_depth() -> None:
     game = TicTacToe()
     seen: list[int | None] = []
-    r = iterative_deepening_search(
-        game, game.initial_state(), seconds=30, on_depth=lambda res: seen.append(res.depth)
-    )
+    r = iterative_deepening_search(game, game.initial_state(), seconds=30,
+                                   on_depth=lambda res: seen.append(res.depth))
     # Stops once a pass needed no cutoff: then the value is exact.
     assert seen == list(range(1, len(seen) + 1))
     assert r.exact and r.value == 0

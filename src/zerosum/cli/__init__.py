@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
-import pkgutil
 import sys
 from collections.abc import Sequence
 
 from zerosum.cli.common import Parser
 from zerosum.game import InputError
+from zerosum.plugins import import_submodules
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,13 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"zerosum {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
-    import zerosum.cli as package
-
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.name == "common":
-            continue
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
-        module.register(sub)
+    for module in import_submodules("zerosum.cli"):
+        if hasattr(module, "register"):
+            module.register(sub)
     return parser
 
 

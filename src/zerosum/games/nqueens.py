@@ -61,6 +61,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from zerosum.game import GameBase, InputError
+from zerosum.games.bits import bits
 from zerosum.games.registry import GameSpec, Option, register
 
 VARIATIONS = ("1a", "1b", "2", "2b")
@@ -73,14 +74,6 @@ ColumnState = tuple[tuple[int, ...], int, int, int]
 SquareState = tuple[tuple[int, ...], int, tuple[int, ...]]
 
 
-def _bits(mask: int) -> list[int]:
-    """Indices of the set bits of `mask`, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class NQueens(GameBase[Any, Any]):
@@ -178,7 +171,7 @@ class ColumnQueens(NQueens):
         if len(state[0]) == self.size:
             return []
         row_actions = self._actions[len(state[0]) % 2]
-        return [row_actions[r] for r in _bits(self.open_rows(state))]
+        return [row_actions[r] for r in bits(self.open_rows(state))]
 
     def is_terminal(self, state: ColumnState) -> bool:
         return len(state[0]) == self.size or not self.open_rows(state)
@@ -246,7 +239,7 @@ class ColumnQueens(NQueens):
         k = len(rows)
         free = 0
         for d in range(n - k):
-            for r in _bits(self.column_open(state, d)):
+            for r in bits(self.column_open(state, d)):
                 free |= 1 << (r * n + k + d)
         board = self.draw(squares, free)
         if self.is_terminal(state):
@@ -317,7 +310,7 @@ class SquareQueens(NQueens):
 
     def actions(self, state: SquareState) -> list[SquareAction]:
         table = self._actions
-        return [table[sq] for sq in _bits(state[1])]
+        return [table[sq] for sq in bits(state[1])]
 
     def is_terminal(self, state: SquareState) -> bool:
         return not state[1]
@@ -347,7 +340,7 @@ class SquareQueens(NQueens):
     def remaining_bounds(self, state: SquareState) -> tuple[int, int]:
         free = state[1]
         n = self.size
-        cells = _bits(free)
+        cells = bits(free)
         lines: tuple[set[int], ...] = (set(), set(), set(), set())
         for sq in cells:
             r, c = divmod(sq, n)

@@ -6,13 +6,12 @@ every module of `zerosum.games` once, so a new game needs no edit anywhere else.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from zerosum.game import AnyGame, InputError
+from zerosum.game import AnyGame
+from zerosum.plugins import Registry
 from zerosum.search.result import SearchResult
 
 
@@ -47,35 +46,16 @@ class GameSpec:
         return self.make(**values)
 
 
-_GAMES: dict[str, GameSpec] = {}
-_discovered = False
+_GAMES: Registry[GameSpec] = Registry("zerosum.games", "game", lambda spec: spec.name)
 
 
 def register(spec: GameSpec) -> GameSpec:
-    _GAMES[spec.name] = spec
-    return spec
-
-
-def _discover() -> None:
-    global _discovered
-    if _discovered:
-        return
-    import zerosum.games as package
-
-    for info in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{info.name}")
-    _discovered = True
+    return _GAMES.register(spec)
 
 
 def all_games() -> list[GameSpec]:
-    _discover()
-    return sorted(_GAMES.values(), key=lambda s: s.name)
+    return _GAMES.all()
 
 
 def get_game(name: str) -> GameSpec:
-    _discover()
-    try:
-        return _GAMES[name]
-    except KeyError:
-        known = ", ".join(s.name for s in all_games())
-        raise InputError(f"unknown game {name!r}; known games: {known}") from None
+    return _GAMES.get(name)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from zerosum.game import GameBase, InputError
+from zerosum.games.bits import bits
 from zerosum.games.registry import GameSpec, Option, register
 
 MAX_STONES = 10_000  # far beyond any searchable game; keeps the precomputation small
@@ -62,14 +63,6 @@ SUMMARY = Scale(1.0, 0.5, 0.7, 0.6, min_sign=-1)
 SCALES = {"trace": TRACE, "summary": SUMMARY}
 
 
-def bits(mask: int) -> list[int]:
-    """The positions of the set bits, increasing."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class TakeStones(GameBase[Stones, int]):

@@ -13,14 +13,13 @@ calls `build` and prints.
 from __future__ import annotations
 
 import csv
-import importlib
 import io
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from zerosum.game import InputError
 from zerosum.games.registry import Option
+from zerosum.plugins import Registry
 
 FORMATS = ("text", "csv", "markdown")
 Progress = Callable[[str], None]
@@ -85,35 +84,16 @@ def render(table: Table, fmt: str = "text") -> str:
     return "\n".join(lines) + "\n"
 
 
-_TABLES: dict[str, TableSpec] = {}
-_discovered = False
+_TABLES: Registry[TableSpec] = Registry("zerosum.tables", "table", lambda spec: spec.name)
 
 
 def register_table(spec: TableSpec) -> TableSpec:
-    _TABLES[spec.name] = spec
-    return spec
-
-
-def _discover() -> None:
-    global _discovered
-    if _discovered:
-        return
-    import zerosum.tables as package
-
-    for info in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{info.name}")
-    _discovered = True
+    return _TABLES.register(spec)
 
 
 def all_tables() -> list[TableSpec]:
-    _discover()
-    return sorted(_TABLES.values(), key=lambda s: s.name)
+    return _TABLES.all()
 
 
 def get_table(name: str) -> TableSpec:
-    _discover()
-    try:
-        return _TABLES[name]
-    except KeyError:
-        known = ", ".join(s.name for s in all_tables())
-        raise InputError(f"no table for {name!r}; tables: {known}") from None
+    return _TABLES.get(name)

@@ -24,6 +24,8 @@ import random
 from dataclasses import dataclass
 from functools import cache
 
+from zerosum.games.bits import bits
+
 Path = tuple[int, ...]
 # A generated move: its path, the bits of its start and end squares, the captured pieces.
 Move = tuple[Path, int, int, int]
@@ -35,14 +37,6 @@ def shift(x: int, d: int) -> int:
     return x << d if d > 0 else x >> -d
 
 
-def bits(x: int) -> list[int]:
-    """Indices of the set bits of x, lowest first."""
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
 
 
 def popcount(x: int) -> int:

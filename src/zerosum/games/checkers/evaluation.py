@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from zerosum.games.checkers.board import Board, bits, board, count_steps
+from zerosum.games.bits import bits
+from zerosum.games.checkers.board import Board, board, count_steps
 
 MAN, KING = 100, 140
 ADVANCE, BACK_ROW, CENTRE, KING_CENTRE, MOBILITY, TRADE, CHASE = 3, 10, 4, 6, 2, 3, 2

@@ -25,6 +25,7 @@ loses. The method is the one his series builds up step by step:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from zerosum.games.connect4.bitboard import Geometry, geometry
@@ -77,7 +78,7 @@ class Solver:
 
     # -- the search -------------------------------------------------------------------
 
-    def _build_negamax(self):  # type: ignore[no-untyped-def]
+    def _build_negamax(self) -> Callable[[int, int, int, int, int], int]:
         """The recursive search as a closure over the board's constants: in CPython,
         local and closure variables are much faster to read than attributes."""
         geo = self.geo
@@ -247,39 +248,57 @@ class Solver:
             return (geo.cells + 1 - moves) // 2
         return -self.solve(current ^ mask, mask | move)
 
-    def analyse(self, current: int, mask: int, pv: bool = True) -> Solution:
-        """Score, every move's score, the best moves and a principal variation."""
+    def analyse(self, current: int, mask: int, pv: bool = True,
+                all_scores: bool = False) -> Solution:
+        """Score, the best moves, a principal variation and, with `all_scores`, the
+        exact score of every move (costly early in the game: a bad move's exact score
+        can take far longer to find than the proof that it is worse)."""
         geo = self.geo
         nodes0 = self.nodes
         score = self.solve(current, mask)
-        scores = {c: self.move_score(current, mask, c)
-                  for c in geo.centre_order if geo.playable(mask, c)}
-        best = [c for c in geo.centre_order if scores.get(c) == score]
+        best = self.best_moves(current, mask, score)
+        scores: dict[int, int] = {}
+        if all_scores:
+            scores = {c: self.move_score(current, mask, c)
+                      for c in geo.centre_order if geo.playable(mask, c)}
         line = self.principal_variation(current, mask, score) if pv else []
         return Solution(score, best, scores, line, self.nodes - nodes0)
 
-    def best_move(self, current: int, mask: int, score: int | None = None) -> int:
-        """A best column (the most central one); `score`, if known, saves a search."""
+    def achieves(self, current: int, mask: int, column: int, score: int) -> bool:
+        """Does playing `column` keep the position's score `score`? One null-window
+        search: far cheaper than the move's exact score."""
+        geo = self.geo
+        moves = mask.bit_count()
+        move = geo.move_bit(mask, column)
+        if geo.has_four(current | move):
+            return (geo.cells + 1 - moves) // 2 == score
+        if moves + 1 >= geo.cells:
+            return score == 0
+        child = (current ^ mask, mask | move)
+        if self.can_win_now(*child):
+            return -((geo.cells - moves) // 2) == score
+        # The child's score is at most -score exactly when the search with the window
+        # (-score, -score + 1) fails low.
+        return self._negamax(child[0], child[1], moves + 1, -score, -score + 1) <= -score
+
+    def best_moves(self, current: int, mask: int, score: int | None = None) -> list[int]:
+        """Every column keeping the position's score, centre first."""
         geo = self.geo
         if score is None:
             score = self.solve(current, mask)
-        moves = mask.bit_count()
+        return [c for c in geo.centre_order
+                if geo.playable(mask, c) and self.achieves(current, mask, c, score)]
+
+    def best_move(self, current: int, mask: int, score: int | None = None) -> int:
+        """The most central best column; `score`, if known, saves a search."""
+        geo = self.geo
+        if score is None:
+            score = self.solve(current, mask)
         playable = [c for c in geo.centre_order if geo.playable(mask, c)]
         for c in playable:
-            move = geo.move_bit(mask, c)
-            if geo.has_four(current | move):
+            if self.achieves(current, mask, c, score):
                 return c
-        for c in playable:
-            move = geo.move_bit(mask, c)
-            child = (current ^ mask, mask | move)
-            if moves + 1 >= geo.cells:
-                return c
-            if self.can_win_now(*child):
-                continue  # the opponent would win at once: only best if all moves lose
-            # Is the child's score <= -score, i.e. does this move keep our score?
-            if self._negamax(child[0], child[1], moves + 1, -score, -score + 1) <= -score:
-                return c
-        return playable[0]
+        raise AssertionError("no move keeps the solved score")  # cannot happen
 
     def principal_variation(self, current: int, mask: int, score: int) -> list[int]:
         """Best moves for both sides to the end of the game (most central when tied)."""

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-
 Rows = list[tuple[str, str]]
 
 

@@ -237,6 +237,8 @@ class Solver:
                 hi = r
             else:
                 lo = r
+        if weak:  # a fail-soft search may have found more than the sign
+            return (lo > 0) - (lo < 0)
         return lo
 
     def move_score(self, current: int, mask: int, column: int) -> int:

@@ -5,9 +5,17 @@ solver; `engine` the tournament engine; `course` the classic assignment's varian
 (its utility and evaluation, for exact node counts).
 """
 
-from zerosum.games.connect4.engine import tournament_engine
+from typing import Any
+
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import GameSpec, Option, register
+
+
+def tournament_engine(game: Any, state: Any, seconds: float) -> Any:
+    """The tournament engine (engine.tournament_engine), imported when first used."""
+    from zerosum.games.connect4.engine import tournament_engine as engine
+
+    return engine(game, state, seconds)
 
 
 def _size(low: int, high: int) -> tuple[int, ...]:

@@ -15,10 +15,13 @@ score (see solver.py), an estimate lies strictly between -1000 and 1000.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from zerosum.games.connect4.bitboard import Geometry, geometry, winning_cells
 from zerosum.games.connect4.solver import Solver, SolverStopped
-from zerosum.search.result import SearchResult, SearchStats
+
+if TYPE_CHECKING:
+    from zerosum.search.result import SearchResult
 
 SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(SCALE - 1)
 SOLVE_WHEN_EMPTY = 22  # try the solver when at most this many cells are empty
@@ -273,7 +276,10 @@ def engine_for(geo: Geometry) -> Engine:
 
 def tournament_engine(game: object, state: object, seconds: float) -> SearchResult:
     """The engine as GameSpec.engines wants it; the value is from red's (Max's) side."""
+    # Imported here, not at the top: ConnectFour.py's tournament mode needs the engine
+    # but not the search package, and every import counts against its 1 second.
     from zerosum.games.connect4.game import Connect4, Position
+    from zerosum.search.result import SearchResult, SearchStats
 
     assert isinstance(game, Connect4) and isinstance(state, Position)
     t0, c0 = time.perf_counter(), time.process_time()

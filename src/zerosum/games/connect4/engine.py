@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from zerosum.search.result import SearchResult
 
 SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(SCALE - 1)
-SOLVE_WHEN_EMPTY = 22  # try the solver when at most this many cells are empty
+SOLVE_WHEN_EMPTY = 20  # try the solver when at most this many cells are empty
 
 
 class _Timeout(Exception):
@@ -189,11 +189,14 @@ class Engine:
         for c in playable:  # a win at once
             if geo.has_four(current | geo.move_bit(mask, c)):
                 return c, (geo.cells + 1 - moves) // 2 * SCALE, True, 1
-        if geo.cells - moves <= SOLVE_WHEN_EMPTY:
+        if geo.cells - moves <= (SOLVE_WHEN_EMPTY if seconds >= 0.4 else SOLVE_WHEN_EMPTY - 4):
             solved = self.try_solver(current, mask, start + seconds * 0.4)
             if solved is not None:
                 return solved[0], solved[1] * SCALE, True, 0
         self.deadline = start + seconds
+        passes_start = time.perf_counter()
+        # A pass takes a few times the previous ones: start none in the second half.
+        last_start = passes_start + (self.deadline - passes_start) * 0.5
         best_column = self.safe_default(current, mask, playable)
         best_value, depth_done = 0, 0
         for depth in range(1, geo.cells - moves + 1):
@@ -204,7 +207,7 @@ class Engine:
             best_column, best_value, depth_done = column, value, depth
             if abs(value) >= SCALE:  # decided: deeper search cannot change it
                 break
-            if time.perf_counter() - start > seconds * 0.5:
+            if time.perf_counter() > last_start:
                 break  # the next depth would not finish in time
         return best_column, best_value, abs(best_value) >= SCALE, depth_done
 

@@ -24,12 +24,15 @@ class Stones(NamedTuple):
     yellow: int
 
 
-def _check_gravity(geo: Geometry, red: int, yellow: int, what: str) -> None:
+def _check_gravity(geo: Geometry, red: int, yellow: int, what: str, base: int) -> None:
+    """Pieces lie on the bottom or on a piece; columns are named from `base` (the course
+    numbers them 0-6, people 1-7)."""
     mask = red | yellow
     for c in range(geo.width):
         col = (mask & geo.columns[c]) >> (c * geo.h1)
         if col & (col + 1):  # not of the form 0...01...1: a hole under a stone
-            raise InputError(f"{what}: column {c} has a piece floating above an empty cell")
+            name = f"column {c + base} (of {base}-{geo.width - 1 + base})"
+            raise InputError(f"{what}: {name} has a piece floating above an empty cell")
 
 
 def parse_course(text: str, geo: Geometry | None = None) -> Stones:
@@ -54,7 +57,7 @@ def parse_course(text: str, geo: Geometry | None = None) -> Stones:
                 raise InputError(
                     f"STATE row {r + 1} has {ch!r}; only 'r', 'y' and '.' are allowed"
                 )
-    _check_gravity(geo, red, yellow, "STATE")
+    _check_gravity(geo, red, yellow, "STATE", 0)
     return Stones(red, yellow)
 
 
@@ -115,7 +118,7 @@ def parse_grid(text: str, geo: Geometry | None = None) -> Stones:
                 yellow |= geo.bit(c, r)
             elif ch != ".":
                 raise InputError(f"grid row {i + 1} has {ch!r}; use X, O and .")
-    _check_gravity(geo, red, yellow, "grid")
+    _check_gravity(geo, red, yellow, "grid", 1)
     return Stones(red, yellow)
 
 

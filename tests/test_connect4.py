@@ -69,7 +69,8 @@ def test_move_sequence_and_grid_agree() -> None:
         ("......,.......,.......,.......,.......,.......", "row 1 (from the bottom) must have 7"),
         ("..x....,.......,.......,.......,.......,.......", "row 1 has 'x'"),
         ("..R....,.......,.......,.......,.......,.......", "row 1 has 'R'"),
-        (".......,..r....,.......,.......,.......,.......", "column 2 (of 0-6) has a piece floating"),
+        (".......,..r....,.......,.......,.......,.......",
+         "column 2 (of 0-6) has a piece floating"),
         ("", "must have 6 comma-separated rows, not 1"),
     ],
 )

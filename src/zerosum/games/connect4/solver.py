@@ -78,7 +78,7 @@ class Solver:
 
     # -- the search -------------------------------------------------------------------
 
-    def _build_negamax(self) -> Callable[[int, int, int, int, int], int]:
+    def _build_negamax(self) -> Callable[[int, int, int, int, int, int], int]:
         """The recursive search as a closure over the board's constants: in CPython,
         local and closure variables are much faster to read than attributes."""
         geo = self.geo
@@ -86,6 +86,7 @@ class Solver:
         h0, h2 = h1 - 1, h1 + 1
         ordered_columns = [geo.columns[c] for c in geo.centre_order]
         ranks = range(len(ordered_columns))
+        width = len(ordered_columns)
         table = self.table
         table_get = table.get
         capacity = self.capacity
@@ -111,16 +112,19 @@ class Solver:
             r |= pair & ((p >> h2 * 3) | (p << h2))
             return r & (board ^ mask)
 
-        def negamax(current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        def negamax(current: int, mask: int, moves: int, alpha: int, beta: int,
+                    opp_threats: int) -> int:
             """The score within (alpha, beta), fail-soft; the player to move cannot win
-            with this move (the caller checked)."""
+            with this move (the caller checked). `opp_threats` are the opponent's threats
+            if the caller knows them (it computed them to order its moves), else -1."""
             nonlocal nodes
             nodes += 1
             if nodes >= solver.next_check:
                 solver.check()
             opponent = current ^ mask
             possible = (mask + bottom) & board
-            opp_threats = threats(opponent, mask)
+            if opp_threats < 0:
+                opp_threats = threats(opponent, mask)
             forced = possible & opp_threats
             if forced:
                 if forced & (forced - 1):
@@ -155,19 +159,23 @@ class Solver:
             # Order: most threats created first, ties centre first. Each move is packed
             # into one int, threats * 16 + (15 - its rank in centre order), so that a
             # plain descending sort of ints does it.
+            # A move's threats are the child's opponent threats: passed down, not redone.
+            # (Equal, as the move itself cannot complete a four: we cannot win now.)
             if candidates & (candidates - 1):
                 scored = []
+                created = [0] * width
                 for k in ranks:
                     move = candidates & ordered_columns[k]
                     if move:
-                        scored.append(
-                            (threats(current | move, mask).bit_count() << 4) | (15 - k))
+                        created[k] = t = threats(current | move, mask)
+                        scored.append((t.bit_count() << 4) | (15 - k))
                 scored.sort(reverse=True)
-                order = [candidates & ordered_columns[15 - (x & 15)] for x in scored]
+                order = [(candidates & ordered_columns[k], created[k])
+                         for k in [15 - (x & 15) for x in scored]]
             else:
-                order = [candidates]
-            for move in order:
-                score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha)
+                order = [(candidates, -1)]
+            for move, move_threats in order:
+                score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, move_threats)
                 if score >= beta:
                     if len(table) >= capacity:
                         table.clear()
@@ -232,7 +240,7 @@ class Solver:
                 med = _half_toward_zero(lo)
             elif med >= 0 and _half_toward_zero(hi) > med:
                 med = _half_toward_zero(hi)
-            r = self._negamax(current, mask, moves, med, med + 1)
+            r = self._negamax(current, mask, moves, med, med + 1, -1)
             if r <= med:
                 hi = r
             else:
@@ -281,7 +289,7 @@ class Solver:
             return -((geo.cells - moves) // 2) == score
         # The child's score is at most -score exactly when the search with the window
         # (-score, -score + 1) fails low.
-        return self._negamax(child[0], child[1], moves + 1, -score, -score + 1) <= -score
+        return self._negamax(child[0], child[1], moves + 1, -score, -score + 1, -1) <= -score
 
     def best_moves(self, current: int, mask: int, score: int | None = None) -> list[int]:
         """Every column keeping the position's score, centre first."""

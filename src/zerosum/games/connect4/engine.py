@@ -112,7 +112,7 @@ class Engine:
 
     # -- the depth-limited search -------------------------------------------------------
 
-    def _build_search(self) -> Callable[[int, int, int, int, int, int], int]:
+    def _build_search(self) -> Callable[[int, int, int, int, int, int, int], int]:
         """The recursive search as a closure over the board's constants (locals are
         much faster than attributes in CPython). It computes `heuristic` inline."""
         geo = self.geo
@@ -120,6 +120,7 @@ class Engine:
         h0, h2 = h1 - 1, h1 + 1
         ordered_columns = [geo.columns[c] for c in geo.centre_order]
         ranks = range(len(ordered_columns))
+        width = len(ordered_columns)
         t = tables(geo)
         weights, odd_rows, even_rows = t.weights, t.odd_rows, t.even_rows
         table = self.table
@@ -145,14 +146,16 @@ class Engine:
             return r & (board ^ mask)
 
         def search(current: int, mask: int, moves: int, depth: int,
-                   alpha: int, beta: int) -> int:
-            """Negamax alpha-beta, fail-soft; the mover cannot win at once."""
+                   alpha: int, beta: int, theirs: int) -> int:
+            """Negamax alpha-beta, fail-soft; the mover cannot win at once. `theirs`:
+            the opponent's threats if the caller knows them (see solver.py), else -1."""
             engine.nodes += 1
             if not engine.nodes & 255 and time.perf_counter() >= engine.deadline:
                 raise _Timeout
             opponent = current ^ mask
             possible = (mask + bottom) & board
-            theirs = threats(opponent, mask)
+            if theirs < 0:
+                theirs = threats(opponent, mask)
             forced = possible & theirs
             if forced:
                 if forced & (forced - 1):
@@ -186,24 +189,28 @@ class Engine:
                 # The table's move first, then most threats created, centre first:
                 # packed as ints (threats << 4 | 15 - rank) for one descending sort.
                 scored = []
+                created = [0] * width
                 for k in ranks:
                     move = candidates & ordered_columns[k]
                     if move:
-                        n = 63 if move == first else threats(current | move, mask).bit_count()
+                        created[k] = t = threats(current | move, mask)
+                        n = 63 if move == first else t.bit_count()
                         scored.append((n << 4) | (15 - k))
                 scored.sort(reverse=True)
-                order = [candidates & ordered_columns[15 - (x & 15)] for x in scored]
+                order = [(candidates & ordered_columns[k], created[k])
+                         for k in [15 - (x & 15) for x in scored]]
             elif depth > 1:
-                order = [candidates]
+                order = [(candidates, -1)]
             else:  # children are leaves: centre first is nearly as good, and cheaper
-                order = [candidates & col for col in ordered_columns if candidates & col]
-                if first in order:
-                    order.remove(first)
-                    order.insert(0, first)
+                order = [(candidates & col, -1) for col in ordered_columns if candidates & col]
+                if (first, -1) in order:
+                    order.remove((first, -1))
+                    order.insert(0, (first, -1))
             a0 = alpha
             best, best_move = -(10**9), 0
-            for move in order:
-                value = -search(opponent, mask | move, moves + 1, depth - 1, -beta, -alpha)
+            for move, move_threats in order:
+                value = -search(opponent, mask | move, moves + 1, depth - 1, -beta, -alpha,
+                                move_threats)
                 if value > best:
                     best, best_move = value, move
                     if value > alpha:
@@ -295,7 +302,7 @@ class Engine:
             elif moves + 1 >= geo.cells:
                 value = 0
             else:
-                value = -self.search(opponent, mask | move, moves + 1, depth - 1, -beta, -alpha)
+                value = -self.search(opponent, mask | move, moves + 1, depth - 1, -beta, -alpha, -1)
             if value > best:
                 best, best_move = value, move
                 alpha = max(alpha, value)

@@ -1,0 +1,63 @@
+"""A solved position as a person reads it: what `zerosum solve connect4` prints."""
+
+from __future__ import annotations
+
+from zerosum.game import InputError
+from zerosum.games.connect4.bitboard import geometry
+from zerosum.games.connect4.game import ordinal
+from zerosum.games.connect4.notation import format_moves, parse_position
+from zerosum.games.connect4.solver import Solver
+
+
+def describe_score(score: int, stones_played: int, cells: int) -> str:
+    """'+18: the player to move wins with their 4th stone' and the like."""
+    if score == 0:
+        return "0: a draw with best play"
+    stones = cells // 2 + 1 - abs(score)
+    if score > 0:
+        plies = 2 * (stones - stones_played // 2) - 1  # the mover has played n // 2
+        return f"{score:+d}: the player to move wins with their {ordinal(stones)} stone " \
+               f"(in {plies} {'move' if plies == 1 else 'moves'})"
+    plies = 2 * (stones - (stones_played + 1) // 2)  # the opponent has (n + 1) // 2
+    return f"{score:+d}: the player to move loses; the opponent wins with their " \
+           f"{ordinal(stones)} stone (in {plies} moves)"
+
+
+def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
+               pv: bool = True, all_scores: bool = False) -> list[tuple[str, str]]:
+    """Parse a position (any notation), solve it, and describe the answer."""
+    try:
+        geo = geometry(width, height)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    stones = parse_position(text, geo)
+    red_n, yellow_n = stones.red.bit_count(), stones.yellow.bit_count()
+    if red_n not in (yellow_n, yellow_n + 1):
+        raise InputError(f"position has {red_n} red and {yellow_n} yellow stones: red moves "
+                         "first, so red has as many as yellow or one more")
+    if geo.has_four(stones.red) or geo.has_four(stones.yellow):
+        raise InputError("position is already won: there is nothing to solve")
+    mask = stones.red | stones.yellow
+    if mask == geo.board:
+        raise InputError("the board is full: the game is over (a draw)")
+    red_to_move = red_n == yellow_n
+    current = stones.red if red_to_move else stones.yellow
+    n = red_n + yellow_n
+    solver = Solver(width, height)
+    side = "red (X)" if red_to_move else "yellow (O)"
+    rows = [("position", f"{n} stones, {side} to move")]
+    if weak:
+        result = solver.solve(current, mask, weak=True)
+        word = {1: "the player to move wins", 0: "a draw", -1: "the player to move loses"}
+        rows += [("result", word[result]), ("nodes", f"{solver.nodes:,}")]
+        return rows
+    solution = solver.analyse(current, mask, pv=pv, all_scores=all_scores)
+    rows.append(("score", describe_score(solution.score, n, geo.cells)))
+    rows.append(("best moves", " ".join(format_moves([c]) for c in sorted(solution.best_moves))))
+    if all_scores:
+        rows.append(("move scores", "  ".join(
+            f"{c + 1}:{solution.move_scores[c]:+d}" for c in sorted(solution.move_scores))))
+    if pv:
+        rows.append(("principal variation", format_moves(solution.pv) or "-"))
+    rows.append(("nodes", f"{solver.nodes:,}"))
+    return rows

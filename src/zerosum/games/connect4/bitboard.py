@@ -1,0 +1,89 @@
+"""Connect Four bitboards: a board is two Python ints.
+
+Layout (the one of John Tromp's and Pascal Pons's solvers): column c uses bits
+c*(H+1) .. c*(H+1)+H-1 from the bottom up, plus one spare bit on top that always stays 0.
+The spare bit is what makes line detection a handful of shifts: a shift never carries a
+stone from the top of one column into the bottom of the next.
+
+A position is `(current, mask)`: the stones of the player to move, and all stones. The
+other player's stones are `current ^ mask`. Playing a move `bit` (a single bit, the lowest
+empty cell of its column) gives `(current ^ mask, mask | bit)`: the roles swap.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+class Geometry:
+    """The masks of a W x H board, computed once."""
+
+    def __init__(self, width: int = 7, height: int = 6) -> None:
+        if not (4 <= width <= 12 and 4 <= height <= 12):
+            raise ValueError(f"board size must be 4-12 by 4-12, not {width}x{height}")
+        self.width = width
+        self.height = height
+        self.cells = width * height
+        h1 = height + 1
+        self.h1 = h1
+        self.bottom = sum(1 << (c * h1) for c in range(width))
+        self.board = self.bottom * ((1 << height) - 1)
+        self.columns = tuple(((1 << height) - 1) << (c * h1) for c in range(width))
+        self.bottoms = tuple(1 << (c * h1) for c in range(width))
+        self.tops = tuple(1 << (height - 1 + c * h1) for c in range(width))
+        # Centre first, then alternately left and right: the usual best-first guess.
+        mid = (width - 1) / 2
+        self.centre_order = tuple(sorted(range(width), key=lambda c: (abs(c - mid), c)))
+        # (shift, name) of the four line directions.
+        self.directions = ((1, "vertical"), (h1, "horizontal"), (height, "diagonal \\"),
+                           (height + 2, "diagonal /"))
+
+    def bit(self, col: int, row: int) -> int:
+        return 1 << (col * self.h1 + row)
+
+    def column_of(self, move: int) -> int:
+        return (move.bit_length() - 1) // self.h1
+
+    def playable(self, mask: int, col: int) -> bool:
+        return not mask & self.tops[col]
+
+    def move_bit(self, mask: int, col: int) -> int:
+        """The cell a stone dropped in `col` lands on."""
+        return (mask + self.bottoms[col]) & self.columns[col]
+
+    def possible(self, mask: int) -> int:
+        """The lowest empty cell of every column that is not full."""
+        return (mask + self.bottom) & self.board
+
+    def has_four(self, stones: int) -> bool:
+        for shift in (1, self.h1, self.height, self.height + 2):
+            m = stones & (stones >> shift)
+            if m & (m >> (2 * shift)):
+                return True
+        return False
+
+    def winning_cells(self, stones: int, mask: int) -> int:
+        """Empty cells (playable now or not) that would complete a four of `stones`."""
+        return winning_cells(stones, mask, self.h1, self.board)
+
+    def height_of(self, mask: int, col: int) -> int:
+        return (mask & self.columns[col]).bit_count()
+
+
+def winning_cells(p: int, mask: int, h1: int, board: int) -> int:
+    """Empty cells that complete a four of `p`: the threats. Vertical: three stones
+    below. Other directions: for each of the four cells of a line, the other three."""
+    r = (p << 1) & (p << 2) & (p << 3)
+    for s in (h1, h1 - 1, h1 + 1):
+        pair = (p << s) & (p << 2 * s)
+        r |= pair & (p << 3 * s)  # xxx.
+        r |= pair & (p >> s)  # xx.x
+        pair = (p >> s) & (p >> 2 * s)
+        r |= pair & (p >> 3 * s)  # .xxx
+        r |= pair & (p << s)  # x.xx
+    return r & (board ^ mask)
+
+
+@lru_cache(maxsize=8)
+def geometry(width: int = 7, height: int = 6) -> Geometry:
+    return Geometry(width, height)

@@ -1,0 +1,327 @@
+"""The perfect Connect Four solver: the exact score of a position, its best moves and a
+principal variation. Pure Python, on the bitboards of `bitboard.py`.
+
+Scores follow Pascal Pons's benchmark sets ("Solving Connect 4: how to build a perfect AI",
+blog.gamesolver.org): 0 for a draw; if the player to move wins, (cells + 1 - n) // 2
+where n is the number of stones on the board just before the winning stone (on 7x6:
+22 minus the number of stones the winner has played); negative when the player to move
+loses. The method is the one his series builds up step by step:
+
+- negamax with alpha-beta, values bounded from the start by what is still possible
+  (nobody can win sooner than the next free move, nor later than the last one);
+- null-window searches: `solve` narrows the score's interval [lo, hi] by asking
+  "is the score above med?" with the window (med, med+1), med chosen by bisection but
+  pulled towards 0 so that the quick, shallow answers come first (iterative tightening);
+- no move that lets the opponent win at once is ever explored: an opponent's threat
+  in a playable cell must be blocked, two of them lose, and a cell just below an
+  opponent's threat is never played;
+- move ordering by the number of threats a move creates (cells that would complete a
+  four), ties broken centre first;
+- a bounded transposition table (a dict from the position key to one bound: the upper
+  bound of a fail-low node or the lower bound of a fail-high one). When it reaches its
+  capacity it is cleared; only the speed, never the result, depends on what it keeps.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+from zerosum.games.connect4.bitboard import Geometry, geometry
+
+
+class SolverStopped(Exception):
+    """The solver's deadline or node budget ran out (see `Solver(deadline=...)`)."""
+
+
+class Solution(NamedTuple):
+    """What `Solver.analyse` finds out about a position. (A NamedTuple rather than a
+    dataclass: importing dataclasses costs ConnectFour.py's 1-second budget ~20 ms.)"""
+
+    score: int
+    best_moves: list[int]  # columns, 0-based, in centre-first order
+    move_scores: dict[int, int]  # column -> score after it, from our side (if asked)
+    pv: list[int]  # columns, 0-based
+    nodes: int
+
+
+def _half_toward_zero(x: int) -> int:
+    return x // 2 if x >= 0 else -((-x) // 2)
+
+
+class Solver:
+    """Solves positions `(current, mask)` of one board geometry; keeps its table between
+    calls (call `reset()` to forget it, as the benchmark does before each position)."""
+
+    def __init__(self, width: int = 7, height: int = 6, capacity: int = 2_000_000,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock  # for `limit(seconds=...)`: wall time by default
+        self.geo: Geometry = geometry(width, height)
+        self.capacity = capacity
+        self.table: dict[int, int] = {}
+        self.deadline: float | None = None
+        self.node_budget: int | None = None
+        self._negamax = self._build_negamax()
+
+    def reset(self) -> None:
+        """Forget the table and zero the node count."""
+        self.table.clear()
+        self.nodes = 0
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched so far (negamax calls), as in Pons's benchmark."""
+        return int(self._counter(None))
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self._counter(value)
+
+    # -- the search -------------------------------------------------------------------
+
+    def _build_negamax(self) -> Callable[[int, int, int, int, int, int], int]:
+        """The recursive search as a closure over the board's constants: in CPython,
+        local and closure variables are much faster to read than attributes."""
+        geo = self.geo
+        cells, h1, board, bottom = geo.cells, geo.h1, geo.board, geo.bottom
+        h0, h2 = h1 - 1, h1 + 1
+        ordered_columns = [geo.columns[c] for c in geo.centre_order]
+        ranks = range(len(ordered_columns))
+        width = len(ordered_columns)
+        table = self.table
+        table_get = table.get
+        capacity = self.capacity
+        offset = cells + 1  # stored bounds: upper as u + offset > 0, lower as -(l + offset)
+        solver = self
+        nodes = 0
+
+        def threats(p: int, mask: int) -> int:
+            # Empty cells completing a four of p (see bitboard.winning_cells), unrolled:
+            # this runs for every candidate move of every node.
+            r = (p << 1) & (p << 2) & (p << 3)
+            pair = (p << h1) & (p << h1 * 2)
+            r |= pair & ((p << h1 * 3) | (p >> h1))
+            pair = (p >> h1) & (p >> h1 * 2)
+            r |= pair & ((p >> h1 * 3) | (p << h1))
+            pair = (p << h0) & (p << h0 * 2)
+            r |= pair & ((p << h0 * 3) | (p >> h0))
+            pair = (p >> h0) & (p >> h0 * 2)
+            r |= pair & ((p >> h0 * 3) | (p << h0))
+            pair = (p << h2) & (p << h2 * 2)
+            r |= pair & ((p << h2 * 3) | (p >> h2))
+            pair = (p >> h2) & (p >> h2 * 2)
+            r |= pair & ((p >> h2 * 3) | (p << h2))
+            return r & (board ^ mask)
+
+        def negamax(current: int, mask: int, moves: int, alpha: int, beta: int,
+                    opp_threats: int) -> int:
+            """The score within (alpha, beta), fail-soft; the player to move cannot win
+            with this move (the caller checked). `opp_threats` are the opponent's threats
+            if the caller knows them (it computed them to order its moves), else -1."""
+            nonlocal nodes
+            nodes += 1
+            if nodes >= solver.next_check:
+                solver.check()
+            opponent = current ^ mask
+            possible = (mask + bottom) & board
+            if opp_threats < 0:
+                opp_threats = threats(opponent, mask)
+            forced = possible & opp_threats
+            if forced:
+                if forced & (forced - 1):
+                    return -((cells - moves) // 2)  # two threats to block: lost
+                possible = forced
+            candidates = possible & ~(opp_threats >> 1)
+            if not candidates:
+                return -((cells - moves) // 2)  # every move lets the opponent win
+            if moves >= cells - 2:
+                return 0  # we play one, they the last, nobody can win: a draw
+            lowest = -((cells - 2 - moves) // 2)  # the opponent cannot win next move
+            if alpha < lowest:
+                alpha = lowest
+                if alpha >= beta:
+                    return alpha
+            highest = (cells - 1 - moves) // 2  # we cannot win with this move
+            key = current + mask
+            entry = table_get(key)
+            if entry is not None:
+                if entry > 0:
+                    highest = min(highest, entry - offset)
+                else:
+                    bound = -entry - offset
+                    if alpha < bound:
+                        alpha = bound
+                        if alpha >= beta:
+                            return alpha
+            if beta > highest:
+                beta = highest
+                if alpha >= beta:
+                    return beta
+            # Order: most threats created first, ties centre first. Each move is packed
+            # into one int, threats * 16 + (15 - its rank in centre order), so that a
+            # plain descending sort of ints does it.
+            # A move's threats are the child's opponent threats: passed down, not redone.
+            # (Equal, as the move itself cannot complete a four: we cannot win now.)
+            if candidates & (candidates - 1):
+                scored = []
+                created = [0] * width
+                for k in ranks:
+                    move = candidates & ordered_columns[k]
+                    if move:
+                        created[k] = t = threats(current | move, mask)
+                        scored.append((t.bit_count() << 4) | (15 - k))
+                scored.sort(reverse=True)
+                order = [(candidates & ordered_columns[k], created[k])
+                         for k in [15 - (x & 15) for x in scored]]
+            else:
+                order = [(candidates, -1)]
+            for move, move_threats in order:
+                score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, move_threats)
+                if score >= beta:
+                    if len(table) >= capacity:
+                        table.clear()
+                    table[key] = -(score + offset)
+                    return score
+                if score > alpha:
+                    alpha = score
+            if len(table) >= capacity:
+                table.clear()
+            table[key] = alpha + offset
+            return alpha
+
+        def counter(value: int | None) -> int:
+            nonlocal nodes
+            if value is not None:
+                nodes = value
+            return nodes
+
+        self._threats = threats
+        self._counter = counter
+        return negamax
+
+    next_check: float = float("inf")
+
+    def check(self) -> None:
+        """Called every thousand nodes when a deadline or budget is set."""
+        self.next_check = self.nodes + 1024
+        if self.node_budget is not None and self.nodes >= self.node_budget:
+            raise SolverStopped
+        if self.deadline is not None and self.clock() >= self.deadline:
+            raise SolverStopped
+
+    def limit(self, seconds: float | None = None, nodes: int | None = None) -> None:
+        """Stop (raise SolverStopped) after `seconds` of wall time or `nodes` more nodes."""
+        self.deadline = None if seconds is None else self.clock() + seconds
+        self.node_budget = None if nodes is None else self.nodes + nodes
+        self.next_check = self.nodes if (seconds is not None or nodes is not None) \
+            else float("inf")
+
+    # -- the public questions ---------------------------------------------------------
+
+    def can_win_now(self, current: int, mask: int) -> bool:
+        geo = self.geo
+        return bool(self._threats(current, mask) & geo.possible(mask))
+
+    def solve(self, current: int, mask: int, weak: bool = False) -> int:
+        """The exact score of the position (with `weak`, only its sign: -1, 0 or 1)."""
+        geo = self.geo
+        moves = mask.bit_count()
+        if moves >= geo.cells:
+            return 0
+        if self.can_win_now(current, mask):
+            return 1 if weak else (geo.cells + 1 - moves) // 2
+        lo = -((geo.cells - moves) // 2)
+        hi = (geo.cells + 1 - moves) // 2
+        if weak:
+            lo, hi = -1, 1
+        while lo < hi:
+            med = lo + (hi - lo) // 2
+            # Bisect, but try windows nearer 0 first: they are cheaper to refute.
+            if med <= 0 and _half_toward_zero(lo) < med:
+                med = _half_toward_zero(lo)
+            elif med >= 0 and _half_toward_zero(hi) > med:
+                med = _half_toward_zero(hi)
+            r = self._negamax(current, mask, moves, med, med + 1, -1)
+            if r <= med:
+                hi = r
+            else:
+                lo = r
+        if weak:  # a fail-soft search may have found more than the sign
+            return (lo > 0) - (lo < 0)
+        return lo
+
+    def move_score(self, current: int, mask: int, column: int) -> int:
+        """The score of playing `column`, from the mover's side."""
+        geo = self.geo
+        move = geo.move_bit(mask, column)
+        moves = mask.bit_count()
+        if geo.has_four(current | move):
+            return (geo.cells + 1 - moves) // 2
+        return -self.solve(current ^ mask, mask | move)
+
+    def analyse(self, current: int, mask: int, pv: bool = True,
+                all_scores: bool = False) -> Solution:
+        """Score, the best moves, a principal variation and, with `all_scores`, the
+        exact score of every move (costly early in the game: a bad move's exact score
+        can take far longer to find than the proof that it is worse)."""
+        geo = self.geo
+        nodes0 = self.nodes
+        score = self.solve(current, mask)
+        best = self.best_moves(current, mask, score)
+        scores: dict[int, int] = {}
+        if all_scores:
+            scores = {c: self.move_score(current, mask, c)
+                      for c in geo.centre_order if geo.playable(mask, c)}
+        line = self.principal_variation(current, mask, score) if pv else []
+        return Solution(score, best, scores, line, self.nodes - nodes0)
+
+    def achieves(self, current: int, mask: int, column: int, score: int) -> bool:
+        """Does playing `column` keep the position's score `score`? One null-window
+        search: far cheaper than the move's exact score."""
+        geo = self.geo
+        moves = mask.bit_count()
+        move = geo.move_bit(mask, column)
+        if geo.has_four(current | move):
+            return (geo.cells + 1 - moves) // 2 == score
+        if moves + 1 >= geo.cells:
+            return score == 0
+        child = (current ^ mask, mask | move)
+        if self.can_win_now(*child):
+            return -((geo.cells - moves) // 2) == score
+        # The child's score is at most -score exactly when the search with the window
+        # (-score, -score + 1) fails low.
+        return self._negamax(child[0], child[1], moves + 1, -score, -score + 1, -1) <= -score
+
+    def best_moves(self, current: int, mask: int, score: int | None = None) -> list[int]:
+        """Every column keeping the position's score, centre first."""
+        geo = self.geo
+        if score is None:
+            score = self.solve(current, mask)
+        return [c for c in geo.centre_order
+                if geo.playable(mask, c) and self.achieves(current, mask, c, score)]
+
+    def best_move(self, current: int, mask: int, score: int | None = None) -> int:
+        """The most central best column; `score`, if known, saves a search."""
+        geo = self.geo
+        if score is None:
+            score = self.solve(current, mask)
+        playable = [c for c in geo.centre_order if geo.playable(mask, c)]
+        for c in playable:
+            if self.achieves(current, mask, c, score):
+                return c
+        raise AssertionError("no move keeps the solved score")  # cannot happen
+
+    def principal_variation(self, current: int, mask: int, score: int) -> list[int]:
+        """Best moves for both sides to the end of the game (most central when tied)."""
+        geo = self.geo
+        line: list[int] = []
+        while mask.bit_count() < geo.cells:
+            c = self.best_move(current, mask, score)
+            line.append(c)
+            move = geo.move_bit(mask, c)
+            if geo.has_four(current | move):
+                break
+            current, mask = current ^ mask, mask | move
+            score = -score
+        return line

@@ -1,0 +1,323 @@
+"""Connect Four: notations, the game, the course's node counts, the solver, the engine."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zerosum.frontends.connect4 import main as connect_four
+from zerosum.game import InputError
+from zerosum.games.connect4 import Connect4
+from zerosum.games.connect4.analysis import solve_rows
+from zerosum.games.connect4.bitboard import geometry
+from zerosum.games.connect4.course import CourseConnect4
+from zerosum.games.connect4.engine import Engine, tournament_engine
+from zerosum.games.connect4.game import Position, position_from_stones
+from zerosum.games.connect4.notation import (
+    Stones,
+    format_course,
+    format_grid,
+    parse_course,
+    parse_grid,
+    parse_moves,
+    parse_position,
+)
+from zerosum.games.connect4.solver import Solver
+from zerosum.games.registry import get_game
+from zerosum.search import alphabeta_search, minimax_search
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ".ryyrry,.rryry.,..y.r..,..y....,.......,......."
+EMPTY = ",".join(["......."] * 6)
+
+
+def position(moves: str) -> Position:
+    return position_from_stones(parse_moves(moves))
+
+
+# -- notations ----------------------------------------------------------------------------
+
+
+def test_course_string_round_trip_and_cells() -> None:
+    stones = parse_course(EXAMPLE)
+    assert format_course(stones) == EXAMPLE
+    geo = geometry()
+    assert stones.red & geo.bit(1, 0) and stones.yellow & geo.bit(2, 3)
+    assert stones.red.bit_count() == 7 and stones.yellow.bit_count() == 7
+
+
+def test_move_sequence_and_grid_agree() -> None:
+    stones = parse_moves("4455")
+    assert format_grid(stones) == "\n".join(
+        [". . . . . . ."] * 4 + [". . . O O . .", ". . . X X . .", "1 2 3 4 5 6 7"]
+    )
+    assert parse_grid(format_grid(stones, numbers=False)) == stones
+    assert parse_position(format_course(stones)) == stones
+    assert parse_position("-") == Stones(0, 0) == parse_moves("")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (",".join(["......."] * 5), "must have 6 comma-separated rows, not 5"),
+        (",".join(["......."] * 7), "must have 6 comma-separated rows, not 7"),
+        ("......,.......,.......,.......,.......,.......", "row 1 (from the bottom) must have 7"),
+        ("..x....,.......,.......,.......,.......,.......", "row 1 has 'x'"),
+        ("..R....,.......,.......,.......,.......,.......", "row 1 has 'R'"),
+        (".......,..r....,.......,.......,.......,.......",
+         "column 2 (of 0-6) has a piece floating"),
+        ("", "must have 6 comma-separated rows, not 1"),
+    ],
+)
+def test_malformed_course_strings(text: str, message: str) -> None:
+    with pytest.raises(InputError, match=re.escape(message)):
+        parse_course(text)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("48", "'8' at position 2 is not a column 1-7"),
+        ("40", "'0' at position 2"),
+        ("1111111", "move 7 plays in column 1, which is full"),
+        ("12121212", "move 8 comes after the game was won"),
+    ],
+)
+def test_malformed_move_sequences(text: str, message: str) -> None:
+    with pytest.raises(InputError, match=re.escape(message)):
+        parse_moves(text)
+
+
+# -- the game --------------------------------------------------------------------------------
+
+
+def test_game_rules_and_values() -> None:
+    game = Connect4()
+    state = position("121212")
+    assert not game.is_terminal(state) and game.is_maxs_turn(state)
+    won = game.result(state, 0)
+    assert game.is_terminal(won) and game.actions(won) == []
+    assert game.utility(won) == 22 - 4  # red won with its 4th stone
+    assert game.format_value(18.0) == "+18 (red wins with its 4th stone)"
+    assert game.format_value(-1.0) == "-1 (yellow wins with its 21st stone)"
+    lost = game.result(position("1212123"), 1)
+    assert game.utility(lost) == -(22 - 4)
+    with pytest.raises(InputError, match="column 1 is full"):
+        game.result(position("111111"), 0)
+    with pytest.raises(InputError, match="column number 1-7"):
+        game.parse_move(state, "9")
+
+
+def test_registered_with_its_engine() -> None:
+    spec = get_game("connect4")
+    assert "engine" in spec.engines
+    assert [o.name for o in spec.options] == ["width", "height"]
+    game = spec.create(width=8, height=7)
+    assert game.actions(game.initial_state()) == list(range(8))
+
+
+# -- the course's program: node counts are the acceptance test --------------------------------
+
+
+def test_course_example_alphabeta_depth_4() -> None:
+    game = CourseConnect4()
+    state = position_from_stones(parse_course(EXAMPLE), red_to_move=True)
+    result = alphabeta_search(game, state, 4)
+    assert (result.action, result.stats.nodes) == (1, 297)
+
+
+@pytest.mark.parametrize("depth, nodes", [(1, 8), (2, 57), (3, 400)])
+def test_course_empty_board_minimax(depth: int, nodes: int) -> None:
+    game = CourseConnect4()
+    result = minimax_search(game, game.initial_state(), depth)
+    assert (result.action, result.stats.nodes) == (0, nodes)
+
+
+def test_course_evaluation_counts_maximal_runs() -> None:
+    game = CourseConnect4()
+    # Red: a horizontal run of three at the bottom (one 3-in-a-row, not two 2s) and
+    # three lone-in-other-directions stones; yellow: three stones stacked in column 1.
+    stones = parse_course("rrr.y..,....y..,....y..,.......,.......,.......")
+    assert game.score(stones.red) == 3 + 100
+    assert game.score(stones.yellow) == 3 + 100
+    four = parse_course("rrrr...,yyy....,.......,.......,.......,.......")
+    # 4 stones + one 4-in-a-row; each red stone with the yellow one above is no run.
+    assert game.score(four.red) == 4 + 1000
+    assert game.utility(position_from_stones(four, False)) == 10000
+
+
+def run_front_end(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = connect_four(args)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_front_end_classic_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_front_end([EXAMPLE, "red", "A", "4"], capsys) == (0, "1\n297\n", "")
+    assert run_front_end([EMPTY, "red", "M", "2"], capsys) == (0, "0\n57\n", "")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([EXAMPLE, "blue", "A", "4"], "the player must be 'red' or 'yellow'"),
+        ([EXAMPLE, "red", "B", "4"], "the mode must be M (minimax) or A (alpha-beta)"),
+        ([EXAMPLE, "red", "A", "-3"], "DEPTH must be a whole number, 1 or more"),
+        ([EXAMPLE, "red", "A"], "expected 2 or 4 arguments, got 3"),
+        ([EXAMPLE[:-1], "red", "A", "4"], "row 6 (from the bottom) must have 7 characters"),
+        (["r......,r......,r......,r......,.......,.......", "yellow", "M", "2"],
+         "STATE is already decided (red has four in a row)"),
+        (["ryryryr,ryryryr,yryryry,yryryry,ryryryr,ryryryr", "red", "A", "2"],
+         "STATE is already decided (the board is full)"),
+        (["r......,r......,r......,r......,.......,.......", "yellow"],
+         "STATE is already decided"),
+    ],
+)
+def test_front_end_errors(args: list[str], message: str,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_front_end(args, capsys)
+    assert status == 2 and out == ""
+    assert err.startswith("ConnectFour.py: ") and message in err and err.count("\n") == 1
+
+
+def test_front_end_tournament_wins_and_blocks(capsys: pytest.CaptureFixture[str]) -> None:
+    # Red wins at once in column 3 (0-based 3)...
+    assert run_front_end(["rrr.yy.,y......,.......,.......,.......,.......", "red"],
+                         capsys) == (0, "3\n", "")
+    # ...and yellow, to move, must block there.
+    assert run_front_end(["rrr.y..,y......,y......,.......,.......,.......", "yellow"],
+                         capsys) == (0, "3\n", "")
+
+
+def test_launcher_runs_with_plain_python() -> None:
+    launcher = ROOT / "assignments" / "comp3608-connect4" / "ConnectFour.py"
+    done = subprocess.run([sys.executable, str(launcher), EXAMPLE, "red", "A", "4"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (0, "1\n297\n")
+
+
+# -- the solver -----------------------------------------------------------------------------
+
+
+def load(name: str, step: int = 1, limit: int | None = None) -> list[tuple[str, int]]:
+    lines = (DATA / name).read_text().split("\n")
+    rows = [(line.split()[0], int(line.split()[1])) for line in lines if line.strip()]
+    return rows[::step][:limit]
+
+
+def solve_sequence(solver: Solver, moves: str) -> int:
+    p = position(moves)
+    solver.reset()
+    return solver.solve(p.current, p.mask)
+
+
+def test_pons_example_and_known_values() -> None:
+    solver = Solver()
+    assert solve_sequence(solver, "4455") == 18
+    p = position("4455")
+    assert solver.best_moves(p.current, p.mask) == [2, 5]  # columns 3 and 6
+
+
+@pytest.mark.parametrize(
+    "name, step, limit",
+    [("Test_L3_R1", 20, 50), ("Test_L2_R1", 40, 25), ("Test_L1_R1", 100, 4),
+     ("Test_L2_R2", 500, 1)],
+)
+def test_solver_sample_of_each_set(name: str, step: int, limit: int) -> None:
+    solver = Solver()
+    for moves, score in load(name, step, limit):
+        assert solve_sequence(solver, moves) == score, moves
+
+
+def test_best_moves_keep_the_score() -> None:
+    solver = Solver()
+    for moves, score in load("Test_L2_R1", 97, 6):
+        p = position(moves)
+        best = solver.best_moves(p.current, p.mask, score)
+        assert best
+        for c in range(7):
+            if not geometry().playable(p.mask, c):
+                continue
+            solver.reset()
+            assert (solver.move_score(p.current, p.mask, c) == score) == (c in best), moves
+
+
+def test_principal_variation_plays_out_the_score() -> None:
+    game = Connect4()
+    solver = Solver()
+    for moves, score in load("Test_L3_R1", 111, 5):
+        p = position(moves)
+        line = solver.principal_variation(p.current, p.mask, score)
+        state = p
+        for c in line:
+            state = game.result(state, c)
+        assert game.is_terminal(state)
+        value = game.utility(state)
+        assert (value if p.red_to_move else -value) == score, moves
+
+
+def test_weak_solve_gives_the_sign() -> None:
+    solver = Solver()
+    for moves, score in load("Test_L2_R1", 53, 10):
+        p = position(moves)
+        solver.reset()
+        assert solver.solve(p.current, p.mask, weak=True) == (score > 0) - (score < 0)
+
+
+def test_solve_rows_for_the_command() -> None:
+    rows = dict(solve_rows("4455"))
+    assert rows["position"] == "4 stones, red (X) to move"
+    assert rows["score"] == "+18: the player to move wins with their 4th stone (in 3 moves)"
+    assert rows["best moves"] == "3 6"
+    assert rows["principal variation"] == "342"
+    rows = dict(solve_rows("2252576253462244111563365343671351441", all_scores=True))
+    assert rows["score"] == ("-1: the player to move loses; the opponent wins with their "
+                             "21st stone (in 4 moves)")
+    assert rows["move scores"] == "6:-1  7:-2"
+    with pytest.raises(InputError, match="already won"):
+        solve_rows("1212121")
+
+
+def test_solve_command_errors() -> None:
+    done = subprocess.run([sys.executable, "-m", "zerosum", "solve", "connect4", "4x"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "'x' at position 2" in done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, step", [("Test_L3_R1", 1), ("Test_L2_R1", 1),
+                                        ("Test_L1_R1", 2), ("Test_L2_R2", 20)])
+def test_solver_sets(name: str, step: int) -> None:
+    solver = Solver()
+    for moves, score in load(name, step):
+        assert solve_sequence(solver, moves) == score, moves
+
+
+# -- the tournament engine ------------------------------------------------------------------
+
+
+def test_engine_solves_the_end_game_exactly() -> None:
+    game = Connect4()
+    for moves, score in load("Test_L3_R1", 250, 4):
+        p = position(moves)
+        result = tournament_engine(game, p, 2.0)
+        assert result.exact, moves
+        red_score = score if p.red_to_move else -score
+        assert result.value == red_score, moves
+        solver = Solver()
+        assert solver.achieves(p.current, p.mask, result.action, score), moves
+
+
+def test_engine_blocks_and_never_plays_a_full_column() -> None:
+    engine = Engine()
+    p = position_from_stones(parse_course("yyy.rr.,r......,r......,.......,.......,......."),
+                             red_to_move=True)
+    assert engine.choose(p.current, p.mask, 0.3)[0] == 3
+    p = position("444444")  # column 4 full
+    assert engine.choose(p.current, p.mask, 0.2)[0] != 3

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from zerosum.games.connect4.game import position_from_stones
@@ -73,20 +74,84 @@ def run_set(name: str, step: int, repeat: int) -> None:
           f"{nodes / best_cpu:7.0f} nodes/s", flush=True)
 
 
+def sign(x: float) -> int:
+    return (x > 0) - (x < 0)
+
+
+def cpu_per_position(solve: Callable[[str], float], positions: list[tuple[str, int]]
+                     ) -> tuple[float, int]:
+    """Mean CPU seconds per position, and how many answers had the wrong sign."""
+    wrong = 0
+    t0 = time.process_time()
+    for moves, score in positions:
+        wrong += sign(solve(moves)) != sign(score)
+    return (time.process_time() - t0) / len(positions), wrong
+
+
+_SOLVER = Solver()
+
+
+def ours(moves: str) -> float:
+    p = position_from_stones(parse_moves(moves))
+    _SOLVER.reset()  # each position from a cleared table, as in run_set
+    return _SOLVER.solve(p.current, p.mask)
+
+
+def openspiel_solver() -> Callable[[str], float] | None:
+    """OpenSpiel's connect_four with its (Python) alpha-beta to the end of the game."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+        from open_spiel.python.algorithms import minimax  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("connect_four")
+
+    def solve(moves: str) -> float:
+        state = game.new_initial_state()
+        for c in moves:
+            state.apply_action(int(c) - 1)
+        value, _ = minimax.alpha_beta_search(game, state, maximum_depth=42)
+        return float(value)
+
+    return solve
+
+
+def easyai_solver() -> Callable[[str], float] | None:
+    """easyAI's Negamax on its ConnectFour example game, searching to the end."""
+    try:
+        from easyAI import AI_Player, Negamax  # type: ignore[import-not-found]
+        from easyAI.games import ConnectFour  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+
+    def solve(moves: str) -> float:
+        ai = Negamax(42 - len(moves))
+        game = ConnectFour([AI_Player(ai), AI_Player(ai)])
+        for c in moves:
+            game.play_move(int(c) - 1)
+        ai(game)
+        return float(ai.alpha)
+
+    return solve
+
+
 def compare_others(names: list[str], count: int) -> None:
-    try:
-        import pyspiel  # type: ignore[import-not-found]  # noqa: F401
-    except ImportError:
-        print("OpenSpiel (pyspiel): not installed, not compared")
-    else:
-        print("OpenSpiel is installed, but its comparison is not written yet")
-    try:
-        import easyAI  # type: ignore[import-not-found]  # noqa: F401
-    except ImportError:
-        print("easyAI: not installed, not compared")
-    else:
-        print("easyAI is installed, but its comparison is not written yet")
-    del names, count
+    """Time OpenSpiel and easyAI, where installed, on the first `count` positions of each
+    set, beside our solver on the same positions (the others only say win/draw/loss)."""
+    others = {"OpenSpiel alpha-beta": openspiel_solver(), "easyAI Negamax": easyai_solver()}
+    for label, solve in others.items():
+        if solve is None:
+            print(f"{label}: not installed, not compared")
+    for name in names:
+        positions = load(name, 1)[:count]
+        mine, _ = cpu_per_position(ours, positions)
+        for label, solve in others.items():
+            if solve is None:
+                continue
+            theirs, wrong = cpu_per_position(solve, positions)
+            print(f"{name}, first {len(positions)}: {label} {theirs * 1e3:9.2f} ms/position "
+                  f"({wrong} wrong signs); ours {mine * 1e3:7.3f} ms: "
+                  f"{theirs / mine:6.0f}x faster", flush=True)
 
 
 def main() -> int:
@@ -94,6 +159,10 @@ def main() -> int:
     p.add_argument("--sets", default="L3_R1,L2_R1,L1_R1,L2_R2")
     p.add_argument("--step", type=int, default=1, help="solve every N-th position only")
     p.add_argument("--repeat", type=int, default=1, help="take the best of R runs")
+    p.add_argument("--compare", default="L3_R1",
+                   help="sets on which to time OpenSpiel and easyAI, where installed")
+    p.add_argument("--compare-count", type=int, default=10,
+                   help="how many positions of each set they solve (they are slow)")
     args = p.parse_args()
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
     for name in names:
@@ -103,7 +172,7 @@ def main() -> int:
     print("pure-Python solver, CPU time per position (machine shared with other jobs)")
     for name in names:
         run_set(name, args.step, args.repeat)
-    compare_others(names, 20)
+    compare_others([n for n in names if n in args.compare], args.compare_count)
     return 0
 
 

@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-slow lint bench setup clean
+.PHONY: play test test-slow lint bench bench-deps setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/search_speed.py
+
+# OpenSpiel and easyAI, which some bench scripts compare against (never needed by tests).
+bench-deps: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -11,14 +11,19 @@ simulations, one random rollout per leaf, exact solving of terminal subtrees on,
 generator seeded with `--seed` + game number). Games alternate colours: the engine is
 Black (OpenSpiel's player 0, who moves first) in even-numbered games.
 
-Rules, and why OpenSpiel's perft differs. OpenSpiel plays a multi-jump as one action
-per jump, the same player moving again until the sequence ends (a man crowned by a jump
-stops, as in English rules). Counting OpenSpiel's actions as plies, depth 7 gives
-179,255 leaves; counting its whole moves (a player's run of actions) gives 179,740, the
-published English count that `zerosum perft` reproduces: the depth-7 gap is the
-double jumps, which are the first to appear at that depth; the piece rules are the
-same. The draw rules differ: OpenSpiel draws when 40 actions pass without a capture
-(20 moves each; a man move does not reset it, and there is no repetition rule), and it
+Rules, and why OpenSpiel's perft differs. The piece rules are the same; the count is
+not. OpenSpiel plays a multi-jump as one action per jump, the same player moving again
+until the sequence ends (a man crowned by a jump stops, as in English rules), and its
+perft counts actions, so a double jump takes two plies. The first double jumps come at
+ply 6: 437 of them. At depth 6 the position halfway through one is a leaf, counted once
+just as the finished move is (its second jump is forced there), so depth 6 agrees; at
+depth 7 OpenSpiel's seventh ply under each of them is the single second jump where ours
+is every reply of the opponent: 922 replies against 437 second jumps, 485 more, hence
+179,255 against the published 179,740. Counting OpenSpiel's whole moves (a player's run
+of actions) as plies gives 179,740 (checked).
+
+The draw rules differ: OpenSpiel draws when 40 actions pass without a capture (20 moves
+each; a man move does not reset it, and there is no repetition rule), and it
 caps a game at 1,000 actions. The match therefore uses our `english` capture rule and
 OpenSpiel's draw rule, which the referee takes from OpenSpiel's state; our game object
 is built with no draw rule of its own (`draw="course", moves=0`), so the engine searches

@@ -163,7 +163,7 @@ def play(game: Checkers, engine: Any, pyspiel: Any, mcts: Any, np: Any, engine_b
         moves.append(game.format_pdn(path))
         s = game.result(s, path)
         ply += 1
-        if not os_state.is_terminal() and our_key(game, s) != os_key(os_state):
+        if our_key(game, s)[0] != os_key(os_state)[0]:
             raise Mismatch(f"ply {ply}: the boards differ after {moves[-1]}")
     if os_state.is_terminal():
         returns = os_state.returns()

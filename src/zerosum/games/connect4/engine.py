@@ -264,9 +264,6 @@ class Engine:
             if solved is not None:
                 return solved[0], solved[1] * SCALE, True, 0
         self.deadline = start + seconds
-        passes_start = self.clock()
-        # A pass takes a few times the previous ones: start none in the last 40 %.
-        last_start = passes_start + (self.deadline - passes_start) * 0.6
         best_column = self.safe_default(current, mask, playable)
         best_value, depth_done = 0, 0
         for depth in range(1, geo.cells - moves + 1):
@@ -281,8 +278,8 @@ class Engine:
             best_column, best_value, depth_done = column, value, depth
             if abs(value) >= SCALE:  # decided: deeper search cannot change it
                 break
-            if self.clock() > last_start:
-                break  # the next depth would not finish in time
+            # No pass is too late to start: one cut off still searched the previous
+            # best move first, so a move it found better at the root is better.
         return best_column, best_value, abs(best_value) >= SCALE, depth_done
 
     def root(self, current: int, mask: int, moves: int, depth: int) -> tuple[int, int]:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from zerosum.games.connect4.bitboard import Geometry, geometry, winning_cells
+from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder, winning_cells
 from zerosum.games.connect4.solver import Solver, SolverStopped
 
 if TYPE_CHECKING:
@@ -120,8 +120,7 @@ class Engine:
         """The recursive search as a closure over the board's constants (locals are
         much faster than attributes in CPython). It computes `heuristic` inline."""
         geo = self.geo
-        cells, h1, board, bottom = geo.cells, geo.h1, geo.board, geo.bottom
-        h0, h2 = h1 - 1, h1 + 1
+        cells, board, bottom = geo.cells, geo.board, geo.bottom
         ordered_columns = [geo.columns[c] for c in geo.centre_order]
         ranks = range(len(ordered_columns))
         width = len(ordered_columns)
@@ -134,21 +133,7 @@ class Engine:
         clock = self.clock
         top = SCALE - 1
 
-        def threats(p: int, mask: int) -> int:
-            r = (p << 1) & (p << 2) & (p << 3)
-            pair = (p << h1) & (p << h1 * 2)
-            r |= pair & ((p << h1 * 3) | (p >> h1))
-            pair = (p >> h1) & (p >> h1 * 2)
-            r |= pair & ((p >> h1 * 3) | (p << h1))
-            pair = (p << h0) & (p << h0 * 2)
-            r |= pair & ((p << h0 * 3) | (p >> h0))
-            pair = (p >> h0) & (p >> h0 * 2)
-            r |= pair & ((p >> h0 * 3) | (p << h0))
-            pair = (p << h2) & (p << h2 * 2)
-            r |= pair & ((p << h2 * 3) | (p >> h2))
-            pair = (p >> h2) & (p >> h2 * 2)
-            r |= pair & ((p >> h2 * 3) | (p << h2))
-            return r & (board ^ mask)
+        threats = threat_finder(geo)
 
         def search(current: int, mask: int, moves: int, depth: int,
                    alpha: int, beta: int, theirs: int) -> int:

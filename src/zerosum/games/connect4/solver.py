@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from zerosum.games.connect4.bitboard import Geometry, geometry
+from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder
 
 
 class SolverStopped(Exception):
@@ -84,8 +84,7 @@ class Solver:
         """The recursive search as a closure over the board's constants: in CPython,
         local and closure variables are much faster to read than attributes."""
         geo = self.geo
-        cells, h1, board, bottom = geo.cells, geo.h1, geo.board, geo.bottom
-        h0, h2 = h1 - 1, h1 + 1
+        cells, board, bottom = geo.cells, geo.board, geo.bottom
         ordered_columns = [geo.columns[c] for c in geo.centre_order]
         ranks = range(len(ordered_columns))
         width = len(ordered_columns)
@@ -96,23 +95,7 @@ class Solver:
         solver = self
         nodes = 0
 
-        def threats(p: int, mask: int) -> int:
-            # Empty cells completing a four of p (see bitboard.winning_cells), unrolled:
-            # this runs for every candidate move of every node.
-            r = (p << 1) & (p << 2) & (p << 3)
-            pair = (p << h1) & (p << h1 * 2)
-            r |= pair & ((p << h1 * 3) | (p >> h1))
-            pair = (p >> h1) & (p >> h1 * 2)
-            r |= pair & ((p >> h1 * 3) | (p << h1))
-            pair = (p << h0) & (p << h0 * 2)
-            r |= pair & ((p << h0 * 3) | (p >> h0))
-            pair = (p >> h0) & (p >> h0 * 2)
-            r |= pair & ((p >> h0 * 3) | (p << h0))
-            pair = (p << h2) & (p << h2 * 2)
-            r |= pair & ((p << h2 * 3) | (p >> h2))
-            pair = (p >> h2) & (p >> h2 * 2)
-            r |= pair & ((p >> h2 * 3) | (p << h2))
-            return r & (board ^ mask)
+        threats = threat_finder(geo)
 
         def negamax(current: int, mask: int, moves: int, alpha: int, beta: int,
                     opp_threats: int) -> int:

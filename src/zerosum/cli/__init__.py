@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from collections.abc import Sequence
 
 from zerosum.cli.common import Parser
-from zerosum.game import InputError
+from zerosum.frontends import guarded
 from zerosum.plugins import import_submodules
 
 
@@ -35,24 +33,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "func"):
         parser.print_help()
         return 0
-    try:
-        status: int = args.func(args)
-        return status
-    except InputError as e:
-        print(f"zerosum: error: {e}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as e:
-        print(f"zerosum: error: input is not UTF-8 text (byte {e.start})", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    except OSError as e:
-        name = f" {e.filename}:" if e.filename else ""
-        print(f"zerosum: error:{name} {e.strerror or e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
+    return run(args)
+
+
+@guarded("zerosum", label="zerosum: error")
+def run(args: argparse.Namespace) -> int:
+    status: int = args.func(args)
+    return status

@@ -146,7 +146,7 @@ def _parser(prog: str, description: str) -> argparse.ArgumentParser:
     return p
 
 
-def question_main(number: int) -> Main:
+def question_main(number: int) -> Main[Sequence[str]]:
     q = QUESTIONS[number]
     prog = f"a4q{number}"
 

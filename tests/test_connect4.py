@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from zerosum.agents import EngineAgent, play_match
 from zerosum.frontends.connect4 import main as connect_four
 from zerosum.game import InputError
 from zerosum.games.connect4 import Connect4
@@ -105,6 +107,14 @@ def test_game_rules_and_values() -> None:
     assert game.utility(won) == 22 - 4  # red won with its 4th stone
     assert game.format_value(18.0) == "+18 (red wins with its 4th stone)"
     assert game.format_value(-1.0) == "-1 (yellow wins with its 21st stone)"
+    # Given the position the value was found for, also how far off the win is.
+    assert game.format_value(18.0, state) == "+18 (red wins in 1 move, with its 4th stone)"
+    assert game.format_value(18.0, position("4455")) == \
+        "+18 (red wins in 3 moves, with its 4th stone)"
+    assert game.format_value(18.0, position("44556")) == \
+        "+18 (red wins in 2 moves, with its 4th stone)"
+    assert game.format_value(-18.0, position("1212123")) == \
+        "-18 (yellow wins in 1 move, with its 4th stone)"
     lost = game.result(position("1212123"), 1)
     assert game.utility(lost) == -(22 - 4)
     with pytest.raises(InputError, match="column 1 is full"):
@@ -321,3 +331,16 @@ def test_engine_blocks_and_never_plays_a_full_column() -> None:
     assert engine.choose(p.current, p.mask, 0.3)[0] == 3
     p = position("444444")  # column 4 full
     assert engine.choose(p.current, p.mask, 0.2)[0] != 3
+
+
+def test_play_says_how_far_off_a_decided_game_is() -> None:
+    """After an engine move the terminal shows the value; a decided one as "wins in N"."""
+    game = Connect4()
+    out = io.StringIO()
+    engine = EngineAgent("engine", tournament_engine, 0.5)
+    # Red has three in the bottom row, open at both ends: yellow blocks one end, red
+    # plays the other (move 2) with its 4th stone.
+    play_match(game, [engine, engine], state=position("44556"), out=out, max_moves=1,
+               show_board=False)
+    assert "plays 3: value +18 (red wins in 2 moves, with its 4th stone), depth" \
+        in out.getvalue()

@@ -159,14 +159,14 @@ class MatchRecord:
     abandoned: bool = False
 
 
-def describe(game: AnyGame, move: Move) -> str:
-    """One line of search figures for an engine move."""
+def describe(game: AnyGame, move: Move, state: Any = None) -> str:
+    """One line of search figures for an engine move chosen in `state`."""
     r = move.result
     if r is None:
         return f"time {move.seconds:.3f} s"
     depth = "end" if r.depth is None else str(r.depth)
     return (
-        f"value {game.format_value(r.value)}, depth {depth}, nodes {r.stats.nodes:,}, "
+        f"value {game.format_value(r.value, state)}, depth {depth}, nodes {r.stats.nodes:,}, "
         f"time {move.seconds:.3f} s"
     )
 
@@ -209,7 +209,7 @@ def play_match(
         record.seconds[side] += move.seconds
         record.moves.append((side, move))
         say(f"{players[side]} ({agents[side].name}) plays {game.format_move(move.action)}: "
-            f"{describe(game, move)}")
+            f"{describe(game, move, state)}")
         state = game.result(state, move.action)
     record.final_state = state
     if game.is_terminal(state):

@@ -68,7 +68,10 @@ class Game(Protocol[S, A]):
         """A move typed by a person; raises InputError when it is not legal here."""
         ...
 
-    def format_value(self, value: float) -> str: ...
+    def format_value(self, value: float, state: S | None = None) -> str:
+        """A search value as a person should read it; `state`, the position the value
+        was found for, lets a game say how far off a decided result is."""
+        ...
 
     def move_help(self) -> str: ...
 
@@ -124,8 +127,9 @@ class GameBase(Generic[S, A]):
                 return action
         raise InputError(f"not a legal move here: {text!r}")
 
-    def format_value(self, value: float) -> str:
-        """A search value as a person should read it (a game may say "wins in 5")."""
+    def format_value(self, value: float, state: S | None = None) -> str:
+        """A search value as a person should read it (given `state`, a game may say
+        "wins in 5")."""
         return f"{value:+.6g}"
 
     def move_help(self) -> str:

@@ -352,7 +352,7 @@ class MaxConnect4(GameBase[Position, int]):
             raise InputError(f"column {text} is full")
         return col
 
-    def format_value(self, value: float) -> str:
+    def format_value(self, value: float, state: Position | None = None) -> str:
         return f"{value:+.2f} points (player 1 minus player 2)"
 
     def move_help(self) -> str:

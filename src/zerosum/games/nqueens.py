@@ -122,7 +122,7 @@ class NQueens(GameBase[Any, Any]):
 
     # ------------------------------------------------------------- display
 
-    def format_value(self, value: float) -> str:
+    def format_value(self, value: float, state: Any = None) -> str:
         if value == int(value) and value != 0:
             side = PLAYERS[0] if value > 0 else PLAYERS[1]
             if self.scored:

@@ -180,7 +180,7 @@ class TakeStones(GameBase[Stones, int]):
             raise InputError(f"stone {stone} cannot be taken now; legal: {legal}")
         return stone
 
-    def format_value(self, value: float) -> str:
+    def format_value(self, value: float, state: Stones | None = None) -> str:
         if value >= self.scale.win:
             return f"{self.players[0]} wins"
         if value <= -self.scale.win:

@@ -234,7 +234,7 @@ class Checkers(GameBase[State, Path]):
             raise InputError("the game is over: there is no move to make")
         return notation.match_move(self.board, text, legal)
 
-    def format_value(self, value: float) -> str:
+    def format_value(self, value: float, state: State | None = None) -> str:
         if value >= 1.0:
             return "Black wins"
         if value <= -1.0:

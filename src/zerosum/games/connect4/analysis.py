@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from zerosum.game import InputError
 from zerosum.games.connect4.bitboard import geometry
-from zerosum.games.connect4.game import ordinal
+from zerosum.games.connect4.game import moves_text, moves_to_win, ordinal
 from zerosum.games.connect4.notation import format_moves, parse_position
 from zerosum.games.connect4.solver import Solver
 
 
 def describe_score(score: int, stones_played: int, cells: int) -> str:
-    """'+18: the player to move wins with their 4th stone' and the like."""
+    """'+18: the player to move wins with their 4th stone (in 5 moves)' and the like."""
     if score == 0:
         return "0: a draw with best play"
-    stones = cells // 2 + 1 - abs(score)
-    if score > 0:
-        plies = 2 * (stones - stones_played // 2) - 1  # the mover has played n // 2
-        return f"{score:+d}: the player to move wins with their {ordinal(stones)} stone " \
-               f"(in {plies} {'move' if plies == 1 else 'moves'})"
-    plies = 2 * (stones - (stones_played + 1) // 2)  # the opponent has (n + 1) // 2
+    stone = cells // 2 + 1 - abs(score)
+    if score > 0:  # the mover has played n // 2 stones (red moves first)
+        n = moves_to_win(stone, stones_played // 2, True)
+        return f"{score:+d}: the player to move wins with their {ordinal(stone)} stone " \
+               f"(in {moves_text(n)})"
+    n = moves_to_win(stone, (stones_played + 1) // 2, False)
     return f"{score:+d}: the player to move loses; the opponent wins with their " \
-           f"{ordinal(stones)} stone (in {plies} moves)"
+           f"{ordinal(stone)} stone (in {moves_text(n)})"
 
 
 def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,

@@ -47,6 +47,16 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def moves_to_win(winning_stone: int, winner_has: int, winner_to_move: bool) -> int:
+    """Moves of both sides from now until the winner's `winning_stone`-th stone lands,
+    that stone included, when the winner has `winner_has` stones on the board now."""
+    return 2 * (winning_stone - winner_has) - winner_to_move
+
+
+def moves_text(n: int) -> str:
+    return f"{n} move" if n == 1 else f"{n} moves"
+
+
 class Connect4(GameBase[Position, int]):
     name = "connect4"
     players = ("Red", "Yellow")
@@ -125,12 +135,19 @@ class Connect4(GameBase[Position, int]):
             raise InputError(f"column {text} is full")
         return column
 
-    def format_value(self, value: float) -> str:
-        """Decided values are whole numbers: say who wins with which stone."""
+    def format_value(self, value: float, state: Position | None = None) -> str:
+        """Decided values are whole numbers: say who wins with which stone and, given
+        the position the value belongs to, in how many moves."""
         if value == int(value) and value != 0:
-            stones = self.geo.cells // 2 + 1 - abs(int(value))
-            side = "red" if value > 0 else "yellow"
-            return f"{int(value):+d} ({side} wins with its {ordinal(stones)} stone)"
+            stone = self.geo.cells // 2 + 1 - abs(int(value))
+            red_wins = value > 0
+            side = "red" if red_wins else "yellow"
+            if state is None:
+                return f"{int(value):+d} ({side} wins with its {ordinal(stone)} stone)"
+            has = (state.stones.red if red_wins else state.stones.yellow).bit_count()
+            n = moves_to_win(stone, has, state.red_to_move == red_wins)
+            return f"{int(value):+d} ({side} wins in {moves_text(n)}, " \
+                   f"with its {ordinal(stone)} stone)"
         if value == 0:
             return "0 (even)"
         return f"{value:+.3f} (estimate)"

@@ -18,8 +18,18 @@ loses. The method is the one his series builds up step by step:
 - move ordering by the number of threats a move creates (cells that would complete a
   four), ties broken centre first;
 - a bounded transposition table (a dict from the position key to one bound: the upper
-  bound of a fail-low node or the lower bound of a fail-high one). When it reaches its
-  capacity it is cleared; only the speed, never the result, depends on what it keeps.
+  bound of a fail-low node or the lower bound of a fail-high one, with the move that
+  refuted it, tried first when the position comes back). When it reaches its capacity
+  it is cleared; only the speed, never the result, depends on what it keeps.
+
+Two additions of ours, on top of his method:
+- a move that creates two threats the opponent cannot both stop (two playable ones, or
+  one playable with another right above it) wins with our next stone, the best score
+  left once we cannot win at once: the node returns it without searching anything;
+  with the refutation move first, it cuts the nodes per position by 10 % (L2_R2) to
+  34 % (L1_R1);
+- the threats of a set of stones are remembered (see `bitboard.threat_finder`): a search
+  meets the same stone sets again and again.
 """
 
 from __future__ import annotations
@@ -60,6 +70,7 @@ class Solver:
         self.geo: Geometry = geometry(width, height)
         self.capacity = capacity
         self.table: dict[int, int] = {}
+        self.wins: dict[int, int] = {}  # stones -> the cells completing a four of them
         self.deadline: float | None = None
         self.node_budget: int | None = None
         self._negamax = self._build_negamax()
@@ -67,6 +78,7 @@ class Solver:
     def reset(self) -> None:
         """Forget the table and zero the node count."""
         self.table.clear()
+        self.wins.clear()
         self.nodes = 0
 
     @property
@@ -87,7 +99,6 @@ class Solver:
         cells, board, bottom = geo.cells, geo.board, geo.bottom
         ordered_columns = [geo.columns[c] for c in geo.centre_order]
         ranks = range(len(ordered_columns))
-        width = len(ordered_columns)
         table = self.table
         table_get = table.get
         capacity = self.capacity
@@ -95,7 +106,17 @@ class Solver:
         solver = self
         nodes = 0
 
-        threats = threat_finder(geo)
+        # The bounds that depend only on the number of stones, looked up rather than
+        # recomputed at every node: the score when the opponent wins with their next
+        # stone, and the lowest and highest scores possible when neither side can win
+        # with its next stone.
+        lost = [-((cells - n) // 2) for n in range(cells + 1)]
+        lowest_at = [-((cells - 2 - n) // 2) for n in range(cells + 1)]
+        highest_at = [(cells - 1 - n) // 2 for n in range(cells + 1)]
+        last_two = cells - 2
+        threats = threat_finder(geo, self.wins)
+        rank_of = {geo.move_bit(0, c) << r: k for k, c in enumerate(geo.centre_order)
+                   for r in range(geo.height)}
 
         def negamax(current: int, mask: int, moves: int, alpha: int, beta: int,
                     opp_threats: int) -> int:
@@ -113,58 +134,74 @@ class Solver:
             forced = possible & opp_threats
             if forced:
                 if forced & (forced - 1):
-                    return -((cells - moves) // 2)  # two threats to block: lost
+                    return lost[moves]  # two threats to block
                 possible = forced
             candidates = possible & ~(opp_threats >> 1)
             if not candidates:
-                return -((cells - moves) // 2)  # every move lets the opponent win
-            if moves >= cells - 2:
+                return lost[moves]  # every move lets the opponent win
+            if moves >= last_two:
                 return 0  # we play one, they the last, nobody can win: a draw
-            lowest = -((cells - 2 - moves) // 2)  # the opponent cannot win next move
+            lowest = lowest_at[moves]
             if alpha < lowest:
                 alpha = lowest
                 if alpha >= beta:
                     return alpha
-            highest = (cells - 1 - moves) // 2  # we cannot win with this move
+            highest = highest_at[moves]
             key = current + mask
             entry = table_get(key)
+            first = 0
             if entry is not None:
                 if entry > 0:
                     highest = min(highest, entry - offset)
                 else:
-                    bound = -entry - offset
+                    bound = (-entry >> 3) - offset
                     if alpha < bound:
                         alpha = bound
                         if alpha >= beta:
                             return alpha
+                    # The move that refuted this position last time is tried first:
+                    # it usually refutes it again, and then ordering the others
+                    # (a threat computation each) is work saved.
+                    first = candidates & ordered_columns[-entry & 7]
             if beta > highest:
                 beta = highest
                 if alpha >= beta:
                     return beta
-            # Order: most threats created first, ties centre first. Each move is packed
-            # into one int, threats * 16 + (15 - its rank in centre order), so that a
-            # plain descending sort of ints does it.
+            if first:
+                score = -negamax(opponent, mask | first, moves + 1, -beta, -alpha, -1)
+                if score >= beta:
+                    table[key] = -(((score + offset) << 3) | rank_of[first])
+                    return score
+                if score > alpha:
+                    alpha = score
+                candidates ^= first
+            # Order: most threats created first, ties centre first, as one descending
+            # sort of threats * 16 + (15 - rank in centre order).
             # A move's threats are the child's opponent threats: passed down, not redone.
             # (Equal, as the move itself cannot complete a four: we cannot win now.)
+            # A move creating two threats the opponent cannot both stop, two playable
+            # ones or one playable with another right above it, wins with our next
+            # stone (the opponent has no four to make first: see the candidates). That
+            # is the best score left, so no move needs to be searched.
             if candidates & (candidates - 1):
-                scored = []
-                created = [0] * width
+                order = []
                 for k in ranks:
                     move = candidates & ordered_columns[k]
                     if move:
-                        created[k] = t = threats(current | move, mask)
-                        scored.append((t.bit_count() << 4) | (15 - k))
-                scored.sort(reverse=True)
-                order = [(candidates & ordered_columns[k], created[k])
-                         for k in [15 - (x & 15) for x in scored]]
-            else:
-                order = [(candidates, -1)]
-            for move, move_threats in order:
+                        t = threats(current | move, mask)
+                        playable = t & ((mask | move) + bottom)
+                        if playable and (playable & (playable - 1) or (playable << 1) & t):
+                            return highest
+                        order.append(((t.bit_count() << 4) | (15 - k), move, t))
+                order.sort(reverse=True)
+            else:  # one move left (or none, if it was the refutation tried above)
+                order = [(0, candidates, -1)] if candidates else []
+            for _, move, move_threats in order:
                 score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, move_threats)
                 if score >= beta:
                     if len(table) >= capacity:
                         table.clear()
-                    table[key] = -(score + offset)
+                    table[key] = -(((score + offset) << 3) | rank_of[move])
                     return score
                 if score > alpha:
                     alpha = score

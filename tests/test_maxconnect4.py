@@ -314,6 +314,10 @@ def test_exact_from_16_empty_cells_gives_the_value_the_table_free_search_gives()
     assert result.exact and result.depth == 16
     # A second engine without iterative deepening or a shared table agrees.
     assert Engine().search_depth(pos, 16).value == result.value
+    # So does one whose table fills up and is cleared many times within the pass.
+    small = Engine(table_size=500)
+    assert small.search_depth(pos, 16).value == result.value
+    assert len(small.table) <= 500
     # 17 empty cells at depth 2: a depth-limited search, not exact.
     pos17 = positions_with_empties(7, 17, 10**9, 1)[0]
     assert not Engine().search(pos17, 2).exact

@@ -186,6 +186,7 @@ class Engine:
         this function runs once per node.
         """
         table = self.table
+        table_size = self.table_size
         deadline = self.deadline
         evaluation = self.evaluation
         counter = [0]
@@ -259,6 +260,11 @@ class Engine:
             exact = depth >= CELLS - mask.bit_count()
             if flipped:
                 best_move = 6 - best_move
+            if len(table) >= table_size:
+                # Within a pass too: one deep pass alone can outgrow any memory. The
+                # pass's own entries go with it, so its principal variation may come
+                # out shorter; the root's entry, stored last, always survives.
+                table.clear()
             table[key] = (TO_THE_END if exact else depth, bound, best, best_move)
             return best
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from zerosum.cli.common import nonneg_int
+from zerosum.convert import nonneg_int
 from zerosum.fileio import read_text
 from zerosum.localsearch import TSP, Climb, DistanceMatrix, Tour, hill_climb
 from zerosum.localsearch.tsp import EXHAUSTIVE_LIMIT

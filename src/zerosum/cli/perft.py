@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from zerosum.cli.common import positive_int
+from zerosum.convert import positive_int
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import all_games, get_game
 

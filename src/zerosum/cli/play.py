@@ -16,7 +16,7 @@ from zerosum.agents import (
     SearchAgent,
     play_match,
 )
-from zerosum.cli.common import nonneg_int, positive_float
+from zerosum.convert import nonneg_int, positive_float
 from zerosum.game import InputError
 from zerosum.games.registry import GameSpec, all_games, get_game
 

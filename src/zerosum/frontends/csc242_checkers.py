@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
-from zerosum.cli.common import Parser, nonneg_int
+from zerosum.cli.common import Parser
+from zerosum.convert import nonneg_int
 from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.games.checkers import Checkers, State

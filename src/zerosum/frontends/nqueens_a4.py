@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zerosum.agents import SearchAgent, play_match
-from zerosum.cli.common import Parser, int_range, nonneg_int
+from zerosum.cli.common import Parser
+from zerosum.convert import int_range, nonneg_int
 from zerosum.frontends import Main, guarded
 from zerosum.games.nqueens import nqueens
 from zerosum.search import SearchResult

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from zerosum.cli.common import int_range, nonneg_int
+from zerosum.convert import int_range, nonneg_int
 from zerosum.game import InputError
 from zerosum.games.nqueens import VARIATIONS, NQueens, nqueens
 from zerosum.games.registry import Option

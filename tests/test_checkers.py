@@ -420,3 +420,12 @@ def test_other_board_sizes(size: int, men: int, first_moves: int) -> None:
     assert g.from_fen(g.to_fen(s)) == s
     with pytest.raises(InputError, match="board size"):
         Checkers(7)
+
+
+def test_engine_time_is_measured_by_its_clock() -> None:
+    # Each reading of this clock is a second later: depth 1 already takes more than
+    # the 60 % of the 0.5 s budget after which no new pass starts.
+    g = Checkers(8)
+    readings = iter(range(10**6))
+    r = Engine(g, clock=lambda: float(next(readings))).search(g.initial_state(), 0.5)
+    assert r.depth == 1 and r.action in g.actions(g.initial_state())

@@ -205,3 +205,40 @@ def test_partial_result_keeps_completed_children() -> None:
     r = minimax_search(game, s, stop=stop)
     assert not r.complete
     assert r.action == 0  # the only child searched to the end
+
+
+# ---------------------------------------------------------------- clocks
+
+
+class SteppingClock:
+    """A clock that moves on by `step` every time it is read: timed searches become
+    exactly repeatable, whatever the machine is doing."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_stop_reads_the_clock_it_is_given() -> None:
+    clock = SteppingClock(0.0)
+    stop = Stop(seconds=1.0, clock=clock)
+    assert stop.time_left() == 1.0 and not stop.expired()
+    clock.now = 1.0
+    assert stop.time_left() == 0.0 and stop.expired()
+
+
+def test_iterative_deepening_under_a_clock_of_its_own() -> None:
+    # The clock is read when the Stop is made (t = 0.001: deadline 0.0025), after each
+    # pass (0.002 after depth 1: going on; 0.003 after depth 2: over), and every 128
+    # nodes (never reached): depths 1 and 2, 10 + 26 nodes, whatever the real time.
+    result = iterative_deepening_search(TicTacToe(), TicTacToe().initial_state(),
+                                        seconds=0.0015, clock=SteppingClock(0.001))
+    assert result.depth == 2 and result.stats.nodes == 36
+    # A longer budget runs out inside a pass, at a check every 128 nodes; the figures
+    # are the same on every run.
+    result = iterative_deepening_search(TicTacToe(), TicTacToe().initial_state(),
+                                        seconds=0.0095, clock=SteppingClock(0.001))
+    assert result.depth == 4 and result.stats.nodes == 6 * 128

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 
 class SearchStopped(Exception):
@@ -11,10 +12,12 @@ class SearchStopped(Exception):
 
 
 class Stop:
-    """When a search must give up: a wall-clock deadline, a node budget, a flag.
+    """When a search must give up: a deadline, a node budget, a flag.
 
     The node budget is checked at every node (an integer comparison); the clock and
     the flag only every `check_every` nodes, since reading the clock costs more.
+    `clock` measures `seconds`: wall time by default, or e.g. time.process_time for
+    benchmarks on a machine shared with other jobs.
     `request()` may be called from another thread (a UI's stop button).
     """
 
@@ -23,8 +26,10 @@ class Stop:
         seconds: float | None = None,
         nodes: int | None = None,
         check_every: int = 256,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.clock = clock
+        self.deadline = None if seconds is None else clock() + seconds
         self.node_budget = nodes
         self.check_every = check_every
         self.nodes_used = 0
@@ -40,14 +45,14 @@ class Stop:
     def time_left(self) -> float | None:
         if self.deadline is None:
             return None
-        return self.deadline - time.perf_counter()
+        return self.deadline - self.clock()
 
     def expired(self) -> bool:
         if self._flag.is_set():
             return True
         if self.node_budget is not None and self.nodes_used >= self.node_budget:
             return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and self.clock() >= self.deadline
 
     def tick(self) -> None:
         """Count one node; raise SearchStopped when the budget is spent."""
@@ -57,6 +62,6 @@ class Stop:
             raise SearchStopped
         if self.nodes_used % self.check_every == 0 and (
             self._flag.is_set()
-            or (self.deadline is not None and time.perf_counter() >= self.deadline)
+            or (self.deadline is not None and self.clock() >= self.deadline)
         ):
             raise SearchStopped

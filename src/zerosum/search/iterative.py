@@ -7,6 +7,7 @@ a pass, that pass is abandoned and the deepest completed pass is the answer.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -50,16 +51,18 @@ def iterative_deepening_search(
     table: TranspositionTable | None = None,
     order: bool = True,
     on_depth: Callable[[SearchResult], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult:
     """The best move of the deepest pass completed within the budget.
 
-    `seconds` is a wall-clock budget, `nodes` a budget of examined nodes over all
-    passes; `stop` may be given instead (e.g. to stop from another thread).
+    `seconds` is a budget measured by `clock` (wall time by default; time.process_time
+    gives CPU time), `nodes` a budget of examined nodes over all passes; `stop` may be
+    given instead (e.g. to stop from another thread).
     `on_depth` is called with each completed pass, for progress displays.
     The returned stats add up all passes, the abandoned one included.
     """
     if stop is None:
-        stop = Stop(seconds=seconds, nodes=nodes, check_every=128)
+        stop = Stop(seconds=seconds, nodes=nodes, check_every=128, clock=clock)
     if table is None:
         table = TranspositionTable(exact_depth=False)
     best: SearchResult | None = None

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(SCALE - 1)
 SOLVE_WHEN_EMPTY = 20  # try the solver when at most this many cells are empty
+WEAK_SOLVE_WHEN_EMPTY = 28  # below this, first try to prove a win (or a draw) at all
+WEAK_SHARE = 0.5  # of the budget that proof may take
+ZUGZWANG = 60  # the parity term: who wins if both sides just fill the board up
 
 
 class _Timeout(Exception):
@@ -58,6 +61,33 @@ class EvaluationTables:
         # for threats (odd threats), rows 2, 4, 6 the second player's (Allis, 1988).
         self.odd_rows = sum(geo.bit(c, r) for c in range(w) for r in range(0, h, 2))
         self.even_rows = geo.board ^ self.odd_rows
+        self.spare = geo.bottom << geo.height  # the always-empty bit above each column
+
+
+def lowest_per_column(cells: int, spare: int, bottom: int, board: int) -> int:
+    """The lowest of `cells` in each column. With the spare bit set, every column's
+    field is at least 1, so subtracting 1 from each field borrows only inside it."""
+    x = cells | spare
+    return x & ~(x - bottom) & board
+
+
+def parity(first: int, second: int, odd_rows: int, even_rows: int) -> int:
+    """Who wins the zugzwang, from the first player's side: +1, 0 or -1. `first` and
+    `second` are the threats that are the lowest in their column (a threat above
+    another one in its column rarely gets the chance to count).
+
+    Allis (1988): if both sides just fill the board up, the second player, answering in
+    the same column (follow-up, claimeven), gets the even rows, the first player the odd
+    ones. So a lowest threat of the first player on an odd row (counted from 1 at the
+    bottom) wins unless the second player has as many such odd threats of his own to
+    spoil it (an odd threat of the second player's is then his lowest square to claim);
+    without any, the second player wins with any even threat, and draws otherwise."""
+    first_odd = (first & odd_rows).bit_count()
+    if first_odd > (second & odd_rows).bit_count():
+        return 1
+    if not first_odd and second & even_rows:
+        return -1
+    return 0
 
 
 _TABLES: dict[tuple[int, int], EvaluationTables] = {}
@@ -74,9 +104,10 @@ def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None
     """An estimate from the mover's side, within +-(SCALE - 1).
 
     Threats (empty cells completing three of a side's stones: the open threes) count
-    most, more if they sit on the rows where they tend to decide the end game (odd
-    rows for the first player, even for the second) and most if they are playable
-    right now or next; then stones on cells crossed by many lines (centre control).
+    most: more if they are the lowest in their column and on the rows where they
+    decide the end game (odd rows for the first player, even for the second), more if
+    they are playable next; then who wins the zugzwang by parity (see `parity`); then
+    stones on cells crossed by many lines (centre control).
     """
     t = tables(geo)
     opponent = current ^ mask
@@ -86,12 +117,17 @@ def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None
     theirs = winning_cells(opponent, mask, geo.h1, geo.board)
     good_mine = t.odd_rows if first_to_move else t.even_rows
     good_theirs = geo.board ^ good_mine
-    # A threat right above an opponent's threat is worthless while that one stands.
+    lowest = lowest_per_column(mine | theirs, t.spare, geo.bottom, geo.board)
+    low_mine, low_theirs = mine & lowest, theirs & lowest
     score = 24 * (mine.bit_count() - theirs.bit_count())
-    score += 36 * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
+    score += 36 * ((low_mine & good_mine).bit_count() - (low_theirs & good_theirs).bit_count())
     # Threats just above the lowest empty cells: the opponent may not play below them.
     above = ((mask + geo.bottom) & geo.board) << 1
     score += 16 * ((mine & above).bit_count() - (theirs & above).bit_count())
+    if first_to_move:
+        score += ZUGZWANG * parity(low_mine, low_theirs, t.odd_rows, t.even_rows)
+    else:
+        score -= ZUGZWANG * parity(low_theirs, low_mine, t.odd_rows, t.even_rows)
     for weight, cells in t.weights:
         score += weight * ((current & cells).bit_count() - (opponent & cells).bit_count())
     return max(-(SCALE - 1), min(SCALE - 1, score))
@@ -125,7 +161,7 @@ class Engine:
         ranks = range(len(ordered_columns))
         width = len(ordered_columns)
         t = tables(geo)
-        weights, odd_rows, even_rows = t.weights, t.odd_rows, t.even_rows
+        weights, odd_rows, even_rows, spare = t.weights, t.odd_rows, t.even_rows, t.spare
         table = self.table
         table_get = table.get
         capacity = self.capacity
@@ -158,12 +194,28 @@ class Engine:
                 return 0
             if depth <= 0:  # heuristic(), inline
                 mine = threats(current, mask)
-                good_mine, good_theirs = (odd_rows, even_rows) if moves % 2 == 0 \
-                    else (even_rows, odd_rows)
+                x = mine | theirs | spare
+                x &= ~(x - bottom) & board  # the lowest threat of each column
+                low_mine, low_theirs = mine & x, theirs & x
                 above = ((mask + bottom) & board) << 1
                 v = 24 * (mine.bit_count() - theirs.bit_count())
-                v += 36 * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
                 v += 16 * ((mine & above).bit_count() - (theirs & above).bit_count())
+                if moves % 2 == 0:  # the mover is the first player
+                    v += 36 * ((low_mine & odd_rows).bit_count()
+                               - (low_theirs & even_rows).bit_count())
+                    first_odd = (low_mine & odd_rows).bit_count()
+                    if first_odd > (low_theirs & odd_rows).bit_count():
+                        v += ZUGZWANG
+                    elif not first_odd and low_theirs & even_rows:
+                        v -= ZUGZWANG
+                else:
+                    v += 36 * ((low_mine & even_rows).bit_count()
+                               - (low_theirs & odd_rows).bit_count())
+                    first_odd = (low_theirs & odd_rows).bit_count()
+                    if first_odd > (low_mine & odd_rows).bit_count():
+                        v -= ZUGZWANG
+                    elif not first_odd and low_mine & even_rows:
+                        v += ZUGZWANG
                 for weight, where in weights:
                     v += weight * ((current & where).bit_count() - (opponent & where).bit_count())
                 return top if v > top else -top if v < -top else v
@@ -244,16 +296,30 @@ class Engine:
         for c in playable:  # a win at once
             if geo.has_four(current | geo.move_bit(mask, c)):
                 return c, (geo.cells + 1 - moves) // 2 * SCALE, True, 1
-        if geo.cells - moves <= (SOLVE_WHEN_EMPTY if seconds >= 0.4 else SOLVE_WHEN_EMPTY - 4):
+        empty = geo.cells - moves
+        allowed = geo.board  # the cells the search may play: all, unless proven otherwise
+        if empty <= (SOLVE_WHEN_EMPTY if seconds >= 0.4 else SOLVE_WHEN_EMPTY - 4):
             solved = self.try_solver(current, mask, start + seconds * 0.4)
             if solved is not None:
                 return solved[0], solved[1] * SCALE, True, 0
+        elif empty <= WEAK_SOLVE_WHEN_EMPTY and seconds >= 0.3:
+            proven = self.try_weak(current, mask, start + seconds * WEAK_SHARE)
+            if proven is not None:
+                outcome, columns = proven
+                if outcome > 0 or len(columns) == 1:
+                    # A proven win (its length unknown: the largest estimate), or the
+                    # only move that does not lose.
+                    return columns[0], outcome * (SCALE - 1), False, 0
+                if outcome == 0:  # a draw: search for chances among the safe moves
+                    allowed = sum(geo.columns[c] for c in columns)
         self.deadline = start + seconds
         best_column = self.safe_default(current, mask, playable)
+        if allowed != geo.board:
+            best_column = next(c for c in playable if geo.columns[c] & allowed)
         best_value, depth_done = 0, 0
-        for depth in range(1, geo.cells - moves + 1):
+        for depth in range(1, empty + 1):
             try:
-                column, value = self.root(current, mask, moves, depth)
+                column, value = self.root(current, mask, moves, depth, allowed)
             except _Timeout:
                 # The unfinished pass searched the previous best move first; a move it
                 # then found better (a full window at the root) is the better choice.
@@ -267,12 +333,14 @@ class Engine:
             # best move first, so a move it found better at the root is better.
         return best_column, best_value, abs(best_value) >= SCALE, depth_done
 
-    def root(self, current: int, mask: int, moves: int, depth: int) -> tuple[int, int]:
-        """One pass at the root; it also handles the lost cases the search prunes."""
+    def root(self, current: int, mask: int, moves: int, depth: int,
+             allowed: int = -1) -> tuple[int, int]:
+        """One pass at the root, over the moves in `allowed` (a mask of cells; -1: all);
+        it also handles the lost cases the search prunes."""
         geo = self.geo
         opponent = current ^ mask
         theirs = winning_cells(opponent, mask, geo.h1, geo.board)
-        possible = geo.possible(mask)
+        possible = geo.possible(mask) & allowed
         forced = possible & theirs
         if forced:
             possible = forced  # with two of them we lose anyway: still block one
@@ -308,6 +376,30 @@ class Engine:
             if not (geo.move_bit(mask, c) << 1) & theirs:
                 return c
         return playable[0]
+
+    def try_weak(self, current: int, mask: int, deadline: float) -> tuple[int, list[int]] | None:
+        """Before the deadline, the game's outcome (1 won, 0 drawn, -1 lost, for the
+        mover) and the moves keeping it: the first winning column found, or every
+        column that does not lose; or None if the solver ran out of time. A weak solve
+        (win, draw or loss, not how soon) is far cheaper than the exact score."""
+        solver, geo = self.solver, self.geo
+        solver.limit(seconds=max(0.0, deadline - self.clock()))
+        try:
+            outcome = solver.solve(current, mask, weak=True)
+            columns: list[int] = []
+            if outcome >= 0:
+                for c in geo.centre_order:
+                    if geo.playable(mask, c) and solver.achieves(current, mask, c, outcome):
+                        columns.append(c)
+                        if outcome > 0:
+                            break
+        except SolverStopped:
+            return None
+        finally:
+            self.nodes += solver.nodes
+            solver.reset()
+            solver.limit()
+        return outcome, columns
 
     def try_solver(self, current: int, mask: int, deadline: float) -> tuple[int, int] | None:
         """(a best column, the exact score), or None if the solver ran out of time."""

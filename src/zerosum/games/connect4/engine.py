@@ -4,12 +4,16 @@ Iterative deepening negamax alpha-beta on bitboards, sharing a transposition tab
 between depths; move ordering: the table's move, then (forced blocks being the only
 candidates when there is a threat to block) the moves creating most threats, centre
 first. Moves that let the opponent win at once are never searched, exactly as in the
-solver. Leaves are valued by `heuristic`. When few enough empty cells remain, the
-perfect solver is tried first with part of the budget; if it finishes, its answer is
-exact and the engine plays a best move.
+solver. Leaves are valued by `heuristic`. Before searching, the solver gets part of the
+budget: with at most 20 empty cells for the exact score (then the engine plays a best
+move), with at most 28 for the outcome alone (a weak solve): a proven win is kept by
+playing a move proven to win, a proven draw by searching only moves proven not to lose.
+The evaluation cannot see a win that turns on a zugzwang 20 plies away; the weak solve
+can, and is cheap when the game is decided (many moves win).
 
 Values are integers from the mover's side: a decided game is worth 1000 x its solver
-score (see solver.py), an estimate lies strictly between -1000 and 1000.
+score (see solver.py), an estimate lies strictly between -1000 and 1000; a win proven
+by the weak solve, whose length is unknown, is worth 999.
 """
 
 from __future__ import annotations

@@ -141,10 +141,13 @@ class Engine:
     """One engine instance keeps its table from move to move (as in a match)."""
 
     def __init__(self, width: int = 7, height: int = 6, capacity: int = 1_000_000,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 weak_solve_when_empty: int = WEAK_SOLVE_WHEN_EMPTY) -> None:
         """`clock` measures the time budget: wall time as a tournament wants, or
-        time.process_time for benchmarks on a machine shared with other jobs."""
+        time.process_time for benchmarks on a machine shared with other jobs.
+        `weak_solve_when_empty`: 0 turns the weak solve off (to measure what it adds)."""
         self.clock = clock
+        self.weak_solve_when_empty = weak_solve_when_empty
         self.geo = geometry(width, height)
         self.solver = Solver(width, height, clock=clock)
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> depth, kind, value, move
@@ -306,7 +309,7 @@ class Engine:
             solved = self.try_solver(current, mask, start + seconds * 0.4)
             if solved is not None:
                 return solved[0], solved[1] * SCALE, True, 0
-        elif empty <= WEAK_SOLVE_WHEN_EMPTY and seconds >= 0.3:
+        elif empty <= self.weak_solve_when_empty and seconds >= 0.3:
             proven = self.try_weak(current, mask, start + seconds * WEAK_SHARE)
             if proven is not None:
                 outcome, columns = proven

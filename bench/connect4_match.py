@@ -82,8 +82,9 @@ def main() -> int:
               f"{outcome:4s} ({len(moves)} moves: {format_moves(moves)})", flush=True)
     n = sum(totals.values())
     clock_name = "CPU" if args.cpu else "wall"
+    weak = "off" if args.weak_empty <= 0 else f"<= {args.weak_empty} empty"
     print(f"\nengine vs course depth-4 alpha-beta, {n} games, {args.time:g} s {clock_name} "
-          f"per move, weak solve {'off' if args.weak_empty <= 0 else f'<= {args.weak_empty} empty'}: "
+          f"per move, weak solve {weak}: "
           f"{totals['win']} wins, {totals['draw']} draws, {totals['loss']} losses "
           f"({100 * totals['win'] / max(n, 1):.1f} % won); wall {time.perf_counter() - t0:.0f} s, "
           f"CPU {time.process_time() - c0:.0f} s (machine shared: times are noisy)")

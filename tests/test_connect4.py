@@ -412,16 +412,16 @@ def test_engine_inline_evaluation_is_heuristic() -> None:
 
 
 def counting_clock() -> Callable[[], float]:
-    """A clock that advances 1 ms per reading: a time budget becomes a node budget
-    (the searches read the clock every few hundred nodes), the same on every machine."""
+    """A clock that advances 5 ms per reading: a time budget becomes a node budget (the
+    searches read the clock every 256 or 1024 nodes), the same on every machine."""
     ticks = itertools.count()
-    return lambda: next(ticks) / 1000
+    return lambda: next(ticks) / 200
 
 
 def test_engine_keeps_the_win_its_evaluation_misses() -> None:
     """Seed 2, game 25 of bench/connect4_match.py, which the engine once lost as red:
-    only column 2 (1-based) keeps the win; the search by the evaluation alone preferred
-    column 4 at every depth it reached in 0.6 s; the weak solve proves column 2."""
+    only column 2 (1-based) keeps the win; the search alone prefers column 4 at every
+    depth it reaches in 0.6 s (and at 16 plies); the weak solve proves column 2."""
     p = position("76463662443332")
     engine = Engine()
     assert engine.try_weak(p.current, p.mask, float("inf")) == (1, [1])
@@ -429,6 +429,8 @@ def test_engine_keeps_the_win_its_evaluation_misses() -> None:
     engine = Engine(clock=counting_clock())
     column, value, exact, _ = engine.choose(p.current, p.mask, 0.6)
     assert (column, value, exact) == (1, 999, False)  # proven won, its length unknown
+    alone = Engine(clock=counting_clock(), weak_solve_when_empty=0)
+    assert alone.choose(p.current, p.mask, 0.6)[0] == 3  # what the search alone plays
 
 
 def test_engine_plays_only_moves_that_keep_a_drawn_game_drawn() -> None:
@@ -436,10 +438,9 @@ def test_engine_plays_only_moves_that_keep_a_drawn_game_drawn() -> None:
     engine = Engine()
     assert engine.try_weak(p.current, p.mask, float("inf")) == (0, [3, 4])
     solver = Solver()
-    assert solver.solve(p.current, p.mask) == 0
+    assert solver.solve(p.current, p.mask, weak=True) == 0
     geo7 = geometry()
     assert [c for c in range(7) if geo7.playable(p.mask, c)
             and solver.achieves(p.current, p.mask, c, 0)] == [3, 4]
-    for budget in (0.4, 0.6, 1.0):
-        column = Engine(clock=counting_clock()).choose(p.current, p.mask, budget)[0]
-        assert column in (3, 4)
+    column, value, exact, depth = Engine(clock=counting_clock()).choose(p.current, p.mask, 0.4)
+    assert column in (3, 4) and not exact and abs(value) < 1000 and depth > 0

@@ -421,7 +421,7 @@ def counting_clock() -> Callable[[], float]:
 def test_engine_keeps_the_win_its_evaluation_misses() -> None:
     """Seed 2, game 25 of bench/connect4_match.py, which the engine once lost as red:
     only column 2 (1-based) keeps the win; the search alone prefers column 4 at every
-    depth it reaches in 0.6 s (and at 16 plies); the weak solve proves column 2."""
+    depth it reaches with the same budget (12 plies); the weak solve proves column 2."""
     p = position("76463662443332")
     engine = Engine()
     assert engine.try_weak(p.current, p.mask, float("inf")) == (1, [1])

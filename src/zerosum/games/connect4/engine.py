@@ -388,25 +388,30 @@ class Engine:
         """Before the deadline, the game's outcome (1 won, 0 drawn, -1 lost, for the
         mover) and the moves keeping it: the first winning column found, or every
         column that does not lose; or None if the solver ran out of time. A weak solve
-        (win, draw or loss, not how soon) is far cheaper than the exact score."""
+        (win, draw or loss, not how soon) is far cheaper than the exact score.
+
+        The root is searched here, not in `Solver.solve`: a win is proven by finding a
+        winning move, so the first one found is the answer, with no second search to
+        tell which move it was. Moves are tried in the search's order (most threats
+        created first), which finds a win soonest."""
         solver, geo = self.solver, self.geo
+        theirs = winning_cells(current ^ mask, mask, geo.h1, geo.board)
+        possible = geo.possible(mask)
+        candidates = possible & ~(theirs >> 1) & (possible & theirs or possible)
+        order = [geo.column_of(move) for move in self.ordered(current, mask, candidates, 0)]
         solver.limit(seconds=max(0.0, deadline - self.clock()))
         try:
-            outcome = solver.solve(current, mask, weak=True)
-            columns: list[int] = []
-            if outcome >= 0:
-                for c in geo.centre_order:
-                    if geo.playable(mask, c) and solver.achieves(current, mask, c, outcome):
-                        columns.append(c)
-                        if outcome > 0:
-                            break
+            for c in order:
+                if solver.achieves(current, mask, c, 1):
+                    return 1, [c]
+            safe = [c for c in order if solver.achieves(current, mask, c, 0)]
         except SolverStopped:
             return None
         finally:
             self.nodes += solver.nodes
             solver.reset()
             solver.limit()
-        return outcome, columns
+        return (0, sorted(safe, key=geo.centre_order.index)) if safe else (-1, [])
 
     def try_solver(self, current: int, mask: int, deadline: float) -> tuple[int, int] | None:
         """(a best column, the exact score), or None if the solver ran out of time."""

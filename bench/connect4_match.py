@@ -3,7 +3,7 @@ STATE COLOUR A 4), as the issue asks: at least 100 games, openings varied by see
 first moves, colours swapped; the engine must win at least 95 % and lose none.
 
     python bench/connect4_match.py [--games 100] [--time 0.6] [--opening 2] [--seed 1]
-                                   [--cpu] [--weak-empty 28] [--only 47 ...]
+                                   [--cpu] [--weak-empty 30] [--only 47 ...]
 
 Each opening (2 random moves from a seeded generator) is played twice, the engine once
 as red and once as yellow. The engine gets `--time` seconds of wall time per move (0.6:

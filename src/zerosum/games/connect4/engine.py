@@ -6,7 +6,7 @@ candidates when there is a threat to block) the moves creating most threats, cen
 first. Moves that let the opponent win at once are never searched, exactly as in the
 solver. Leaves are valued by `heuristic`. Before searching, the solver gets part of the
 budget: with at most 20 empty cells for the exact score (then the engine plays a best
-move), with at most 28 for the outcome alone (a weak solve): a proven win is kept by
+move), with at most 30 for the outcome alone (a weak solve): a proven win is kept by
 playing a move proven to win, a proven draw by searching only moves proven not to lose.
 The evaluation cannot see a win that turns on a zugzwang 20 plies away; the weak solve
 can, and is cheap when the game is decided (many moves win).
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(SCALE - 1)
 SOLVE_WHEN_EMPTY = 20  # try the solver when at most this many cells are empty
-WEAK_SOLVE_WHEN_EMPTY = 28  # below this, first try to prove a win (or a draw) at all
+WEAK_SOLVE_WHEN_EMPTY = 30  # up to this many empty cells, first try to prove a win (or a draw)
 WEAK_SHARE = 0.5  # of the budget that proof may take
 ZUGZWANG = 60  # the parity term: who wins if both sides just fill the board up
 

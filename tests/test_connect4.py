@@ -17,15 +17,7 @@ from zerosum.games.connect4 import Connect4
 from zerosum.games.connect4.analysis import solve_rows
 from zerosum.games.connect4.bitboard import geometry
 from zerosum.games.connect4.course import CourseConnect4
-from zerosum.games.connect4.engine import (
-    ZUGZWANG,
-    Engine,
-    heuristic,
-    lowest_per_column,
-    parity,
-    tables,
-    tournament_engine,
-)
+from zerosum.games.connect4.engine import Engine, heuristic, tournament_engine
 from zerosum.games.connect4.game import Position, position_from_stones
 from zerosum.games.connect4.notation import (
     Stones,
@@ -331,57 +323,6 @@ def test_engine_blocks_and_never_plays_a_full_column() -> None:
     assert engine.choose(p.current, p.mask, 0.3)[0] == 3
     p = position("444444")  # column 4 full
     assert engine.choose(p.current, p.mask, 0.2)[0] != 3
-
-
-def test_lowest_threat_per_column() -> None:
-    geo = geometry()
-    t = tables(geo)
-    cells = geo.bit(2, 1) | geo.bit(2, 4) | geo.bit(5, 5) | geo.bit(0, 0) | geo.bit(0, 3)
-    assert lowest_per_column(cells, t.spare, geo.bottom, geo.board) == \
-        geo.bit(0, 0) | geo.bit(2, 1) | geo.bit(5, 5)
-    assert lowest_per_column(0, t.spare, geo.bottom, geo.board) == 0
-
-
-def test_parity_of_threats() -> None:
-    """Rows counted from 0 here: 0, 2, 4 are Allis's odd rows 1, 3, 5."""
-    geo = geometry()
-    t = tables(geo)
-
-    def sign(first: list[tuple[int, int]], second: list[tuple[int, int]]) -> int:
-        return parity(sum(geo.bit(c, r) for c, r in first),
-                      sum(geo.bit(c, r) for c, r in second), t.odd_rows, t.even_rows)
-
-    assert sign([(3, 2)], []) == 1  # an odd threat of the first player
-    assert sign([(3, 2)], [(5, 3)]) == 1  # beats an even threat in another column
-    assert sign([(3, 2)], [(5, 2)]) == 0  # an odd threat each: unclear
-    assert sign([(3, 2), (1, 4)], [(5, 2)]) == 1  # two against one
-    assert sign([], [(5, 3)]) == -1  # claimeven: the second player's even threat wins
-    assert sign([(3, 3)], [(5, 1)]) == -1  # the first player's even threat does not help
-    assert sign([(3, 3)], []) == 0
-    assert sign([], []) == 0
-
-
-def test_parity_term_in_the_evaluation() -> None:
-    """Red's three b3-d3 threatens a3 and e3, both on row 3: odd, the first player's
-    rows; yellow has no threat. As the first player (which red is, with as many stones
-    as yellow) red's two lowest odd threats get the good-row bonus and win the zugzwang;
-    were red the second player, the same threats would get neither."""
-    geo = geometry()
-    stones = parse_grid("""
-        .......
-        .......
-        .......
-        .XXX...
-        .OOX...
-        .XOO..O
-    """)
-    mask = stones.red | stones.yellow
-    assert geo.winning_cells(stones.red, mask) == geo.bit(0, 2) | geo.bit(4, 2)
-    assert geo.winning_cells(stones.yellow, mask) == 0
-    as_first = heuristic(geo, stones.red, mask, first_to_move=True)
-    as_second = heuristic(geo, stones.red, mask, first_to_move=False)
-    assert as_first - as_second == 2 * 36 + ZUGZWANG
-    assert as_second > 0  # two threats and more central stones are good anyway
 
 
 def test_engine_inline_evaluation_is_heuristic() -> None:

@@ -32,7 +32,6 @@ SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(S
 SOLVE_WHEN_EMPTY = 20  # try the solver when at most this many cells are empty
 WEAK_SOLVE_WHEN_EMPTY = 30  # up to this many empty cells, first try to prove a win (or a draw)
 WEAK_SHARE = 0.5  # of the budget that proof may take
-ZUGZWANG = 60  # the parity term: who wins if both sides just fill the board up
 
 
 class _Timeout(Exception):
@@ -65,33 +64,6 @@ class EvaluationTables:
         # for threats (odd threats), rows 2, 4, 6 the second player's (Allis, 1988).
         self.odd_rows = sum(geo.bit(c, r) for c in range(w) for r in range(0, h, 2))
         self.even_rows = geo.board ^ self.odd_rows
-        self.spare = geo.bottom << geo.height  # the always-empty bit above each column
-
-
-def lowest_per_column(cells: int, spare: int, bottom: int, board: int) -> int:
-    """The lowest of `cells` in each column. With the spare bit set, every column's
-    field is at least 1, so subtracting 1 from each field borrows only inside it."""
-    x = cells | spare
-    return x & ~(x - bottom) & board
-
-
-def parity(first: int, second: int, odd_rows: int, even_rows: int) -> int:
-    """Who wins the zugzwang, from the first player's side: +1, 0 or -1. `first` and
-    `second` are the threats that are the lowest in their column (a threat above
-    another one in its column rarely gets the chance to count).
-
-    Allis (1988): if both sides just fill the board up, the second player, answering in
-    the same column (follow-up, claimeven), gets the even rows, the first player the odd
-    ones. So a lowest threat of the first player on an odd row (counted from 1 at the
-    bottom) wins unless the second player has as many such odd threats of his own to
-    spoil it (an odd threat of the second player's is then his lowest square to claim);
-    without any, the second player wins with any even threat, and draws otherwise."""
-    first_odd = (first & odd_rows).bit_count()
-    if first_odd > (second & odd_rows).bit_count():
-        return 1
-    if not first_odd and second & even_rows:
-        return -1
-    return 0
 
 
 _TABLES: dict[tuple[int, int], EvaluationTables] = {}
@@ -108,10 +80,9 @@ def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None
     """An estimate from the mover's side, within +-(SCALE - 1).
 
     Threats (empty cells completing three of a side's stones: the open threes) count
-    most: more if they are the lowest in their column and on the rows where they
-    decide the end game (odd rows for the first player, even for the second), more if
-    they are playable next; then who wins the zugzwang by parity (see `parity`); then
-    stones on cells crossed by many lines (centre control).
+    most, more if they sit on the rows where they tend to decide the end game (odd
+    rows for the first player, even for the second) and most if they are playable
+    right now or next; then stones on cells crossed by many lines (centre control).
     """
     t = tables(geo)
     opponent = current ^ mask
@@ -121,17 +92,12 @@ def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None
     theirs = winning_cells(opponent, mask, geo.h1, geo.board)
     good_mine = t.odd_rows if first_to_move else t.even_rows
     good_theirs = geo.board ^ good_mine
-    lowest = lowest_per_column(mine | theirs, t.spare, geo.bottom, geo.board)
-    low_mine, low_theirs = mine & lowest, theirs & lowest
+    # A threat right above an opponent's threat is worthless while that one stands.
     score = 24 * (mine.bit_count() - theirs.bit_count())
-    score += 36 * ((low_mine & good_mine).bit_count() - (low_theirs & good_theirs).bit_count())
+    score += 36 * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
     # Threats just above the lowest empty cells: the opponent may not play below them.
     above = ((mask + geo.bottom) & geo.board) << 1
     score += 16 * ((mine & above).bit_count() - (theirs & above).bit_count())
-    if first_to_move:
-        score += ZUGZWANG * parity(low_mine, low_theirs, t.odd_rows, t.even_rows)
-    else:
-        score -= ZUGZWANG * parity(low_theirs, low_mine, t.odd_rows, t.even_rows)
     for weight, cells in t.weights:
         score += weight * ((current & cells).bit_count() - (opponent & cells).bit_count())
     return max(-(SCALE - 1), min(SCALE - 1, score))
@@ -168,7 +134,7 @@ class Engine:
         ranks = range(len(ordered_columns))
         width = len(ordered_columns)
         t = tables(geo)
-        weights, odd_rows, even_rows, spare = t.weights, t.odd_rows, t.even_rows, t.spare
+        weights, odd_rows, even_rows = t.weights, t.odd_rows, t.even_rows
         table = self.table
         table_get = table.get
         capacity = self.capacity
@@ -201,28 +167,12 @@ class Engine:
                 return 0
             if depth <= 0:  # heuristic(), inline
                 mine = threats(current, mask)
-                x = mine | theirs | spare
-                x &= ~(x - bottom) & board  # the lowest threat of each column
-                low_mine, low_theirs = mine & x, theirs & x
+                good_mine, good_theirs = (odd_rows, even_rows) if moves % 2 == 0 \
+                    else (even_rows, odd_rows)
                 above = ((mask + bottom) & board) << 1
                 v = 24 * (mine.bit_count() - theirs.bit_count())
+                v += 36 * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
                 v += 16 * ((mine & above).bit_count() - (theirs & above).bit_count())
-                if moves % 2 == 0:  # the mover is the first player
-                    v += 36 * ((low_mine & odd_rows).bit_count()
-                               - (low_theirs & even_rows).bit_count())
-                    first_odd = (low_mine & odd_rows).bit_count()
-                    if first_odd > (low_theirs & odd_rows).bit_count():
-                        v += ZUGZWANG
-                    elif not first_odd and low_theirs & even_rows:
-                        v -= ZUGZWANG
-                else:
-                    v += 36 * ((low_mine & even_rows).bit_count()
-                               - (low_theirs & odd_rows).bit_count())
-                    first_odd = (low_theirs & odd_rows).bit_count()
-                    if first_odd > (low_mine & odd_rows).bit_count():
-                        v -= ZUGZWANG
-                    elif not first_odd and low_mine & even_rows:
-                        v += ZUGZWANG
                 for weight, where in weights:
                     v += weight * ((current & where).bit_count() - (opponent & where).bit_count())
                 return top if v > top else -top if v < -top else v

@@ -3,7 +3,7 @@ STATE COLOUR A 4), as the issue asks: at least 100 games, openings varied by see
 first moves, colours swapped; the engine must win at least 95 % and lose none.
 
     python bench/connect4_match.py [--games 100] [--time 0.6] [--opening 2] [--seed 1]
-                                   [--cpu] [--only 47 ...]
+                                   [--cpu] [--weak-empty 30] [--only 47 ...]
 
 Each opening (2 random moves from a seeded generator) is played twice, the engine once
 as red and once as yellow. The engine gets `--time` seconds of wall time per move (0.6:
@@ -23,14 +23,14 @@ import time
 from collections.abc import Callable
 
 from zerosum.games.connect4.course import CourseConnect4
-from zerosum.games.connect4.engine import Engine
+from zerosum.games.connect4.engine import WEAK_SOLVE_WHEN_EMPTY, Engine
 from zerosum.games.connect4.game import Position
 from zerosum.games.connect4.notation import format_moves
 from zerosum.search import alphabeta_search
 
 
 def play(game: CourseConnect4, opening: list[int], engine_is_red: bool,
-         seconds: float, clock: Callable[[], float]) -> tuple[str, list[int]]:
+         seconds: float, clock: Callable[[], float], weak: int) -> tuple[str, list[int]]:
     """'win', 'draw' or 'loss' for the engine, and the moves played."""
     state: Position = game.initial_state()
     moves = list(opening)
@@ -38,7 +38,8 @@ def play(game: CourseConnect4, opening: list[int], engine_is_red: bool,
         state = game.result(state, c)
     while not game.is_terminal(state):
         if state.red_to_move == engine_is_red:
-            column = Engine(clock=clock).choose(state.current, state.mask, seconds)[0]
+            engine = Engine(clock=clock, weak_solve_when_empty=weak)
+            column = engine.choose(state.current, state.mask, seconds)[0]
         else:
             column = alphabeta_search(game, state, 4).action
         moves.append(column)
@@ -58,6 +59,8 @@ def main() -> int:
     p.add_argument("--cpu", action="store_true",
                    help="budget in CPU time rather than wall time: on a machine shared "
                         "with other jobs, what the engine would get on an idle one")
+    p.add_argument("--weak-empty", type=int, default=WEAK_SOLVE_WHEN_EMPTY,
+                   help="the engine's weak solve from this many empty cells (0: off)")
     p.add_argument("--only", type=int, nargs="+", metavar="GAME",
                    help="play only these games (numbered from 1) of the match")
     args = p.parse_args()
@@ -72,15 +75,16 @@ def main() -> int:
         engine_is_red = g % 2 == 0
         if args.only and g + 1 not in args.only:
             continue
-        outcome, moves = play(game, opening, engine_is_red, args.time, clock)
+        outcome, moves = play(game, opening, engine_is_red, args.time, clock, args.weak_empty)
         totals[outcome] += 1
         side = "red" if engine_is_red else "yellow"
         print(f"game {g + 1:3d}: engine {side:6s} opening {format_moves(opening)}: "
               f"{outcome:4s} ({len(moves)} moves: {format_moves(moves)})", flush=True)
     n = sum(totals.values())
     clock_name = "CPU" if args.cpu else "wall"
+    weak = "off" if args.weak_empty <= 0 else f"<= {args.weak_empty} empty"
     print(f"\nengine vs course depth-4 alpha-beta, {n} games, {args.time:g} s {clock_name} "
-          "per move: "
+          f"per move, weak solve {weak}: "
           f"{totals['win']} wins, {totals['draw']} draws, {totals['loss']} losses "
           f"({100 * totals['win'] / max(n, 1):.1f} % won); wall {time.perf_counter() - t0:.0f} s, "
           f"CPU {time.process_time() - c0:.0f} s (machine shared: times are noisy)")

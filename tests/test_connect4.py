@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from zerosum.games.connect4 import Connect4
 from zerosum.games.connect4.analysis import solve_rows
 from zerosum.games.connect4.bitboard import geometry
 from zerosum.games.connect4.course import CourseConnect4
-from zerosum.games.connect4.engine import Engine, tournament_engine
+from zerosum.games.connect4.engine import Engine, heuristic, tournament_engine
 from zerosum.games.connect4.game import Position, position_from_stones
 from zerosum.games.connect4.notation import (
     Stones,
@@ -344,3 +346,63 @@ def test_play_says_how_far_off_a_decided_game_is() -> None:
                show_board=False)
     assert "plays 3: value +18 (red wins in 2 moves, with its 4th stone), depth" \
         in out.getvalue()
+def test_engine_inline_evaluation_is_heuristic() -> None:
+    """The search's inlined evaluation (depth 0) equals `heuristic` on random positions."""
+    import random
+
+    geo = geometry()
+    engine = Engine()
+    engine.deadline = float("inf")
+    rng = random.Random(3)
+    compared = 0
+    for _ in range(400):
+        current = mask = 0
+        for _ in range(rng.randrange(4, 36)):
+            move = geo.move_bit(mask, rng.choice([c for c in range(7) if geo.playable(mask, c)]))
+            if geo.has_four(current | move):
+                break
+            current, mask = current ^ mask, mask | move
+        theirs = geo.winning_cells(current ^ mask, mask)
+        if theirs & geo.possible(mask) or not geo.possible(mask) & ~(theirs >> 1):
+            continue  # the search handles these before evaluating
+        if mask.bit_count() >= 40:
+            continue
+        value = engine.search(current, mask, mask.bit_count(), 0, -10**9, 10**9, -1)
+        assert value == heuristic(geo, current, mask), (current, mask)
+        compared += 1
+    assert compared > 200
+
+
+def counting_clock() -> Callable[[], float]:
+    """A clock that advances 5 ms per reading: a time budget becomes a node budget (the
+    searches read the clock every 256 or 1024 nodes), the same on every machine."""
+    ticks = itertools.count()
+    return lambda: next(ticks) / 200
+
+
+def test_engine_keeps_the_win_its_evaluation_misses() -> None:
+    """Seed 2, game 25 of bench/connect4_match.py, which the engine once lost as red:
+    only column 2 (1-based) keeps the win; the search alone prefers column 4 at every
+    depth it reaches with the same budget (12 plies); the weak solve proves column 2."""
+    p = position("76463662443332")
+    engine = Engine()
+    assert engine.try_weak(p.current, p.mask, float("inf")) == (1, [1])
+    assert engine.nodes < 100_000
+    engine = Engine(clock=counting_clock())
+    column, value, exact, _ = engine.choose(p.current, p.mask, 0.6)
+    assert (column, value, exact) == (1, 999, False)  # proven won, its length unknown
+    alone = Engine(clock=counting_clock(), weak_solve_when_empty=0)
+    assert alone.choose(p.current, p.mask, 0.6)[0] == 3  # what the search alone plays
+
+
+def test_engine_plays_only_moves_that_keep_a_drawn_game_drawn() -> None:
+    p = position("6351166615313145174")  # 23 empty cells: drawn; only d and e keep it
+    engine = Engine()
+    assert engine.try_weak(p.current, p.mask, float("inf")) == (0, [3, 4])
+    solver = Solver()
+    assert solver.solve(p.current, p.mask, weak=True) == 0
+    geo7 = geometry()
+    assert [c for c in range(7) if geo7.playable(p.mask, c)
+            and solver.achieves(p.current, p.mask, c, 0)] == [3, 4]
+    column, value, exact, depth = Engine(clock=counting_clock()).choose(p.current, p.mask, 0.4)
+    assert column in (3, 4) and not exact and abs(value) < 1000 and depth > 0

@@ -4,12 +4,16 @@ Iterative deepening negamax alpha-beta on bitboards, sharing a transposition tab
 between depths; move ordering: the table's move, then (forced blocks being the only
 candidates when there is a threat to block) the moves creating most threats, centre
 first. Moves that let the opponent win at once are never searched, exactly as in the
-solver. Leaves are valued by `heuristic`. When few enough empty cells remain, the
-perfect solver is tried first with part of the budget; if it finishes, its answer is
-exact and the engine plays a best move.
+solver. Leaves are valued by `heuristic`. Before searching, the solver gets part of the
+budget: with at most 20 empty cells for the exact score (then the engine plays a best
+move), with at most 30 for the outcome alone (a weak solve): a proven win is kept by
+playing a move proven to win, a proven draw by searching only moves proven not to lose.
+The evaluation cannot see a win that turns on a zugzwang 20 plies away; the weak solve
+can, and is cheap when the game is decided (many moves win).
 
 Values are integers from the mover's side: a decided game is worth 1000 x its solver
-score (see solver.py), an estimate lies strictly between -1000 and 1000.
+score (see solver.py), an estimate lies strictly between -1000 and 1000; a win proven
+by the weak solve, whose length is unknown, is worth 999.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ if TYPE_CHECKING:
 
 SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(SCALE - 1)
 SOLVE_WHEN_EMPTY = 20  # try the solver when at most this many cells are empty
+WEAK_SOLVE_WHEN_EMPTY = 30  # up to this many empty cells, first try to prove a win (or a draw)
+WEAK_SHARE = 0.5  # of the budget that proof may take
 
 
 class _Timeout(Exception):
@@ -101,10 +107,13 @@ class Engine:
     """One engine instance keeps its table from move to move (as in a match)."""
 
     def __init__(self, width: int = 7, height: int = 6, capacity: int = 1_000_000,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 weak_solve_when_empty: int = WEAK_SOLVE_WHEN_EMPTY) -> None:
         """`clock` measures the time budget: wall time as a tournament wants, or
-        time.process_time for benchmarks on a machine shared with other jobs."""
+        time.process_time for benchmarks on a machine shared with other jobs.
+        `weak_solve_when_empty`: 0 turns the weak solve off (to measure what it adds)."""
         self.clock = clock
+        self.weak_solve_when_empty = weak_solve_when_empty
         self.geo = geometry(width, height)
         self.solver = Solver(width, height, clock=clock)
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> depth, kind, value, move
@@ -244,16 +253,30 @@ class Engine:
         for c in playable:  # a win at once
             if geo.has_four(current | geo.move_bit(mask, c)):
                 return c, (geo.cells + 1 - moves) // 2 * SCALE, True, 1
-        if geo.cells - moves <= (SOLVE_WHEN_EMPTY if seconds >= 0.4 else SOLVE_WHEN_EMPTY - 4):
+        empty = geo.cells - moves
+        allowed = geo.board  # the cells the search may play: all, unless proven otherwise
+        if empty <= (SOLVE_WHEN_EMPTY if seconds >= 0.4 else SOLVE_WHEN_EMPTY - 4):
             solved = self.try_solver(current, mask, start + seconds * 0.4)
             if solved is not None:
                 return solved[0], solved[1] * SCALE, True, 0
+        elif empty <= self.weak_solve_when_empty and seconds >= 0.3:
+            proven = self.try_weak(current, mask, start + seconds * WEAK_SHARE)
+            if proven is not None:
+                outcome, columns = proven
+                if outcome > 0 or len(columns) == 1:
+                    # A proven win (its length unknown: the largest estimate), or the
+                    # only move that does not lose.
+                    return columns[0], outcome * (SCALE - 1), False, 0
+                if outcome == 0:  # a draw: search for chances among the safe moves
+                    allowed = sum(geo.columns[c] for c in columns)
         self.deadline = start + seconds
         best_column = self.safe_default(current, mask, playable)
+        if allowed != geo.board:
+            best_column = next(c for c in playable if geo.columns[c] & allowed)
         best_value, depth_done = 0, 0
-        for depth in range(1, geo.cells - moves + 1):
+        for depth in range(1, empty + 1):
             try:
-                column, value = self.root(current, mask, moves, depth)
+                column, value = self.root(current, mask, moves, depth, allowed)
             except _Timeout:
                 # The unfinished pass searched the previous best move first; a move it
                 # then found better (a full window at the root) is the better choice.
@@ -267,12 +290,14 @@ class Engine:
             # best move first, so a move it found better at the root is better.
         return best_column, best_value, abs(best_value) >= SCALE, depth_done
 
-    def root(self, current: int, mask: int, moves: int, depth: int) -> tuple[int, int]:
-        """One pass at the root; it also handles the lost cases the search prunes."""
+    def root(self, current: int, mask: int, moves: int, depth: int,
+             allowed: int = -1) -> tuple[int, int]:
+        """One pass at the root, over the moves in `allowed` (a mask of cells; -1: all);
+        it also handles the lost cases the search prunes."""
         geo = self.geo
         opponent = current ^ mask
         theirs = winning_cells(opponent, mask, geo.h1, geo.board)
-        possible = geo.possible(mask)
+        possible = geo.possible(mask) & allowed
         forced = possible & theirs
         if forced:
             possible = forced  # with two of them we lose anyway: still block one
@@ -308,6 +333,35 @@ class Engine:
             if not (geo.move_bit(mask, c) << 1) & theirs:
                 return c
         return playable[0]
+
+    def try_weak(self, current: int, mask: int, deadline: float) -> tuple[int, list[int]] | None:
+        """Before the deadline, the game's outcome (1 won, 0 drawn, -1 lost, for the
+        mover) and the moves keeping it: the first winning column found, or every
+        column that does not lose; or None if the solver ran out of time. A weak solve
+        (win, draw or loss, not how soon) is far cheaper than the exact score.
+
+        The root is searched here, not in `Solver.solve`: a win is proven by finding a
+        winning move, so the first one found is the answer, with no second search to
+        tell which move it was. Moves are tried in the search's order (most threats
+        created first), which finds a win soonest."""
+        solver, geo = self.solver, self.geo
+        theirs = winning_cells(current ^ mask, mask, geo.h1, geo.board)
+        possible = geo.possible(mask)
+        candidates = possible & ~(theirs >> 1) & (possible & theirs or possible)
+        order = [geo.column_of(move) for move in self.ordered(current, mask, candidates, 0)]
+        solver.limit(seconds=max(0.0, deadline - self.clock()))
+        try:
+            for c in order:
+                if solver.achieves(current, mask, c, 1):
+                    return 1, [c]
+            safe = [c for c in order if solver.achieves(current, mask, c, 0)]
+        except SolverStopped:
+            return None
+        finally:
+            self.nodes += solver.nodes
+            solver.reset()
+            solver.limit()
+        return (0, sorted(safe, key=geo.centre_order.index)) if safe else (-1, [])
 
     def try_solver(self, current: int, mask: int, deadline: float) -> tuple[int, int] | None:
         """(a best column, the exact score), or None if the solver ran out of time."""

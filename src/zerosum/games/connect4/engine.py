@@ -19,7 +19,8 @@ by the weak solve, whose length is unknown, is worth 999.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder, winning_cells
@@ -349,34 +350,39 @@ class Engine:
         possible = geo.possible(mask)
         candidates = possible & ~(theirs >> 1) & (possible & theirs or possible)
         order = [geo.column_of(move) for move in self.ordered(current, mask, candidates, 0)]
-        solver.limit(seconds=max(0.0, deadline - self.clock()))
         try:
-            for c in order:
-                if solver.achieves(current, mask, c, 1):
-                    return 1, [c]
-            safe = [c for c in order if solver.achieves(current, mask, c, 0)]
+            with self.solver_until(deadline):
+                for c in order:
+                    if solver.achieves(current, mask, c, 1):
+                        return 1, [c]
+                safe = [c for c in order if solver.achieves(current, mask, c, 0)]
         except SolverStopped:
             return None
-        finally:
-            self.nodes += solver.nodes
-            solver.reset()
-            solver.limit()
         return (0, sorted(safe, key=geo.centre_order.index)) if safe else (-1, [])
 
     def try_solver(self, current: int, mask: int, deadline: float) -> tuple[int, int] | None:
         """(a best column, the exact score), or None if the solver ran out of time."""
         solver = self.solver
-        solver.limit(seconds=max(0.0, deadline - self.clock()))
         try:
-            score = solver.solve(current, mask)
-            column = solver.best_move(current, mask, score)
+            with self.solver_until(deadline):
+                score = solver.solve(current, mask)
+                column = solver.best_move(current, mask, score)
         except SolverStopped:
             return None
+        return column, score
+
+    @contextmanager
+    def solver_until(self, deadline: float) -> Iterator[Solver]:
+        """The solver, stopped (SolverStopped) at `deadline`; afterwards its nodes are
+        counted as the engine's and its table is cleared for the next use."""
+        solver = self.solver
+        solver.limit(seconds=max(0.0, deadline - self.clock()))
+        try:
+            yield solver
         finally:
             self.nodes += solver.nodes
             solver.reset()
             solver.limit()
-        return column, score
 
 
 _ENGINES: dict[tuple[int, int], Engine] = {}

@@ -102,7 +102,10 @@ class Solver:
         table = self.table
         table_get = table.get
         capacity = self.capacity
-        offset = cells + 1  # stored bounds: upper as u + offset > 0, lower as -(l + offset)
+        # Table entries are one int: an upper bound u as u + offset > 0; a lower bound l
+        # with the move that proved it, of rank k in centre order, as
+        # -((l + offset) * 8 + k) < 0.
+        offset = cells + 1
         solver = self
         nodes = 0
 
@@ -191,7 +194,7 @@ class Solver:
                         t = threats(current | move, mask)
                         playable = t & ((mask | move) + bottom)
                         if playable and (playable & (playable - 1) or (playable << 1) & t):
-                            return highest
+                            return highest_at[moves]
                         order.append(((t.bit_count() << 4) | (15 - k), move, t))
                 order.sort(reverse=True)
             else:  # one move left (or none, if it was the refutation tried above)

@@ -228,6 +228,19 @@ def solve_sequence(solver: Solver, moves: str) -> int:
     return solver.solve(p.current, p.mask)
 
 
+def test_a_win_with_the_next_stone_is_seen_without_a_search() -> None:
+    solver = Solver()
+    # 4455: red's 3 or 6 makes three in the bottom row, open at both ends.
+    assert solve_sequence(solver, "4455") == 18
+    assert solver.nodes == 2  # two null-window probes, each answered at the root
+    # The node counts of a sample, pinned: they change only when the search does.
+    total = 0
+    for moves, score in load("Test_L2_R1", 1, 20):
+        assert solve_sequence(solver, moves) == score
+        total += solver.nodes
+    assert total == 5471
+
+
 def test_pons_example_and_known_values() -> None:
     solver = Solver()
     assert solve_sequence(solver, "4455") == 18

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from clocks import SteppingClock
+
 from zerosum.frontends.csc242_checkers import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -15,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def session(answers: str, *argv: str) -> tuple[int, str]:
     out = io.StringIO()
-    status = run(list(argv), io.StringIO(answers), out)
+    # Every read of the clock moves it on by 0.25 s: each move takes exactly 0.250 s.
+    status = run(list(argv), io.StringIO(answers), out, SteppingClock(0.25))
     return status, out.getvalue()
 
 
@@ -46,14 +49,14 @@ def test_computer_move_report_and_human_help_and_invalid_move() -> None:
     assert "Next to play: BLACK" in lines
     i = lines.index("Thinking... (depth-limited alpha-beta with a heuristic, depth 3)")
     assert lines[i + 1:i + 3] == ["visited 28 states", "best move: b:A2-B3, value: -0.001"]
-    assert lines[i + 3].startswith("Elapsed time: ") and lines[i + 3].endswith(" secs")
+    assert lines[i + 3] == "Elapsed time: 0.250 secs"
     assert lines[i + 4] == "BLACK moves b:A2-B3"
     assert "Legal moves: w:D1-C2 w:D3-C4 w:D3-C2" in lines
     j = lines.index("Your move (? for help): Invalid move: C3 is a light square; pieces stand "
                     "on dark squares only.")
     assert lines[j + 1] == "Valid moves: w:D1-C2 w:D3-C4 w:D3-C2"
     assert lines[j + 2:j + 4] == ["Your move (? for help): You moved w:D1-C2",
-                                  "Elapsed time: 0.000 secs"]
+                                  "Elapsed time: 0.250 secs"]
     assert "best move: b:B3xD1, value: 0.138" in lines
 
 
@@ -64,7 +67,7 @@ def test_whole_game_ends_with_the_result_and_thinking_times() -> None:
     status, text = session("1\n1\nb\n" + tries, "--moves", "2", "--seed", "1")
     assert status == 0
     assert "Draw: 2 moves by each side without a winner." in text
-    assert "Total thinking time: BLACK " in text and text.rstrip().endswith("secs")
+    assert text.endswith("Total thinking time: BLACK 0.500 secs, WHITE 0.500 secs\n")
 
 
 def test_engine_opponent_on_4x4_plays_from_the_exact_solution() -> None:

@@ -6,6 +6,7 @@ import math
 import random
 import threading
 
+from clocks import SteppingClock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -208,18 +209,6 @@ def test_partial_result_keeps_completed_children() -> None:
 
 
 # ---------------------------------------------------------------- clocks
-
-
-class SteppingClock:
-    """A clock that moves on by `step` every time it is read: timed searches become
-    exactly repeatable, whatever the machine is doing."""
-
-    def __init__(self, step: float) -> None:
-        self.now, self.step = 0.0, step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 def test_stop_reads_the_clock_it_is_given() -> None:

@@ -66,8 +66,12 @@ T = TypeVar("T")
 
 
 class Console:
-    def __init__(self, inp: TextIO, out: TextIO) -> None:
-        self.inp, self.out = inp, out
+    """The terminal session: its input, its output, and the clock that times each move
+    (tests give one that steps, so the printed times are exact)."""
+
+    def __init__(self, inp: TextIO, out: TextIO,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.inp, self.out, self.clock = inp, out, clock
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -221,9 +225,9 @@ def play(con: Console, game: Checkers, opponent: Opponent, human_black: bool,
 def computer_move(con: Console, game: Checkers, state: State,
                   thinker: Thinker) -> tuple[Path, float]:
     con.say(f"Thinking... ({thinker.opponent.describe()})")
-    t0 = time.perf_counter()
+    t0 = con.clock()
     action, result = thinker.think(state)
-    seconds = time.perf_counter() - t0
+    seconds = con.clock() - t0
     move = game.describe_move(state, action)
     if result is not None:
         con.say(f"visited {result.stats.nodes} states")
@@ -234,7 +238,7 @@ def computer_move(con: Console, game: Checkers, state: State,
 
 
 def human_move(con: Console, game: Checkers, state: State) -> tuple[Path, float]:
-    t0 = time.perf_counter()
+    t0 = con.clock()
     legal = " ".join(game.describe_move(state, a) for a in game.actions(state))
     while True:
         text = con.read("Your move (? for help): ")
@@ -250,7 +254,7 @@ def human_move(con: Console, game: Checkers, state: State) -> tuple[Path, float]
             con.say(f"Invalid move: {e}.")
             con.say(f"Valid moves: {legal}")
             continue
-        seconds = time.perf_counter() - t0
+        seconds = con.clock() - t0
         con.say(f"You moved {game.describe_move(state, action)}")
         con.say(f"Elapsed time: {seconds:.3f} secs")
         return action, seconds
@@ -274,9 +278,10 @@ def main(argv: Sequence[str]) -> int:
     return run(argv, sys.stdin, sys.stdout)
 
 
-def run(argv: Sequence[str], inp: TextIO, out: TextIO) -> int:
+def run(argv: Sequence[str], inp: TextIO, out: TextIO,
+        clock: Callable[[], float] = time.perf_counter) -> int:
     args = build_parser().parse_args(list(argv))
-    con = Console(inp, out)
+    con = Console(inp, out, clock)
     con.say("CHECKERS")
     try:
         size, opponent, human_black = ask_setup(con)

@@ -5,13 +5,13 @@ first moves, colours swapped; the engine must win at least 95 % and lose none.
     python bench/connect4_match.py [--games 100] [--time 0.6] [--opening 2] [--seed 1]
                                    [--cpu] [--weak-empty 30] [--only 47 ...]
 
-Each opening (2 random moves from a seeded generator) is played twice, the engine once
-as red and once as yellow. The engine gets `--time` seconds of wall time per move (0.6:
-a little less than what ConnectFour.py leaves it, its 0.75 s deadline minus about 0.1 s
-of interpreter start-up on an idle machine) and, like ConnectFour.py, a fresh table at
-every move. `--only` replays just the given games of the match (same openings), to look
-into a lost game without the whole match. Prints every game's result and the totals;
-exit status 1 if the requirement is not met.
+Each opening (2 random moves from a seeded generator, no opening repeated before all 49
+have been played) is played twice, the engine once as red and once as yellow. The engine
+gets `--time` seconds of wall time per move (0.6: a little less than what ConnectFour.py
+leaves it, its 0.75 s deadline minus about 0.1 s of interpreter start-up on an idle
+machine) and, like ConnectFour.py, a fresh table at every move. `--only` replays just the
+given games of the match (same openings), to look into a lost game without the whole
+match. Prints every game's result and the totals; exit status 1 if the requirement is not met.
 """
 
 from __future__ import annotations
@@ -50,6 +50,16 @@ def play(game: CourseConnect4, opening: list[int], engine_is_red: bool,
     return ("win" if (colour == "red") == engine_is_red else "loss"), moves
 
 
+def distinct_openings(rng: random.Random, length: int, count: int) -> list[list[int]]:
+    """`count` openings of `length` random moves, no two alike until all 7**length have
+    been used (2 moves: 49 openings, so a 100-game match plays each once, one twice)."""
+    total = 7**length
+    order: list[int] = []
+    while len(order) < count:
+        order += rng.sample(range(total), min(total, count - len(order)))
+    return [[index // 7**k % 7 for k in range(length)] for index in order]
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=100)
@@ -69,9 +79,9 @@ def main() -> int:
     totals = {"win": 0, "draw": 0, "loss": 0}
     clock = time.process_time if args.cpu else time.perf_counter
     t0, c0 = time.perf_counter(), time.process_time()
+    openings = distinct_openings(rng, args.opening, (args.games + 1) // 2)
     for g in range(args.games):
-        if g % 2 == 0:
-            opening = [rng.randrange(7) for _ in range(args.opening)]
+        opening = openings[g // 2]
         engine_is_red = g % 2 == 0
         if args.only and g + 1 not in args.only:
             continue

@@ -359,16 +359,18 @@ def test_play_says_how_far_off_a_decided_game_is() -> None:
                show_board=False)
     assert "plays 3: value +18 (red wins in 2 moves, with its 4th stone), depth" \
         in out.getvalue()
-def test_engine_inline_evaluation_is_heuristic() -> None:
-    """The search's inlined evaluation (depth 0) equals `heuristic` on random positions."""
+
+
+def random_positions(seed: int, count: int) -> list[tuple[int, int]]:
+    """Positions of 4 to 35 random stones that the engine's search may be asked about:
+    no four on the board, the mover cannot win at once and has a move not losing at
+    once (the search handles the rest before evaluating)."""
     import random
 
     geo = geometry()
-    engine = Engine()
-    engine.deadline = float("inf")
-    rng = random.Random(3)
-    compared = 0
-    for _ in range(400):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
         current = mask = 0
         for _ in range(rng.randrange(4, 36)):
             move = geo.move_bit(mask, rng.choice([c for c in range(7) if geo.playable(mask, c)]))
@@ -377,13 +379,55 @@ def test_engine_inline_evaluation_is_heuristic() -> None:
             current, mask = current ^ mask, mask | move
         theirs = geo.winning_cells(current ^ mask, mask)
         if theirs & geo.possible(mask) or not geo.possible(mask) & ~(theirs >> 1):
-            continue  # the search handles these before evaluating
-        if mask.bit_count() >= 40:
             continue
+        if geo.winning_cells(current, mask) & geo.possible(mask) or mask.bit_count() >= 40:
+            continue
+        found.append((current, mask))
+    return found
+
+
+def test_engine_inline_evaluation_is_heuristic() -> None:
+    """The search's inlined evaluation (depth 0) equals `heuristic` on random positions."""
+    geo = geometry()
+    engine = Engine()
+    engine.deadline = float("inf")
+    for current, mask in random_positions(3, 250):
         value = engine.search(current, mask, mask.bit_count(), 0, -10**9, 10**9, -1)
         assert value == heuristic(geo, current, mask), (current, mask)
-        compared += 1
-    assert compared > 200
+
+
+def reference_value(current: int, mask: int, depth: int) -> int:
+    """The engine's depth-limited value by plain negamax: every move searched, no window,
+    no table, the same rules (a threat must be blocked, two lose, no move under one)."""
+    geo = geometry()
+    moves = mask.bit_count()
+    lost = -((geo.cells - moves) // 2) * 1000
+    possible = geo.possible(mask)
+    theirs = geo.winning_cells(current ^ mask, mask)
+    if possible & theirs:
+        if (possible & theirs).bit_count() > 1:
+            return lost
+        possible &= theirs
+    candidates = possible & ~(theirs >> 1)
+    if not candidates:
+        return lost
+    if moves >= geo.cells - 2:
+        return 0
+    if depth == 0:
+        return heuristic(geo, current, mask)
+    return max(-reference_value(current ^ mask, mask | move, depth - 1)
+               for c in range(7) if (move := candidates & geo.columns[c]))
+
+
+def test_engine_search_value_is_the_plain_negamax_value() -> None:
+    """Alpha-beta with principal variation search, fail-soft, ordered, with a table:
+    none of it changes the value of a fixed-depth search (in Connect Four a position
+    is always met at the same ply, so one pass never reuses an entry of another depth)."""
+    for current, mask in random_positions(5, 40):
+        engine = Engine()
+        engine.deadline = float("inf")
+        value = engine.search(current, mask, mask.bit_count(), 4, -10**9, 10**9, -1)
+        assert value == reference_value(current, mask, 4), (current, mask)
 
 
 def counting_clock() -> Callable[[], float]:

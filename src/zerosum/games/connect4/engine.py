@@ -61,6 +61,11 @@ class EvaluationTables:
         for bit, n in counts.items():
             by_weight[n] = by_weight.get(n, 0) | bit
         self.weights = tuple(sorted(by_weight.items()))
+        # The same weights as bit planes: plane k holds the cells whose weight has bit k
+        # set, so a weighted count is five plain counts (the search's inline form; a
+        # cell lies on at most 16 fours, 4 directions x 4 places in the line).
+        self.planes = tuple(sum(bit for bit, n in counts.items() if n >> k & 1)
+                            for k in range(5))
         # Rows 1, 3, 5 (counted from 1 at the bottom) are the first player's good rows
         # for threats (odd threats), rows 2, 4, 6 the second player's (Allis, 1988).
         self.odd_rows = sum(geo.bit(c, r) for c in range(w) for r in range(0, h, 2))
@@ -135,7 +140,8 @@ class Engine:
         ranks = range(len(ordered_columns))
         width = len(ordered_columns)
         t = tables(geo)
-        weights, odd_rows, even_rows = t.weights, t.odd_rows, t.even_rows
+        odd_rows, even_rows = t.odd_rows, t.even_rows
+        plane0, plane1, plane2, plane3, plane4 = t.planes
         table = self.table
         table_get = table.get
         capacity = self.capacity
@@ -174,8 +180,11 @@ class Engine:
                 v = 24 * (mine.bit_count() - theirs.bit_count())
                 v += 36 * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
                 v += 16 * ((mine & above).bit_count() - (theirs & above).bit_count())
-                for weight, where in weights:
-                    v += weight * ((current & where).bit_count() - (opponent & where).bit_count())
+                v += ((current & plane0).bit_count() - (opponent & plane0).bit_count()
+                      + 2 * ((current & plane1).bit_count() - (opponent & plane1).bit_count())
+                      + 4 * ((current & plane2).bit_count() - (opponent & plane2).bit_count())
+                      + 8 * ((current & plane3).bit_count() - (opponent & plane3).bit_count())
+                      + 16 * ((current & plane4).bit_count() - (opponent & plane4).bit_count()))
                 return top if v > top else -top if v < -top else v
             key = current + mask
             entry = table_get(key)
@@ -209,8 +218,18 @@ class Engine:
             a0 = alpha
             best, best_move = -(10**9), 0
             for move, move_threats in order:
-                value = -search(opponent, mask | move, moves + 1, depth - 1, -beta, -alpha,
-                                move_threats)
+                if best_move:
+                    # Principal variation search: with the best move first, a later
+                    # move only needs the proof that it is no better (a null window);
+                    # one that is better after all is searched again with the full one.
+                    value = -search(opponent, mask | move, moves + 1, depth - 1,
+                                    -alpha - 1, -alpha, move_threats)
+                    if alpha < value < beta:
+                        value = -search(opponent, mask | move, moves + 1, depth - 1,
+                                        -beta, -value, move_threats)
+                else:
+                    value = -search(opponent, mask | move, moves + 1, depth - 1,
+                                    -beta, -alpha, move_threats)
                 if value > best:
                     best, best_move = value, move
                     if value > alpha:
@@ -314,6 +333,12 @@ class Engine:
                 value = lost
             elif moves + 1 >= geo.cells:
                 value = 0
+            elif best_move:  # principal variation search, as in `search`
+                value = -self.search(opponent, mask | move, moves + 1, depth - 1,
+                                     -alpha - 1, -alpha, -1)
+                if value > alpha:
+                    value = -self.search(opponent, mask | move, moves + 1, depth - 1,
+                                         -beta, -value, -1)
             else:
                 value = -self.search(opponent, mask | move, moves + 1, depth - 1, -beta, -alpha, -1)
             if value > best:

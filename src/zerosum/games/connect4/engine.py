@@ -1,13 +1,14 @@
 """The tournament engine: the strongest move it can find within a time budget.
 
-Iterative deepening negamax alpha-beta on bitboards, sharing a transposition table
-between depths; move ordering: the table's move, then (forced blocks being the only
-candidates when there is a threat to block) the moves creating most threats, centre
-first. Moves that let the opponent win at once are never searched, exactly as in the
-solver. Leaves are valued by `heuristic`. Before searching, the solver gets part of the
-budget: with at most 20 empty cells for the exact score (then the engine plays a best
-move), with at most 30 for the outcome alone (a weak solve): a proven win is kept by
-playing a move proven to win, a proven draw by searching only moves proven not to lose.
+Iterative deepening (odd depths: 1, 3, 5, ...) negamax alpha-beta with principal
+variation search on bitboards, sharing a transposition table between depths; move
+ordering: the table's move, then (forced blocks being the only candidates when there is
+a threat to block) the moves creating most threats, centre first. Moves that let the
+opponent win at once are never searched, exactly as in the solver. Leaves are valued
+by `heuristic`. Before searching, the solver gets part of the budget: with at most 20
+empty cells for the exact score (then the engine plays a best move), with at most 30 for
+the outcome alone (a weak solve): a proven win is kept by playing a move proven to win,
+a proven draw by searching only moves proven not to lose.
 The evaluation cannot see a win that turns on a zugzwang 20 plies away; the weak solve
 can, and is cheap when the game is decided (many moves win).
 
@@ -33,6 +34,10 @@ SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(S
 SOLVE_WHEN_EMPTY = 20  # try the solver when at most this many cells are empty
 WEAK_SOLVE_WHEN_EMPTY = 30  # up to this many empty cells, first try to prove a win (or a draw)
 WEAK_SHARE = 0.5  # of the budget that proof may take
+# Iterative deepening by two plies: the evaluation favours the side that moved last by
+# 30-50 points (values swing between odd and even depths), so passes of one parity
+# agree with each other more than consecutive ones; odd depths end on our own move.
+DEPTH_STEP = 2
 
 
 class _Timeout(Exception):
@@ -294,7 +299,7 @@ class Engine:
         if allowed != geo.board:
             best_column = next(c for c in playable if geo.columns[c] & allowed)
         best_value, depth_done = 0, 0
-        for depth in range(1, empty + 1):
+        for depth in range(1, empty + DEPTH_STEP, DEPTH_STEP):
             try:
                 column, value = self.root(current, mask, moves, depth, allowed)
             except _Timeout:

@@ -74,6 +74,8 @@ def main() -> int:
     p.add_argument("--only", type=int, nargs="+", metavar="GAME",
                    help="play only these games (numbered from 1) of the match")
     args = p.parse_args()
+    if args.games < 1 or args.opening < 0 or args.time <= 0:
+        p.error("--games must be 1 or more, --opening 0 or more, --time above 0")
     game = CourseConnect4()
     rng = random.Random(args.seed)
     totals = {"win": 0, "draw": 0, "loss": 0}

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import io
-import itertools
 import re
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from clocks import SteppingClock
 
 from zerosum.agents import EngineAgent, play_match
 from zerosum.frontends.connect4 import main as connect_four
@@ -430,25 +429,20 @@ def test_engine_search_value_is_the_plain_negamax_value() -> None:
         assert value == reference_value(current, mask, 4), (current, mask)
 
 
-def counting_clock() -> Callable[[], float]:
-    """A clock that advances 5 ms per reading: a time budget becomes a node budget (the
-    searches read the clock every 256 or 1024 nodes), the same on every machine."""
-    ticks = itertools.count()
-    return lambda: next(ticks) / 200
-
-
 def test_engine_keeps_the_win_its_evaluation_misses() -> None:
     """Seed 2, game 25 of bench/connect4_match.py, which the engine once lost as red:
     only column 2 (1-based) keeps the win; the search alone prefers column 4 at every
-    depth it reaches with the same budget (12 plies); the weak solve proves column 2."""
+    depth it reaches with the same budget (13 plies); the weak solve proves column 2.
+    The stepping clock (5 ms a reading) turns the time budget into a node budget: the
+    searches read it every 256 or 1024 nodes."""
     p = position("76463662443332")
     engine = Engine()
     assert engine.try_weak(p.current, p.mask, float("inf")) == (1, [1])
     assert engine.nodes < 100_000
-    engine = Engine(clock=counting_clock())
+    engine = Engine(clock=SteppingClock(0.005))
     column, value, exact, _ = engine.choose(p.current, p.mask, 0.6)
     assert (column, value, exact) == (1, 999, False)  # proven won, its length unknown
-    alone = Engine(clock=counting_clock(), weak_solve_when_empty=0)
+    alone = Engine(clock=SteppingClock(0.005), weak_solve_when_empty=0)
     assert alone.choose(p.current, p.mask, 0.6)[0] == 3  # what the search alone plays
 
 
@@ -461,5 +455,5 @@ def test_engine_plays_only_moves_that_keep_a_drawn_game_drawn() -> None:
     geo7 = geometry()
     assert [c for c in range(7) if geo7.playable(p.mask, c)
             and solver.achieves(p.current, p.mask, c, 0)] == [3, 4]
-    column, value, exact, depth = Engine(clock=counting_clock()).choose(p.current, p.mask, 0.4)
+    column, value, exact, depth = Engine(clock=SteppingClock(0.005)).choose(p.current, p.mask, 0.4)
     assert column in (3, 4) and not exact and abs(value) < 1000 and depth > 0

@@ -41,7 +41,14 @@ from zerosum.logic import (
     wumpus_rules_text,
 )
 from zerosum.logic.parser import MAX_DEPTH
-from zerosum.logic.truthtable import column_value, truth_column, unfixed_symbols
+from zerosum.logic.truthtable import (
+    TableTooLarge,
+    check_table_size,
+    column_value,
+    table_work,
+    truth_column,
+    unfixed_symbols,
+)
 from zerosum.logic.wumpus import neighbours
 
 RULES_FILE = Path(__file__).resolve().parents[1] / "assignments" / "uta-logic" / "wumpus_rules.txt"
@@ -485,3 +492,28 @@ def test_truth_columns() -> None:
             expected = sum(1 << r for r in range(1 << n) if r >> i & 1)
             assert truth_column(i, n) == expected, (i, n)
     assert truth_column(0, 2) == 0b1010 and truth_column(1, 2) == 0b1100
+
+
+def test_a_truth_table_too_large_to_finish_is_refused() -> None:
+    # The rules alone fix 8 symbols directly (the safe corner and its neighbours' facts
+    # are bare literals), leaving 56 to enumerate over 132 connectives: far past the limit.
+    rules = wumpus_rules()
+    assert table_work(rules, s("M_1_3")) == (56, 132)
+    with pytest.raises(TableTooLarge, match=r"2\^56 rows of 132 connectives"):
+        check(rules, s("M_1_3"), "tt")
+    assert check(rules, s("M_1_3"), "dpll") == Answer.UNKNOWN
+    # Exactly at the limit the table is enumerated; one row-connective more is refused.
+    kb = [s(f"(or P{i} P{i + 1})") for i in range(9)]  # 10 symbols, 9 + 1 connectives
+    assert table_work(kb, s("(not P0)")) == (10, 10)
+    check_table_size(kb, s("(not P0)"), max_work=10 << 10)
+    with pytest.raises(TableTooLarge):
+        check_table_size(kb, s("(not P0)"), max_work=(10 << 10) - 1)
+
+
+def test_the_commands_refuse_a_huge_truth_table_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from zerosum.cli import main
+
+    assert main(["logic", "check", "--wumpus", "-s", "M_1_3", "--method", "tt"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "2^56 rows" in err and "--method dpll" in err

@@ -13,9 +13,6 @@ from zerosum.game import InputError
 from zerosum.logic import METHODS, Expr, check, clause_form, parse, wumpus_rules, wumpus_rules_text
 from zerosum.logic.truthtable import unfixed_symbols
 
-# Beyond this many symbols to enumerate, warn that the truth table will take long.
-TT_WARN = 28
-
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -70,12 +67,6 @@ def run_check(args: argparse.Namespace) -> int:
     statement = statements[0]
     answers = set()
     for method in METHODS if args.method == "both" else (args.method,):
-        if method == "tt" and (n := len(unfixed_symbols(kb, statement))) > TT_WARN:
-            print(
-                f"zerosum logic: note: the truth table has 2^{n} rows (symbols the "
-                "knowledge does not fix directly): this may take very long",
-                file=sys.stderr,
-            )
         start = time.process_time()
         answer = check(kb, statement, method)
         seconds = time.process_time() - start

@@ -10,7 +10,6 @@ answer to result.txt in the working directory and prints it.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 from zerosum.cli.common import Parser
@@ -18,12 +17,9 @@ from zerosum.fileio import read_text, write_atomic
 from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.logic import METHODS, WUMPUS_SYMBOLS, Expr, check, parse
-from zerosum.logic.truthtable import unfixed_symbols
 
 PROG = "check_true_false.py"
 RESULT = "result.txt"
-# Beyond this many symbols to enumerate, warn that the truth table will take long.
-TT_WARN = 28
 SYMBOLS_HELP = "the wumpus world's symbols are M_i_j, S_i_j, P_i_j and B_i_j, i and j in 1..4"
 
 
@@ -58,13 +54,6 @@ def main(argv: Sequence[str]) -> int:
         raise InputError(f"statement file {args.statement}: no statement in it")
     statement = statements[0]
 
-    if args.method == "tt" and len(unfixed := unfixed_symbols(kb, statement)) > TT_WARN:
-        print(
-            f"{PROG}: note: the truth table has 2^{len(unfixed)} rows (the knowledge fixes "
-            f"only {len(WUMPUS_SYMBOLS) - len(unfixed)} symbols): this may take very long; "
-            "--method dpll answers at once",
-            file=sys.stderr,
-        )
     answer = check(kb, statement, args.method)
     write_atomic(RESULT, f"{answer}\n")
     print(answer)

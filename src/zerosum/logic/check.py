@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from zerosum.logic.dpll import dpll_check
 from zerosum.logic.expr import Expr, Not
-from zerosum.logic.truthtable import tt_entails
+from zerosum.logic.truthtable import check_table_size, tt_entails
 
 
 class Answer(enum.Enum):
@@ -23,6 +23,7 @@ class Answer(enum.Enum):
 
 
 def _tt_check(kb: Sequence[Expr], alpha: Expr) -> tuple[bool, bool]:
+    check_table_size(kb, alpha)  # both tables have the same rows and work
     return tt_entails(kb, alpha), tt_entails(kb, Not(alpha))
 
 
@@ -36,7 +37,8 @@ def check(kb: Sequence[Expr], statement: Expr, method: str = "dpll") -> Answer:
     """Decide whether the KB (its sentences all true) makes the statement definitely
     true, definitely false, neither, or both (the KB is unsatisfiable). `method` is
     "dpll" (satisfiability of KB and not-statement, the default) or "tt" (truth-table
-    enumeration, exponential in the symbols the KB does not fix directly)."""
+    enumeration, exponential in the symbols the KB does not fix directly; a table too
+    large to finish raises TableTooLarge, an InputError)."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (expected one of: {', '.join(METHODS)})")
     entails, entails_not = METHODS[method](kb, statement)

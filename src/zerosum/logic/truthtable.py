@@ -21,10 +21,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
+from zerosum.game import InputError
 from zerosum.logic.expr import Expr, Symbol, literal_of, symbols_in
 
 # 2^20 rows a block: columns of 128 KiB, about a millisecond a bitwise operation.
 BLOCK = 20
+# The most work TT-Entails takes on: rows times the connectives evaluated in each row.
+# Measured on the wumpus rules (134 connectives), a check (two entailments) takes about
+# 3 s of CPU at 2^36 and doubles with each further symbol: 2^38 is about 10 s, and a few
+# symbols more would not finish in any time a person waits.
+MAX_WORK = 1 << 38
 
 
 def directly_fixed(kb: Sequence[Expr]) -> dict[str, bool] | None:
@@ -39,6 +45,36 @@ def directly_fixed(kb: Sequence[Expr]) -> dict[str, bool] | None:
         if model.setdefault(name, value) != value:
             return None
     return model
+
+
+class TableTooLarge(InputError):
+    """The truth table is too large to enumerate in a time a person would wait."""
+
+
+def table_work(kb: Sequence[Expr], alpha: Expr) -> tuple[int, int]:
+    """(symbols enumerated, connectives evaluated per row): the table has 2^symbols rows.
+    A KB that fixes a symbol both ways has no model and no table to enumerate: (0, 0)."""
+    if directly_fixed(kb) is None:
+        return 0, 0
+    rest = [s for s in kb if literal_of(s) is None]
+    return len(unfixed_symbols(kb, alpha)), sum(connectives(s) for s in [*rest, alpha])
+
+
+def check_table_size(kb: Sequence[Expr], alpha: Expr, max_work: int = MAX_WORK) -> None:
+    """Refuse (TableTooLarge) a truth table whose enumeration would not finish."""
+    n, size = table_work(kb, alpha)
+    if (1 << n) * max(size, 1) > max_work:
+        raise TableTooLarge(
+            f"the truth table has 2^{n} rows of {size} connectives each: too large to "
+            f"enumerate (at most about 2^{max_work.bit_length() - 1} row-connectives); "
+            "DPLL (--method dpll) answers at once")
+
+
+def connectives(e: Expr) -> int:
+    """How many connectives the sentence has (a bare symbol: none)."""
+    if isinstance(e, Symbol):
+        return 0
+    return 1 + sum(connectives(a) for a in e.operands)
 
 
 def tt_entails(kb: Sequence[Expr], alpha: Expr, block: int = BLOCK) -> bool:

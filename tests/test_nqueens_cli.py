@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from zerosum.cli import main as zerosum
 from zerosum.frontends import nqueens_a4
-from zerosum.tables import Table, render
+from zerosum.tables import Cell, Table, render, write
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "assignments" / "cmpt317-nqueens"
@@ -23,12 +25,13 @@ def test_table_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[0] == "N-Queens, variation 1a: minimax, to the end of the game"
     assert out[1].split() == ["N", "value", "best", "move", "nodes", "CPU", "s"]
     rows = [line.rsplit(None, 1)[0] for line in out[3:8]]  # without the CPU column
+    # Printed as each size is solved, so the columns take their least widths.
     assert rows == [
-        "1     +1  ('X', 1)       2",
-        "2     +1  ('X', 1)       3",
-        "3     +1  ('X', 2)       6",
-        "4     -1  ('X', 1)      17",
-        "8     -1  ('X', 1)   2,057",
+        " 1      +1  ('X', 1)               2",
+        " 2      +1  ('X', 1)               3",
+        " 3      +1  ('X', 2)               6",
+        " 4      -1  ('X', 1)              17",
+        " 8      -1  ('X', 1)           2,057",
     ]
     assert out[8].startswith("total: 2,085 nodes, ")
 
@@ -64,6 +67,26 @@ def test_table_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]
         zerosum(["table", "nqueens", *args])
     assert e.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_write_prints_each_row_before_the_next_is_computed() -> None:
+    out = io.StringIO()
+    seen: list[str] = []  # what had been printed when each row's computation began
+
+    def rows() -> Iterator[list[Cell]]:
+        for n in (1, 22):
+            seen.append(out.getvalue())
+            yield [n, "x" * n]
+        table.notes.append("done")
+
+    table = Table("T", ["n", "cells"], right={0}, widths={0: 3})
+    table.pending = rows()
+    write(table, "text", out)
+    assert seen[1].endswith("  1  x\n")  # row 1 was out before row 2 was asked for
+    assert out.getvalue() == ("T\n  n  cells\n---  -----\n  1  x\n 22  " + "x" * 22 + "\ndone\n")
+    assert table.rows == [[1, "x"], [22, "x" * 22]] and table.pending is None
+    assert render(table) == ("T\n n  cells\n--  ----------------------\n 1  x\n22  "
+                             + "x" * 22 + "\ndone\n")
 
 
 def test_render_formats() -> None:

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from zerosum.cli.common import Parser
-from zerosum.tables import FORMATS, TableSpec, all_tables, render
+from zerosum.tables import FORMATS, TableSpec, all_tables, write
 
 
 def register(sub: Any) -> None:
@@ -58,5 +58,5 @@ def run(args: argparse.Namespace) -> int:
     spec: TableSpec = args.spec
     options = {o.name: getattr(args, o.name) for o in spec.options}
     table = spec.build(StderrProgress(), **options)
-    sys.stdout.write(render(table, args.format))
+    write(table, args.format, sys.stdout)  # each row as soon as its search is done
     return 0

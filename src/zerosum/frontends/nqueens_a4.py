@@ -55,7 +55,8 @@ QUESTIONS = {
 def question_tables(q: Question, sizes: Sequence[int], depth: int = CUTOFF) -> list[Table]:
     setup = Setup(q.algorithm, depth if q.cutoff else None)
     return [value_table(v, setup, sizes,
-                        title=f"Question {q.number}: variation {v}, {setup.describe()}")
+                        title=f"Question {q.number}: variation {v}, {setup.describe()}"
+                        ).complete()
             for v in q.variations]
 
 

@@ -4,7 +4,9 @@ A game offers a table by registering a `TableSpec` from a module of this package
 options (shown as `--name` flags of `zerosum table GAME`; an option of type `bool` is a
 plain on/off flag) and a `build(progress, **options) -> Table` function that runs the
 searches. `progress` receives a short line before each long step, for a display on
-stderr. `render` prints a Table as aligned text, CSV or Markdown.
+stderr; a table may leave its rows pending, to be computed as they are printed.
+`write` prints a Table row by row as the rows come, `render` returns it whole, as
+aligned text, CSV or Markdown.
 
 Modules here may use both `zerosum.games` and `zerosum.search`; the command only parses,
 calls `build` and prints.
@@ -14,8 +16,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from zerosum.game import InputError
 from zerosum.games.registry import Option
@@ -31,7 +34,9 @@ class Table:
     """A titled grid of cells; `right` marks right-aligned columns.
 
     Cells are text, or whole numbers, which text and Markdown print with thousands
-    separators and CSV prints plain.
+    separators and CSV prints plain. Rows may still be `pending` (an iterator that runs
+    the searches): `stream` computes them one at a time, so a display can show each row
+    as soon as it is known; `widths` then gives the columns' least widths in text.
     """
 
     title: str
@@ -39,6 +44,24 @@ class Table:
     rows: list[list[Cell]] = field(default_factory=list)
     right: set[int] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
+    widths: dict[int, int] = field(default_factory=dict)
+    pending: Iterator[list[Cell]] | None = None
+
+    def stream(self) -> Iterator[list[Cell]]:
+        """The pending rows, computed one at a time and kept in `rows`."""
+        while self.pending is not None:
+            row = next(self.pending, None)
+            if row is None:
+                self.pending = None
+                break
+            self.rows.append(row)
+            yield row
+
+    def complete(self) -> Table:
+        """The table with every row computed."""
+        for _ in self.stream():
+            pass
+        return self
 
 
 @dataclass(frozen=True)
@@ -51,37 +74,76 @@ class TableSpec:
 
 
 def render(table: Table, fmt: str = "text") -> str:
-    """The table as aligned `text`, `csv` (header row, no title) or `markdown`."""
-    if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(table.columns)
-        writer.writerows(table.rows)
-        return buf.getvalue()
-    rows = [[f"{c:,}" if isinstance(c, int) else c for c in row] for row in table.rows]
-    if fmt == "markdown":
-        lines = [f"**{table.title}**", ""] if table.title else []
-        lines.append("| " + " | ".join(table.columns) + " |")
-        lines.append("| " + " | ".join("---:" if i in table.right else "---"
-                                       for i in range(len(table.columns))) + " |")
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
-        lines += ["", *table.notes] if table.notes else []
-        return "\n".join(lines) + "\n"
-    if fmt != "text":
-        raise InputError(f"unknown table format {fmt!r}; choose from {', '.join(FORMATS)}")
-    widths = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c)
+    """The whole table as aligned `text`, `csv` (header row, no title) or `markdown`;
+    text columns are as wide as their widest cell."""
+    table.complete()
+    cells = [_cells(row, fmt) for row in table.rows]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) if cells else len(c)
               for i, c in enumerate(table.columns)]
+    writer = _Writer(table, fmt, widths)
+    return "".join([writer.head(), *map(writer.row, cells), writer.tail()])
 
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.rjust(w) if i in table.right else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
 
-    lines = [table.title] if table.title else []
-    lines.append(line(table.columns))
-    lines.append("  ".join("-" * w for w in widths))
-    lines += [line(r) for r in rows]
-    lines += table.notes
-    return "\n".join(lines) + "\n"
+def write(table: Table, fmt: str, out: TextIO) -> None:
+    """Print the table row by row as its rows are computed (text columns take their
+    least widths, so a later wider cell shifts only its own row)."""
+    widths = [max(len(c), table.widths.get(i, 0)) for i, c in enumerate(table.columns)]
+    writer = _Writer(table, fmt, widths)
+    out.write(writer.head())
+    out.flush()
+    for row in table.rows:
+        out.write(writer.row(_cells(row, fmt)))
+    for row in table.stream():
+        out.write(writer.row(_cells(row, fmt)))
+        out.flush()
+    out.write(writer.tail())
+
+
+def _cells(row: list[Cell], fmt: str) -> list[str]:
+    if fmt == "csv":
+        return [str(c) for c in row]
+    return [f"{c:,}" if isinstance(c, int) else c for c in row]
+
+
+class _Writer:
+    """The text of a table's parts in one format: head (title, header), rows, tail (notes)."""
+
+    def __init__(self, table: Table, fmt: str, widths: list[int]) -> None:
+        if fmt not in FORMATS:
+            raise InputError(f"unknown table format {fmt!r}; choose from {', '.join(FORMATS)}")
+        self.table, self.fmt, self.widths = table, fmt, widths
+
+    def head(self) -> str:
+        t = self.table
+        if self.fmt == "csv":
+            return self.row(t.columns)
+        if self.fmt == "markdown":
+            rule = ["---:" if i in t.right else "---" for i in range(len(t.columns))]
+            title = f"**{t.title}**\n\n" if t.title else ""
+            return title + self.row(t.columns) + self.row(rule)
+        title = f"{t.title}\n" if t.title else ""
+        return title + self._line(t.columns) + "  ".join("-" * w for w in self.widths) + "\n"
+
+    def row(self, cells: list[str]) -> str:
+        if self.fmt == "csv":
+            buf = io.StringIO()
+            csv.writer(buf, lineterminator="\n").writerow(cells)
+            return buf.getvalue()
+        if self.fmt == "markdown":
+            return "| " + " | ".join(cells) + " |\n"
+        return self._line(cells)
+
+    def tail(self) -> str:
+        notes = self.table.notes
+        if self.fmt == "csv" or not notes:
+            return ""
+        return "".join(f"{n}\n" for n in (["", *notes] if self.fmt == "markdown" else notes))
+
+    def _line(self, cells: list[str]) -> str:
+        right = self.table.right
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, self.widths, strict=True))
+                         ).rstrip() + "\n"
 
 
 _TABLES: Registry[TableSpec] = Registry("zerosum.tables", "table", lambda spec: spec.name)

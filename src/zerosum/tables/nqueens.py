@@ -16,7 +16,7 @@ from zerosum.game import InputError
 from zerosum.games.nqueens import VARIATIONS, NQueens, nqueens
 from zerosum.games.registry import Option
 from zerosum.search import SearchResult, TranspositionTable, alphabeta_search, minimax_search
-from zerosum.tables import Progress, Table, TableSpec, register_table
+from zerosum.tables import Cell, Progress, Table, TableSpec, register_table
 
 ALGORITHMS = ("minimax", "alphabeta")
 TABLE_CAPACITY = 2_000_000
@@ -84,20 +84,27 @@ def format_number(value: float) -> str:
 
 def value_table(variation: str, setup: Setup, sizes: Sequence[int],
                 progress: Progress | None = None, title: str | None = None) -> Table:
-    """One row per N: minimax value, best opening move, nodes examined, CPU seconds."""
+    """One row per N: minimax value, best opening move, nodes examined, CPU seconds.
+    The rows are pending: each search runs when its row is streamed (Table.stream)."""
     if variation not in VARIATIONS:
         raise InputError(f"unknown variation {variation!r}; choose from {', '.join(VARIATIONS)}")
     if title is None:
         title = f"N-Queens, variation {variation}: {setup.describe()}"
-    table = Table(title, ["N", "value", "best move", "nodes", "CPU s"], right={0, 1, 3, 4})
-    total_nodes, total_cpu = 0, 0.0
-    for n, r in solve_sizes(variation, setup, sizes, progress):
-        move = "none" if r.action is None else str(r.action)
-        table.rows.append([n, format_number(r.value), move, r.stats.nodes,
-                           f"{r.stats.cpu_time:.3f}"])
-        total_nodes += r.stats.nodes
-        total_cpu += r.stats.cpu_time
-    table.notes.append(f"total: {total_nodes:,} nodes, {total_cpu:.2f} s CPU")
+    # Least widths: two-digit N, a value like -12 or +0.500, a move like ('X', 10), a
+    # node count to billions, CPU seconds to thousands.
+    table = Table(title, ["N", "value", "best move", "nodes", "CPU s"], right={0, 1, 3, 4},
+                  widths={0: 2, 1: 6, 2: 9, 3: 13, 4: 8})
+
+    def rows() -> Iterator[list[Cell]]:
+        total_nodes, total_cpu = 0, 0.0
+        for n, r in solve_sizes(variation, setup, sizes, progress):
+            move = "none" if r.action is None else str(r.action)
+            yield [n, format_number(r.value), move, r.stats.nodes, f"{r.stats.cpu_time:.3f}"]
+            total_nodes += r.stats.nodes
+            total_cpu += r.stats.cpu_time
+        table.notes.append(f"total: {total_nodes:,} nodes, {total_cpu:.2f} s CPU")
+
+    table.pending = rows()
     return table
 
 

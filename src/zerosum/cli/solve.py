@@ -2,20 +2,21 @@
 principal variation, from a game's perfect solver.
 
 Each game with a solver adds one entry to SOLVERS: a function adding its arguments to
-its subparser and a function returning the report as (label, text) rows. The entry
-imports its game only when run, so `zerosum --help` stays quick.
+its subparser and a function returning the report as (label, text) rows, yielded as each
+is proven (the command prints each at once). The entry imports its game only when run,
+so `zerosum --help` stays quick.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-Rows = list[tuple[str, str]]
+Rows = Iterator[tuple[str, str]]
+LABEL_WIDTH = 20  # the longest label, 'principal variation', and its colon
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     entry = SOLVERS[args.solve_game]
     cpu0 = time.process_time()
-    rows = entry.run(args)
-    rows.append(("CPU time", f"{time.process_time() - cpu0:.3f} s"))
-    width = max(len(label) for label, _ in rows)
-    for label, text in rows:
-        sys.stdout.write(f"{label + ':':<{width + 1}} {text}\n")
+    for label, text in entry.run(args):
+        print(f"{label + ':':<{LABEL_WIDTH}} {text}", flush=True)
+    print(f"{'CPU time:':<{LABEL_WIDTH}} {time.process_time() - cpu0:.3f} s")
     return 0

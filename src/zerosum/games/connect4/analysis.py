@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from zerosum.game import InputError
-from zerosum.games.connect4.bitboard import geometry
+from zerosum.games.connect4.bitboard import Geometry, geometry
 from zerosum.games.connect4.game import moves_text, moves_to_win, ordinal
 from zerosum.games.connect4.notation import format_moves, parse_position
 from zerosum.games.connect4.solver import Solver
@@ -24,8 +26,10 @@ def describe_score(score: int, stones_played: int, cells: int) -> str:
 
 
 def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
-               pv: bool = True, all_scores: bool = False) -> list[tuple[str, str]]:
-    """Parse a position (any notation), solve it, and describe the answer."""
+               pv: bool = True, all_scores: bool = False) -> Iterator[tuple[str, str]]:
+    """Parse a position (any notation) and check it now; the rows describing the answer,
+    (label, text), come from the returned iterator, each as soon as it is proven, so a
+    display can show them as they come (with `all_scores`, one row per move, centre first)."""
     try:
         geo = geometry(width, height)
     except ValueError as e:
@@ -42,22 +46,34 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
         raise InputError("the board is full: the game is over (a draw)")
     red_to_move = red_n == yellow_n
     current = stones.red if red_to_move else stones.yellow
-    n = red_n + yellow_n
-    solver = Solver(width, height)
+    return _report(geo, current, mask, red_to_move, weak, pv, all_scores)
+
+
+def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: bool,
+            pv: bool, all_scores: bool) -> Iterator[tuple[str, str]]:
+    n = mask.bit_count()
+    solver = Solver(geo.width, geo.height)
     side = "red (X)" if red_to_move else "yellow (O)"
-    rows = [("position", f"{n} stones, {side} to move")]
+    yield "position", f"{n} stones, {side} to move"
     if weak:
         result = solver.solve(current, mask, weak=True)
         word = {1: "the player to move wins", 0: "a draw", -1: "the player to move loses"}
-        rows += [("result", word[result]), ("nodes", f"{solver.nodes:,}")]
-        return rows
-    solution = solver.analyse(current, mask, pv=pv, all_scores=all_scores)
-    rows.append(("score", describe_score(solution.score, n, geo.cells)))
-    rows.append(("best moves", " ".join(format_moves([c]) for c in sorted(solution.best_moves))))
+        yield "result", word[result]
+        yield "nodes", f"{solver.nodes:,}"
+        return
+    score = solver.solve(current, mask)
+    yield "score", describe_score(score, n, geo.cells)
+    best = solver.best_moves(current, mask, score)
+    yield "best moves", " ".join(format_moves([c]) for c in sorted(best))
     if all_scores:
-        rows.append(("move scores", "  ".join(
-            f"{c + 1}:{solution.move_scores[c]:+d}" for c in sorted(solution.move_scores))))
+        for c in geo.centre_order:
+            if geo.playable(mask, c):
+                s = solver.move_score(current, mask, c)
+                yield f"move {format_moves([c])}", f"{s:+d} ({OUTCOME[(s > 0) - (s < 0)]})"
     if pv:
-        rows.append(("principal variation", format_moves(solution.pv) or "-"))
-    rows.append(("nodes", f"{solver.nodes:,}"))
-    return rows
+        yield "principal variation", format_moves(solver.principal_variation(
+            current, mask, score)) or "-"
+    yield "nodes", f"{solver.nodes:,}"
+
+
+OUTCOME = {1: "wins", 0: "draws", -1: "loses"}

@@ -102,11 +102,10 @@ def run_program(words: list[str], stdin: str) -> tuple[int, str]:
                     f"the docs' commands are zerosum, cat, python3 FILE or ./FILE: {words[0]}"
                 script = words[1] if words[0] == "python3" else words[0]
                 sys.argv = [script, *words[2 if words[0] == "python3" else 1:]]
-                try:
-                    runpy.run_path(script, run_name="__main__")
-                    status = 0
-                except SystemExit as e:
-                    status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+                runpy.run_path(script, run_name="__main__")
+                status = 0
+    except SystemExit as e:  # the launchers' sys.exit, and argparse's --help and errors
+        status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     finally:
         sys.stdin, sys.argv = saved[0], saved[1]
         sys.path[:] = saved[2]

@@ -7,7 +7,7 @@ checked against its published score, and timed in CPU time (time.process_time, s
 processes on a shared machine disturb it less than wall time; they still do, through
 caches and clock speed: nodes/position and nodes/s are the figures to compare). Prints
 mean CPU time per position, the ratio to Pons's C++ solver (figures from
-../shared/data/README.md), the issue's target, nodes per position (Pons's mean in
+tests/data/README.md), the issue's target, nodes per position (Pons's mean in
 brackets) and nodes per second.
 
 Where installed, OpenSpiel (pyspiel, alpha-beta on connect_four) and easyAI (Negamax) are
@@ -26,7 +26,7 @@ from zerosum.games.connect4.game import position_from_stones
 from zerosum.games.connect4.notation import parse_moves
 from zerosum.games.connect4.solver import Solver
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 # set: (C++ mean CPU seconds per position, Pons's mean nodes, the target seconds)
 PUBLISHED = {
     "L3_R1": (12e-6, 51, 0.3e-3),

@@ -21,7 +21,7 @@ from zerosum.games.connect4.notation import format_course, parse_moves
 
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCHER = ROOT / "assignments" / "comp3608-connect4" / "ConnectFour.py"
-DATA = ROOT.parent / "shared" / "data" / "connect4"
+DATA = ROOT / "tests" / "data" / "connect4"
 
 
 def positions(count: int) -> list[tuple[str, str]]:

@@ -33,8 +33,8 @@ from zerosum.games.connect4.solver import Solver
 from zerosum.games.registry import get_game
 from zerosum.search import alphabeta_search, minimax_search
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
 ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "connect4"
 EXAMPLE = ".ryyrry,.rryry.,..y.r..,..y....,.......,......."
 EMPTY = ",".join(["......."] * 6)
 

@@ -214,11 +214,7 @@ def play(con: Console, game: Checkers, opponent: Opponent, human_black: bool,
         state = game.result(state, action)
     con.say()
     con.say(game.render(state))
-    winner = game.winner(state)
-    if winner is not None:
-        con.say(f"Winner: {winner.upper()}")
-    else:
-        con.say(f"Draw: {game.draw_reason(state)}.")
+    con.say(f"Game over. {game.outcome(state)}.")
     con.say(f"Total thinking time: BLACK {totals[0]:.3f} secs, WHITE {totals[1]:.3f} secs")
 
 

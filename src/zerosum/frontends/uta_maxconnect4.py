@@ -23,6 +23,7 @@ from zerosum.game import InputError
 from zerosum.games.maxconnect4 import (
     BOARD,
     COLS,
+    MaxConnect4,
     Position,
     drop_cell,
     empty_position,
@@ -162,8 +163,5 @@ def check_column(text: str, mask: int) -> int:
 
 
 def outcome(pos: Position) -> str:
-    a, b = pos.score1, pos.score2
-    if a == b:
-        return f"The game is a draw, {a} to {b}."
-    winner = 1 if a > b else 2
-    return f"Player {winner} wins, {max(a, b)} to {min(a, b)}."
+    return MaxConnect4().outcome(pos) + "."
+

@@ -133,6 +133,16 @@ class NQueens(GameBase[Any, Any]):
     def format_move(self, action: Any) -> str:
         return str(action)
 
+    def outcome(self, state: Any) -> str:
+        k = self.count(state)
+        winner = self.winner(state)
+        queens = f"{k} queen{'s' if k != 1 else ''}"
+        if k == self.size and self.actions(state) == []:
+            why = f"all {queens} are placed"
+        else:
+            why = f"no safe square left for {PLAYERS[k % 2]} after {queens}"
+        return f"{why[0].upper()}{why[1:]}: {winner} wins"
+
     def draw(self, squares: Sequence[int], free: int) -> str:
         """The board: X and O for the queens each placed, '.' open, '-' attacked."""
         n = self.size

@@ -168,7 +168,13 @@ class TakeStones(GameBase[Stones, int]):
         taken = f"last taken: {state.last}" if state.n_taken else "no stone taken yet"
         legal = " ".join(map(str, self.actions(state))) or "none"
         player = self.players[0] if self.is_maxs_turn(state) else self.players[1]
+        if self.is_terminal(state):
+            return f"stones left: {left}\n{taken}"
         return f"stones left: {left}\n{taken}\n{player} to move; may take: {legal}"
+
+    def outcome(self, state: Stones) -> str:
+        loser, winner = self.players if self.is_maxs_turn(state) else self.players[::-1]
+        return f"{loser} has no stone to take: {winner} wins"
 
     def parse_move(self, state: Stones, text: str) -> int:
         text = text.strip()

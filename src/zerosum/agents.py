@@ -127,7 +127,7 @@ class Watch:
     def draw(self, text: str) -> None:
         self.out.write("\r" + text.ljust(self.shown))
         self.out.flush()
-        self.shown = len(text)
+        self.shown = max(self.shown, len(text))  # what clear() must blank
 
     def clear(self) -> None:
         if self.shown:

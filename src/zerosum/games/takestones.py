@@ -188,10 +188,10 @@ class TakeStones(GameBase[Stones, int]):
 
     def format_value(self, value: float, state: Stones | None = None) -> str:
         if value >= self.scale.win:
-            return f"{self.players[0]} wins"
+            return f"{value:+g} ({self.players[0]} wins)"
         if value <= -self.scale.win:
-            return f"{self.players[1]} wins"
-        return f"{value:+g} (heuristic)"
+            return f"{value:+g} ({self.players[1]} wins)"
+        return f"{value:+g} (estimate)"
 
     def move_help(self) -> str:
         return ("Type the number of a stone to take. The first move takes an odd stone "
@@ -204,8 +204,11 @@ register(
         "Take-Stones",
         TakeStones,
         options=(
-            Option("stones", int, 7, "number of stones"),
-            Option("scale", str, "trace", "evaluation scale", choices=tuple(SCALES)),
+            Option("stones", int, 7, "number of stones on the table (numbered 1 to N)"),
+            Option("scale", str, "trace", "how the computer scores positions: trace (a win "
+                   "is 100, estimates 5 to 7, as the course's trace output) or summary (a "
+                   "win is 1, estimates 0.5 to 0.7); the play is the same either way",
+                   choices=tuple(SCALES)),
         ),
         default_depth=6,
         summary="take a multiple or factor of the last stone; who cannot move loses",

@@ -243,10 +243,12 @@ class Checkers(GameBase[State, Path]):
 
     def format_value(self, value: float, state: State | None = None) -> str:
         if value >= 1.0:
-            return "Black wins"
+            return "+1 (Black wins)"
         if value <= -1.0:
-            return "White wins"
-        return f"{value:+.3f}"
+            return "-1 (White wins)"
+        if value == 0:
+            return "0 (even)"
+        return f"{value:+.3f} (estimate, good for {'Black' if value > 0 else 'White'})"
 
     def move_help(self) -> str:
         n = self.board.n

@@ -1,0 +1,248 @@
+"""Interactive play: menu help and bad answers, end-of-game lines, the progress line,
+Ctrl-C while the computer thinks, and every engine honouring a stop."""
+
+from __future__ import annotations
+
+import io
+import threading
+
+import pytest
+
+from clocks import SteppingClock
+from zerosum.agents import Quit, SearchAgent, Watch, playable, progress_line
+from zerosum.cli import main as zerosum
+from zerosum.cli.play import ask_depth, choose, menu
+from zerosum.games.checkers import Checkers
+from zerosum.games.connect4 import Connect4
+from zerosum.games.maxconnect4 import MaxConnect4, parse_board
+from zerosum.games.nqueens import nqueens
+from zerosum.games.registry import get_game
+from zerosum.games.takestones import TakeStones
+from zerosum.games.tictactoe import TicTacToe
+from zerosum.search import SearchResult, Stop
+
+
+class Terminal(io.StringIO):
+    """Output that says it is a terminal, so the progress line is drawn."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_menu_help_and_bad_answers() -> None:
+    out = io.StringIO()
+    items = [("first", "first (moves first)"), ("second", "second")]
+    inp = io.StringIO("?\n\u00b2\n99999999999999999999\nabc\n2\n")
+    assert choose(inp, out, "Your side:", items, help="  first: you move first.") == "second"
+    assert out.getvalue() == (
+        "\nYour side:\n  1. first (moves first)\n  2. second\n"
+        "Choice [1]:   first: you move first.\n  Type the number of your choice.\n"
+        "Choice [1]:   not valid: not a whole number: '\u00b2' (? for help)\n"
+        "Choice [1]:   not valid: choose a number from 1 to 2, not 99999999999999999999 "
+        "(? for help)\n"
+        "Choice [1]:   not valid: not a whole number: 'abc' (? for help)\n"
+        "Choice [1]: "
+    )
+
+
+def test_menu_option_help_and_plain_errors() -> None:
+    n = [s.name for s in __import__("zerosum.games.registry", fromlist=["x"]).all_games()]
+    inp = io.StringIO(f"{n.index('takestones') + 1}\nabc\n?\n5\n?\nbogus\n\n")
+    out = io.StringIO()
+    assert menu(inp, out) == 0  # the input ends at the opponent question: Bye.
+    text = out.getvalue()
+    assert "not valid: not a valid answer: 'abc' (? for help)" in text
+    assert "  Number of stones on the table (numbered 1 to N).\n  Enter keeps 7.\n" in text
+    assert ("  How the computer scores positions: trace (a win is 100, estimates 5 to 7, as "
+            "the course's trace output) or summary (a win is 1, estimates 0.5 to 0.7); the "
+            "play is the same either way.\n  Possible answers: trace, summary.\n"
+            "  Enter keeps trace.\n") in text
+    assert "not valid: choose one of trace, summary, not bogus (? for help)" in text
+    assert "invalid literal" not in text and "Traceback" not in text
+    assert text.endswith("Bye.\n")
+
+
+def test_opponent_help_explains_the_algorithms() -> None:
+    n = [s.name for s in __import__("zerosum.games.registry", fromlist=["x"]).all_games()]
+    out = io.StringIO()
+    menu(io.StringIO(f"{n.index('tictactoe') + 1}\n?\n"), out)
+    text = out.getvalue()
+    assert "  alphabeta: the same choice as minimax, found faster" in text
+    assert "  iterative: alpha-beta to depth 1, 2, 3, ... until its time per move runs out;" in text
+
+
+def test_depth_to_the_end_only_where_it_finishes() -> None:
+    out = io.StringIO()
+    assert ask_depth(io.StringIO("0\n"), out, TicTacToe(), "alphabeta", 4) == 0
+    assert out.getvalue() == "Depth limit (0 = to the end of the game: a second or less) [4]: "
+    out = io.StringIO()
+    assert ask_depth(io.StringIO("?\n0\n3\n"), out, Checkers(8), "alphabeta", 6) == 3
+    text = out.getvalue()
+    assert text.startswith("Depth limit (1 or more) [6]:   The depth is how many moves ahead")
+    assert ("  To the end is not offered: alpha-beta to the end of this game would not finish "
+            "(estimated 1.0e+21 positions, over a million years); choose a depth.\n") in text
+    assert ("  not valid: alpha-beta to the end of this game would not finish (estimated "
+            "1.0e+21 positions, over a million years); choose a depth (? for help)\n") in text
+
+
+def test_command_line_refuses_a_search_that_cannot_finish(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert zerosum(["play", "checkers", "--size", "4", "--opponent", "minimax",
+                    "--depth", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("zerosum: error: minimax to the end of this game would not finish "
+                   "(estimated 1.6e+07 positions, 2.62 minutes); choose a depth\n")
+
+
+def test_outcome_lines() -> None:
+    t = TicTacToe()
+    won = t.replay([0, 3, 1, 4, 2]) if hasattr(t, "replay") else None
+    state = t.initial_state()
+    for a in [0, 3, 1, 4, 2]:
+        state = t.result(state, a)
+    assert t.outcome(state) == "X wins: three in a row"
+    assert t.render(state) == "X X X\nO O .\n. . ."
+    del won
+    c = Connect4()
+    s = c.initial_state()
+    for col in [0, 1, 0, 1, 0, 1, 0]:
+        s = c.result(s, col)
+    assert c.outcome(s) == "Red wins: four in a row"
+    m = MaxConnect4()
+    full = parse_board("\n".join(["1122112"] * 6 + ["1"]))
+    assert m.outcome(full) == "Final score 12-9: Player 1 wins"
+    assert "to move" not in m.render(full)
+    ts = TakeStones(7)
+    end = ts.initial_state()
+    while not ts.is_terminal(end):
+        end = ts.result(end, ts.actions(end)[0])
+    assert ts.outcome(end) == "Min has no stone to take: Max wins"
+    assert "to move" not in ts.render(end)
+    q = nqueens(4, "1a")
+    s = q.initial_state()
+    while not q.is_terminal(s):
+        s = q.result(s, q.actions(s)[0])
+    assert q.outcome(s) == "No safe square left for X after 2 queens: O wins"
+    k = Checkers(4, "max", "course", 1)
+    s = k.initial_state()
+    while not k.is_terminal(s):
+        s = k.result(s, k.actions(s)[0])
+    assert k.outcome(s) == "Draw: 1 moves by each side without a winner"
+    assert "Next to play" not in k.render(s)
+
+
+def test_progress_line_text() -> None:
+    stop = Stop()
+    stop.nodes_used, stop.depth = 1_234_567, 7
+    assert progress_line(stop, 2.5) == (
+        "Thinking: depth 7, 1,234,567 nodes, 493,827 nodes/s, 2.5 s (Ctrl-C to stop)")
+
+
+def blocking_search(stop: Stop, released: threading.Event) -> SearchResult:
+    """A fake search that 'thinks' until stopped or released."""
+    stop.nodes_used, stop.depth = 50_000, 3
+    while not stop.requested and not released.is_set():
+        released.wait(0.001)
+    return SearchResult(0.25, 4, [4], depth=3, complete=not stop.requested)
+
+
+def test_watch_draws_the_progress_line_on_a_terminal_only() -> None:
+    released = threading.Event()
+    reads = SteppingClock(0.25)
+
+    def clock() -> float:
+        if reads.reads == 4:  # start, then three polls: 0.25 s, 0.5 s, 0.75 s
+            released.set()
+        return reads()
+
+    out = Terminal()
+    watch = Watch(io.StringIO(), out, clock=clock, interval=0.001)
+    result = watch.run(TicTacToe(), TicTacToe().initial_state(),
+                       lambda stop: blocking_search(stop, released), Stop)
+    assert result.action == 4
+    line1 = "Thinking: depth 3, 50,000 nodes, 200,000 nodes/s, 0.2 s (Ctrl-C to stop)"
+    line2 = "Thinking: depth 3, 50,000 nodes, 100,000 nodes/s, 0.5 s (Ctrl-C to stop)"
+    text = out.getvalue()
+    assert line1 not in text  # before half a second: nothing
+    assert text.startswith("\r" + line2 + "\rThinking: depth 3, 50,000 nodes, 66,667 nodes/s, "
+                           "0.8 s (Ctrl-C to stop)")
+    width = max(len(line) for line in text.split("\r"))
+    assert text.endswith("\r" + " " * width + "\r")  # cleared before the move is told
+
+
+def interrupting_clock(after: int) -> SteppingClock:
+    class Clock(SteppingClock):
+        interrupted = False
+
+        def __call__(self) -> float:
+            if self.reads == after and not self.interrupted:
+                self.interrupted = True  # once: thinking on is not interrupted again
+                raise KeyboardInterrupt
+            return super().__call__()
+
+    return Clock(0.25)
+
+
+@pytest.mark.parametrize(("answers", "outcome"), [
+    ("p\n", "played"), ("\n", "played"), ("x\n?\np\n", "played"), ("c\n", "played"),
+    ("q\n", "quit"), ("", "quit"),
+])
+def test_ctrl_c_stops_and_asks(answers: str, outcome: str) -> None:
+    released = threading.Event()
+    runs: list[int] = []
+
+    def search(stop: Stop) -> SearchResult:
+        runs.append(1)
+        if len(runs) > 1:  # thinking on: this time it finishes
+            released.set()
+        return blocking_search(stop, released)
+
+    out = io.StringIO()
+    watch = Watch(io.StringIO(answers), out, clock=interrupting_clock(1), interval=0.001)
+    game = TicTacToe()
+    if outcome == "quit":
+        with pytest.raises(Quit):
+            watch.run(game, game.initial_state(), search, Stop)
+    else:
+        assert watch.run(game, game.initial_state(), search, Stop).action == 4
+    text = out.getvalue()
+    assert text.startswith("\nSearch stopped at depth 3 (best so far: 5). "
+                           "[p]lay it, [c]ontinue thinking, [q]uit? ")
+    if answers.startswith("x"):
+        assert "Please answer p, c or q (not 'x').\n  p (or Enter): play the best move" in text
+    assert len(runs) == (2 if answers == "c\n" else 1)
+
+
+def test_a_stopped_search_still_has_a_move() -> None:
+    game = TicTacToe()
+    stop = Stop()
+    stop.request()
+    agent = SearchAgent("alphabeta")
+    result = playable(game, game.initial_state(), agent.search(game, game.initial_state(), stop))
+    assert not result.complete and result.action == 0 and result.stats.nodes == 256
+
+
+def requested() -> Stop:
+    stop = Stop()
+    stop.request()
+    return stop
+
+
+def test_every_engine_stops_at_once_with_a_move() -> None:
+    for name, options, bound in [("connect4", {}, 256), ("checkers", {"size": 8}, 1024),
+                                 ("maxconnect4", {}, 2048)]:
+        spec = get_game(name)
+        game = spec.create(**options)
+        state = game.initial_state()
+        stop = requested()
+        result = spec.engines["engine"](game, state, 60.0, stop)
+        assert result.action in game.actions(state), name
+        assert stop.nodes_used <= bound, name
+
+
+def test_engines_report_progress() -> None:
+    spec = get_game("connect4")
+    game = spec.create()
+    stop = Stop()
+    result = spec.engines["engine"](game, game.initial_state(), 0.05, stop)
+    assert stop.depth == result.depth and stop.best == result.action

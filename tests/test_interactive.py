@@ -7,8 +7,8 @@ import io
 import threading
 
 import pytest
-
 from clocks import SteppingClock
+
 from zerosum.agents import Quit, SearchAgent, Watch, playable, progress_line
 from zerosum.cli import main as zerosum
 from zerosum.cli.play import ask_depth, choose, menu
@@ -16,7 +16,7 @@ from zerosum.games.checkers import Checkers
 from zerosum.games.connect4 import Connect4
 from zerosum.games.maxconnect4 import MaxConnect4, parse_board
 from zerosum.games.nqueens import nqueens
-from zerosum.games.registry import get_game
+from zerosum.games.registry import all_games, get_game
 from zerosum.games.takestones import TakeStones
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import SearchResult, Stop
@@ -46,7 +46,7 @@ def test_menu_help_and_bad_answers() -> None:
 
 
 def test_menu_option_help_and_plain_errors() -> None:
-    n = [s.name for s in __import__("zerosum.games.registry", fromlist=["x"]).all_games()]
+    n = [s.name for s in all_games()]
     inp = io.StringIO(f"{n.index('takestones') + 1}\nabc\n?\n5\n?\nbogus\n\n")
     out = io.StringIO()
     assert menu(inp, out) == 0  # the input ends at the opponent question: Bye.
@@ -63,7 +63,7 @@ def test_menu_option_help_and_plain_errors() -> None:
 
 
 def test_opponent_help_explains_the_algorithms() -> None:
-    n = [s.name for s in __import__("zerosum.games.registry", fromlist=["x"]).all_games()]
+    n = [s.name for s in all_games()]
     out = io.StringIO()
     menu(io.StringIO(f"{n.index('tictactoe') + 1}\n?\n"), out)
     text = out.getvalue()
@@ -96,13 +96,11 @@ def test_command_line_refuses_a_search_that_cannot_finish(
 
 def test_outcome_lines() -> None:
     t = TicTacToe()
-    won = t.replay([0, 3, 1, 4, 2]) if hasattr(t, "replay") else None
     state = t.initial_state()
     for a in [0, 3, 1, 4, 2]:
         state = t.result(state, a)
     assert t.outcome(state) == "X wins: three in a row"
     assert t.render(state) == "X X X\nO O .\n. . ."
-    del won
     c = Connect4()
     s = c.initial_state()
     for col in [0, 1, 0, 1, 0, 1, 0]:

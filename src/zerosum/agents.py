@@ -6,6 +6,7 @@ search in a worker thread, shows a live progress line, and turns Ctrl-C into a q
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -88,22 +89,27 @@ class Watch:
         while True:
             stop = new_stop()
             outcome: list[SearchResult | BaseException] = []
+            # An Event, not Thread.join: a join interrupted by Ctrl-C may later report
+            # the thread finished while it still runs (CPython before 3.13).
+            done = threading.Event()
 
-            def work(stop: Stop = stop, outcome: list[Any] = outcome) -> None:
+            def work(stop: Stop = stop, outcome: list[Any] = outcome,
+                     done: threading.Event = done) -> None:
                 try:
                     outcome.append(search(stop))
                 except BaseException as e:  # handed to the waiting thread
                     outcome.append(e)
+                finally:
+                    done.set()
 
-            worker = threading.Thread(target=work, name="search", daemon=True)
-            worker.start()
+            threading.Thread(target=work, name="search", daemon=True).start()
             try:
-                self.wait(worker, stop)
+                self.wait(done, stop)
             except KeyboardInterrupt:
                 stop.request()  # every search answers a stop within a few milliseconds
                 self.clear()
                 try:
-                    worker.join()
+                    done.wait()
                 except KeyboardInterrupt:
                     raise Quit from None
                 result = playable(game, state, self.collect(outcome))
@@ -113,13 +119,10 @@ class Watch:
             self.clear()
             return self.collect(outcome)
 
-    def wait(self, worker: threading.Thread, stop: Stop) -> None:
+    def wait(self, done: threading.Event, stop: Stop) -> None:
         start = self.clock()
         tty = self.out.isatty()
-        while True:
-            worker.join(self.interval)
-            if not worker.is_alive():
-                return
+        while not done.wait(self.interval):
             elapsed = self.clock() - start
             if tty and elapsed >= self.delay:
                 self.draw(progress_line(stop, elapsed))
@@ -146,6 +149,8 @@ class Watch:
         """'p' or 'c'; raises Quit on 'q', end of input or a second Ctrl-C."""
         where = f"at depth {stop.depth}" if stop.depth else "early"
         move = game.format_move(result.action) if result.action is not None else "none"
+        if math.isinf(result.value):
+            move = f"none judged yet; it would play {move}"
         question = (f"\nSearch stopped {where} (best so far: {move}). "
                     "[p]lay it, [c]ontinue thinking, [q]uit? ")
         while True:
@@ -335,8 +340,13 @@ def describe(game: AnyGame, move: Move, state: Any = None) -> str:
     if r is None:
         return f"time {move.seconds:.3f} s"
     depth = "end" if r.depth is None else str(r.depth)
+    if math.isinf(r.value):  # stopped before any move was valued
+        value = "none yet"
+    else:
+        value = game.format_value(r.value, state)
+    stopped = "" if r.complete else " (stopped early)"
     return (
-        f"value {game.format_value(r.value, state)}, depth {depth}, nodes {r.stats.nodes:,}, "
+        f"value {value}, depth {depth}{stopped}, nodes {r.stats.nodes:,}, "
         f"time {move.seconds:.3f} s"
     )
 

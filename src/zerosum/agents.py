@@ -340,10 +340,8 @@ def describe(game: AnyGame, move: Move, state: Any = None) -> str:
     if r is None:
         return f"time {move.seconds:.3f} s"
     depth = "end" if r.depth is None else str(r.depth)
-    if math.isinf(r.value):  # stopped before any move was valued
-        value = "none yet"
-    else:
-        value = game.format_value(r.value, state)
+    # A search stopped before any move was valued has no value to show.
+    value = "none yet" if math.isinf(r.value) else game.format_value(r.value, state)
     stopped = "" if r.complete else " (stopped early)"
     return (
         f"value {value}, depth {depth}{stopped}, nodes {r.stats.nodes:,}, "

@@ -25,6 +25,7 @@ of the game: its value is the exact final score difference and its move perfect.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -109,16 +110,23 @@ class Engine:
         self.stop: Stop | None = None  # a stop from outside, and where progress is shown
         self.nodes_before = 0  # nodes of the earlier passes of this search (for `stop`)
 
-    def search(self, pos: Position, depth: int) -> SearchResult:
+    def search(self, pos: Position, depth: int, stop: Stop | None = None) -> SearchResult:
         """The move of an alpha-beta search `depth` moves deep, by iterative deepening
         (depth 1, 2, ..., `depth`); with 16 or fewer empty cells, to the end of the game
-        in one pass (the shallower passes would cost more than they save there)."""
+        in one pass (the shallower passes would cost more than they save there).
+        `stop`: as in `timed`."""
         if depth < 1:
             raise ValueError(f"depth must be 1 or more, not {depth}")
         empties = CELLS - pos.pieces
-        if empties <= EXACT_EMPTIES or depth >= empties:
-            return self.search_depth(pos, empties)
-        return self.deepen(pos, range(1, depth + 1))
+        self.stop, self.nodes_before = stop, 0
+        try:
+            if empties <= EXACT_EMPTIES or depth >= empties:
+                return self.search_depth(pos, empties)
+            return self.deepen(pos, range(1, depth + 1))
+        except OutOfTime as stopped:  # only a stop from outside gets here
+            return first_move(pos, stopped.nodes)
+        finally:
+            self.stop = None
 
     def timed(self, pos: Position, seconds: float, stop: Stop | None = None) -> SearchResult:
         """The deepest search finished within `seconds` (wall clock). With 16 or fewer
@@ -133,10 +141,7 @@ class Engine:
             self.deadline = time.perf_counter() + seconds
             return self.deepen(pos, range(1, empties + 1))
         except OutOfTime as stopped:  # only a stop from outside gets here
-            mask = pos.p1 | pos.p2
-            column = next(c for c in CENTRE_FIRST if (mask + BOTTOM_OF[c]) & COLUMN[c])
-            return SearchResult(0.0, column, [column], SearchStats(nodes=stopped.nodes),
-                                depth=0, complete=False, algorithm="maxconnect4 alpha-beta")
+            return first_move(pos, stopped.nodes)
         finally:
             self.deadline, self.stop = None, None
 
@@ -305,6 +310,15 @@ class Engine:
             pv.append(col)
             mine, theirs = theirs, mine | move
         return pv
+
+
+def first_move(pos: Position, nodes: int) -> SearchResult:
+    """What a search stopped before its first pass finished plays: the first column in
+    the search order, with no value (-inf: nothing was judged)."""
+    mask = pos.p1 | pos.p2
+    column = next(c for c in CENTRE_FIRST if (mask + BOTTOM_OF[c]) & COLUMN[c])
+    return SearchResult(-math.inf, column, [column], SearchStats(nodes=nodes), depth=0,
+                        complete=False, algorithm="maxconnect4 alpha-beta")
 
 
 def stop_requested(stop: Stop, nodes: int) -> bool:

@@ -128,7 +128,9 @@ class NQueens(GameBase[Any, Any]):
             if self.scored:
                 return f"{value:+.0f} ({side} wins with {abs(value):.0f} queens)"
             return f"{value:+.0f} ({side} wins)"
-        return f"{value:+.3f}"
+        if value == 0:
+            return "0 (even)"
+        return f"{value:+.3f} (estimate)"
 
     def format_move(self, action: Any) -> str:
         return str(action)

@@ -48,7 +48,8 @@ def test_computer_move_report_and_human_help_and_invalid_move() -> None:
     lines = text.splitlines()
     assert "Next to play: BLACK" in lines
     i = lines.index("Thinking... (depth-limited alpha-beta with a heuristic, depth 3)")
-    assert lines[i + 1:i + 3] == ["visited 28 states", "best move: b:A2-B3, value: -0.001 (estimate, good for White)"]
+    assert lines[i + 1:i + 3] == ["visited 28 states",
+                                  "best move: b:A2-B3, value: -0.001 (estimate, good for White)"]
     assert lines[i + 3] == "Elapsed time: 0.250 secs"
     assert lines[i + 4] == "BLACK moves b:A2-B3"
     assert "Legal moves: w:D1-C2 w:D3-C4 w:D3-C2" in lines

@@ -4,14 +4,19 @@ Ctrl-C while the computer thinks, and every engine honouring a stop."""
 from __future__ import annotations
 
 import io
+import signal
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 from clocks import SteppingClock
 
 from zerosum.agents import Quit, SearchAgent, Watch, playable, progress_line
 from zerosum.cli import main as zerosum
-from zerosum.cli.play import ask_depth, choose, menu
+from zerosum.cli.play import ask_depth, choose, menu, start
 from zerosum.games.checkers import Checkers
 from zerosum.games.connect4 import Connect4
 from zerosum.games.maxconnect4 import MaxConnect4, parse_board
@@ -20,6 +25,8 @@ from zerosum.games.registry import all_games, get_game
 from zerosum.games.takestones import TakeStones
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import SearchResult, Stop
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Terminal(io.StringIO):
@@ -244,3 +251,38 @@ def test_engines_report_progress() -> None:
     stop = Stop()
     result = spec.engines["engine"](game, game.initial_state(), 0.05, stop)
     assert stop.depth == result.depth and stop.best == result.action
+
+
+class Interrupting(io.StringIO):
+    """Input where the person presses Ctrl-C at the first prompt."""
+
+    def readline(self, size: int | None = -1) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_at_a_move_prompt_leaves_with_130() -> None:
+    spec = get_game("tictactoe")
+    out = io.StringIO()
+    assert start(spec, {}, SearchAgent("alphabeta"), "first", Interrupting(), out) == 130
+    assert out.getvalue().endswith("Your move (? for help): \nGame stopped (Ctrl-C).\n")
+
+
+def test_sigint_while_thinking_then_quit() -> None:
+    """End to end: a real SIGINT while minimax thinks; the question; q leaves with 130."""
+    p = subprocess.Popen([sys.executable, "-m", "zerosum", "play", "connect4", "--opponent",
+                          "minimax", "--depth", "9", "--side", "second"], cwd=ROOT,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        assert p.stdout is not None and p.stdin is not None
+        for line in p.stdout:  # the first board is shown: the engine thinks next
+            if line.startswith("Red (X) to move"):
+                break
+        time.sleep(0.2)  # let it start thinking (minimax to depth 9 takes minutes)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate("q\n", timeout=60)
+    finally:
+        p.kill()
+    assert p.returncode == 130
+    assert "Search stopped at depth 9 (best so far: " in out
+    assert err == ""

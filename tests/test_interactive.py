@@ -60,10 +60,11 @@ def test_menu_option_help_and_plain_errors() -> None:
     text = out.getvalue()
     assert "not valid: not a valid answer: 'abc' (? for help)" in text
     assert "  Number of stones on the table (numbered 1 to N).\n  Enter keeps 7.\n" in text
-    assert ("  How the computer scores positions: trace (a win is 100, estimates 5 to 7, as "
-            "the course's trace output) or summary (a win is 1, estimates 0.5 to 0.7); the "
-            "play is the same either way.\n  Possible answers: trace, summary.\n"
-            "  Enter keeps trace.\n") in text
+    assert ("Scale of the computer's scores: trace or summary [trace]: "
+            "  How the computer scores positions, as the course's two output formats do:\n"
+            "  trace (a win is 100, estimates 5 to 7) or summary (a win is 1, estimates\n"
+            "  0.5 to 0.7). It changes the numbers shown, not how the computer plays.\n"
+            "  Possible answers: trace, summary.\n  Enter keeps trace.\n") in text
     assert "not valid: choose one of trace, summary, not bogus (? for help)" in text
     assert "invalid literal" not in text and "Traceback" not in text
     assert text.endswith("Bye.\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
 
@@ -25,10 +26,10 @@ from zerosum.search.estimate import full_search_cost
 
 OPPONENTS = {
     "random": "random moves",
-    "minimax": "minimax (to the end, or to --depth)",
-    "alphabeta": "alpha-beta (to the end, or to --depth)",
-    "depth-limited": "depth-limited alpha-beta with the game's heuristic",
-    "iterative": "iterative deepening alpha-beta with a time limit",
+    "minimax": "looks at every line of play, to a depth you choose",
+    "alphabeta": "alpha-beta: minimax's choice, found faster",
+    "depth-limited": "alpha-beta to a depth, judging positions by the game's heuristic",
+    "iterative": "alpha-beta deeper and deeper within a time per move",
 }
 
 
@@ -127,6 +128,8 @@ def duration(seconds: float) -> str:
 
 def check_depth(game: AnyGame, kind: str, depth: int | None) -> None:
     """Refuse a search to the end of the game that would not finish (InputError)."""
+    if depth == 0 and kind == "depth-limited":
+        raise InputError("depth-limited search needs a depth of 1 or more")
     if depth == 0 and kind in ("minimax", "alphabeta"):
         ok, note = full_search_note(game, kind)
         if not ok:
@@ -231,8 +234,11 @@ def option_parser(o: Option) -> Callable[[str], Any]:
 
 
 def option_help(o: Option) -> str:
-    choices = f"\n  Possible answers: {', '.join(map(str, o.choices))}." if o.choices else ""
-    return f"  {o.help[0].upper()}{o.help[1:]}.{choices}\n  Enter keeps {o.default}."
+    text = o.explain or f"{o.help[0].upper()}{o.help[1:]}."
+    lines = textwrap.wrap(text, 76, initial_indent="  ", subsequent_indent="  ")
+    if o.choices:
+        lines.append(f"  Possible answers: {', '.join(map(str, o.choices))}.")
+    return "\n".join([*lines, f"  Enter keeps {o.default}."])
 
 
 def ask_options(inp: TextIO, out: TextIO, spec: GameSpec) -> tuple[dict[str, Any], AnyGame]:

@@ -423,7 +423,11 @@ register(
         options=(
             Option("size", board_size, 6, "board size N"),
             Option("variation", str, "1a", "variation: 1a, 1b (left-most column, "
-                   "+1/-1 or +k/-k), 2, 2b (any square)", choices=VARIATIONS),
+                   "+1/-1 or +k/-k), 2, 2b (any square)", choices=VARIATIONS,
+                   explain="Queens go on squares no queen attacks; whoever places the last "
+                   "queen wins. 1a: each queen goes in the left-most empty column. 1b: as "
+                   "1a, and the win is worth the number of queens placed. 2: a queen may "
+                   "go on any safe square. 2b: as 2, worth the number of queens."),
         ),
         default_depth=4,
         summary="place queens no queen attacks; the last to place wins",

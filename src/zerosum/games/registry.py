@@ -25,6 +25,7 @@ class Option:
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
+    explain: str = ""  # what the choices mean, in plain words: the menu's `?` shows it
 
 
 class Engine(Protocol):

@@ -205,10 +205,12 @@ register(
         TakeStones,
         options=(
             Option("stones", int, 7, "number of stones on the table (numbered 1 to N)"),
-            Option("scale", str, "trace", "how the computer scores positions: trace (a win "
-                   "is 100, estimates 5 to 7, as the course's trace output) or summary (a "
-                   "win is 1, estimates 0.5 to 0.7); the play is the same either way",
-                   choices=tuple(SCALES)),
+            Option("scale", str, "trace", "scale of the computer's scores: trace or summary",
+                   choices=tuple(SCALES),
+                   explain="How the computer scores positions, as the course's two output "
+                   "formats do: trace (a win is 100, estimates 5 to 7) or summary (a win is "
+                   "1, estimates 0.5 to 0.7). It changes the numbers shown, not how the "
+                   "computer plays."),
         ),
         default_depth=6,
         summary="take a multiple or factor of the last stone; who cannot move loses",

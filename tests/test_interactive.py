@@ -246,6 +246,34 @@ def test_every_engine_stops_at_once_with_a_move() -> None:
         assert stop.nodes_used <= bound, name
 
 
+class StopAfter(Stop):
+    """A stop requested once the search has reported `limit` nodes (a person pressing
+    Ctrl-C mid-search, at a reproducible moment)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    @property
+    def requested(self) -> bool:
+        return self.nodes_used >= self.limit
+
+
+@pytest.mark.parametrize(("name", "options", "check"), [
+    ("connect4", {}, 256), ("connect4", {"width": 4, "height": 4}, 1024),
+    ("checkers", {"size": 8}, 1024), ("maxconnect4", {}, 1024),
+])
+def test_engines_stop_mid_search_with_their_best_move(
+        name: str, options: dict[str, int], check: int) -> None:
+    spec = get_game(name)
+    game = spec.create(**options)
+    state = game.initial_state()
+    stop = StopAfter(5000)
+    result = spec.engines["engine"](game, state, 60.0, stop)
+    assert result.action in game.actions(state)
+    assert 5000 <= stop.nodes_used < 5000 + 2 * check  # reported at each check
+
+
 def test_engines_report_progress() -> None:
     spec = get_game("connect4")
     game = spec.create()

@@ -334,17 +334,23 @@ class MatchRecord:
     abandoned: bool = False
 
 
+def value_text(game: AnyGame, result: SearchResult, state: Any = None) -> str:
+    """A search's value as a person reads it (the game's format_value); a search
+    stopped before it valued any move has none."""
+    if math.isinf(result.value):
+        return "none yet"
+    return game.format_value(result.value, state)
+
+
 def describe(game: AnyGame, move: Move, state: Any = None) -> str:
     """One line of search figures for an engine move chosen in `state`."""
     r = move.result
     if r is None:
         return f"time {move.seconds:.3f} s"
     depth = "end" if r.depth is None else str(r.depth)
-    # A search stopped before any move was valued has no value to show.
-    value = "none yet" if math.isinf(r.value) else game.format_value(r.value, state)
     stopped = "" if r.complete else " (stopped early)"
     return (
-        f"value {value}, depth {depth}{stopped}, nodes {r.stats.nodes:,}, "
+        f"value {value_text(game, r, state)}, depth {depth}{stopped}, nodes {r.stats.nodes:,}, "
         f"time {move.seconds:.3f} s"
     )
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
-from zerosum.agents import Quit, Watch, playable
+from zerosum.agents import Quit, Watch, playable, value_text
 from zerosum.cli.common import Parser
 from zerosum.cli.play import DEPTH_HELP, SECONDS_HELP
 from zerosum.convert import nonneg_int
@@ -272,7 +272,7 @@ def computer_move(con: Console, game: Checkers, state: State,
     move = game.describe_move(state, action)
     if result is not None:
         con.say(f"visited {result.stats.nodes} states")
-        con.say(f"best move: {move}, value: {game.format_value(result.value, state)}")
+        con.say(f"best move: {move}, value: {value_text(game, result, state)}")
     con.say(f"Elapsed time: {seconds:.3f} secs")
     con.say(f"{'BLACK' if state.black_to_move else 'WHITE'} moves {move}")
     return action, seconds

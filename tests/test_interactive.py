@@ -14,7 +14,15 @@ from pathlib import Path
 import pytest
 from clocks import SteppingClock
 
-from zerosum.agents import Quit, SearchAgent, Watch, playable, progress_line
+from zerosum.agents import (
+    EndOfInput,
+    HumanAgent,
+    Quit,
+    SearchAgent,
+    Watch,
+    playable,
+    progress_line,
+)
 from zerosum.cli import main as zerosum
 from zerosum.cli.play import ask_depth, choose, menu, start
 from zerosum.games.checkers import Checkers
@@ -315,3 +323,16 @@ def test_sigint_while_thinking_then_quit() -> None:
     assert p.returncode == 130
     assert "Search stopped at depth 9 (best so far: " in out
     assert err == ""
+
+
+@pytest.mark.parametrize("name", ["connect4", "maxconnect4", "takestones", "tictactoe"])
+def test_odd_moves_reask_without_a_traceback(name: str) -> None:
+    spec = get_game(name)
+    game = spec.create()
+    out = io.StringIO()
+    human = HumanAgent(io.StringIO("\u00b2\n99999999999999999999\nabc\n"), out)
+    with pytest.raises(EndOfInput):
+        human.choose(game, game.initial_state())
+    text = out.getvalue()
+    assert text.count("Invalid move: ") == 3 and text.count("Legal moves: ") == 3
+    assert "invalid literal" not in text

@@ -321,6 +321,10 @@ class HumanAgent:
             except InputError as e:
                 self.out.write(f"Invalid move: {e}\nLegal moves: {self.legal_moves(game, state)}\n")
                 continue
+            except ValueError:  # a game's own parse gave no message for a person
+                self.out.write(f"Invalid move: {text!r} is not a move here\n"
+                               f"Legal moves: {self.legal_moves(game, state)}\n")
+                continue
             return Move(action, None, time.perf_counter() - t0)
 
 

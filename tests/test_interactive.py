@@ -336,3 +336,12 @@ def test_odd_moves_reask_without_a_traceback(name: str) -> None:
     text = out.getvalue()
     assert text.count("Invalid move: ") == 3 and text.count("Legal moves: ") == 3
     assert "invalid literal" not in text
+
+
+def test_command_line_notes_a_long_search_to_the_end(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the person leaves at once
+    assert zerosum(["play", "tictactoe", "--opponent", "minimax", "--depth", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Searching to the end of the game takes about 5 s for the first "
+                          "move.\nTic-tac-toe: X = human, O = minimax\n")

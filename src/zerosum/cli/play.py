@@ -126,14 +126,18 @@ def duration(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def check_depth(game: AnyGame, kind: str, depth: int | None) -> None:
-    """Refuse a search to the end of the game that would not finish (InputError)."""
+def check_depth(game: AnyGame, kind: str, depth: int | None) -> str:
+    """Refuse a search to the end of the game that would not finish (InputError); for
+    one that takes a while, a note saying how long ("" if none is needed)."""
     if depth == 0 and kind == "depth-limited":
         raise InputError("depth-limited search needs a depth of 1 or more")
     if depth == 0 and kind in ("minimax", "alphabeta"):
         ok, note = full_search_note(game, kind)
         if not ok:
             raise InputError(note)
+        if note.startswith("about"):
+            return f"Searching to the end of the game takes {note}.\n"
+    return ""
 
 
 def start(spec: GameSpec, options: dict[str, Any], opponent: Agent, side: str,
@@ -166,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     options = {o.name: getattr(args, o.name) for o in spec.options}
     depth = spec.default_depth if args.depth is None else args.depth
-    check_depth(spec.create(**options), args.opponent, depth)
+    sys.stdout.write(check_depth(spec.create(**options), args.opponent, depth))
     opponent = make_opponent(spec, args.opponent, args.depth, args.time, args.seed)
     return start(spec, options, opponent, args.side, sys.stdin, sys.stdout)
 

@@ -343,5 +343,5 @@ def test_command_line_notes_a_long_search_to_the_end(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the person leaves at once
     assert zerosum(["play", "tictactoe", "--opponent", "minimax", "--depth", "0"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Searching to the end of the game takes about 5 s for the first "
+    assert out.startswith("Searching to the end of the game takes about 6 s for the first "
                           "move.\nTic-tac-toe: X = human, O = minimax\n")

@@ -359,9 +359,10 @@ class MaxConnect4(GameBase[Position, int]):
         return col
 
     def format_value(self, value: float, state: Position | None = None) -> str:
-        lead = ("Player 1 ahead" if value > 0 else "Player 2 ahead" if value < 0
-                else "level")
-        return f"{value:+.2f} ({lead}: player 1's points minus player 2's)"
+        if value == 0:
+            return "0 (level on points)"
+        leader = "Player 1" if value > 0 else "Player 2"
+        return f"{value:+.2f} ({leader} ahead by {abs(value):.2f} points)"
 
     def move_help(self) -> str:
         return "Type a column number, 1-7 from the left; the piece falls to its lowest empty cell."

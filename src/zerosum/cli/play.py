@@ -1,4 +1,9 @@
-"""`zerosum play`: a game against the engine in the terminal, from a menu or from flags."""
+"""`zerosum play`: a game against the engine in the terminal, from a menu or from flags.
+
+`?` at any menu prompt explains the choices. While the computer thinks longer than half
+a second, a live line shows its progress; Ctrl-C stops it and asks what to do. A search
+to the end of the game is offered only where it can finish (see full_search_note).
+"""
 
 from __future__ import annotations
 
@@ -105,7 +110,7 @@ def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
 
 def full_search_note(game: AnyGame, kind: str) -> tuple[bool, str]:
     """(can `kind` search to the end of this game quickly?, a plain note saying how long
-    it would take). Estimated from the start position, whichever side moves first."""
+    it would take). Estimated from the start position: the game's longest search."""
     nodes, seconds = full_search_cost(game, game.initial_state(), kind)
     name = "alpha-beta" if kind == "alphabeta" else kind
     if seconds > FULL_SEARCH_LIMIT:

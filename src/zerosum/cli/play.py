@@ -53,6 +53,10 @@ DEPTH_HELP = """\
   The depth is how many moves ahead the computer looks (its own and yours).
   Deeper plays better but takes longer: each extra move multiplies the work.
   0 means to the end of the game: perfect play, offered only where it can finish."""
+GAME_HELP = """\
+  Every game here is for two players who take turns, and one side's gain is the
+  other's loss. You play against the computer (or watch it play itself); the
+  next questions set the game's options, the computer's way of playing and your side."""
 SECONDS_HELP = "  How long the computer may think about each move, in seconds (e.g. 0.5, 2)."
 SIDE_HELP = """\
   first: you make the first move.
@@ -85,7 +89,8 @@ def register(sub: Any) -> None:
         for o in spec.options:
             g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
                            default=o.default, choices=o.choices,
-                           help=f"{o.help} (default: %(default)s)")
+                           help=f"{o.help}{'. ' + o.explain if o.explain else ''} "
+                           "(default: %(default)s)")
     p.set_defaults(func=run)
 
 
@@ -265,7 +270,7 @@ def menu(inp: TextIO, out: TextIO) -> int:
     try:
         specs = all_games()
         name = choose(inp, out, "Game:", [(s.name, f"{s.title} - {s.summary}" if s.summary
-                                           else s.title) for s in specs])
+                                           else s.title) for s in specs], help=GAME_HELP)
         spec = get_game(name)
         options, game = ask_options(inp, out, spec)
         kinds = [*[(k, f"{k}: {v}") for k, v in OPPONENTS.items()],

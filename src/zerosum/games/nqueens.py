@@ -422,8 +422,8 @@ register(
         nqueens,
         options=(
             Option("size", board_size, 6, "board size N"),
-            Option("variation", str, "1a", "variation: 1a, 1b (left-most column, "
-                   "+1/-1 or +k/-k), 2, 2b (any square)", choices=VARIATIONS,
+            Option("variation", str, "1a", "variation of the rules: 1a, 1b, 2 or 2b",
+                   choices=VARIATIONS,
                    explain="Queens go on squares no queen attacks; whoever places the last "
                    "queen wins. 1a: each queen goes in the left-most empty column. 1b: as "
                    "1a, and the win is worth the number of queens placed. 2: a queen may "

@@ -313,7 +313,7 @@ def test_4x4_engine_plays_perfectly() -> None:
     with redirect_stdout(out):  # the engine against itself: perfect play draws
         zerosum_main(["play", "checkers", "--size", "4", "--opponent", "engine", "--side",
                       "none", "--capture", "max"])
-    assert "The game is a draw." in out.getvalue()
+    assert "Game over. Draw: 50 moves by each side without a winner." in out.getvalue()
 
 
 # --- the engine -------------------------------------------------------------------------

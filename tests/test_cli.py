@@ -71,7 +71,7 @@ def test_tree_command(tmp_path: Path) -> None:
 def test_play_from_flags_engine_vs_itself() -> None:
     p = run(["play", "tictactoe", "--side", "none", "--opponent", "alphabeta"])
     assert p.returncode == 0
-    assert "The game is a draw." in p.stdout
+    assert "Game over. Draw: the board is full." in p.stdout
 
 
 def test_menu_full_game() -> None:
@@ -82,7 +82,7 @@ def test_menu_full_game() -> None:
     out = io.StringIO()
     assert menu(inp, out) == 0
     text = out.getvalue()
-    assert "not valid: choose 1 to" in text
+    assert "  not valid: choose a number from 1 to 5, not 99 (? for help)" in text
     assert "Tic-tac-toe: X = alphabeta, O = human" in text
     assert "X (alphabeta) plays 1" in text
     assert "Thinking time: X" in text

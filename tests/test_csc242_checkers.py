@@ -48,7 +48,8 @@ def test_computer_move_report_and_human_help_and_invalid_move() -> None:
     lines = text.splitlines()
     assert "Next to play: BLACK" in lines
     i = lines.index("Thinking... (depth-limited alpha-beta with a heuristic, depth 3)")
-    assert lines[i + 1:i + 3] == ["visited 28 states", "best move: b:A2-B3, value: -0.001"]
+    assert lines[i + 1:i + 3] == ["visited 28 states",
+                                  "best move: b:A2-B3, value: -0.001 (estimate, good for White)"]
     assert lines[i + 3] == "Elapsed time: 0.250 secs"
     assert lines[i + 4] == "BLACK moves b:A2-B3"
     assert "Legal moves: w:D1-C2 w:D3-C4 w:D3-C2" in lines
@@ -57,7 +58,7 @@ def test_computer_move_report_and_human_help_and_invalid_move() -> None:
     assert lines[j + 1] == "Valid moves: w:D1-C2 w:D3-C4 w:D3-C2"
     assert lines[j + 2:j + 4] == ["Your move (? for help): You moved w:D1-C2",
                                   "Elapsed time: 0.250 secs"]
-    assert "best move: b:B3xD1, value: 0.138" in lines
+    assert "best move: b:B3xD1, value: +0.138 (estimate, good for Black)" in lines
 
 
 def test_whole_game_ends_with_the_result_and_thinking_times() -> None:
@@ -74,7 +75,7 @@ def test_engine_opponent_on_4x4_plays_from_the_exact_solution() -> None:
     status, text = session("1\n6\n0.5\nw\n")
     assert status == 0
     assert "Thinking... (the strong checkers engine with a time limit, 0.5 s)" in text
-    assert "visited 2409 states\nbest move: b:A4-B3, value: 0.0\n" in text
+    assert "visited 2409 states\nbest move: b:A4-B3, value: 0 (even)\n" in text
 
 
 def test_launcher_runs_with_plain_python() -> None:

@@ -474,7 +474,7 @@ INTERACTIVE_OUT = (
     + "\n\nmove 42: Player 1, column 7\n\nGame state after move:\n"
     + frame("1212121", *LOWER)
     + "Score: Player 1 = 0, Player 2 = 0\n\n"
-    + "BOARD FULL\n\nGame Over!\n\nThe game is a draw, 0 to 0.\n"
+    + "BOARD FULL\n\nGame Over!\n\nFinal score 0-0: a draw.\n"
 )
 
 
@@ -524,9 +524,9 @@ def test_interactive_end_of_input_from_empty_board(
 @pytest.mark.parametrize(
     "rows, expected",
     [
-        (["1122112"] * 6, "Player 1 wins, 12 to 9."),
-        (["2211221"] * 6, "Player 2 wins, 12 to 9."),
-        (["1212121", *LOWER], "The game is a draw, 0 to 0."),
+        (["1122112"] * 6, "Final score 12-9: Player 1 wins."),
+        (["2211221"] * 6, "Final score 9-12: Player 2 wins."),
+        (["1212121", *LOWER], "Final score 0-0: a draw."),
     ],
 )
 def test_outcome(rows: list[str], expected: str) -> None:

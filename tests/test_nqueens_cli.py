@@ -102,7 +102,8 @@ def test_play_registered(capsys: pytest.CaptureFixture[str]) -> None:
                     "--opponent", "alphabeta"]) == 0
     out = capsys.readouterr().out
     # Best play on 5 x 5 in 1b: X wins with all 5 queens.
-    assert "Winner: X" in out and "value +5 (X wins with 5 queens)" in out
+    assert "Game over. All 5 queens are placed: X wins." in out
+    assert "value +5 (X wins with 5 queens)" in out
 
 
 # ---------------------------------------------------------------- the front-end

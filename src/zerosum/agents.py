@@ -1,16 +1,24 @@
-"""Players (random, search, human) and `play_match`, which runs a game between two of them."""
+"""Players (random, search, human) and `play_match`, which runs a game between two of them.
+
+`Watch` lets a person wait for a computer player without waiting blind: it runs the
+search in a worker thread, shows a live progress line, and turns Ctrl-C into a question.
+"""
 
 from __future__ import annotations
 
+import math
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import Engine
 from zerosum.search import (
     SearchResult,
+    Stop,
     TranspositionTable,
     alphabeta_search,
     iterative_deepening_search,
@@ -29,10 +37,156 @@ class EndOfInput(Exception):
     """A human's input ended (Ctrl-D, end of a piped file): the game stops cleanly."""
 
 
+class Quit(Exception):
+    """The person chose to leave while the computer was thinking (or pressed Ctrl-C twice)."""
+
+
 class Agent(Protocol):
     name: str
 
     def choose(self, game: AnyGame, state: Any) -> Move: ...
+
+
+def progress_line(stop: Stop, elapsed: float) -> str:
+    """The live line shown while a search runs: depth reached, nodes, speed, time."""
+    depth = f"depth {stop.depth}, " if stop.depth else ""
+    rate = stop.nodes_used / elapsed if elapsed > 0 else 0.0
+    return (f"Thinking: {depth}{stop.nodes_used:,} nodes, {rate:,.0f} nodes/s, "
+            f"{elapsed:.1f} s (Ctrl-C to stop)")
+
+
+def playable(game: AnyGame, state: Any, result: SearchResult) -> SearchResult:
+    """`result`, with a move even if the search was stopped before it had one: the
+    first move in the game's search order."""
+    if result.action is None and not game.is_terminal(state):
+        result.action = game.order(state, game.actions(state))[0]
+        result.pv = [result.action]
+    return result
+
+
+STOPPED_HELP = """  p (or Enter): play the best move found so far
+  c: continue thinking (the search starts again, keeping what it can)
+  q: quit the game"""
+
+
+class Watch:
+    """Runs a computer player's search in a worker thread while the calling thread
+    waits: after `delay` seconds it shows a live progress line (redrawn every
+    `interval` seconds, only when `out` is a terminal), and Ctrl-C stops the search and
+    asks whether to play the best move so far, think on, or quit.
+
+    `clock` measures the elapsed time shown (tests give a stepping one).
+    """
+
+    def __init__(self, inp: TextIO, out: TextIO, clock: Callable[[], float] = time.perf_counter,
+                 delay: float = 0.5, interval: float = 0.25) -> None:
+        self.inp, self.out, self.clock = inp, out, clock
+        self.delay, self.interval = delay, interval
+        self.shown = 0  # length of the progress line on the screen, 0 if none
+
+    def run(self, game: AnyGame, state: Any, search: Callable[[Stop], SearchResult],
+            new_stop: Callable[[], Stop]) -> SearchResult:
+        while True:
+            stop = new_stop()
+            outcome: list[SearchResult | BaseException] = []
+            # An Event, not Thread.join: a join interrupted by Ctrl-C may later report
+            # the thread finished while it still runs (CPython before 3.13).
+            done = threading.Event()
+
+            def work(stop: Stop = stop, outcome: list[Any] = outcome,
+                     done: threading.Event = done) -> None:
+                try:
+                    outcome.append(search(stop))
+                except BaseException as e:  # handed to the waiting thread
+                    outcome.append(e)
+                finally:
+                    done.set()
+
+            threading.Thread(target=work, name="search", daemon=True).start()
+            try:
+                self.wait(done, stop)
+            except KeyboardInterrupt:
+                stop.request()  # every search answers a stop within a few milliseconds
+                self.clear()
+                try:
+                    done.wait()
+                except KeyboardInterrupt:
+                    raise Quit from None
+                result = playable(game, state, self.collect(outcome))
+                if self.ask(game, stop, result) == "c":
+                    continue
+                return result
+            self.clear()
+            return self.collect(outcome)
+
+    def wait(self, done: threading.Event, stop: Stop) -> None:
+        start = self.clock()
+        tty = self.out.isatty()
+        while not done.wait(self.interval):
+            elapsed = self.clock() - start
+            if tty and elapsed >= self.delay:
+                self.draw(progress_line(stop, elapsed))
+
+    def draw(self, text: str) -> None:
+        self.out.write("\r" + text.ljust(self.shown))
+        self.out.flush()
+        self.shown = max(self.shown, len(text))  # what clear() must blank
+
+    def clear(self) -> None:
+        if self.shown:
+            self.out.write("\r" + " " * self.shown + "\r")
+            self.out.flush()
+            self.shown = 0
+
+    @staticmethod
+    def collect(outcome: list[SearchResult | BaseException]) -> SearchResult:
+        answer = outcome[0]
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    def ask(self, game: AnyGame, stop: Stop, result: SearchResult) -> str:
+        """'p' or 'c'; raises Quit on 'q', end of input or a second Ctrl-C."""
+        where = f"at depth {stop.depth}" if stop.depth else "early"
+        move = game.format_move(result.action) if result.action is not None else "none"
+        if math.isinf(result.value):
+            move = f"none judged yet; it would play {move}"
+        question = (f"\nSearch stopped {where} (best so far: {move}). "
+                    "[p]lay it, [c]ontinue thinking, [q]uit? ")
+        while True:
+            self.out.write(question)
+            self.out.flush()
+            try:
+                line = self.inp.readline()
+            except KeyboardInterrupt:
+                raise Quit from None
+            if not line:
+                raise Quit
+            answer = line.strip().lower()
+            if answer in ("", "p", "play"):
+                return "p"
+            if answer in ("c", "continue"):
+                return "c"
+            if answer in ("q", "quit"):
+                raise Quit
+            if answer != "?":
+                self.out.write(f"Please answer p, c or q (not {line.strip()!r}).")
+            self.out.write("\n" + STOPPED_HELP)
+            question = "\n[p]lay it, [c]ontinue thinking, [q]uit? "
+
+
+def think(agent: Any, game: AnyGame, state: Any) -> Move:
+    """An agent's move by its `search(game, state, stop)`: in a worker thread under the
+    agent's Watch if it has one, else right here."""
+    t0 = time.perf_counter()
+    watch: Watch | None = agent.watch
+    if watch is None:
+        result = agent.search(game, state)
+    else:
+        result = watch.run(game, state, lambda stop: agent.search(game, state, stop),
+                           agent.new_stop)
+    result = playable(game, state, result)
+    return Move(result.action, result, time.perf_counter() - t0)
 
 
 class RandomAgent:
@@ -59,6 +213,7 @@ class SearchAgent:
     """
 
     ALGORITHMS = ("minimax", "alphabeta", "depth-limited", "iterative")
+    watch: Watch | None = None  # set by a UI: think in a worker thread, show progress
 
     def __init__(
         self,
@@ -84,35 +239,55 @@ class SearchAgent:
         if algorithm == "iterative":
             detail = f"{seconds:g} s"
         self.name = f"{algorithm} ({detail})" if detail else algorithm
+        self._table: tuple[Any, TranspositionTable] | None = None  # (state, its table)
 
-    def search(self, game: AnyGame, state: Any) -> SearchResult:
-        if self.algorithm == "minimax":
-            return minimax_search(game, state, self.depth)
+    def new_stop(self) -> Stop:
+        """A Stop for one search (the time budget, for iterative deepening)."""
         if self.algorithm == "iterative":
-            return iterative_deepening_search(game, state, seconds=self.seconds, order=self.order)
-        # A table costs alpha-beta nothing in value and saves it the transposed subtrees.
-        table = TranspositionTable() if self.table else None
-        return alphabeta_search(game, state, self.depth, order=self.order, table=table)
+            return Stop(seconds=self.seconds, check_every=128)
+        stop = Stop()
+        stop.depth = self.depth or 0  # a fixed-depth search works at its limit throughout
+        return stop
+
+    def search(self, game: AnyGame, state: Any, stop: Stop | None = None) -> SearchResult:
+        """The search's result; `stop` (see Watch) may end it early."""
+        if self.algorithm == "minimax":
+            return minimax_search(game, state, self.depth, stop=stop)
+        if self.algorithm == "iterative":
+            return iterative_deepening_search(game, state, seconds=self.seconds, order=self.order,
+                                              stop=stop)
+        # A table costs alpha-beta nothing in value and saves it the transposed subtrees;
+        # searching the same state again (thinking on after a stop) reuses it.
+        table = None
+        if self.table:
+            if self._table is None or self._table[0] != state:
+                self._table = (state, TranspositionTable())
+            table = self._table[1]
+        return alphabeta_search(game, state, self.depth, order=self.order, table=table,
+                                stop=stop)
 
     def choose(self, game: AnyGame, state: Any) -> Move:
-        t0 = time.perf_counter()
-        result = self.search(game, state)
-        return Move(result.action, result, time.perf_counter() - t0)
+        return think(self, game, state)
 
 
 class EngineAgent:
     """A game's own engine (see GameSpec.engines), given a time per move."""
 
-    def __init__(self, name: str, engine: Callable[[AnyGame, Any, float], SearchResult],
-                 seconds: float = 1.0) -> None:
+    watch: Watch | None = None  # set by a UI: think in a worker thread, show progress
+
+    def __init__(self, name: str, engine: Engine, seconds: float = 1.0) -> None:
         self.name = f"{name} ({seconds:g} s)"
         self.engine = engine
         self.seconds = seconds
 
+    def new_stop(self) -> Stop:
+        return Stop()
+
+    def search(self, game: AnyGame, state: Any, stop: Stop | None = None) -> SearchResult:
+        return self.engine(game, state, self.seconds, stop)
+
     def choose(self, game: AnyGame, state: Any) -> Move:
-        t0 = time.perf_counter()
-        result = self.engine(game, state, self.seconds)
-        return Move(result.action, result, time.perf_counter() - t0)
+        return think(self, game, state)
 
 
 class HumanAgent:
@@ -146,6 +321,10 @@ class HumanAgent:
             except InputError as e:
                 self.out.write(f"Invalid move: {e}\nLegal moves: {self.legal_moves(game, state)}\n")
                 continue
+            except ValueError:  # a game's own parse gave no message for a person
+                self.out.write(f"Invalid move: {text!r} is not a move here\n"
+                               f"Legal moves: {self.legal_moves(game, state)}\n")
+                continue
             return Move(action, None, time.perf_counter() - t0)
 
 
@@ -159,14 +338,23 @@ class MatchRecord:
     abandoned: bool = False
 
 
+def value_text(game: AnyGame, result: SearchResult, state: Any = None) -> str:
+    """A search's value as a person reads it (the game's format_value); a search
+    stopped before it valued any move has none."""
+    if math.isinf(result.value):
+        return "none yet"
+    return game.format_value(result.value, state)
+
+
 def describe(game: AnyGame, move: Move, state: Any = None) -> str:
     """One line of search figures for an engine move chosen in `state`."""
     r = move.result
     if r is None:
         return f"time {move.seconds:.3f} s"
     depth = "end" if r.depth is None else str(r.depth)
+    stopped = "" if r.complete else " (stopped early)"
     return (
-        f"value {game.format_value(r.value, state)}, depth {depth}, nodes {r.stats.nodes:,}, "
+        f"value {value_text(game, r, state)}, depth {depth}{stopped}, nodes {r.stats.nodes:,}, "
         f"time {move.seconds:.3f} s"
     )
 
@@ -219,7 +407,9 @@ def play_match(
         )
         if show_board:
             say(game.render(state))
-        say(f"Winner: {record.winner}" if record.winner else "The game is a draw.")
+        say(f"Game over. {game.outcome(state)}.")
+    elif max_moves is not None and len(record.moves) >= max_moves and not record.abandoned:
+        say(f"Stopped after {max_moves} moves: the game is unfinished.")
     say(f"Thinking time: {players[0]} {record.seconds[0]:.2f} s, "
         f"{players[1]} {record.seconds[1]:.2f} s")
     return record

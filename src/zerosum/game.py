@@ -75,6 +75,10 @@ class Game(Protocol[S, A]):
 
     def move_help(self) -> str: ...
 
+    def outcome(self, state: S) -> str:
+        """At a terminal state, one line: the result and why ("X wins: three in a row")."""
+        ...
+
 
 class GameBase(Generic[S, A]):
     """Defaults for the optional parts of the protocol."""
@@ -129,12 +133,22 @@ class GameBase(Generic[S, A]):
 
     def format_value(self, value: float, state: S | None = None) -> str:
         """A search value as a person should read it (given `state`, a game may say
-        "wins in 5")."""
-        return f"{value:+.6g}"
+        "wins in 5"); the default says which side it favours."""
+        if value > 0:
+            return f"{value:+.6g} (good for {self.players[0]})"
+        if value < 0:
+            return f"{value:+.6g} (good for {self.players[1]})"
+        return "0 (even)"
 
     def move_help(self) -> str:
         """How a person types a move in this game."""
         return "Type one of the legal moves listed."
+
+    def outcome(self, state: S) -> str:
+        """At a terminal state, one line: the result and why. Games override it to say
+        why; this default says only the result."""
+        winner = self.winner(state)
+        return f"{winner} wins" if winner else "Draw"
 
     def winner(self, state: S) -> str | None:
         """The winning side's name at a terminal state, or None for a draw."""

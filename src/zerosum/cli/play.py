@@ -1,9 +1,15 @@
-"""`zerosum play`: a game against the engine in the terminal, from a menu or from flags."""
+"""`zerosum play`: a game against the engine in the terminal, from a menu or from flags.
+
+`?` at any menu prompt explains the choices. While the computer thinks longer than half
+a second, a live line shows its progress; Ctrl-C stops it and asks what to do. A search
+to the end of the game is offered only where it can finish (see full_search_note).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
 
@@ -12,21 +18,51 @@ from zerosum.agents import (
     EndOfInput,
     EngineAgent,
     HumanAgent,
+    Quit,
     RandomAgent,
     SearchAgent,
+    Watch,
     play_match,
 )
 from zerosum.convert import nonneg_int, positive_float
-from zerosum.game import InputError
-from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import GameSpec, Option, all_games, get_game
+from zerosum.search.estimate import full_search_cost
 
 OPPONENTS = {
     "random": "random moves",
-    "minimax": "minimax (to the end, or to --depth)",
-    "alphabeta": "alpha-beta (to the end, or to --depth)",
-    "depth-limited": "depth-limited alpha-beta with the game's heuristic",
-    "iterative": "iterative deepening alpha-beta with a time limit",
+    "minimax": "looks at every line of play, to a depth you choose",
+    "alphabeta": "alpha-beta: minimax's choice, found faster",
+    "depth-limited": "alpha-beta to a depth, judging positions by the game's heuristic",
+    "iterative": "alpha-beta deeper and deeper within a time per move",
 }
+
+
+OPPONENT_HELP = """\
+  random: plays any legal move at random; easy to beat.
+  minimax: looks ahead every possible line of play to a fixed number of moves
+    (the depth), or to the end of the game, and picks the best for itself.
+  alphabeta: the same choice as minimax, found faster: it skips lines that
+    cannot change the decision, so it can look deeper in the same time.
+  depth-limited: alpha-beta to a fixed depth, judging the positions there with
+    the game's own rule of thumb (its heuristic).
+  iterative: alpha-beta to depth 1, 2, 3, ... until its time per move runs out;
+    plays the best move of the deepest search it finished.
+  engine: the game's own, stronger player, given a time per move."""
+DEPTH_HELP = """\
+  The depth is how many moves ahead the computer looks (its own and yours).
+  Deeper plays better but takes longer: each extra move multiplies the work.
+  0 means to the end of the game: perfect play, offered only where it can finish."""
+GAME_HELP = """\
+  Every game here is for two players who take turns, and one side's gain is the
+  other's loss. You play against the computer (or watch it play itself); the
+  next questions set the game's options, the computer's way of playing and your side."""
+SECONDS_HELP = "  How long the computer may think about each move, in seconds (e.g. 0.5, 2)."
+SIDE_HELP = """\
+  first: you make the first move.
+  second: the computer moves first.
+  none: the computer plays both sides while you watch."""
+FULL_SEARCH_LIMIT = 30.0  # seconds: a search to the end estimated longer is not offered
 
 
 def register(sub: Any) -> None:
@@ -53,7 +89,8 @@ def register(sub: Any) -> None:
         for o in spec.options:
             g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
                            default=o.default, choices=o.choices,
-                           help=f"{o.help} (default: %(default)s)")
+                           help=f"{o.help}{'. ' + o.explain if o.explain else ''} "
+                           "(default: %(default)s)")
     p.set_defaults(func=run)
 
 
@@ -76,9 +113,48 @@ def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
     return SearchAgent(kind, depth=depth, seconds=seconds if kind == "iterative" else None)
 
 
+def full_search_note(game: AnyGame, kind: str) -> tuple[bool, str]:
+    """(can `kind` search to the end of this game quickly?, a plain note saying how long
+    it would take). Estimated from the start position: the game's longest search."""
+    nodes, seconds = full_search_cost(game, game.initial_state(), kind)
+    name = "alpha-beta" if kind == "alphabeta" else kind
+    if seconds > FULL_SEARCH_LIMIT:
+        return False, (f"{name} to the end of this game would not finish (estimated "
+                       f"{nodes:.1e} positions, {duration(seconds)}); choose a depth")
+    if seconds < 1:
+        return True, "a second or less"
+    return True, f"about {duration(seconds)} for the first move"
+
+
+def duration(seconds: float) -> str:
+    for unit, size in (("years", 3.15e7), ("days", 86400.0), ("hours", 3600.0),
+                       ("minutes", 60.0)):
+        if seconds >= 2 * size:
+            if seconds >= 1e6 * size:
+                return f"over a million {unit}"
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def check_depth(game: AnyGame, kind: str, depth: int | None) -> str:
+    """Refuse a search to the end of the game that would not finish (InputError); for
+    one that takes a while, a note saying how long ("" if none is needed)."""
+    if depth == 0 and kind == "depth-limited":
+        raise InputError("depth-limited search needs a depth of 1 or more")
+    if depth == 0 and kind in ("minimax", "alphabeta"):
+        ok, note = full_search_note(game, kind)
+        if not ok:
+            raise InputError(note)
+        if note.startswith("about"):
+            return f"Searching to the end of the game takes {note}.\n"
+    return ""
+
+
 def start(spec: GameSpec, options: dict[str, Any], opponent: Agent, side: str,
           inp: TextIO, out: TextIO) -> int:
     game = spec.create(**options)
+    if isinstance(opponent, SearchAgent | EngineAgent):
+        opponent.watch = Watch(inp, out)  # progress while it thinks; Ctrl-C asks
     human: Agent = HumanAgent(inp, out)
     if side == "none":
         agents = [opponent, opponent]
@@ -88,7 +164,13 @@ def start(spec: GameSpec, options: dict[str, Any], opponent: Agent, side: str,
         agents = [opponent, human]
     names = getattr(game, "players", ("Max", "Min"))
     out.write(f"{spec.title}: {names[0]} = {agents[0].name}, {names[1]} = {agents[1].name}\n")
-    play_match(game, agents, out=out)
+    try:
+        play_match(game, agents, out=out)
+    except Quit:
+        return 130
+    except KeyboardInterrupt:
+        out.write("\nGame stopped (Ctrl-C).\n")
+        return 130
     return 0
 
 
@@ -97,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
         return menu(sys.stdin, sys.stdout)
     spec = get_game(args.game)
     options = {o.name: getattr(args, o.name) for o in spec.options}
+    depth = spec.default_depth if args.depth is None else args.depth
+    sys.stdout.write(check_depth(spec.create(**options), args.opponent, depth))
     opponent = make_opponent(spec, args.opponent, args.depth, args.time, args.seed)
     return start(spec, options, opponent, args.side, sys.stdin, sys.stdout)
 
@@ -104,8 +188,12 @@ def run(args: argparse.Namespace) -> int:
 T = TypeVar("T")
 
 
-def ask(inp: TextIO, out: TextIO, prompt: str, parse: Callable[[str], T], default: T) -> T:
-    """Ask until the answer parses; an empty answer takes the default."""
+def ask(inp: TextIO, out: TextIO, prompt: str, parse: Callable[[str], T], default: T,
+        help: str = "") -> T:
+    """Ask until the answer parses; an empty answer takes the default, `?` shows `help`.
+
+    `parse` raises InputError or argparse.ArgumentTypeError with a message for a person.
+    """
     while True:
         out.write(f"{prompt} [{default}]: ")
         out.flush()
@@ -116,55 +204,89 @@ def ask(inp: TextIO, out: TextIO, prompt: str, parse: Callable[[str], T], defaul
         text = line.strip()
         if not text:
             return default
+        if text == "?":
+            out.write((help or "  Type an answer, or press Enter for the default.") + "\n")
+            continue
         try:
             return parse(text)
-        except (ValueError, InputError, argparse.ArgumentTypeError) as e:
-            out.write(f"  not valid: {e}\n")
+        except (InputError, argparse.ArgumentTypeError) as e:
+            out.write(f"  not valid: {e} (? for help)\n")
 
 
 def choose(inp: TextIO, out: TextIO, title: str, items: list[tuple[str, str]],
-           default: int = 1) -> str:
+           default: int = 1, help: str = "") -> str:
     """A numbered menu; returns the chosen item's key."""
     out.write(f"\n{title}\n")
     for i, (_, text) in enumerate(items, 1):
         out.write(f"  {i}. {text}\n")
 
     def pick(text: str) -> int:
-        n = int(text)
+        n = nonneg_int(text)
         if not 1 <= n <= len(items):
-            raise ValueError(f"choose 1 to {len(items)}")
+            raise InputError(f"choose a number from 1 to {len(items)}, not {text}")
         return n
 
-    return items[ask(inp, out, "Choice", pick, default) - 1][0]
+    help = help or "\n".join(f"  {i}: {text}" for i, (_, text) in enumerate(items, 1))
+    return items[ask(inp, out, "Choice", pick, default,
+                     help + "\n  Type the number of your choice.") - 1][0]
+
+
+def option_parser(o: Option) -> Callable[[str], Any]:
+    """The option's converter, with a plain message for a value it rejects."""
+    def parse(text: str) -> Any:
+        try:
+            value = o.type(text)
+        except (InputError, argparse.ArgumentTypeError):
+            raise
+        except ValueError:
+            raise InputError(f"not a valid answer: {text!r}") from None
+        if o.choices and value not in o.choices:
+            raise InputError(f"choose one of {', '.join(map(str, o.choices))}, not {text}")
+        return value
+
+    return parse
+
+
+def option_help(o: Option) -> str:
+    text = o.explain or f"{o.help[0].upper()}{o.help[1:]}."
+    lines = textwrap.wrap(text, 76, initial_indent="  ", subsequent_indent="  ")
+    if o.choices:
+        lines.append(f"  Possible answers: {', '.join(map(str, o.choices))}.")
+    return "\n".join([*lines, f"  Enter keeps {o.default}."])
+
+
+def ask_options(inp: TextIO, out: TextIO, spec: GameSpec) -> tuple[dict[str, Any], AnyGame]:
+    """The game's options, asked until they make a game."""
+    while True:
+        options = {o.name: ask(inp, out, f"{o.help[0].upper()}{o.help[1:]}", option_parser(o),
+                               o.default, option_help(o)) for o in spec.options}
+        try:
+            return options, spec.create(**options)
+        except InputError as e:
+            out.write(f"  not valid: {e}\n")
 
 
 def menu(inp: TextIO, out: TextIO) -> int:
     try:
         specs = all_games()
         name = choose(inp, out, "Game:", [(s.name, f"{s.title} - {s.summary}" if s.summary
-                                           else s.title) for s in specs])
+                                           else s.title) for s in specs], help=GAME_HELP)
         spec = get_game(name)
-        options: dict[str, Any] = {}
-        for o in spec.options:
-            if o.choices:
-                parse: Callable[[str], Any] = _in_choices(o.type, o.choices)
-            else:
-                parse = o.type
-            options[o.name] = ask(inp, out, f"{o.help}", parse, o.default)
+        options, game = ask_options(inp, out, spec)
         kinds = [*[(k, f"{k}: {v}") for k, v in OPPONENTS.items()],
                  *[(k, f"{k}: the game's own engine") for k in spec.engines]]
         kind = choose(inp, out, "Opponent:", kinds, default=len(OPPONENTS) if not spec.engines
-                      else len(kinds))
+                      else len(kinds), help=OPPONENT_HELP)
         depth: int | None = None
         seconds = 1.0
         if kind in ("minimax", "alphabeta", "depth-limited"):
-            depth = ask(inp, out, "Depth limit (0 = to the end of the game)", nonneg_int,
-                        spec.default_depth)
+            depth = ask_depth(inp, out, game, kind, spec.default_depth)
         if kind == "iterative" or kind in spec.engines:
-            seconds = ask(inp, out, "Seconds per move", positive_float, 1.0)
+            seconds = ask(inp, out, "Seconds per move", positive_float, 1.0, SECONDS_HELP)
         side = choose(inp, out, "Your side:", [("first", "first (moves first)"),
                                               ("second", "second"),
-                                              ("none", "none: watch the engine play itself")])
+                                              ("none", "none: watch the engine play itself")],
+                      help=SIDE_HELP)
         opponent = make_opponent(spec, kind, depth, seconds, None)
         out.write("\n")
         return start(spec, options, opponent, side, inp, out)
@@ -173,11 +295,24 @@ def menu(inp: TextIO, out: TextIO) -> int:
         return 0
 
 
-def _in_choices(convert: Callable[[str], Any], choices: tuple[Any, ...]) -> Callable[[str], Any]:
-    def parse(text: str) -> Any:
-        value = convert(text)
-        if value not in choices:
-            raise ValueError(f"choose one of {', '.join(map(str, choices))}")
-        return value
+def ask_depth(inp: TextIO, out: TextIO, game: AnyGame, kind: str, default: int) -> int:
+    """The depth limit; 0 (to the end) only where that search can finish."""
+    if kind == "depth-limited":
+        return ask(inp, out, "Depth limit (1 or more)", depth_parser(1, ""), default,
+                   DEPTH_HELP.rsplit("\n", 1)[0])
+    full, note = full_search_note(game, kind)
+    if full:
+        prompt = f"Depth limit (0 = to the end of the game: {note})"
+        return ask(inp, out, prompt, depth_parser(0, ""), default, DEPTH_HELP)
+    help = DEPTH_HELP.rsplit("\n", 1)[0] + f"\n  To the end is not offered: {note}."
+    return ask(inp, out, "Depth limit (1 or more)", depth_parser(1, note), default, help)
+
+
+def depth_parser(low: int, why_not_zero: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        depth = nonneg_int(text)
+        if depth < low:
+            raise InputError(why_not_zero or "the depth must be 1 or more")
+        return depth
 
     return parse

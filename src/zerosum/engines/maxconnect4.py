@@ -25,6 +25,7 @@ of the game: its value is the exact final score difference and its move perfect.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -39,6 +40,7 @@ from zerosum.games.maxconnect4 import (
     Position,
     potential,
 )
+from zerosum.search.control import Stop
 from zerosum.search.result import Clock, SearchResult, SearchStats
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -105,29 +107,43 @@ class Engine:
         self.table_size = table_size
         self.evaluation = evaluation
         self.deadline: float | None = None
+        self.stop: Stop | None = None  # a stop from outside, and where progress is shown
+        self.nodes_before = 0  # nodes of the earlier passes of this search (for `stop`)
 
-    def search(self, pos: Position, depth: int) -> SearchResult:
+    def search(self, pos: Position, depth: int, stop: Stop | None = None) -> SearchResult:
         """The move of an alpha-beta search `depth` moves deep, by iterative deepening
         (depth 1, 2, ..., `depth`); with 16 or fewer empty cells, to the end of the game
-        in one pass (the shallower passes would cost more than they save there)."""
+        in one pass (the shallower passes would cost more than they save there).
+        `stop`: as in `timed`."""
         if depth < 1:
             raise ValueError(f"depth must be 1 or more, not {depth}")
         empties = CELLS - pos.pieces
-        if empties <= EXACT_EMPTIES or depth >= empties:
-            return self.search_depth(pos, empties)
-        return self.deepen(pos, range(1, depth + 1))
-
-    def timed(self, pos: Position, seconds: float) -> SearchResult:
-        """The deepest search finished within `seconds` (wall clock). With 16 or fewer
-        empty cells the exact search always runs to its end, however long it takes."""
-        empties = CELLS - pos.pieces
-        if empties <= EXACT_EMPTIES:
-            return self.search_depth(pos, empties)
-        self.deadline = time.perf_counter() + seconds
+        self.stop, self.nodes_before = stop, 0
         try:
-            return self.deepen(pos, range(1, empties + 1))
+            if empties <= EXACT_EMPTIES or depth >= empties:
+                return self.search_depth(pos, empties)
+            return self.deepen(pos, range(1, depth + 1))
+        except OutOfTime as stopped:  # only a stop from outside gets here
+            return first_move(pos, stopped.nodes)
         finally:
-            self.deadline = None
+            self.stop = None
+
+    def timed(self, pos: Position, seconds: float, stop: Stop | None = None) -> SearchResult:
+        """The deepest search finished within `seconds` (wall clock). With 16 or fewer
+        empty cells the exact search always runs to its end, however long it takes,
+        unless `stop` (a stop requested from another thread, which also receives the
+        progress) ends it: then the best move so far, or the first legal one."""
+        empties = CELLS - pos.pieces
+        self.stop, self.nodes_before = stop, 0
+        try:
+            if empties <= EXACT_EMPTIES:
+                return self.search_depth(pos, empties)
+            self.deadline = time.perf_counter() + seconds
+            return self.deepen(pos, range(1, empties + 1))
+        except OutOfTime as stopped:  # only a stop from outside gets here
+            return first_move(pos, stopped.nodes)
+        finally:
+            self.deadline, self.stop = None, None
 
     def deepen(self, pos: Position, depths: range) -> SearchResult:
         """Iterative deepening: the result of the deepest pass completed in time, with
@@ -145,6 +161,9 @@ class Engine:
                 raise
             total.add(result.stats)
             best = result
+            self.nodes_before = total.nodes
+            if self.stop is not None:
+                self.stop.depth, self.stop.best = depth, result.action
             if result.exact:
                 break
         assert best is not None
@@ -188,6 +207,9 @@ class Engine:
         table = self.table
         table_size = self.table_size
         deadline = self.deadline
+        stop = self.stop
+        watched = deadline is not None or stop is not None
+        nodes_before = self.nodes_before
         evaluation = self.evaluation
         counter = [0]
 
@@ -197,7 +219,9 @@ class Engine:
             the mover holds `mine`, the opponent `theirs` and the mover leads by `diff`
             points. Fail-soft: outside (alpha, beta) it is a bound on the true value."""
             counter[0] += 1
-            if deadline is not None and counter[0] % 1024 == 0 and time.perf_counter() > deadline:
+            if watched and counter[0] % 1024 == 0 and (
+                    (stop is not None and stop_requested(stop, nodes_before + counter[0]))
+                    or (deadline is not None and time.perf_counter() > deadline)):
                 raise OutOfTime(counter[0])
             mask = mine | theirs
             if mask == BOARD:
@@ -288,6 +312,21 @@ class Engine:
         return pv
 
 
+def first_move(pos: Position, nodes: int) -> SearchResult:
+    """What a search stopped before its first pass finished plays: the first column in
+    the search order, with no value (-inf: nothing was judged)."""
+    mask = pos.p1 | pos.p2
+    column = next(c for c in CENTRE_FIRST if (mask + BOTTOM_OF[c]) & COLUMN[c])
+    return SearchResult(-math.inf, column, [column], SearchStats(nodes=nodes), depth=0,
+                        complete=False, algorithm="maxconnect4 alpha-beta")
+
+
+def stop_requested(stop: Stop, nodes: int) -> bool:
+    """Show the node count to whoever watches `stop`; is a stop requested?"""
+    stop.nodes_used = nodes
+    return stop.requested
+
+
 def by_points(child: tuple[int, int, int]) -> int:
     return child[0]
 
@@ -297,6 +336,6 @@ def best_move(pos: Position, depth: int) -> SearchResult:
     return Engine().search(pos, depth)
 
 
-def timed_search(pos: Position, seconds: float) -> SearchResult:
+def timed_search(pos: Position, seconds: float, stop: Stop | None = None) -> SearchResult:
     """A fresh engine's choice within about `seconds` (for `zerosum play`)."""
-    return Engine().timed(pos, seconds)
+    return Engine().timed(pos, seconds, stop)

@@ -16,7 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
+from zerosum.agents import Quit, Watch, playable, value_text
 from zerosum.cli.common import Parser
+from zerosum.cli.play import DEPTH_HELP, SECONDS_HELP
 from zerosum.convert import nonneg_int
 from zerosum.frontends import guarded
 from zerosum.game import InputError
@@ -25,6 +27,7 @@ from zerosum.games.checkers.board import Path
 from zerosum.games.checkers.engine import engine_move
 from zerosum.search import (
     SearchResult,
+    Stop,
     TranspositionTable,
     alphabeta_search,
     iterative_deepening_search,
@@ -86,16 +89,20 @@ class Console:
             raise EndOfInput
         return line.strip()
 
-    def ask(self, prompt: str, parse: Callable[[str], T]) -> T:
-        """Ask until `parse` accepts the answer (it raises ValueError with the reason)."""
+    def ask(self, prompt: str, parse: Callable[[str], T], help: str = "") -> T:
+        """Ask until `parse` accepts the answer (it raises ValueError with the reason);
+        `?` shows `help`."""
         while True:
             text = self.read(prompt)
+            if text == "?" and help:
+                self.say(help)
+                continue
             try:
                 return parse(text)
             except ValueError as e:
                 self.say(f"Invalid answer: {e}")
 
-    def menu(self, title: str, items: Sequence[str]) -> int:
+    def menu(self, title: str, items: Sequence[str], help: str = "") -> int:
         self.say(title)
         for i, item in enumerate(items, 1):
             self.say(f"  {i}. {item}")
@@ -105,18 +112,22 @@ class Console:
                 raise ValueError(f"answer a number from 1 to {len(items)}")
             return int(text) - 1
 
-        return self.ask(f"Your choice (1-{len(items)}): ", pick)
+        return self.ask(f"Your choice (1-{len(items)}): ", pick,
+                        help or f"  Type a number from 1 to {len(items)}.")
 
 
 def ask_setup(con: Console) -> tuple[int, Opponent, bool]:
     """(board size, opponent, True if the person plays black)."""
-    size = GAMES[con.menu("Choose a game:", [g for g, _ in GAMES])][1]
-    kind = OPPONENTS[con.menu("Choose your opponent:", [o for _, o in OPPONENTS])][0]
+    size = GAMES[con.menu("Choose a game:", [g for g, _ in GAMES], GAME_HELP)][1]
+    kind = OPPONENTS[con.menu("Choose your opponent:", [o for _, o in OPPONENTS],
+                              OPPONENT_HELP)][0]
     opponent = Opponent(kind)
     if kind in ("minimax", "alphabeta", "depth-limited"):
-        opponent.depth = con.ask(depth_prompt(kind, size), depth_parser(kind, size))
+        opponent.depth = con.ask(depth_prompt(kind, size), depth_parser(kind, size),
+                                 depth_help(kind, size))
     elif kind in ("iterative", "engine"):
-        opponent.seconds = con.ask("Time limit in seconds per move: ", parse_seconds)
+        opponent.seconds = con.ask("Time limit in seconds per move: ", parse_seconds,
+                                   SECONDS_HELP)
 
     def colour(text: str) -> bool:
         t = text.lower()
@@ -126,8 +137,28 @@ def ask_setup(con: Console) -> tuple[int, Opponent, bool]:
             return False
         raise ValueError("answer b (black, moves first) or w (white)")
 
-    black = con.ask("Your colour (b or w): ", colour)
+    black = con.ask("Your colour (b or w): ", colour,
+                    "  b: you play black and move first; w: you play white.")
     return size, opponent, black
+
+
+GAME_HELP = """  1: the small game on a 4x4 board, two men each: quick, and solved exactly.
+  2: standard checkers on an 8x8 board, twelve men each."""
+OPPONENT_HELP = """  1: plays any legal move at random.
+  2: minimax looks at every line of play to a fixed depth and picks its best.
+  3: alpha-beta makes the same choice as minimax, faster: it skips lines that
+     cannot change the decision (on 4x4 it can search to the end of the game).
+  4: alpha-beta to a fixed depth, judging the positions there by the pieces.
+  5: alpha-beta to depth 1, 2, 3, ... until its time per move runs out.
+  6: the strong checkers engine, given a time per move."""
+
+
+def depth_help(kind: str, size: int) -> str:
+    lines = DEPTH_HELP.splitlines()
+    if kind == "alphabeta" and size == 4:
+        return "\n".join(lines)
+    return "\n".join([*lines[:-1], "  To the end of the game is offered only for alpha-beta "
+                      "on 4x4: any other would not finish."])
 
 
 def depth_prompt(kind: str, size: int) -> str:
@@ -165,8 +196,10 @@ def parse_seconds(text: str) -> float:
 class Thinker:
     """The computer player: calls the chosen algorithm of the library."""
 
-    def __init__(self, game: Checkers, opponent: Opponent, seed: int | None) -> None:
-        self.game, self.opponent = game, opponent
+    def __init__(self, game: Checkers, opponent: Opponent, seed: int | None,
+                 watch: Watch | None = None) -> None:
+        """With `watch`, the search runs under it: progress shown, Ctrl-C asks."""
+        self.game, self.opponent, self.watch = game, opponent, watch
         self.rng = random.Random(seed)
         # Full-depth alpha-beta on 4x4 needs a table to finish quickly (transpositions).
         self.table = TranspositionTable() if opponent.depth is None else None
@@ -175,28 +208,40 @@ class Thinker:
         game, o = self.game, self.opponent
         if o.kind == "random":
             return self.rng.choice(game.actions(state)), None
-        if o.kind == "minimax":
-            result = minimax_search(game, state, o.depth)
-        elif o.kind == "alphabeta":
-            result = alphabeta_search(game, state, o.depth, table=self.table,
-                                      order=self.table is not None)
-        elif o.kind == "depth-limited":
-            result = alphabeta_search(game, state, o.depth, order=True)
-        elif o.kind == "iterative":
-            result = iterative_deepening_search(game, state, seconds=o.seconds)
+        if self.watch is None:
+            result = self.search(state, self.new_stop())
         else:
-            result = engine_move(game, state, o.seconds)
+            result = self.watch.run(game, state, lambda stop: self.search(state, stop),
+                                    self.new_stop)
+        result = playable(game, state, result)
         action: Path = result.action
         return action, result
 
+    def new_stop(self) -> Stop:
+        o = self.opponent
+        if o.kind == "iterative":
+            return Stop(seconds=o.seconds, check_every=128)
+        stop = Stop()
+        stop.depth = o.depth or 0
+        return stop
 
-def format_value(value: float) -> str:
-    return str(round(value, 3) + 0.0)  # + 0.0 turns -0.0 into 0.0
+    def search(self, state: State, stop: Stop) -> SearchResult:
+        game, o = self.game, self.opponent
+        if o.kind == "minimax":
+            return minimax_search(game, state, o.depth, stop=stop)
+        if o.kind == "alphabeta":
+            return alphabeta_search(game, state, o.depth, table=self.table,
+                                    order=self.table is not None, stop=stop)
+        if o.kind == "depth-limited":
+            return alphabeta_search(game, state, o.depth, order=True, stop=stop)
+        if o.kind == "iterative":
+            return iterative_deepening_search(game, state, stop=stop)
+        return engine_move(game, state, o.seconds, stop)
 
 
 def play(con: Console, game: Checkers, opponent: Opponent, human_black: bool,
          seed: int | None) -> None:
-    thinker = Thinker(game, opponent, seed)
+    thinker = Thinker(game, opponent, seed, Watch(con.inp, con.out))
     state = game.initial_state()
     totals = [0.0, 0.0]
     con.say()
@@ -214,11 +259,7 @@ def play(con: Console, game: Checkers, opponent: Opponent, human_black: bool,
         state = game.result(state, action)
     con.say()
     con.say(game.render(state))
-    winner = game.winner(state)
-    if winner is not None:
-        con.say(f"Winner: {winner.upper()}")
-    else:
-        con.say(f"Draw: {game.draw_reason(state)}.")
+    con.say(f"Game over. {game.outcome(state)}.")
     con.say(f"Total thinking time: BLACK {totals[0]:.3f} secs, WHITE {totals[1]:.3f} secs")
 
 
@@ -231,7 +272,7 @@ def computer_move(con: Console, game: Checkers, state: State,
     move = game.describe_move(state, action)
     if result is not None:
         con.say(f"visited {result.stats.nodes} states")
-        con.say(f"best move: {move}, value: {format_value(result.value)}")
+        con.say(f"best move: {move}, value: {value_text(game, result, state)}")
     con.say(f"Elapsed time: {seconds:.3f} secs")
     con.say(f"{'BLACK' if state.black_to_move else 'WHITE'} moves {move}")
     return action, seconds
@@ -287,6 +328,8 @@ def run(argv: Sequence[str], inp: TextIO, out: TextIO,
         size, opponent, human_black = ask_setup(con)
         game = Checkers(size, args.capture, "course", args.moves)
         play(con, game, opponent, human_black, args.seed)
+    except Quit:
+        return 130
     except EndOfInput:
         con.say("Input ended. Bye.")
     except UnicodeDecodeError as e:

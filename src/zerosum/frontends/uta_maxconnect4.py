@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
+from zerosum.agents import Quit, Watch
 from zerosum.engines.maxconnect4 import Engine
 from zerosum.fileio import read_text, write_atomic
 from zerosum.frontends import guarded
@@ -23,6 +25,7 @@ from zerosum.game import InputError
 from zerosum.games.maxconnect4 import (
     BOARD,
     COLS,
+    MaxConnect4,
     Position,
     drop_cell,
     empty_position,
@@ -32,6 +35,7 @@ from zerosum.games.maxconnect4 import (
     play,
     score_line,
 )
+from zerosum.search import Stop
 
 PROG = "maxconnect4.py"
 USAGE = (
@@ -109,12 +113,18 @@ def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: 
     else:
         pos = empty_position()
     engine = Engine()  # one table for the whole game: later moves reuse earlier work
+    game = MaxConnect4()
+    # The search runs under a Watch: a progress line while it thinks, Ctrl-C asks.
+    watch = Watch(inp, out)
     out.write("\nMaxConnect-4 game\n\n")
     show(out, "Game state before move:", pos)
     computer_turn = computer_next
     while (pos.p1 | pos.p2) != BOARD:
         if computer_turn:
-            col = engine.search(pos, depth).action
+            try:
+                col = watch.run(game, pos, partial(engine.search, pos, depth), Stop).action
+            except Quit:
+                return 130
             saved = COMPUTER_FILE
         else:
             read = ask_column(pos, inp, out)
@@ -162,8 +172,5 @@ def check_column(text: str, mask: int) -> int:
 
 
 def outcome(pos: Position) -> str:
-    a, b = pos.score1, pos.score2
-    if a == b:
-        return f"The game is a draw, {a} to {b}."
-    winner = 1 if a > b else 2
-    return f"Player {winner} wins, {max(a, b)} to {min(a, b)}."
+    return MaxConnect4().outcome(pos) + "."
+

@@ -25,6 +25,7 @@ from zerosum.game import AnyGame, GameBase, InputError
 from zerosum.games.registry import GameSpec, register
 
 if TYPE_CHECKING:
+    from zerosum.search.control import Stop
     from zerosum.search.result import SearchResult
 
 ROWS, COLS = 6, 7
@@ -335,10 +336,15 @@ class MaxConnect4(GameBase[Position, int]):
         return [c for c in CENTRE_FIRST if c in actions]
 
     def render(self, state: Position) -> str:
-        return (
-            "   1 2 3 4 5 6 7\n" + framed(state) + "\n" + score_line(state)
-            + f"\nPlayer {state.next_player} to move"
-        )
+        board = "   1 2 3 4 5 6 7\n" + framed(state) + "\n" + score_line(state)
+        if self.is_terminal(state):
+            return board
+        return board + f"\nPlayer {state.next_player} to move"
+
+    def outcome(self, state: Position) -> str:
+        result = ("Player 1 wins" if state.score1 > state.score2
+                  else "Player 2 wins" if state.score2 > state.score1 else "a draw")
+        return f"Final score {state.score1}-{state.score2}: {result}"
 
     def format_move(self, action: int) -> str:
         return str(action + 1)
@@ -353,18 +359,22 @@ class MaxConnect4(GameBase[Position, int]):
         return col
 
     def format_value(self, value: float, state: Position | None = None) -> str:
-        return f"{value:+.2f} points (player 1 minus player 2)"
+        if value == 0:
+            return "0 (level on points)"
+        leader = "Player 1" if value > 0 else "Player 2"
+        return f"{value:+.2f} ({leader} ahead by {abs(value):.2f} points)"
 
     def move_help(self) -> str:
         return "Type a column number, 1-7 from the left; the piece falls to its lowest empty cell."
 
 
-def _engine(game: AnyGame, state: Position, seconds: float) -> SearchResult:
+def _engine(game: AnyGame, state: Position, seconds: float,
+            stop: Stop | None = None) -> SearchResult:
     # Imported when first used: the engine builds on zerosum.search, which games/ do
     # not import (and the engine imports this module).
     from zerosum.engines.maxconnect4 import timed_search
 
-    return timed_search(state, seconds)
+    return timed_search(state, seconds, stop)
 
 
 register(

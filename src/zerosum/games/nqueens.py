@@ -128,10 +128,22 @@ class NQueens(GameBase[Any, Any]):
             if self.scored:
                 return f"{value:+.0f} ({side} wins with {abs(value):.0f} queens)"
             return f"{value:+.0f} ({side} wins)"
-        return f"{value:+.3f}"
+        if value == 0:
+            return "0 (even)"
+        return f"{value:+.3f} (estimate)"
 
     def format_move(self, action: Any) -> str:
         return str(action)
+
+    def outcome(self, state: Any) -> str:
+        k = self.count(state)
+        winner = self.winner(state)
+        queens = f"{k} queen{'s' if k != 1 else ''}"
+        if k == self.size and self.actions(state) == []:
+            why = f"all {queens} are placed"
+        else:
+            why = f"no safe square left for {PLAYERS[k % 2]} after {queens}"
+        return f"{why[0].upper()}{why[1:]}: {winner} wins"
 
     def draw(self, squares: Sequence[int], free: int) -> str:
         """The board: X and O for the queens each placed, '.' open, '-' attacked."""
@@ -410,8 +422,12 @@ register(
         nqueens,
         options=(
             Option("size", board_size, 6, "board size N"),
-            Option("variation", str, "1a", "variation: 1a, 1b (left-most column, "
-                   "+1/-1 or +k/-k), 2, 2b (any square)", choices=VARIATIONS),
+            Option("variation", str, "1a", "variation of the rules: 1a, 1b, 2 or 2b",
+                   choices=VARIATIONS,
+                   explain="Queens go on squares no queen attacks; whoever places the last "
+                   "queen wins. 1a: each queen goes in the left-most empty column. 1b: as "
+                   "1a, and the win is worth the number of queens placed. 2: a queen may "
+                   "go on any safe square. 2b: as 2, worth the number of queens."),
         ),
         default_depth=4,
         summary="place queens no queen attacks; the last to place wins",

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from zerosum.game import AnyGame
 from zerosum.plugins import Registry
+from zerosum.search.control import Stop
 from zerosum.search.result import SearchResult
 
 
@@ -24,11 +25,18 @@ class Option:
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
+    explain: str = ""  # what the choices mean, in plain words: the menu's `?` shows it
 
 
-# A game's own engine: (game, state, seconds) -> SearchResult. Games with a stronger
-# player than the generic search (a solver, a tuned evaluation) offer it this way.
-Engine = Callable[[AnyGame, Any, float], SearchResult]
+class Engine(Protocol):
+    """A game's own engine: (game, state, seconds, stop) -> SearchResult. Games with a
+    stronger player than the generic search (a solver, a tuned evaluation) offer it this
+    way. `stop`, if given, may be requested from another thread: the engine then returns
+    its best move so far within a few milliseconds; meanwhile it keeps the stop's
+    progress (nodes_used, depth, best) up to date for a display."""
+
+    def __call__(self, game: Any, state: Any, seconds: float,
+                 stop: Stop | None = None) -> SearchResult: ...
 
 
 @dataclass(frozen=True)

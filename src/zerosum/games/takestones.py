@@ -168,7 +168,13 @@ class TakeStones(GameBase[Stones, int]):
         taken = f"last taken: {state.last}" if state.n_taken else "no stone taken yet"
         legal = " ".join(map(str, self.actions(state))) or "none"
         player = self.players[0] if self.is_maxs_turn(state) else self.players[1]
+        if self.is_terminal(state):
+            return f"stones left: {left}\n{taken}"
         return f"stones left: {left}\n{taken}\n{player} to move; may take: {legal}"
+
+    def outcome(self, state: Stones) -> str:
+        loser, winner = self.players if self.is_maxs_turn(state) else self.players[::-1]
+        return f"{loser} has no stone to take: {winner} wins"
 
     def parse_move(self, state: Stones, text: str) -> int:
         text = text.strip()
@@ -182,10 +188,10 @@ class TakeStones(GameBase[Stones, int]):
 
     def format_value(self, value: float, state: Stones | None = None) -> str:
         if value >= self.scale.win:
-            return f"{self.players[0]} wins"
+            return f"{value:+g} ({self.players[0]} wins)"
         if value <= -self.scale.win:
-            return f"{self.players[1]} wins"
-        return f"{value:+g} (heuristic)"
+            return f"{value:+g} ({self.players[1]} wins)"
+        return f"{value:+g} (estimate)"
 
     def move_help(self) -> str:
         return ("Type the number of a stone to take. The first move takes an odd stone "
@@ -198,8 +204,13 @@ register(
         "Take-Stones",
         TakeStones,
         options=(
-            Option("stones", int, 7, "number of stones"),
-            Option("scale", str, "trace", "evaluation scale", choices=tuple(SCALES)),
+            Option("stones", int, 7, "number of stones on the table (numbered 1 to N)"),
+            Option("scale", str, "trace", "scale of the computer's scores: trace or summary",
+                   choices=tuple(SCALES),
+                   explain="How the computer scores positions, as the course's two output "
+                   "formats do: trace (a win is 100, estimates 5 to 7) or summary (a win is "
+                   "1, estimates 0.5 to 0.7). It changes the numbers shown, not how the "
+                   "computer plays."),
         ),
         default_depth=6,
         summary="take a multiple or factor of the last stone; who cannot move loses",

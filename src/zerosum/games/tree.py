@@ -144,6 +144,9 @@ class TreeGame(GameBase[Path, int]):
         assert value is not None
         return value
 
+    def outcome(self, state: Path) -> str:
+        return f"Leaf reached: value {self.utility(state):g}"
+
     def is_maxs_turn(self, state: Path) -> bool:
         return (len(state) % 2 == 0) == self.max_first
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 
 class SearchStopped(Exception):
@@ -19,6 +20,10 @@ class Stop:
     `clock` measures `seconds`: wall time by default, or e.g. time.process_time for
     benchmarks on a machine shared with other jobs.
     `request()` may be called from another thread (a UI's stop button).
+
+    It also carries a search's live progress for a display in another thread:
+    `nodes_used` (counted by `tick`, or set by an engine that counts its own nodes),
+    `depth` (the depth reached) and `best` (the best move so far), set by the search.
     """
 
     def __init__(
@@ -33,6 +38,8 @@ class Stop:
         self.node_budget = nodes
         self.check_every = check_every
         self.nodes_used = 0
+        self.depth = 0
+        self.best: Any = None
         self._flag = threading.Event()
 
     def request(self) -> None:

@@ -35,6 +35,7 @@ def deepen(
         result = alphabeta_search(game, state, depth, order=order, table=table, stop=stop)
         if not result.complete:
             return
+        stop.depth, stop.best = depth, result.action  # for a progress display
         yield result
         if result.exact or result.action is None or stop.expired():
             return

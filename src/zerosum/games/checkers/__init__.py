@@ -13,10 +13,10 @@ from zerosum.search.result import SearchResult
 __all__ = ["Checkers", "State"]
 
 
-def _engine(game: Any, state: Any, seconds: float) -> SearchResult:
+def _engine(game: Any, state: Any, seconds: float, stop: Any = None) -> SearchResult:
     from zerosum.games.checkers.engine import engine_move  # loaded only when it plays
 
-    return engine_move(game, state, seconds)
+    return engine_move(game, state, seconds, stop)
 
 
 register(

@@ -40,6 +40,7 @@ from zerosum.games.checkers.board import (
 from zerosum.games.checkers.evaluation import score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Position, Solution, best_moves, solve
+from zerosum.search.control import Stop
 from zerosum.search.result import SearchResult, SearchStats
 
 WIN = 1_000_000
@@ -81,13 +82,21 @@ class Engine:
         self.deadline = 0.0
         self.solutions: dict[tuple[Position, bool], Solution] = {}
         self.root_best: tuple[int, Path] | None = None  # best finished root move this pass
+        self.stop: Stop | None = None  # a stop from outside, and where progress is shown
 
     # --- the public entry point ----------------------------------------------------
 
-    def search(self, state: State, seconds: float, max_depth: int = 64) -> SearchResult:
+    def search(self, state: State, seconds: float, max_depth: int = 64,
+               stop: Stop | None = None) -> SearchResult:
+        """`stop`, if given, can end the search early from another thread (the best
+        move so far is played) and receives the progress: nodes, depth done, best move."""
         t_cpu, t_wall = time.process_time(), time.perf_counter()
         self.nodes = self.evaluated = self.seldepth = 0
-        result = self._search(state, seconds, max_depth)
+        self.stop = stop
+        try:
+            result = self._search(state, seconds, max_depth)
+        finally:
+            self.stop = None
         stats = result.stats
         stats.nodes, stats.evaluated, stats.max_depth = self.nodes, self.evaluated, self.seldepth
         stats.cpu_time = time.process_time() - t_cpu
@@ -125,6 +134,8 @@ class Engine:
             entry = self.table.get(h)
             move = entry.move if entry is not None and entry.move is not None else moves[0]
             best = (value, move, depth)
+            if self.stop is not None:
+                self.stop.depth, self.stop.best = depth, move
             if abs(value) >= WIN_BOUND:
                 break  # a forced result: deeper search cannot change it
             elapsed = self.clock() - start
@@ -186,6 +197,16 @@ class Engine:
         return self._negamax(state.black, state.white, state.kings, state.black_to_move, h,
                              depth, -WIN, WIN, 0, state.ply, state.quiet, line, 0)
 
+    def out_of_time(self) -> bool:
+        """Asked every 1024 nodes: is the deadline past or a stop requested? (It also
+        shows the node count to whoever watches the stop.)"""
+        stop = self.stop
+        if stop is not None:
+            stop.nodes_used = self.nodes
+            if stop.requested:
+                return True
+        return self.clock() > self.deadline
+
     def _eval(self, black: int, white: int, kings: int, btm: bool) -> int:
         s = score(self.b, black, white, kings)
         return s if btm else -s
@@ -196,7 +217,7 @@ class Engine:
         """Value for the side to move, from `line` (hashes from the game's start of the
         reversible stretch to here; `since` is where the current stretch began)."""
         self.nodes += 1
-        if self.nodes & 1023 == 0 and self.clock() > self.deadline:
+        if self.nodes & 1023 == 0 and self.out_of_time():
             raise TimeUp
         if ply > self.seldepth:
             self.seldepth = ply
@@ -339,7 +360,8 @@ def _from_table(v: int, ply: int) -> int:
 _ENGINES: dict[int, Engine] = {}
 
 
-def engine_move(game: Checkers, state: State, seconds: float) -> SearchResult:
+def engine_move(game: Checkers, state: State, seconds: float,
+                stop: Stop | None = None) -> SearchResult:
     """The registry's engine entry point: (game, state, seconds) -> SearchResult.
     Keeps one engine (and its table) per game object."""
     engine = _ENGINES.get(id(game))
@@ -347,4 +369,4 @@ def engine_move(game: Checkers, state: State, seconds: float) -> SearchResult:
         engine = Engine(game)
         _ENGINES.clear()  # one game at a time: free the old tables
         _ENGINES[id(game)] = engine
-    return engine.search(state, seconds)
+    return engine.search(state, seconds, stop=stop)

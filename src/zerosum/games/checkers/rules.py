@@ -212,14 +212,21 @@ class Checkers(GameBase[State, Path]):
                 cells.append(f" {self.piece_at(state, b.bit(r, c)) or ' '} ")
             lines.append(f" {notation.ROWS[r]} |" + "|".join(cells) + "|")
             lines.append(rule)
-        if self.is_terminal(state):
-            lines.append("Game over")
-        else:
+        if not self.is_terminal(state):
             lines.append(f"Next to play: {'BLACK' if state.black_to_move else 'WHITE'}")
         return "\n".join(lines)
 
     def format_move(self, action: Path) -> str:
         return notation.format_move(self.board, action)
+
+    def outcome(self, state: State) -> str:
+        reason = self.draw_reason(state)
+        if reason is not None and self.legal_moves(state):  # as in utility(): a loss first
+            return f"Draw: {reason}"
+        mover, other = self.players if state.black_to_move else self.players[::-1]
+        pieces = state.black if state.black_to_move else state.white
+        why = "has no pieces left" if not pieces else "has no legal move"
+        return f"{mover} {why}: {other} wins"
 
     def describe_move(self, state: State, action: Path) -> str:
         """The move with its piece, as the course prints it: `b:A2-B1`, `W:C2xA4`."""
@@ -236,10 +243,12 @@ class Checkers(GameBase[State, Path]):
 
     def format_value(self, value: float, state: State | None = None) -> str:
         if value >= 1.0:
-            return "Black wins"
+            return "+1 (Black wins)"
         if value <= -1.0:
-            return "White wins"
-        return f"{value:+.3f}"
+            return "-1 (White wins)"
+        if value == 0:
+            return "0 (even)"
+        return f"{value:+.3f} (estimate, good for {'Black' if value > 0 else 'White'})"
 
     def move_help(self) -> str:
         n = self.board.n

@@ -11,11 +11,11 @@ from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import GameSpec, Option, register
 
 
-def tournament_engine(game: Any, state: Any, seconds: float) -> Any:
+def tournament_engine(game: Any, state: Any, seconds: float, stop: Any = None) -> Any:
     """The tournament engine (engine.tournament_engine), imported when first used."""
     from zerosum.games.connect4.engine import tournament_engine as engine
 
-    return engine(game, state, seconds)
+    return engine(game, state, seconds, stop)
 
 
 def _size(low: int, high: int) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder, w
 from zerosum.games.connect4.solver import Solver, SolverStopped
 
 if TYPE_CHECKING:
+    from zerosum.search.control import Stop
     from zerosum.search.result import SearchResult
 
 SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(SCALE - 1)
@@ -133,6 +134,7 @@ class Engine:
         self.deadline = 0.0
         self.search = self._build_search()
         self.partial: tuple[int, int] | None = None  # (move, value) of an unfinished pass
+        self.stop: Stop | None = None  # a stop from outside, and where progress is shown
 
     # -- the depth-limited search -------------------------------------------------------
 
@@ -151,7 +153,6 @@ class Engine:
         table_get = table.get
         capacity = self.capacity
         engine = self
-        clock = self.clock
         top = SCALE - 1
 
         threats = threat_finder(geo)
@@ -161,7 +162,7 @@ class Engine:
             """Negamax alpha-beta, fail-soft; the mover cannot win at once. `theirs`:
             the opponent's threats if the caller knows them (see solver.py), else -1."""
             engine.nodes += 1
-            if not engine.nodes & 255 and clock() >= engine.deadline:
+            if not engine.nodes & 255 and engine.out_of_time():
                 raise _Timeout
             opponent = current ^ mask
             possible = (mask + bottom) & board
@@ -249,6 +250,16 @@ class Engine:
 
         return search
 
+    def out_of_time(self) -> bool:
+        """Asked every 256 nodes: is the deadline past or a stop requested? (It also
+        shows the node count to whoever watches the stop.)"""
+        stop = self.stop
+        if stop is not None:
+            stop.nodes_used = self.nodes
+            if stop.requested:
+                return True
+        return self.clock() >= self.deadline
+
     def ordered(self, current: int, mask: int, candidates: int, first: int) -> list[int]:
         """The table's move, then most threats created, then centre first."""
         geo = self.geo
@@ -266,8 +277,18 @@ class Engine:
 
     # -- the decision ---------------------------------------------------------------------
 
-    def choose(self, current: int, mask: int, seconds: float) -> tuple[int, int, bool, int]:
-        """(column, value from the mover's side, exact?, depth reached; 0 = solved)."""
+    def choose(self, current: int, mask: int, seconds: float,
+               stop: Stop | None = None) -> tuple[int, int, bool, int]:
+        """(column, value from the mover's side, exact?, depth reached; 0 = solved).
+        `stop`, if given, can end the search early from another thread (the best move so
+        far is played) and receives the progress: nodes, depth done, best move."""
+        self.stop = self.solver.stop = stop
+        try:
+            return self._choose(current, mask, seconds)
+        finally:
+            self.stop = self.solver.stop = None
+
+    def _choose(self, current: int, mask: int, seconds: float) -> tuple[int, int, bool, int]:
         start = self.clock()
         geo = self.geo
         self.nodes = 0
@@ -309,6 +330,8 @@ class Engine:
                     best_column = geo.column_of(self.partial[0])
                 break
             best_column, best_value, depth_done = column, value, depth
+            if self.stop is not None:
+                self.stop.depth, self.stop.best = depth, column
             if abs(value) >= SCALE:  # decided: deeper search cannot change it
                 break
             # No pass is too late to start: one cut off still searched the previous
@@ -425,7 +448,8 @@ def engine_for(geo: Geometry) -> Engine:
     return _ENGINES[key]
 
 
-def tournament_engine(game: object, state: object, seconds: float) -> SearchResult:
+def tournament_engine(game: object, state: object, seconds: float,
+                      stop: Stop | None = None) -> SearchResult:
     """The engine as GameSpec.engines wants it; the value is from red's (Max's) side."""
     # Imported here, not at the top: ConnectFour.py's tournament mode needs the engine
     # but not the search package, and every import counts against its 1 second.
@@ -435,7 +459,7 @@ def tournament_engine(game: object, state: object, seconds: float) -> SearchResu
     assert isinstance(game, Connect4) and isinstance(state, Position)
     t0, c0 = time.perf_counter(), time.process_time()
     engine = engine_for(game.geo)
-    column, value, exact, depth = engine.choose(state.current, state.mask, seconds)
+    column, value, exact, depth = engine.choose(state.current, state.mask, seconds, stop)
     red_value = value if state.red_to_move else -value
     stats = SearchStats(nodes=engine.nodes, max_depth=depth,
                         cpu_time=time.process_time() - c0, wall_time=time.perf_counter() - t0)

@@ -123,6 +123,12 @@ class Connect4(GameBase[Position, int]):
         side = "Red (X)" if state.red_to_move else "Yellow (O)"
         return f"{grid}\n{side} to move"
 
+    def outcome(self, state: Position) -> str:
+        colour = self.winner_colour(state)
+        if colour is None:
+            return "Draw: the board is full"
+        return f"{colour.capitalize()} wins: four in a row"
+
     def format_move(self, action: int) -> str:
         return str(action + 1)
 

@@ -36,9 +36,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder
+
+if TYPE_CHECKING:
+    from zerosum.search.control import Stop
 
 
 class SolverStopped(Exception):
@@ -224,10 +227,15 @@ class Solver:
         return negamax
 
     next_check: float = float("inf")
+    stop: Stop | None = None  # a stop requested from outside (see Engine.choose)
 
     def check(self) -> None:
         """Called every thousand nodes when a deadline or budget is set."""
         self.next_check = self.nodes + 1024
+        if self.stop is not None:
+            self.stop.nodes_used = self.nodes
+            if self.stop.requested:
+                raise SolverStopped
         if self.node_budget is not None and self.nodes >= self.node_budget:
             raise SolverStopped
         if self.deadline is not None and self.clock() >= self.deadline:

@@ -16,7 +16,7 @@ from zerosum.agents import (
     SearchAgent,
     play_match,
 )
-from zerosum.convert import nonneg_int, positive_float
+from zerosum.convert import depth_arg, parse_int, positive_float, seed_arg
 from zerosum.game import InputError
 from zerosum.games.registry import GameSpec, all_games, get_game
 
@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
         opponents = [*OPPONENTS, *spec.engines]
         g.add_argument("--opponent", choices=opponents, default=default_opponent(spec),
                        help="who the engine is (default: %(default)s)")
-        g.add_argument("--depth", type=nonneg_int,
+        g.add_argument("--depth", type=depth_arg,
                        help="depth limit of the engine's search; 0 = to the end of the game "
                        f"(default: {spec.default_depth})")
         g.add_argument("--time", type=positive_float, default=1.0,
@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
                        "(default: %(default)s)")
         g.add_argument("--side", choices=("first", "second", "none"), default="first",
                        help="your side; 'none' lets the engine play itself")
-        g.add_argument("--seed", type=int, default=None, help="seed of the random opponent")
+        g.add_argument("--seed", type=seed_arg, default=None, help="seed of the random opponent")
         for o in spec.options:
             g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
                            default=o.default, choices=o.choices,
@@ -130,10 +130,10 @@ def choose(inp: TextIO, out: TextIO, title: str, items: list[tuple[str, str]],
         out.write(f"  {i}. {text}\n")
 
     def pick(text: str) -> int:
-        n = int(text)
-        if not 1 <= n <= len(items):
-            raise ValueError(f"choose 1 to {len(items)}")
-        return n
+        try:
+            return parse_int(text, lo=1, hi=len(items))
+        except InputError:
+            raise ValueError(f"choose 1 to {len(items)}") from None
 
     return items[ask(inp, out, "Choice", pick, default) - 1][0]
 
@@ -158,7 +158,7 @@ def menu(inp: TextIO, out: TextIO) -> int:
         depth: int | None = None
         seconds = 1.0
         if kind in ("minimax", "alphabeta", "depth-limited"):
-            depth = ask(inp, out, "Depth limit (0 = to the end of the game)", nonneg_int,
+            depth = ask(inp, out, "Depth limit (0 = to the end of the game)", depth_arg,
                         spec.default_depth)
         if kind == "iterative" or kind in spec.engines:
             seconds = ask(inp, out, "Seconds per move", positive_float, 1.0)

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from zerosum.convert import int_arg, parse_int, shown
 from zerosum.game import GameBase, InputError
 from zerosum.games.bits import bits
 from zerosum.games.registry import GameSpec, Option, register
@@ -172,9 +173,10 @@ class TakeStones(GameBase[Stones, int]):
 
     def parse_move(self, state: Stones, text: str) -> int:
         text = text.strip()
-        if not text.isdigit():
-            raise InputError(f"a move is a stone number, not {text!r}")
-        stone = int(text)
+        try:
+            stone = parse_int(text, lo=1, hi=self.n)
+        except InputError:
+            raise InputError(f"a move is a stone number 1-{self.n}, not {shown(text)}") from None
         if stone not in self.actions(state):
             legal = " ".join(map(str, self.actions(state)))
             raise InputError(f"stone {stone} cannot be taken now; legal: {legal}")
@@ -198,7 +200,7 @@ register(
         "Take-Stones",
         TakeStones,
         options=(
-            Option("stones", int, 7, "number of stones"),
+            Option("stones", int_arg(1, MAX_STONES), 7, "number of stones"),
             Option("scale", str, "trace", "evaluation scale", choices=tuple(SCALES)),
         ),
         default_depth=6,

@@ -110,7 +110,7 @@ def parse_fen(b: Board, text: str) -> tuple[int, int, int, bool]:
     What counts as a valid position (each refusal says why): each square at most once,
     for one side; ranges run upwards (`21-24`, not `24-21`); no side has more pieces
     than it starts with (12 on 8x8); at least one side has a piece. A side with no
-    piece is accepted: the game is over, that side has lost."""
+    piece is accepted when it is to move: the game is over, that side has lost."""
     t = text.strip().strip('"').rstrip(".").replace(" ", "").upper()
     fields = t.split(":")
     if len(fields) != 3 or fields[0] not in ("B", "W"):
@@ -150,4 +150,8 @@ def parse_fen(b: Board, text: str) -> tuple[int, int, int, bool]:
                              f"at most {most} on a {b.n}x{b.n} board (the pieces it starts with)")
     if not pieces["B"] | pieces["W"]:
         raise InputError("PDN FEN with no piece at all: a game ends when one side has none")
+    for colour, name, other in (("B", "black", "white"), ("W", "white", "black")):
+        if not pieces[colour] and fields[0] != colour:
+            raise InputError(f"{name} has no piece in PDN FEN, so {other} took the last one "
+                             f"and {name} is to move (and has lost): write {colour}:...")
     return pieces["B"], pieces["W"], kings, fields[0] == "B"

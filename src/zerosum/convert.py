@@ -45,6 +45,12 @@ def shown(text: str, limit: int = 24) -> str:
     return repr(text)
 
 
+def one_line(message: str) -> str:
+    """A message as one line: line breaks (from a typed value or a file name) shown as
+    escapes, so that an error is always exactly one line on stderr."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _bounds(kind: str, lo: float | None, hi: float | None, lo_open: bool = False) -> str:
     if lo_open and lo is not None:
         low = f"above {lo:g}"

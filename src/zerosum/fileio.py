@@ -25,12 +25,23 @@ def _fail(what: str, name: str, why: str) -> InputError:
     return InputError(f"{what} {name}: {why}")
 
 
+def _too_large(what: str, name: str, limit: int) -> InputError:
+    article = "an" if what[:1] in ("a", "e", "i", "o", "u") else "a"
+    return _fail(what, name, f"larger than {limit // KiB:,} KiB, the most {article} {what} "
+                 "may be")
+
+
+def _check_name(what: str, name: str) -> None:
+    if "\x00" in name or not name:
+        raise _fail(what, repr(name), "not a file name")
+
+
 def read_limited(f: BinaryIO, limit: int, what: str, name: str) -> bytes:
     """At most `limit` bytes of `f`; InputError when there are more (reading one byte past
     the limit is enough to know, so an endless source such as /dev/zero answers at once)."""
     data = f.read(limit + 1)
     if len(data) > limit:
-        raise _fail(what, name, f"larger than {limit // KiB:,} KiB, the most a {what} may be")
+        raise _too_large(what, name, limit)
     return data
 
 
@@ -49,6 +60,7 @@ def read_text(path: str | os.PathLike[str], what: str = "file",
     name = os.fspath(path)
     if name == "-":
         return read_stdin(what, limit)
+    _check_name(what, name)
     try:
         with open(path, "rb") as f:
             data = read_limited(f, limit, what, name)
@@ -69,8 +81,7 @@ def read_stdin(what: str = "input", limit: int = DEFAULT_LIMIT) -> str:
     if raw is None:  # a text stream put in place of stdin (tests, embedding)
         text = sys.stdin.read(limit + 1)
         if len(text.encode("utf-8", "surrogatepass")) > limit:
-            raise _fail(what, "<stdin>", f"larger than {limit // KiB:,} KiB, "
-                        f"the most a {what} may be")
+            raise _too_large(what, "<stdin>", limit)
         return text
     return _decode(read_limited(raw, limit, what, "<stdin>"), what, "<stdin>")
 
@@ -84,8 +95,9 @@ def check_writable(path: str | os.PathLike[str], what: str = "output file") -> N
     name = os.fspath(path)
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    if name == "" or name.endswith(os.sep):
-        raise _fail(what, repr(name), "not a file name")
+    _check_name(what, name)
+    if name.endswith(os.sep):
+        raise _fail(what, name, "not a file name (it ends with a folder separator)")
     if not directory.is_dir():
         raise _fail(what, name, f"no folder {os.fspath(directory)}")
     if target.is_dir():

@@ -11,5 +11,8 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are a single line on stderr, exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        from zerosum.convert import one_line
+
+        print(one_line(f"{self.prog}: error: {message} (see {self.prog} --help)"),
+              file=sys.stderr)
         raise SystemExit(2)

@@ -9,6 +9,10 @@ separate children; `#` starts a comment. AIMA figure 5.2:
 Unlabelled nodes are named after their parent and position: the root `root`, its
 second child `root.2`, a child of `B` `B.1`. Max moves at the root unless told otherwise.
 A state is the path of child indices from the root (a tuple), so it is hashable.
+
+Limits, each refused with a message: a file of at most FILE_LIMIT bytes; nesting at most
+MAX_DEPTH deep (the searches recurse once per level); leaf values ASCII numbers of size at
+most MAX_VALUE, or `+inf`/`-inf` written out.
 """
 
 from __future__ import annotations

@@ -286,3 +286,28 @@ def test_max_connect4_output_path_is_checked_before_the_search(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == f"maxconnect4.py: output file {out}: no folder {out.parent}\n"
+
+
+def test_a_second_double_dash_is_a_value(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Python 3.11's argparse gave a positional [] here; it is the file name '--'."""
+    from zerosum.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["tree", "--", "--"]) == 2
+    assert capsys.readouterr().err == "zerosum: error: tree file --: no such file\n"
+    (tmp_path / "--").write_text("[1 2]")
+    assert main(["tree", "--", "--"]) == 0
+    assert "value: 2\n" in capsys.readouterr().out
+
+
+def test_line_breaks_in_values_keep_messages_on_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from zerosum.cli import main
+
+    assert main(["tree", "a\nb"]) == 2
+    assert capsys.readouterr().err == "zerosum: error: tree file a\\nb: no such file\n"
+    with pytest.raises(SystemExit):
+        main(["play", "tictactoe", "--depth", "1\n2"])
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not '1\\n2'" in err

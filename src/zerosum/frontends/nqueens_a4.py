@@ -384,9 +384,12 @@ def execution_text() -> str:
     return "\n".join(lines) + "\n"
 
 
+OUTPUTS = ("A4_output.txt", "a4q8.txt", "A4_EXECUTION.txt")
+
+
 @guarded("generate_outputs")
 def generate(argv: Sequence[str]) -> int:
-    from zerosum.fileio import write_atomic
+    from zerosum.fileio import check_writable, write_atomic
 
     p = Parser(prog="generate_outputs",
                description="Regenerate A4_output.txt, a4q8.txt and A4_EXECUTION.txt.")
@@ -395,9 +398,11 @@ def generate(argv: Sequence[str]) -> int:
     folder = Path(args.folder)
     if not folder.is_dir():
         p.error(f"not a folder: {folder}")
+    for name in OUTPUTS:  # before the minutes of measuring
+        check_writable(folder / name)
     m = measure(lambda text: print(f"  {text} ...", file=sys.stderr, flush=True))
-    for name, text in (("A4_output.txt", output_text(m)), ("a4q8.txt", q8_text(m)),
-                       ("A4_EXECUTION.txt", execution_text())):
+    for name, text in zip(OUTPUTS, (output_text(m), q8_text(m), execution_text()),
+                          strict=True):
         write_atomic(folder / name, text)
         print(f"wrote {folder / name}", file=sys.stderr)
     return 0

@@ -311,3 +311,15 @@ def test_line_breaks_in_values_keep_messages_on_one_line(
         main(["play", "tictactoe", "--depth", "1\n2"])
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not '1\\n2'" in err
+
+
+def test_check_true_false_checks_result_txt_before_reading(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from zerosum.frontends.uta_logic import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "result.txt").mkdir()
+    assert main(["missing-rules.txt", "kb.txt", "s.txt"]) == 2  # the files are not read
+    assert capsys.readouterr().err == (
+        "check_true_false.py: output file result.txt: is a directory\n")

@@ -35,8 +35,16 @@ def test_python_dash_m_and_play_help() -> None:
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["play", "tictactoe", "--depth", "-3"], "--depth: must be 0 or more, not -3"),
-        (["play", "tictactoe", "--time", "abc"], "--time: not a number"),
+        (["play", "tictactoe", "--depth", "-3"],
+         "--depth: must be a whole number from 0 to 99, not '-3'"),
+        (["play", "tictactoe", "--depth", "²"],
+         "--depth: must be a whole number from 0 to 99, not '²'"),
+        (["play", "tictactoe", "--time", "abc"],
+         "--time: must be a number above 0 and at most 86400, not 'abc'"),
+        (["play", "tictactoe", "--time", "1e999"],
+         "--time: must be a number above 0 and at most 86400, not '1e999'"),
+        (["table", "nqueens", "--sizes", "1-1000000000"],
+         "--sizes: must be numbers from 1 to 64 or ranges like 1-10, not '1-1000000000'"),
         (["play", "nosuchgame"], "invalid choice"),
         (["tree", "/nonexistent/tree.txt"], "tree file /nonexistent/tree.txt: no such file"),
     ],

@@ -28,7 +28,7 @@ def test_menus_reask_and_end_of_input_ends_cleanly() -> None:
     assert text.count("Choose a game:") == 1
     assert "Invalid answer: answer a number from 1 to 2" in text
     assert "Invalid answer: answer a number from 1 to 6" in text
-    assert "Invalid answer: must be 0 or more, not -2" in text
+    assert "Invalid answer: the depth must be a whole number from 0 to 99, not '-2'" in text
     assert "Invalid answer: answer b (black, moves first) or w (white)" in text
     assert "You play BLACK; the computer plays WHITE (minimax with alpha-beta, to the end)." \
         in text

@@ -44,7 +44,7 @@ EMPTY_ROW = "0000000"
 def board(*rows: str, next_player: int = 1) -> Position:
     """A position from its lowest rows, given top first as in the file (above: empty)."""
     lines = [EMPTY_ROW] * (6 - len(rows)) + list(rows)
-    return parse_board("\n".join([*lines, str(next_player)]))
+    return parse_board("\n".join([*lines, str(next_player)]), counts=False)
 
 
 def random_position(rng: random.Random, pieces: int) -> Position:
@@ -401,12 +401,12 @@ def test_one_move_output_and_file(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_one_move_on_a_full_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "in.txt").write_text("1122112\n" * 6 + "1")
+    (tmp_path / "in.txt").write_text("2211221\n1122112\n" * 3 + "1")  # 21 pieces each
     out = tmp_path / "out.txt"
     assert main(["one-move", str(tmp_path / "in.txt"), str(out), "3"]) == 0
     text = capsys.readouterr().out
     assert text.endswith(
-        " | 1 1 2 2 1 1 2 |\n -----------------\nScore: Player 1 = 12, Player 2 = 9\n\n"
+        " | 1 1 2 2 1 1 2 |\n -----------------\nScore: Player 1 = 0, Player 2 = 0\n\n"
         "BOARD FULL\n\nGame Over!\n\n"
     )
     assert not out.exists()
@@ -420,18 +420,22 @@ def test_one_move_on_a_full_board(tmp_path: Path, capsys: pytest.CaptureFixture[
         (["two-move", "a", "b", "1"], "unknown mode 'two-move': use one-move or interactive"),
         (["interactive", "a", "robot-next", "1"],
          "expected computer-next or human-next, not 'robot-next'"),
-        (["one-move", "a", "b", "x"], "DEPTH must be a whole number, not 'x'"),
-        (["one-move", "a", "b", "0"], "DEPTH must be 1 or more, not 0"),
-        (["one-move", "a", "b", "-3"], "DEPTH must be 1 or more, not -3"),
+        (["one-move", "a", "b", "x"], "DEPTH must be a whole number from 1 to 42, not 'x'"),
+        (["one-move", "a", "b", "0"], "DEPTH must be a whole number from 1 to 42, not '0'"),
+        (["one-move", "a", "b", "-3"], "DEPTH must be a whole number from 1 to 42, not '-3'"),
+        (["one-move", "a", "b", "²"], "DEPTH must be a whole number from 1 to 42, not '²'"),
+        (["one-move", "a", "b", "9" * 3000],
+         "DEPTH must be a whole number from 1 to 42, not '999999999999999999999999'... "
+         "(3000 characters)"),
     ],
 )
 def test_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    first, usage = captured.err.split("\n", 1)
-    assert first == f"maxconnect4.py: {message}"
-    assert usage.startswith("usage: maxconnect4.py one-move INPUT OUTPUT DEPTH\n")
+    assert captured.err == (
+        f"maxconnect4.py: {message} (usage: maxconnect4.py one-move INPUT OUTPUT DEPTH | "
+        "interactive INPUT computer-next|human-next DEPTH)\n")
 
 
 def test_bad_input_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -458,21 +462,21 @@ def frame(*rows: str) -> str:
 
 
 LOWER = ("2112112", "1221221", "2112112", "1221221", "2112112")
-TWO_LEFT = "\n".join(["1212100", *LOWER, "2"])  # two empty cells, player 2 next
+TWO_LEFT = "\n".join(["2212100", *LOWER, "2"])  # two empty cells, player 2 next (20 each)
 PROMPT2 = "Player 2, your move: a column 1-7: "
 
 INTERACTIVE_OUT = (
     "\nMaxConnect-4 game\n\nGame state before move:\n"
-    + frame("1212100", *LOWER)
+    + frame("2212100", *LOWER)
     + "Score: Player 1 = 0, Player 2 = 0\n\n"
     + PROMPT2 + "Not a column number: 'five'. Type 1-7.\n"
     + PROMPT2 + "There is no column 0. Type 1-7.\n"
     + PROMPT2 + "Column 1 is full. Choose another.\n"
     + PROMPT2 + "\n\nmove 41: Player 2, column 6\n\nGame state after move:\n"
-    + frame("1212120", *LOWER)
+    + frame("2212120", *LOWER)
     + "Score: Player 1 = 0, Player 2 = 0\n\n"
     + "\n\nmove 42: Player 1, column 7\n\nGame state after move:\n"
-    + frame("1212121", *LOWER)
+    + frame("2212121", *LOWER)
     + "Score: Player 1 = 0, Player 2 = 0\n\n"
     + "BOARD FULL\n\nGame Over!\n\nFinal score 0-0: a draw.\n"
 )
@@ -487,8 +491,8 @@ def test_interactive_session(
     assert main(["interactive", "start.txt", "human-next", "3"]) == 0
     assert capsys.readouterr().out == INTERACTIVE_OUT
     lower = b"".join(row.encode() + b"\r\n" for row in LOWER)
-    assert (tmp_path / "human.txt").read_bytes() == b"1212120\r\n" + lower + b"1\r\n"
-    assert (tmp_path / "computer.txt").read_bytes() == b"1212121\r\n" + lower + b"2\r\n"
+    assert (tmp_path / "human.txt").read_bytes() == b"2212120\r\n" + lower + b"1\r\n"
+    assert (tmp_path / "computer.txt").read_bytes() == b"2212121\r\n" + lower + b"2\r\n"
 
 
 EMPTY_BOARD = frame(*["0000000"] * 6)
@@ -530,7 +534,7 @@ def test_interactive_end_of_input_from_empty_board(
     ],
 )
 def test_outcome(rows: list[str], expected: str) -> None:
-    assert outcome(parse_board("\n".join([*rows, "1"]))) == expected
+    assert outcome(parse_board("\n".join([*rows, "1"]), counts=False)) == expected
 
 
 def test_framed_board() -> None:

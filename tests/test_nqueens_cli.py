@@ -51,13 +51,25 @@ def test_table_csv_and_options(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--table"], "need alpha-beta"),
-    (["--sizes", "0-3"], "board sizes start at 1"),
 ])
 def test_table_bad_input(args: list[str], message: str,
                          capsys: pytest.CaptureFixture[str]) -> None:
     assert zerosum(["table", "nqueens", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--sizes", "0-3"], "--sizes: must be numbers from 1 to 64 or ranges like 1-10, not '0-3'"),
+    (["--sizes", "3-1"], "--sizes: must be a range from low to high, not '3-1'"),
+    (["--sizes", "1-1000000000"], "numbers from 1 to 64 or ranges like 1-10, not '1-1000000000'"),
+])
+def test_table_bad_sizes(args: list[str], message: str,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        zerosum(["table", "nqueens", *args])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and message in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("args", [["--variation", "3"], ["--depth", "-3"],
@@ -124,7 +136,7 @@ def test_questions(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         nqueens_a4.q5(["--depth", "-1"])
     assert e.value.code == 2
-    assert "must be 0 or more" in capsys.readouterr().err
+    assert "--depth: must be a whole number from 0 to 99, not '-1'" in capsys.readouterr().err
 
 
 def test_match_and_verdict(capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,7 +152,7 @@ def test_match_and_verdict(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         nqueens_a4.q9(["--cutoffs", "4"])
     assert e.value.code == 2
-    assert "a cutoff pair is X,O depths like 5,3, not '4'" in capsys.readouterr().err
+    assert "a cutoff pair is X,O depths 0-99 like 5,3, not '4'" in capsys.readouterr().err
 
 
 def _mask_times(text: str) -> str:

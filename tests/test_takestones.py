@@ -232,14 +232,16 @@ def test_game_over_is_reported_with_exit_0(capsys: pytest.CaptureFixture[str]) -
     [
         ([], "expected at least 3 numbers"),
         (["7", "2", "1", "0"], "#taken is 2, so 2 taken stones and a depth must follow it"),
-        (["7", "x", "0"], "#taken must be a whole number, not 'x'"),
-        (["0", "0", "0"], "#stones must be 1 or more, not 0"),
-        (["7", "0", "-1"], "depth must be 0 or more, not -1"),
+        (["7", "x", "0"], "#taken must be a whole number from 0 to 10000, not 'x'"),
+        (["0", "0", "0"], "#stones must be a whole number from 1 to 10000, not '0'"),
+        (["7", "0", "-1"], "depth must be a whole number from 0 to 10000, not '-1'"),
+        (["7", "0", "²"], "depth must be a whole number from 0 to 10000, not '²'"),
+        (["7", "0", "9" * 5000], "depth must be a whole number from 0 to 10000, not '99999"),
         (["7", "1", "8", "0"], "there is no stone 8"),
         (["7", "2", "1", "1", "0"], "stone 1 is taken twice"),
         (["7", "0", "0", "--format", "json"], "--format must be trace or summary"),
         (["7", "0", "0", "--fast"], "unknown option '--fast'"),
-        (["20000", "0", "0"], "the number of stones must be 1 to 10000"),
+        (["20000", "0", "0"], "#stones must be a whole number from 1 to 10000, not '20000'"),
     ],
 )
 def test_malformed_arguments(args: list[str], message: str,
@@ -249,6 +251,13 @@ def test_malformed_arguments(args: list[str], message: str,
     assert captured.out == ""
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "usage: TakeStones" in err[0]
+
+
+def test_plus_sign_is_allowed_as_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["7", "0", "2"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["+7", "+0", "+2"]) == 0
+    assert capsys.readouterr().out == plain and plain.endswith("NEXT MOVE\n3\n1 2 4 5 6 7\n")
 
 
 def test_launcher_runs_with_plain_python() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from zerosum.convert import nonneg_int
 from zerosum.fileio import read_text
 from zerosum.localsearch import TSP, Climb, DistanceMatrix, Tour, hill_climb
-from zerosum.localsearch.tsp import EXHAUSTIVE_LIMIT
+from zerosum.localsearch.tsp import EXHAUSTIVE_LIMIT, FILE_LIMIT
 
 
 def register(sub: Any) -> None:
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         print("zerosum hillclimb: choose a problem: tsp (see zerosum hillclimb --help)",
               file=sys.stderr)
         return 2
-    matrix = DistanceMatrix.parse(read_text(args.matrix, "matrix file"),
+    matrix = DistanceMatrix.parse(read_text(args.matrix, "matrix file", FILE_LIMIT),
                                   f"matrix file {args.matrix}")
     tsp = TSP(matrix, args.start)
     initial = tsp.parse_tour(args.initial) if args.initial else tsp.canonical_order()

@@ -11,6 +11,7 @@ from typing import Any
 from zerosum.fileio import read_text
 from zerosum.game import InputError
 from zerosum.logic import METHODS, Expr, check, clause_form, parse, wumpus_rules, wumpus_rules_text
+from zerosum.logic.parser import FILE_LIMIT
 from zerosum.logic.truthtable import unfixed_symbols
 
 
@@ -49,9 +50,7 @@ def register(sub: Any) -> None:
 
 
 def read_sentences(path: str, what: str) -> list[Expr]:
-    if path == "-":
-        return parse(sys.stdin.read(), "<stdin>")
-    return parse(read_text(path, what), path)
+    return parse(read_text(path, what, FILE_LIMIT), "<stdin>" if path == "-" else path)
 
 
 def run_check(args: argparse.Namespace) -> int:

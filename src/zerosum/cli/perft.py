@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from zerosum.convert import positive_int
+from zerosum.convert import positive_depth_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import all_games, get_game
 
@@ -32,7 +32,8 @@ def register(sub: Any) -> None:
     games = p.add_subparsers(title="games", metavar="GAME", dest="game")
     for spec in all_games():
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
-        g.add_argument("--depth", type=positive_int, required=True, help="deepest depth to count")
+        g.add_argument("--depth", type=positive_depth_arg, required=True,
+                       help="deepest depth to count")
         g.add_argument("--fen", metavar="POSITION", help="start from this position "
                        "(the game's own format; checkers: PDN FEN like B:W21-32:B1-12)")
         g.add_argument("--divide", action="store_true",

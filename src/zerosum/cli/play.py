@@ -24,7 +24,7 @@ from zerosum.agents import (
     Watch,
     play_match,
 )
-from zerosum.convert import nonneg_int, positive_float
+from zerosum.convert import MAX_DEPTH, depth_arg, parse_int, positive_float, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec, Option, all_games, get_game
 from zerosum.search.estimate import full_search_cost
@@ -77,7 +77,7 @@ def register(sub: Any) -> None:
         opponents = [*OPPONENTS, *spec.engines]
         g.add_argument("--opponent", choices=opponents, default=default_opponent(spec),
                        help="who the engine is (default: %(default)s)")
-        g.add_argument("--depth", type=nonneg_int,
+        g.add_argument("--depth", type=depth_arg,
                        help="depth limit of the engine's search; 0 = to the end of the game "
                        f"(default: {spec.default_depth})")
         g.add_argument("--time", type=positive_float, default=1.0,
@@ -85,7 +85,7 @@ def register(sub: Any) -> None:
                        "(default: %(default)s)")
         g.add_argument("--side", choices=("first", "second", "none"), default="first",
                        help="your side; 'none' lets the engine play itself")
-        g.add_argument("--seed", type=int, default=None, help="seed of the random opponent")
+        g.add_argument("--seed", type=seed_arg, default=None, help="seed of the random opponent")
         for o in spec.options:
             g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
                            default=o.default, choices=o.choices,
@@ -221,10 +221,7 @@ def choose(inp: TextIO, out: TextIO, title: str, items: list[tuple[str, str]],
         out.write(f"  {i}. {text}\n")
 
     def pick(text: str) -> int:
-        n = nonneg_int(text)
-        if not 1 <= n <= len(items):
-            raise InputError(f"choose a number from 1 to {len(items)}, not {text}")
-        return n
+        return parse_int(text, "the choice", lo=1, hi=len(items))
 
     help = help or "\n".join(f"  {i}: {text}" for i, (_, text) in enumerate(items, 1))
     return items[ask(inp, out, "Choice", pick, default,
@@ -310,7 +307,7 @@ def ask_depth(inp: TextIO, out: TextIO, game: AnyGame, kind: str, default: int) 
 
 def depth_parser(low: int, why_not_zero: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        depth = nonneg_int(text)
+        depth = parse_int(text, "the depth", lo=0, hi=MAX_DEPTH)
         if depth < low:
             raise InputError(why_not_zero or "the depth must be 1 or more")
         return depth

@@ -37,8 +37,10 @@ def _connect4_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-pv", action="store_true", help="skip the principal variation")
     p.add_argument("--all-moves", action="store_true",
                    help="also the exact score of every move (can be much slower)")
-    p.add_argument("--width", type=int, default=7, help="columns (default: %(default)s)")
-    p.add_argument("--height", type=int, default=6, help="rows (default: %(default)s)")
+    from zerosum.convert import int_arg
+
+    p.add_argument("--width", type=int_arg(4, 12), default=7, help="columns (default: %(default)s)")
+    p.add_argument("--height", type=int_arg(4, 12), default=6, help="rows (default: %(default)s)")
 
 
 def _connect4_run(args: argparse.Namespace) -> Rows:

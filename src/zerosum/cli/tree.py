@@ -8,7 +8,7 @@ from typing import Any
 
 from zerosum.explain import explain_tree
 from zerosum.fileio import read_text
-from zerosum.games.tree import TreeGame
+from zerosum.games.tree import FILE_LIMIT, TreeGame
 
 
 def register(sub: Any) -> None:
@@ -27,7 +27,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else read_text(args.file, "tree file")
+    text = read_text(args.file, "tree file", FILE_LIMIT)
     game = TreeGame.from_text(text, max_first=not args.min_first)
     sys.stdout.write(explain_tree(game, args.algorithm, args.explain))
     return 0

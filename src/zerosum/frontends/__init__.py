@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import TypeVar
 
+from zerosum.convert import one_line
 from zerosum.game import InputError
 
 T = TypeVar("T")
@@ -30,7 +31,7 @@ def guarded(prog: str, label: str | None = None) -> Callable[[Main[T]], Main[T]]
             try:
                 return main(argv)
             except InputError as e:
-                print(f"{head}: {e}", file=sys.stderr)
+                print(one_line(f"{head}: {e}"), file=sys.stderr)
                 return 2
             except UnicodeDecodeError as e:
                 print(f"{head}: input is not UTF-8 text (byte {e.start})", file=sys.stderr)
@@ -42,7 +43,7 @@ def guarded(prog: str, label: str | None = None) -> Callable[[Main[T]], Main[T]]
                 return 0
             except OSError as e:
                 name = f" {e.filename}:" if e.filename else ""
-                print(f"{head}:{name} {e.strerror or e}", file=sys.stderr)
+                print(one_line(f"{head}:{name} {e.strerror or e}"), file=sys.stderr)
                 return 2
             except KeyboardInterrupt:
                 print(f"\n{prog}: interrupted", file=sys.stderr)

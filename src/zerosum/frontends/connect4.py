@@ -19,6 +19,7 @@ START = time.perf_counter()  # as near the start of the process as a module gets
 import os  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 
+from zerosum.convert import parse_int  # noqa: E402
 from zerosum.frontends import guarded  # noqa: E402
 from zerosum.game import InputError  # noqa: E402
 
@@ -27,6 +28,7 @@ USAGE = "usage: ConnectFour.py STATE red|yellow [M|A DEPTH]"
 # included), leaving room to print and exit within the 1 second.
 TOURNAMENT_DEADLINE = 0.75
 MIN_SEARCH = 0.03  # even on a swamped machine: enough for a shallow, safe answer
+MAX_DEPTH = 42  # the cells of the board: no search goes deeper
 
 
 def seconds_since_process_start() -> float:
@@ -56,16 +58,16 @@ def main(argv: Sequence[str]) -> int:
         mode, depth_text = argv[2], argv[3]
         if mode not in ("M", "A"):
             raise InputError(f"the mode must be M (minimax) or A (alpha-beta), not {mode!r}")
-        if not depth_text.isdigit() or int(depth_text) < 1:
-            raise InputError(f"DEPTH must be a whole number, 1 or more, not {depth_text!r}")
-        depth = int(depth_text)
+        depth = parse_int(depth_text, "DEPTH", lo=1, hi=MAX_DEPTH)
 
     from zerosum.games.connect4.course import CourseConnect4
     from zerosum.games.connect4.game import position_from_stones
-    from zerosum.games.connect4.notation import parse_course
+    from zerosum.games.connect4.notation import check_turn, parse_course
 
     game = CourseConnect4()
-    state = position_from_stones(parse_course(state_text), red_to_move=player == "red")
+    stones = parse_course(state_text)
+    check_turn(stones, game.geo, player == "red", "STATE")
+    state = position_from_stones(stones, red_to_move=player == "red")
     if game.is_terminal(state):
         colour = game.winner_colour(state)
         why = f"{colour} has four in a row" if colour else "the board is full"

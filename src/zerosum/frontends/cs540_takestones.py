@@ -9,30 +9,27 @@ summary's figures are the search's own SearchStats. No search logic lives here.
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
 
+from zerosum.convert import parse_int
 from zerosum.frontends import guarded
 from zerosum.game import InputError
-from zerosum.games.takestones import Stones, TakeStones
+from zerosum.games.takestones import MAX_STONES, Stones, TakeStones
 from zerosum.search import SearchResult, TraceEvent, alphabeta_search
 
 PROG = "TakeStones"
 USAGE = f"usage: {PROG} <#stones> <#taken> <taken stones...> <depth> [--format trace|summary]"
 FORMATS = ("trace", "summary")
+_INT = re.compile(r"-[0-9]+")
 # The assignment's initial window: wider than any value, so it changes no decision.
 ALPHA, BETA = -1000.0, 1000.0
 
 
-def whole(text: str, what: str, low: int = 0) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(f"{what} must be a whole number, not {text!r}") from None
-    if value < low:
-        raise InputError(f"{what} must be {low} or more, not {value}")
-    return value
+def whole(text: str, what: str, low: int = 0, high: int = MAX_STONES) -> int:
+    return parse_int(text, what, lo=low, hi=high)
 
 
 def parse_args(argv: Sequence[str]) -> tuple[int, list[int], int, str]:
@@ -47,7 +44,7 @@ def parse_args(argv: Sequence[str]) -> tuple[int, list[int], int, str]:
             if value not in FORMATS:
                 raise InputError(f"--format must be trace or summary, not {value!r}")
             fmt = value
-        elif arg.startswith("-") and not arg.lstrip("-").isdigit():
+        elif arg.startswith("-") and not _INT.fullmatch(arg):  # -3: a (bad) number
             raise InputError(f"unknown option {arg!r}")
         else:
             numbers.append(arg)

@@ -19,10 +19,10 @@ from typing import TextIO, TypeVar
 from zerosum.agents import Quit, Watch, playable, value_text
 from zerosum.cli.common import Parser
 from zerosum.cli.play import DEPTH_HELP, SECONDS_HELP
-from zerosum.convert import nonneg_int
+from zerosum.convert import MAX_DEPTH, int_arg, parse_float, parse_int, seed_arg
 from zerosum.frontends import guarded
 from zerosum.game import InputError
-from zerosum.games.checkers import Checkers, State
+from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
 from zerosum.games.checkers.engine import engine_move
 from zerosum.search import (
@@ -108,9 +108,10 @@ class Console:
             self.say(f"  {i}. {item}")
 
         def pick(text: str) -> int:
-            if not text.isdigit() or not 1 <= int(text) <= len(items):
-                raise ValueError(f"answer a number from 1 to {len(items)}")
-            return int(text) - 1
+            try:
+                return parse_int(text, lo=1, hi=len(items)) - 1
+            except InputError:
+                raise ValueError(f"answer a number from 1 to {len(items)}") from None
 
         return self.ask(f"Your choice (1-{len(items)}): ", pick,
                         help or f"  Type a number from 1 to {len(items)}.")
@@ -169,10 +170,7 @@ def depth_prompt(kind: str, size: int) -> str:
 
 def depth_parser(kind: str, size: int) -> Callable[[str], int | None]:
     def parse(text: str) -> int | None:
-        try:
-            depth = nonneg_int(text)
-        except argparse.ArgumentTypeError as e:
-            raise ValueError(str(e)) from None
+        depth = parse_int(text, "the depth", lo=0, hi=MAX_DEPTH)
         if depth == 0:
             if kind == "alphabeta" and size == 4:
                 return None
@@ -184,13 +182,7 @@ def depth_parser(kind: str, size: int) -> Callable[[str], int | None]:
 
 
 def parse_seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise ValueError(f"not a number: {text!r}") from None
-    if not 0 < seconds < 3600:
-        raise ValueError("give a number of seconds above 0 (and below an hour)")
-    return seconds
+    return parse_float(text, "the time limit", lo=0.0, hi=3600.0, lo_open=True)
 
 
 class Thinker:
@@ -307,10 +299,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--capture", choices=("max", "english"), default="max",
                    help="capture rule: max (take the most pieces, the course rule) or "
                    "english (any sequence) (default: %(default)s)")
-    p.add_argument("--moves", type=nonneg_int, default=50,
+    p.add_argument("--moves", type=int_arg(0, MAX_MOVES), default=50,
                    help="draw after this many moves by each side (0 = no limit; "
                    "default: %(default)s)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the random opponent")
+    p.add_argument("--seed", type=seed_arg, default=None, help="seed of the random opponent")
     return p
 
 

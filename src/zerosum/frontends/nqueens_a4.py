@@ -18,12 +18,13 @@ from pathlib import Path
 
 from zerosum.agents import SearchAgent, play_match
 from zerosum.cli.common import Parser
-from zerosum.convert import int_range, nonneg_int
+from zerosum.convert import MAX_DEPTH, depth_arg, int_arg, parse_int, shown
 from zerosum.frontends import Main, guarded
-from zerosum.games.nqueens import nqueens
+from zerosum.game import InputError
+from zerosum.games.nqueens import MAX_SIZE, nqueens
 from zerosum.search import SearchResult
 from zerosum.tables import FORMATS, Table, render
-from zerosum.tables.nqueens import Setup, format_number, solve, value_table
+from zerosum.tables.nqueens import Setup, board_sizes, format_number, solve, value_table
 
 SIZES = list(range(1, 11))
 CUTOFF = 4
@@ -141,7 +142,7 @@ def match_report(variation: str, played: Sequence[Match], algorithms: tuple[str,
 
 def _parser(prog: str, description: str) -> argparse.ArgumentParser:
     p = Parser(prog=prog, description=description)
-    p.add_argument("--sizes", type=int_range, default=SIZES,
+    p.add_argument("--sizes", type=board_sizes, default=SIZES,
                    help="board sizes N (default: 1-10)")
     p.add_argument("--format", choices=FORMATS, default="text",
                    help="text, csv or markdown (default: %(default)s)")
@@ -156,7 +157,7 @@ def question_main(number: int) -> Main[Sequence[str]]:
     def main(argv: Sequence[str]) -> int:
         p = _parser(prog, f"Question {number}: {q.text}; one row per N.")
         if q.cutoff:
-            p.add_argument("--depth", type=nonneg_int, default=CUTOFF,
+            p.add_argument("--depth", type=depth_arg, default=CUTOFF,
                            help="the depth cutoff (default: %(default)s)")
         args = p.parse_args(argv)
         if min(args.sizes) < 1:
@@ -173,16 +174,21 @@ q1, q2, q3, q4, q5, q6, q7 = (question_main(i) for i in range(1, 8))
 
 def _cutoff_pair(text: str) -> tuple[int, int]:
     parts = text.split(",")
-    if len(parts) != 2 or not all(x.strip().isdigit() for x in parts):
-        raise argparse.ArgumentTypeError(f"a cutoff pair is X,O depths like 5,3, not {text!r}")
-    return int(parts[0]), int(parts[1])
+    try:
+        if len(parts) == 2:
+            return (parse_int(parts[0], lo=0, hi=MAX_DEPTH),
+                    parse_int(parts[1], lo=0, hi=MAX_DEPTH))
+    except InputError:
+        pass
+    raise argparse.ArgumentTypeError(f"a cutoff pair is X,O depths 0-{MAX_DEPTH} like 5,3, "
+                                     f"not {shown(text)}")
 
 
 @guarded("a4q9")
 def q9(argv: Sequence[str]) -> int:
     p = Parser(prog="a4q9", description="Question 9: computer against computer, each side "
                "with its own algorithm and depth cutoff.")
-    p.add_argument("--sizes", type=int_range, default=list(MATCH_SIZES),
+    p.add_argument("--sizes", type=board_sizes, default=list(MATCH_SIZES),
                    help="board sizes (default: 10,20)")
     p.add_argument("--cutoffs", type=_cutoff_pair, nargs="+", default=list(MATCH_CUTOFFS),
                    metavar="X,O", help="depth cutoffs of X and O (default: 4,4 5,5 5,3 3,5)")
@@ -191,7 +197,7 @@ def q9(argv: Sequence[str]) -> int:
                    default=["alphabeta", "alphabeta"], metavar=("X", "O"),
                    help="X's and O's algorithm (default: alphabeta alphabeta; both pick "
                    "the same moves as minimax with the same cutoff)")
-    p.add_argument("--solve-up-to", type=nonneg_int, default=SOLVE_UP_TO, metavar="N",
+    p.add_argument("--solve-up-to", type=int_arg(0, MAX_SIZE), default=SOLVE_UP_TO, metavar="N",
                    help="compute the true value for boards up to this size "
                    "(default: %(default)s; N = 20 takes minutes)")
     args = p.parse_args(argv)
@@ -379,9 +385,12 @@ def execution_text() -> str:
     return "\n".join(lines) + "\n"
 
 
+OUTPUTS = ("A4_output.txt", "a4q8.txt", "A4_EXECUTION.txt")
+
+
 @guarded("generate_outputs")
 def generate(argv: Sequence[str]) -> int:
-    from zerosum.fileio import write_atomic
+    from zerosum.fileio import check_writable, write_atomic
 
     p = Parser(prog="generate_outputs",
                description="Regenerate A4_output.txt, a4q8.txt and A4_EXECUTION.txt.")
@@ -390,9 +399,11 @@ def generate(argv: Sequence[str]) -> int:
     folder = Path(args.folder)
     if not folder.is_dir():
         p.error(f"not a folder: {folder}")
+    for name in OUTPUTS:  # before the minutes of measuring
+        check_writable(folder / name)
     m = measure(lambda text: print(f"  {text} ...", file=sys.stderr, flush=True))
-    for name, text in (("A4_output.txt", output_text(m)), ("a4q8.txt", q8_text(m)),
-                       ("A4_EXECUTION.txt", execution_text())):
+    for name, text in zip(OUTPUTS, (output_text(m), q8_text(m), execution_text()),
+                          strict=True):
         write_atomic(folder / name, text)
         print(f"wrote {folder / name}", file=sys.stderr)
     return 0

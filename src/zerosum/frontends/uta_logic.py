@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zerosum.cli.common import Parser
-from zerosum.fileio import read_text, write_atomic
+from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.logic import METHODS, WUMPUS_SYMBOLS, Expr, check, parse
+from zerosum.logic.parser import FILE_LIMIT
 
 PROG = "check_true_false.py"
 RESULT = "result.txt"
@@ -24,7 +25,7 @@ SYMBOLS_HELP = "the wumpus world's symbols are M_i_j, S_i_j, P_i_j and B_i_j, i 
 
 
 def read_sentences(path: str, what: str) -> list[Expr]:
-    return parse(read_text(path, what), path, WUMPUS_SYMBOLS, SYMBOLS_HELP)
+    return parse(read_text(path, what, FILE_LIMIT), path, WUMPUS_SYMBOLS, SYMBOLS_HELP)
 
 
 @guarded(PROG)
@@ -46,6 +47,7 @@ def main(argv: Sequence[str]) -> int:
         "knowledge fixes most symbols)",
     )
     args = parser.parse_args(argv)
+    check_writable(RESULT)  # now, not after the search
 
     kb = read_sentences(args.rules, "rules file")
     kb += read_sentences(args.knowledge, "additional knowledge file")

@@ -18,13 +18,15 @@ from pathlib import Path
 from typing import TextIO
 
 from zerosum.agents import Quit, Watch
+from zerosum.convert import parse_int, shown
 from zerosum.engines.maxconnect4 import Engine
-from zerosum.fileio import read_text, write_atomic
+from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.games.maxconnect4 import (
     BOARD,
     COLS,
+    FILE_LIMIT,
     MaxConnect4,
     Position,
     drop_cell,
@@ -39,27 +41,29 @@ from zerosum.search import Stop
 
 PROG = "maxconnect4.py"
 USAGE = (
-    f"usage: {PROG} one-move INPUT OUTPUT DEPTH\n"
-    f"       {PROG} interactive INPUT computer-next|human-next DEPTH\n"
-    "DEPTH is the search depth, a whole number 1 or more."
+    f"usage: {PROG} one-move INPUT OUTPUT DEPTH | "
+    f"interactive INPUT computer-next|human-next DEPTH"
 )
 COMPUTER_FILE = "computer.txt"
 HUMAN_FILE = "human.txt"
+MAX_DEPTH = 42  # the cells of the board: no search goes deeper
 
 
-class UsageError(Exception):
-    pass
+class UsageError(InputError):
+    """A malformed command line: its message ends with the usage, on the same line."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(f"{problem} ({USAGE})")
 
 
 @guarded(PROG)
 def main(argv: Sequence[str]) -> int:
-    try:
-        mode, source, third, depth = parse_args(argv)
-    except UsageError as e:
-        print(f"{PROG}: {e}\n{USAGE}", file=sys.stderr)
-        return 2
+    mode, source, third, depth = parse_args(argv)
     if mode == "one-move":
+        check_writable(third)  # before the search: a typo costs no time
         return one_move(source, third, depth, sys.stdout)
+    check_writable(COMPUTER_FILE)
+    check_writable(HUMAN_FILE)
     return interactive(source, third == "computer-next", depth, sys.stdin, sys.stdout)
 
 
@@ -68,15 +72,13 @@ def parse_args(argv: Sequence[str]) -> tuple[str, str, str, int]:
         raise UsageError(f"expected 4 arguments, got {len(argv)}")
     mode, source, third, depth_text = argv
     if mode not in ("one-move", "interactive"):
-        raise UsageError(f"unknown mode {mode!r}: use one-move or interactive")
+        raise UsageError(f"unknown mode {shown(mode)}: use one-move or interactive")
     if mode == "interactive" and third not in ("computer-next", "human-next"):
-        raise UsageError(f"expected computer-next or human-next, not {third!r}")
+        raise UsageError(f"expected computer-next or human-next, not {shown(third)}")
     try:
-        depth = int(depth_text)
-    except ValueError:
-        raise UsageError(f"DEPTH must be a whole number, not {depth_text!r}") from None
-    if depth < 1:
-        raise UsageError(f"DEPTH must be 1 or more, not {depth}")
+        depth = parse_int(depth_text, "DEPTH", lo=1, hi=MAX_DEPTH)
+    except InputError as e:
+        raise UsageError(str(e)) from None
     return mode, source, third, depth
 
 
@@ -94,7 +96,7 @@ def announce(out: TextIO, before: Position, col: int, after: Position) -> None:
 
 
 def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
-    pos = parse_board(read_text(source, "input file"), source)
+    pos = parse_board(read_text(source, "input file", FILE_LIMIT), source)
     out.write("\nMaxConnect-4 game\n\n")
     show(out, "Game state before move:", pos)
     if (pos.p1 | pos.p2) == BOARD:
@@ -109,7 +111,7 @@ def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
 
 def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: TextIO) -> int:
     if Path(source).exists():
-        pos = parse_board(read_text(source, "input file"), source)
+        pos = parse_board(read_text(source, "input file", FILE_LIMIT), source)
     else:
         pos = empty_position()
     engine = Engine()  # one table for the whole game: later moves reuse earlier work
@@ -161,9 +163,9 @@ def ask_column(pos: Position, inp: TextIO, out: TextIO) -> int | None:
 
 def check_column(text: str, mask: int) -> int:
     try:
-        number = int(text)
-    except ValueError:
-        raise InputError(f"Not a column number: {text!r}. Type 1-7.") from None
+        number = parse_int(text)
+    except InputError:
+        raise InputError(f"Not a column number: {shown(text)}. Type 1-7.") from None
     if not 1 <= number <= COLS:
         raise InputError(f"There is no column {number}. Type 1-7.")
     if not drop_cell(mask, number - 1):

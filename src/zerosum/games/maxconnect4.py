@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from zerosum.convert import parse_int, shown
 from zerosum.game import AnyGame, GameBase, InputError
 from zerosum.games.registry import GameSpec, register
 
@@ -191,11 +192,18 @@ def potential(mine: int, theirs: int, mask: int) -> int:
 # ----------------------------------------------------------- the file format
 
 
-def parse_board(text: str, source: str = "board") -> Position:
+FILE_LIMIT = 4 * 1024  # bytes of a board file: 7 lines of 7 characters, with room to spare
+
+
+def parse_board(text: str, source: str = "board", *, counts: bool = True) -> Position:
     """A position in the file format; InputError naming the line when it is malformed.
 
     LF, CRLF or CR line ends, with or without a final newline; blank lines after the
-    next-player line are ignored.
+    next-player line are ignored. What counts as a valid board: six rows of seven
+    digits 0, 1, 2; no piece above an empty cell; the next player 1 or 2; piece counts
+    that taking turns can give (differing by at most one; the player with one more
+    piece is not the next). `counts=False` skips the last check, for hand-made boards
+    (tests of the scoring) that no game could reach.
     """
     lines = text.splitlines()
     while lines and not lines[-1].strip():
@@ -233,8 +241,24 @@ def parse_board(text: str, source: str = "board") -> Position:
                 )
     nxt = lines[ROWS].strip()
     if nxt not in ("1", "2"):
-        raise InputError(f"{source}, line {ROWS + 1}: the next player must be 1 or 2, not {nxt!r}")
+        raise InputError(f"{source}, line {ROWS + 1}: the next player must be 1 or 2, "
+                         f"not {shown(nxt)}")
+    if counts:
+        _check_counts(p1.bit_count(), p2.bit_count(), int(nxt), source)
     return Position(p1, p2, nxt == "1", count_points(p1), count_points(p2))
+
+
+def _check_counts(n1: int, n2: int, nxt: int, source: str) -> None:
+    """The players take turns, either may have begun: the counts differ by at most one,
+    and a player with one piece more has just moved, so the other is next."""
+    counts = f"player 1 has {n1} pieces and player 2 has {n2}"
+    if abs(n1 - n2) > 1:
+        raise InputError(f"{source}: {counts}; players take turns, so the counts differ "
+                         "by at most one")
+    ahead = 1 if n1 > n2 else 2 if n2 > n1 else 0
+    if ahead == nxt:
+        raise InputError(f"{source}: {counts}, yet player {nxt} is next; the player with "
+                         "one piece more has just moved, so the other is next")
 
 
 def board_rows(pos: Position) -> list[str]:
@@ -351,9 +375,10 @@ class MaxConnect4(GameBase[Position, int]):
 
     def parse_move(self, state: Position, text: str) -> int:
         text = text.strip()
-        if not text.isdigit() or not 1 <= int(text) <= COLS:
-            raise InputError(f"a move is a column number 1-7, not {text!r}")
-        col = int(text) - 1
+        try:
+            col = parse_int(text, lo=1, hi=COLS) - 1
+        except InputError:
+            raise InputError(f"a move is a column number 1-7, not {shown(text)}") from None
         if not drop_cell(state.p1 | state.p2, col):
             raise InputError(f"column {text} is full")
         return col

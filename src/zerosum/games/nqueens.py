@@ -55,11 +55,11 @@ when lo == hi it is the exact value. The bounds:
 
 from __future__ import annotations
 
-import argparse
 import re
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from zerosum.convert import int_arg, parse_int
 from zerosum.game import GameBase, InputError
 from zerosum.games.bits import bits
 from zerosum.games.registry import GameSpec, Option, register
@@ -159,7 +159,7 @@ class NQueens(GameBase[Any, Any]):
 
     @staticmethod
     def numbers(text: str) -> list[int]:
-        return [int(x) for x in re.findall(r"-?\d+", text)]
+        return [parse_int(x, "a row or column") for x in re.findall(r"-?[0-9]+", text)]
 
 
 class ColumnQueens(NQueens):
@@ -392,15 +392,7 @@ def nqueens(size: int = 8, variation: str = "1a") -> NQueens:
     raise InputError(f"unknown variation {variation!r}; choose from {', '.join(VARIATIONS)}")
 
 
-def board_size(text: str) -> int:
-    """The --size option: a whole number from 1 to MAX_SIZE."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= MAX_SIZE:
-        raise argparse.ArgumentTypeError(f"board size must be 1 to {MAX_SIZE}, not {value}")
-    return value
+board_size = int_arg(1, MAX_SIZE, "board_size")  # the --size option
 
 
 def tree_size(game: NQueens) -> int:

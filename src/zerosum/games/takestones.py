@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from zerosum.convert import int_arg, parse_int, shown
 from zerosum.game import GameBase, InputError
 from zerosum.games.bits import bits
 from zerosum.games.registry import GameSpec, Option, register
@@ -178,9 +179,10 @@ class TakeStones(GameBase[Stones, int]):
 
     def parse_move(self, state: Stones, text: str) -> int:
         text = text.strip()
-        if not text.isdigit():
-            raise InputError(f"a move is a stone number, not {text!r}")
-        stone = int(text)
+        try:
+            stone = parse_int(text, lo=1, hi=self.n)
+        except InputError:
+            raise InputError(f"a move is a stone number 1-{self.n}, not {shown(text)}") from None
         if stone not in self.actions(state):
             legal = " ".join(map(str, self.actions(state)))
             raise InputError(f"stone {stone} cannot be taken now; legal: {legal}")
@@ -204,7 +206,8 @@ register(
         "Take-Stones",
         TakeStones,
         options=(
-            Option("stones", int, 7, "number of stones on the table (numbered 1 to N)"),
+            Option("stones", int_arg(1, MAX_STONES), 7,
+                   "number of stones on the table (numbered 1 to N)"),
             Option("scale", str, "trace", "scale of the computer's scores: trace or summary",
                    choices=tuple(SCALES),
                    explain="How the computer scores positions, as the course's two output "

@@ -6,6 +6,7 @@ A state is (board, player): the board a 9-character string read row by row
 
 from __future__ import annotations
 
+from zerosum.convert import parse_int, shown
 from zerosum.game import GameBase, InputError
 from zerosum.games.registry import GameSpec, register
 
@@ -79,9 +80,11 @@ class TicTacToe(GameBase[State, int]):
 
     def parse_move(self, state: State, text: str) -> int:
         text = text.strip()
-        if not text.isdigit() or not 1 <= int(text) <= 9:
-            raise InputError(f"a move is a cell number 1-9 (row by row), not {text!r}")
-        cell = int(text) - 1
+        try:
+            cell = parse_int(text, lo=1, hi=9) - 1
+        except InputError:
+            raise InputError(f"a move is a cell number 1-9 (row by row), "
+                             f"not {shown(text)}") from None
         if cell not in self.actions(state):
             raise InputError(f"cell {text} is not free")
         return cell

@@ -9,6 +9,10 @@ separate children; `#` starts a comment. AIMA figure 5.2:
 Unlabelled nodes are named after their parent and position: the root `root`, its
 second child `root.2`, a child of `B` `B.1`. Max moves at the root unless told otherwise.
 A state is the path of child indices from the root (a tuple), so it is hashable.
+
+Limits, each refused with a message: a file of at most FILE_LIMIT bytes; nesting at most
+MAX_DEPTH deep (the searches recurse once per level); leaf values ASCII numbers of size at
+most MAX_VALUE, or `+inf`/`-inf` written out.
 """
 
 from __future__ import annotations
@@ -30,10 +34,16 @@ class Node:
         return self.value is not None
 
 
+# ASCII digits only, as everywhere in the project (zerosum.convert); `inf` may be written.
 _TOKEN = re.compile(
     r"\s+|,|#[^\n]*|(?P<open>\[)|(?P<close>\])|(?P<label>[A-Za-z_][\w.']*)\s*(?P<eq>=)?"
-    r"|(?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf)"
+    r"|(?P<num>[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[-+]?inf)",
+    re.ASCII,
 )
+
+FILE_LIMIT = 1024 * 1024  # bytes of a tree file: some 200,000 leaves, seconds of search
+MAX_DEPTH = 300  # nesting; the searches recurse once per level (Python's stack is ~1,000)
+MAX_VALUE = 1e15  # leaves beyond this (other than written inf) are surely a typo
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:
@@ -56,8 +66,17 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
     return out
 
 
+def _leaf_value(text: str, where: str) -> float:
+    value = float(text)
+    if "inf" not in text and not abs(value) <= MAX_VALUE:
+        raise InputError(f"tree: {where}: {text[:30]!r} is too large for a leaf value "
+                         f"(at most {MAX_VALUE:g} in size, or inf)")
+    return value
+
+
 def parse_tree(text: str) -> Node:
-    """Parse the bracket format; raises InputError naming the line of the problem."""
+    """Parse the bracket format; raises InputError naming the line of the problem.
+    Iterative (an explicit stack of open nodes), so deep nesting is refused cleanly."""
     toks = _tokens(text)
     i = 0
 
@@ -65,12 +84,24 @@ def parse_tree(text: str) -> Node:
         pos = toks[k][2] if k < len(toks) else len(text)
         return f"line {text.count(chr(10), 0, pos) + 1}"
 
-    def node(default_label: str) -> Node:
-        nonlocal i
+    root: Node | None = None
+    stack: list[Node] = []  # the open inner nodes, the innermost last
+    while True:
+        if stack and i < len(toks) and toks[i][0] == "]":
+            done = stack.pop()
+            i += 1
+            if not done.children:
+                raise InputError(f"tree: {where(i - 1)}: node {done.label} has no children")
+            if not stack:
+                break
+            continue
+        if stack and i >= len(toks):
+            raise InputError(f"tree: {where(i)}: missing ']' for node {stack[-1].label}")
         if i >= len(toks):
             raise InputError(f"tree: {where(i)}: the tree ends too early")
+        parent = stack[-1] if stack else None
+        label = f"{parent.label}.{len(parent.children) + 1}" if parent else "root"
         kind, val, _ = toks[i]
-        label = default_label
         if kind == "label=":
             label = val
             i += 1
@@ -84,22 +115,24 @@ def parse_tree(text: str) -> Node:
                 raise InputError(f"tree: {where(i)}: '[' must follow the label {val}")
             kind, val, _ = toks[i]
         if kind == "num":
-            i += 1
-            return Node(label, float(val))
-        if kind != "[":
+            n = Node(label, _leaf_value(val, where(i)))
+        elif kind == "[":
+            n = Node(label)
+            if len(stack) >= MAX_DEPTH:
+                raise InputError(f"tree: {where(i)}: nested more than {MAX_DEPTH} deep, "
+                                 "the most this program searches")
+        else:
             raise InputError(f"tree: {where(i)}: expected a number or '[', found {val!r}")
         i += 1
-        n = Node(label)
-        while i < len(toks) and toks[i][0] != "]":
-            n.children.append(node(f"{label}.{len(n.children) + 1}"))
-        if i >= len(toks):
-            raise InputError(f"tree: {where(i)}: missing ']' for node {label}")
-        i += 1
-        if not n.children:
-            raise InputError(f"tree: {where(i - 1)}: node {label} has no children")
-        return n
-
-    root = node("root")
+        if parent is None:
+            root = n
+        else:
+            parent.children.append(n)
+        if kind == "[":
+            stack.append(n)
+        elif parent is None:
+            break
+    assert root is not None
     if i != len(toks):
         raise InputError(f"tree: {where(i)}: text after the end of the tree")
     return root
@@ -162,11 +195,9 @@ class TreeGame(GameBase[Path, int]):
     def paths(self) -> list[Path]:
         """Every node's path, in pre-order (a node before its children, left to right)."""
         out: list[Path] = []
-
-        def walk(path: Path, n: Node) -> None:
+        todo: list[tuple[Path, Node]] = [((), self.root)]
+        while todo:
+            path, n = todo.pop()
             out.append(path)
-            for i, c in enumerate(n.children):
-                walk((*path, i), c)
-
-        walk((), self.root)
+            todo.extend(((*path, i), c) for i, c in reversed(list(enumerate(n.children))))
         return out

@@ -23,11 +23,16 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from zerosum.game import InputError
 
 Tour = tuple[str, ...]  # the visited locations, start excluded, alphabetically first way round
+
+FILE_LIMIT = 64 * 1024  # bytes of a matrix file: hundreds of locations
+MAX_DISTANCE = Decimal(10) ** 12  # a distance beyond this is surely a typo
+MAX_PLACES = 6
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 EXHAUSTIVE_LIMIT = 10  # locations; 9!/2 = 181,440 tours is about a second of Python
 
@@ -76,9 +81,9 @@ class DistanceMatrix:
         if len(rows) != n:
             raise InputError(f"{source}: {len(rows)} rows of distances for {n} labels "
                              f"({' '.join(labels)}); expected one row per label")
-        table = _rows_by_label(rows, labels, source)
-        values = [[_distance(table[a][j], source, a, b) for j, b in enumerate(labels)]
-                  for a in labels]
+        table, lines = _rows_by_label(rows, labels, source)
+        values = [[_distance(table[a][j], f"{source}, line {lines[a]}, distance {j + 1}", a, b)
+                   for j, b in enumerate(labels)] for a in labels]
         places = max((_places(v) for row in values for v in row), default=0)
         units = tuple(tuple(int(v.scaleb(places)) for v in row) for row in values)
         for i, a in enumerate(labels):
@@ -94,11 +99,13 @@ class DistanceMatrix:
 
 
 def _rows_by_label(rows: list[tuple[int, list[str]]], labels: list[str],
-                   source: str) -> dict[str, list[str]]:
-    """Each label's row of distance cells, checking the row labels if there are any."""
+                   source: str) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """Each label's row of distance cells and its line number, checking the row labels
+    if there are any."""
     n = len(labels)
     labelled = [len(cells) == n + 1 for _, cells in rows]
     table: dict[str, list[str]] = {}
+    lines: dict[str, int] = {}
     for i, (line, cells) in enumerate(rows):
         if len(cells) not in (n, n + 1):
             raise InputError(f"{source}, line {line}: {len(cells)} cells; expected {n} "
@@ -115,16 +122,23 @@ def _rows_by_label(rows: list[tuple[int, list[str]]], labels: list[str],
         else:
             label = labels[i]
         table[label] = cells
-    return table
+        lines[label] = line
+    return table, lines
 
 
-def _distance(cell: str, source: str, a: str, b: str) -> Decimal:
-    try:
-        value = Decimal(cell)
-    except InvalidOperation:
-        raise InputError(f"{source}: {a} to {b}: {cell!r} is not a number") from None
-    if not value.is_finite() or value < 0:
-        raise InputError(f"{source}: {a} to {b}: {cell} is not a distance (0 or more)")
+def _distance(cell: str, where: str, a: str, b: str) -> Decimal:
+    """A distance as written: ASCII decimal digits (as everywhere, see zerosum.convert),
+    0 to MAX_DISTANCE, at most MAX_PLACES decimal places; never nan, inf or 1e999."""
+    shown = repr(cell) if len(cell) <= 24 else f"{cell[:24]!r}..."
+    if not cell.isascii() or len(cell) > 40 or not _DECIMAL.fullmatch(cell):
+        raise InputError(f"{where}: {a} to {b}: {shown} is not a number")
+    value = Decimal(cell)
+    if not value <= MAX_DISTANCE or value < 0:
+        raise InputError(f"{where}: {a} to {b}: {shown} is not a distance "
+                         f"(0 to {MAX_DISTANCE:,})")
+    if _places(value) > MAX_PLACES:
+        raise InputError(f"{where}: {a} to {b}: {shown} has more than {MAX_PLACES} "
+                         "decimal places")
     return value
 
 

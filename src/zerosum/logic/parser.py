@@ -29,6 +29,7 @@ from zerosum.logic.expr import ARITY, Compound, Expr, Symbol
 # recursive walks over the tree (printing, evaluating, clause form) stay within Python's
 # recursion limit.
 MAX_DEPTH = 200
+FILE_LIMIT = 1024 * 1024  # bytes of a sentence file: the wumpus rules take 3.4 KiB
 
 WHITE = " \t"
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from zerosum.convert import int_range, nonneg_int
+from zerosum.convert import depth_arg, range_arg
 from zerosum.game import InputError
-from zerosum.games.nqueens import VARIATIONS, NQueens, nqueens
+from zerosum.games.nqueens import MAX_SIZE, VARIATIONS, NQueens, nqueens
 from zerosum.games.registry import Option
 from zerosum.search import SearchResult, TranspositionTable, alphabeta_search, minimax_search
 from zerosum.tables import Cell, Progress, Table, TableSpec, register_table
@@ -108,6 +108,10 @@ def value_table(variation: str, setup: Setup, sizes: Sequence[int],
     return table
 
 
+# `--sizes`: board sizes the game allows, refused before any list is built when not.
+board_sizes = range_arg(1, MAX_SIZE, "board_sizes")
+
+
 def _build(progress: Progress, variation: str, algorithm: str, depth: int | None,
            table: bool, order: bool, sizes: list[int]) -> Table:
     if not sizes or min(sizes) < 1:
@@ -124,12 +128,12 @@ register_table(
             Option("variation", str, "1a", "1a, 1b (left-most column; +1/-1 or +k/-k), "
                    "2, 2b (any square)", choices=VARIATIONS),
             Option("algorithm", str, "minimax", "the search", choices=ALGORITHMS),
-            Option("depth", nonneg_int, None, "cut off at this depth and use the heuristic"),
+            Option("depth", depth_arg, None, "cut off at this depth and use the heuristic"),
             Option("table", bool, False, "use a transposition table (alpha-beta)"),
             Option("order", bool, False, "try moves leaving the fewest replies first "
                    "(alpha-beta)"),
-            # A string default: argparse converts it with int_range, and --help shows it.
-            Option("sizes", int_range, "1-10", "board sizes, e.g. 4,8,12-14"),
+            # A string default: argparse converts it with board_sizes, and --help shows it.
+            Option("sizes", board_sizes, "1-10", "board sizes, e.g. 4,8,12-14"),
         ),
         description="The value of the empty board (from X's side, X = player 1), the best "
         "opening move, the nodes examined and the CPU time, for each board size.",

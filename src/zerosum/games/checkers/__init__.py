@@ -6,6 +6,7 @@ game's own engine (`--opponent engine`) beside the generic searches.
 
 from typing import Any
 
+from zerosum.convert import int_arg
 from zerosum.games.checkers.rules import CAPTURE_RULES, DRAW_RULES, Checkers, State
 from zerosum.games.registry import GameSpec, Option, register
 from zerosum.search.result import SearchResult
@@ -19,20 +20,24 @@ def _engine(game: Any, state: Any, seconds: float, stop: Any = None) -> SearchRe
     return engine_move(game, state, seconds, stop)
 
 
+MAX_MOVES = 100_000  # the course draw rule's move limit; 0 = no limit
+
+
 register(
     GameSpec(
         name="checkers",
         title="Checkers",
         make=Checkers,
         options=(
-            Option("size", int, 8, "board size (4 = the small course game, 8 = standard)",
+            Option("size", int_arg(4, 12), 8,
+                   "board size (4 = the small course game, 8 = standard)",
                    choices=(4, 6, 8, 10, 12)),
             Option("capture", str, "english", "capture rule: english (any sequence) or max "
                    "(the most pieces, the course rule)", choices=CAPTURE_RULES),
             Option("draw", str, "course", "draw rule: course (move limit) or tournament "
                    "(threefold repetition, 40-move rule)", choices=DRAW_RULES),
-            Option("moves", int, 50, "course rule: draw after this many moves by each side "
-                   "(0 = no limit)"),
+            Option("moves", int_arg(0, MAX_MOVES), 50, "course rule: draw after this many "
+                   "moves by each side (0 = no limit)"),
         ),
         engines={"engine": _engine},
         default_depth=6,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from zerosum.convert import parse_int, shown
 from zerosum.game import InputError
 from zerosum.games.checkers.board import Board, Path, is_step
 
@@ -43,21 +44,27 @@ def piece_letter(black_piece: bool, king: bool) -> str:
 def parse_square(b: Board, text: str) -> int:
     """A square as `C3` (course) or `11` (PDN number); the bit index of a dark square."""
     t = text.strip().upper()
-    if t.isdigit():
-        number = int(t)
-        if not 1 <= number <= len(b.squares):
-            raise InputError(f"no square {number} on a {b.n}x{b.n} board "
-                             f"(squares are 1-{len(b.squares)})")
+    if t.isascii() and t.isdigit():
+        number = _square_number(b, t)
         return b.squares[number - 1]
-    m = re.fullmatch(r"([A-L])(\d{1,2})", t)
+    m = re.fullmatch(r"([A-L])([0-9]{1,2})", t)
     if not m:
-        raise InputError(f"not a square: {text!r} (write it like C3, or a number like 11)")
+        raise InputError(f"not a square: {shown(text)} (write it like C3, or a number like 11)")
     row, col = ROWS.index(m.group(1)), int(m.group(2)) - 1
     if not (row < b.n and 0 <= col < b.n):
         raise InputError(f"no square {t} on a {b.n}x{b.n} board")
     if not b.is_dark(row, col):
         raise InputError(f"{t} is a light square; pieces stand on dark squares only")
     return b.bit(row, col)
+
+
+def _square_number(b: Board, text: str) -> int:
+    try:
+        return parse_int(text, lo=1, hi=len(b.squares))
+    except InputError:
+        name = text if len(text) <= 24 else shown(text)  # digits: no quotes needed
+        raise InputError(f"no square {name} on a {b.n}x{b.n} board "
+                         f"(squares are 1-{len(b.squares)})") from None
 
 
 def parse_path(b: Board, text: str) -> Path:
@@ -98,11 +105,17 @@ def to_fen(b: Board, black: int, white: int, kings: int, black_to_move: bool) ->
 
 def parse_fen(b: Board, text: str) -> tuple[int, int, int, bool]:
     """(black, white, kings, black_to_move) from PDN FEN; accepts ranges like `B1-12`
-    and an optional trailing dot or quotes."""
+    and an optional trailing dot or quotes.
+
+    What counts as a valid position (each refusal says why): each square at most once,
+    for one side; ranges run upwards (`21-24`, not `24-21`); no side has more pieces
+    than it starts with (12 on 8x8); at least one side has a piece. A side with no
+    piece is accepted when it is to move: the game is over, that side has lost."""
     t = text.strip().strip('"').rstrip(".").replace(" ", "").upper()
     fields = t.split(":")
     if len(fields) != 3 or fields[0] not in ("B", "W"):
-        raise InputError(f"not a PDN FEN position: {text!r} (expected like B:W21,22,K30:B1,2,K3)")
+        raise InputError(f"not a PDN FEN position: {shown(text)} "
+                         "(expected like B:W21,22,K30:B1,2,K3)")
     pieces = {"B": 0, "W": 0}
     kings = 0
     seen: set[str] = set()
@@ -115,13 +128,30 @@ def parse_fen(b: Board, text: str) -> tuple[int, int, int, bool]:
             king = item.startswith("K")
             numbers = item[1:] if king else item
             lo, sep, hi = numbers.partition("-")
-            if not lo.isdigit() or (sep and not hi.isdigit()):
-                raise InputError(f"bad square {item!r} in PDN FEN {text!r}")
-            for number in range(int(lo), int(hi if sep else lo) + 1):
-                sq = parse_square(b, str(number))
+            if not (lo.isascii() and lo.isdigit()) or (sep and not (hi.isascii()
+                                                                    and hi.isdigit())):
+                raise InputError(f"bad square {shown(item)} in PDN FEN {shown(text)}")
+            first = _square_number(b, lo)
+            last = _square_number(b, hi) if sep else first
+            if last < first:
+                raise InputError(f"the range {item} in PDN FEN runs backwards: "
+                                 f"write {'K' if king else ''}{last}-{first}")
+            for number in range(first, last + 1):
+                sq = b.squares[number - 1]
                 if (pieces["B"] | pieces["W"]) >> sq & 1:
-                    raise InputError(f"square {number} is given twice in {text!r}")
+                    raise InputError(f"square {number} is given twice in {shown(text)}")
                 pieces[colour] |= 1 << sq
                 if king:
                     kings |= 1 << sq
+    most = (b.black_start).bit_count()
+    for colour, name in (("B", "black"), ("W", "white")):
+        if pieces[colour].bit_count() > most:
+            raise InputError(f"{name} has {pieces[colour].bit_count()} pieces in PDN FEN; "
+                             f"at most {most} on a {b.n}x{b.n} board (the pieces it starts with)")
+    if not pieces["B"] | pieces["W"]:
+        raise InputError("PDN FEN with no piece at all: a game ends when one side has none")
+    for colour, name, other in (("B", "black", "white"), ("W", "white", "black")):
+        if not pieces[colour] and fields[0] != colour:
+            raise InputError(f"{name} has no piece in PDN FEN, so {other} took the last one "
+                             f"and {name} is to move (and has lost): write {colour}:...")
     return pieces["B"], pieces["W"], kings, fields[0] == "B"

@@ -7,6 +7,7 @@ solver; `engine` the tournament engine; `course` the classic assignment's varian
 
 from typing import Any
 
+from zerosum.convert import int_arg
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import GameSpec, Option, register
 
@@ -28,8 +29,8 @@ register(
         "Connect Four",
         Connect4,
         options=(
-            Option("width", int, 7, "number of columns", _size(4, 12)),
-            Option("height", int, 6, "number of rows", _size(4, 12)),
+            Option("width", int_arg(4, 12), 7, "number of columns", _size(4, 12)),
+            Option("height", int_arg(4, 12), 6, "number of rows", _size(4, 12)),
         ),
         engines={"engine": tournament_engine},
         default_depth=6,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from zerosum.convert import parse_int, shown
 from zerosum.game import GameBase, InputError
 from zerosum.games.connect4.bitboard import Geometry, geometry
 from zerosum.games.connect4.notation import Stones, format_grid
@@ -134,9 +135,11 @@ class Connect4(GameBase[Position, int]):
 
     def parse_move(self, state: Position, text: str) -> int:
         text = text.strip()
-        if not text.isdigit() or not 1 <= int(text) <= self.width:
-            raise InputError(f"a move is a column number 1-{self.width}, not {text!r}")
-        column = int(text) - 1
+        try:
+            column = parse_int(text, lo=1, hi=self.width) - 1
+        except InputError:
+            raise InputError(f"a move is a column number 1-{self.width}, "
+                             f"not {shown(text)}") from None
         if column not in self.actions(state):
             raise InputError(f"column {text} is full")
         return column

@@ -9,6 +9,14 @@
 
 Parsers return the stones of each colour as bitboards (`Stones`) and raise InputError
 naming the problem; they know nothing about whose turn it is, except the move sequence.
+
+What counts as a valid position (`check_possible`, run by every parser): no stone
+floats above an empty cell; the counts differ by at most one (the players take turns;
+the course lets either begin); at most one side has four in a row; and if one side
+has, it has just moved (it has at least as many stones as the other) and some stone of
+that four could have been the last one played (play stops at the first four).
+`check_turn` adds, where the player to move is given: the side with a stone more does
+not move next, nor does a side that has four in a row.
 """
 
 from __future__ import annotations
@@ -35,6 +43,54 @@ def _check_gravity(geo: Geometry, red: int, yellow: int, what: str, base: int) -
             raise InputError(f"{what}: {name} has a piece floating above an empty cell")
 
 
+def _last_move_possible(geo: Geometry, winner: int, mask: int) -> bool:
+    """Whether some stone of `winner` on top of its column could have been played last:
+    without it, the winner has no four."""
+    for c in range(geo.width):
+        column = mask & geo.columns[c]
+        if column:
+            top = 1 << (column.bit_length() - 1)
+            if winner & top and not geo.has_four(winner & ~top):
+                return True
+    return False
+
+
+def check_possible(stones: Stones, geo: Geometry, what: str) -> None:
+    """InputError when no game (either side beginning) reaches these stones; see the
+    module's notes."""
+    red, yellow = stones
+    nr, ny = red.bit_count(), yellow.bit_count()
+    if abs(nr - ny) > 1:
+        raise InputError(f"{what}: {nr} red and {ny} yellow stones; the players take turns, "
+                         "so the counts differ by at most one")
+    red_four, yellow_four = geo.has_four(red), geo.has_four(yellow)
+    if red_four and yellow_four:
+        raise InputError(f"{what}: both red and yellow have four in a row; the game ends "
+                         "at the first four")
+    for four, name, mine, theirs in ((red_four, "red", red, ny), (yellow_four, "yellow",
+                                                                 yellow, nr)):
+        if four and mine.bit_count() < theirs:
+            raise InputError(f"{what}: {name} has four in a row but fewer stones than the "
+                             "other side, so play went on after the four")
+        if four and not _last_move_possible(geo, mine, red | yellow):
+            raise InputError(f"{what}: {name}'s four in a row was complete before its last "
+                             "stone was played, so play went on after the four")
+
+
+def check_turn(stones: Stones, geo: Geometry, red_to_move: bool, what: str) -> None:
+    """InputError when the side to move cannot be: it has a stone more than the other,
+    or four in a row; either way it has just moved."""
+    red, yellow = stones
+    mover, other = ("red", "yellow") if red_to_move else ("yellow", "red")
+    mine, theirs = (red, yellow) if red_to_move else (yellow, red)
+    if mine.bit_count() > theirs.bit_count():
+        raise InputError(f"{what}: {mover} has a stone more than {other}, so {mover} has "
+                         f"just moved and {other} is to move")
+    if geo.has_four(mine):
+        raise InputError(f"{what}: {mover} has four in a row, so {mover} has just moved "
+                         f"and {other} is to move")
+
+
 def parse_course(text: str, geo: Geometry | None = None) -> Stones:
     """The course string: rows bottom first, comma-separated, 'r' 'y' '.'."""
     geo = geo or geometry()
@@ -58,6 +114,7 @@ def parse_course(text: str, geo: Geometry | None = None) -> Stones:
                     f"STATE row {r + 1} has {ch!r}; only 'r', 'y' and '.' are allowed"
                 )
     _check_gravity(geo, red, yellow, "STATE", 0)
+    check_possible(Stones(red, yellow), geo, "STATE")
     return Stones(red, yellow)
 
 
@@ -78,7 +135,7 @@ def parse_moves(text: str, geo: Geometry | None = None) -> Stones:
     stones = [0, 0]
     mask = 0
     for i, ch in enumerate(text):
-        if not ch.isdigit() or not 1 <= int(ch) <= geo.width:
+        if not "1" <= ch <= "9" or int(ch) > geo.width:  # ASCII digits only
             raise InputError(
                 f"move sequence: {ch!r} at position {i + 1} is not a column 1-{geo.width}"
             )
@@ -119,6 +176,7 @@ def parse_grid(text: str, geo: Geometry | None = None) -> Stones:
             elif ch != ".":
                 raise InputError(f"grid row {i + 1} has {ch!r}; use X, O and .")
     _check_gravity(geo, red, yellow, "grid", 1)
+    check_possible(Stones(red, yellow), geo, "grid")
     return Stones(red, yellow)
 
 

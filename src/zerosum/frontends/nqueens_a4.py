@@ -395,3 +395,9 @@ def generate(argv: Sequence[str]) -> int:
         write_atomic(folder / name, text)
         print(f"wrote {folder / name}", file=sys.stderr)
     return 0
+
+
+if __name__ == "__main__":  # not a program itself: `python -m` says what to run instead
+    from zerosum.cli.assignment import not_a_program
+
+    raise SystemExit(not_a_program())

@@ -19,7 +19,7 @@ import os
 import sys
 
 # Keep equal to requires-python in pyproject.toml (a test checks).
-REQUIRES = (3, 11)
+REQUIRES = (3, 10)
 
 # _signal, the core of signal, comes loaded with CPython; `import signal` would first
 # import enum, tens of milliseconds on a busy machine, all of them open to Ctrl-C.

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from zerosum._launch import REQUIRES
 from zerosum.agents import SearchAgent, play_match
 from zerosum.cli.common import Parser
 from zerosum.convert import int_range, nonneg_int
@@ -362,7 +363,7 @@ def q8_text(m: Measured) -> str:
 def execution_text() -> str:
     lines = ["CMPT 317 assignment 4: how to run each question.",
              f"Python: {platform.python_implementation()} {platform.python_version()} "
-             "(any Python 3.11 or newer; nothing to install).",
+             f"(any Python {'.'.join(map(str, REQUIRES))} or newer; nothing to install).",
              "Run from this folder (assignments/cmpt317-nqueens):", ""]
     for number, q in QUESTIONS.items():
         lines.append(f"  Question {number} ({q.text}):")

@@ -18,6 +18,12 @@ os which site imports), so that the handler is in place before any real work.
 import os
 import sys
 
+TYPE_CHECKING = False  # typing itself would be one more import before the handler
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    Main = Callable[[Sequence[str] | None], int]
+
 # Keep equal to requires-python in pyproject.toml (a test checks).
 REQUIRES = (3, 10)
 
@@ -55,8 +61,7 @@ def launch(target: str, *extra: str) -> int:
     __import__(module)
     main = getattr(sys.modules[module], name)
     ready()
-    status: int = main(sys.argv[1:] + list(extra))
-    return status
+    return run(main, sys.argv[1:] + list(extra))
 
 
 def zerosum_main() -> int:
@@ -67,4 +72,14 @@ def zerosum_main() -> int:
 
     import_submodules("zerosum.cli")  # the subcommands: the rest of the start-up's imports
     ready()
-    return main()
+    return run(main, None)
+
+
+def run(main: "Main", argv: "Sequence[str] | None") -> int:
+    """main(argv)'s exit status. Its own guard answers Ctrl-C; one before it has started
+    (the command line being parsed) still exits 130 quietly."""
+    try:
+        status: int = main(argv)
+    except KeyboardInterrupt:
+        return 130
+    return status

@@ -22,7 +22,6 @@ import shutil
 import signal
 import sys
 import tempfile
-import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -276,6 +275,8 @@ def _write_folder(tmp: Path, files: list[tuple[str, Path]], launchers: set[str])
 
 
 def _write_zip(tmp: Path, files: list[tuple[str, Path]], launchers: set[str]) -> None:
+    import zipfile  # here: every `zerosum` command imports this module
+
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
         for name, source in files:
             info = zipfile.ZipInfo.from_file(source, name, strict_timestamps=False)

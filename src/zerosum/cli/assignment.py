@@ -293,14 +293,16 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "assignment",
         help="run or export the classic assignment programs",
-        description="Run a classic assignment program with the same arguments, output and "
-        "exit status as its launcher, or export an assignment as a folder (or zip) that "
-        "runs with a plain python3 and nothing installed.",
-        epilog="forms: 'zerosum assignment list'; 'zerosum assignment NAME [PROGRAM] "
-        "ARGS...'; 'zerosum assignment export NAME DIR [--zip]'. NAME is a short name "
-        "(e.g. comp3608) or the folder name (comp3608-connect4).",
+        usage="zerosum assignment list\n"
+        "       zerosum assignment NAME [PROGRAM] ARGS...\n"
+        "       zerosum assignment export NAME DIR [--zip]",
+        description="List the classic assignments; run one of their programs with the same "
+        "arguments, output and exit status as its launcher; or export an assignment as a "
+        "folder (or zip) that runs with a plain python3 and nothing installed. NAME is a "
+        "short name (e.g. comp3608) or the folder name (comp3608-connect4); PROGRAM, "
+        "needed where an assignment has several, is a launcher's name (a4q1 or a4q1.py).",
     )
-    p.add_argument("words", nargs=argparse.REMAINDER, metavar="list | export ... | NAME ...")
+    p.add_argument("words", nargs=argparse.REMAINDER, metavar="...", help=argparse.SUPPRESS)
     p.set_defaults(func=run)
 
 

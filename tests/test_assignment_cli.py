@@ -263,3 +263,26 @@ def test_export_from_an_installed_package(tmp_path: Path,
     assert not (tmp_path / "out" / "zerosum" / "_assignments").exists()
     with pytest.raises(assignment.InputError, match="the files of cs540 are not installed"):
         assignment.export(assignment.find("cs540"), tmp_path / "out2")
+
+
+@pytest.mark.slow
+def test_export_after_a_real_pip_install(tmp_path: Path) -> None:
+    # A wheel built from the repository's files, installed in a new venv: the assignment
+    # folders come with it (setup.py), and an export from it runs with a plain python3.
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             check=True).stdout.decode().split("\0")
+    source = tmp_path / "source"
+    for name in filter(None, tracked):
+        if (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                    "--no-deps", str(source)], check=True, timeout=600, capture_output=True)
+    export = tmp_path / "export"
+    subprocess.run([str(venv / "bin" / "zerosum"), "assignment", "export", "uta-logic",
+                    str(export)], check=True, timeout=120, cwd=tmp_path)
+    make_inputs(export, RUNS["uta-logic"][2])
+    proc = plain_python(export / "check_true_false.py", RUNS["uta-logic"][1], export)
+    assert (proc.returncode, proc.stdout) == (0, "definitely true\n")

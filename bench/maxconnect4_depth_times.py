@@ -101,7 +101,7 @@ def main() -> None:
                                      ("long", args.long, 20.0))
         if value != default
     ) + (" --note ..." if args.note else "")
-    today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    today = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# Max-Connect4: CPU time per search depth",
         "",

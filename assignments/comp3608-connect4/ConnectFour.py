@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
-"""COMP3608 Connect Four (classic search and tournament player); see README.md in this folder"""
+"""COMP3608 Connect Four (classic search and tournament player); see README.md in this folder."""
+import os
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
-from zerosum.frontends.connect4 import main
+# Ctrl-C from here on exits 130 quietly. _signal, the core of signal, comes loaded with the
+# interpreter (as os does); importing signal would first import enum, which takes a while.
+signals = sys.modules.get("_signal") or __import__("signal")
+signals.signal(signals.SIGINT, lambda signum, frame: os._exit(130))
 
-sys.exit(main(sys.argv[1:]))
+# The zerosum package: beside this file in an export, ../../src in the repository.
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, os.pardir, os.pardir, "src")]
+from zerosum._launch import launch  # noqa: E402  (checks the Python version first)
+
+sys.exit(launch("zerosum.frontends.connect4:main"))

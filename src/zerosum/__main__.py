@@ -1,5 +1,8 @@
+"""`python -m zerosum`: the `zerosum` command. Valid Python 3.6, like zerosum/_launch.py,
+so that an old Python gets a one-line answer rather than a SyntaxError."""
+
 import sys
 
-from zerosum.cli import main
+from zerosum._launch import zerosum_main
 
-sys.exit(main())
+sys.exit(zerosum_main())

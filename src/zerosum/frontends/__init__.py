@@ -2,6 +2,9 @@
 
 They only parse arguments, call the library and print. `guarded` gives them all the
 same behaviour on bad input: one line on stderr naming the problem, exit status 2.
+
+They are not programs themselves: the assignment launchers and `zerosum assignment NAME`
+run them; `python -m zerosum.frontends.X` prints a one-line pointer to those, exit 2.
 """
 
 from __future__ import annotations

@@ -90,3 +90,9 @@ def main(argv: Sequence[str]) -> int:
     print(result.action)
     print(result.stats.nodes)
     return 0
+
+
+if __name__ == "__main__":  # not a program itself: `python -m` says what to run instead
+    from zerosum.cli.assignment import not_a_program
+
+    raise SystemExit(not_a_program())

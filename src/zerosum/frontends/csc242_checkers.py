@@ -327,3 +327,9 @@ def run(argv: Sequence[str], inp: TextIO, out: TextIO,
     except UnicodeDecodeError as e:
         raise InputError(f"input is not UTF-8 text (byte {e.start})") from None
     return 0
+
+
+if __name__ == "__main__":  # not a program itself: `python -m` says what to run instead
+    from zerosum.cli.assignment import not_a_program
+
+    raise SystemExit(not_a_program())

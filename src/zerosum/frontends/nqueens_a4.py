@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from zerosum._launch import REQUIRES
 from zerosum.agents import SearchAgent, play_match
 from zerosum.cli.common import Parser
 from zerosum.convert import MAX_DEPTH, depth_arg, int_arg, parse_int, shown
@@ -369,7 +370,7 @@ def q8_text(m: Measured) -> str:
 def execution_text() -> str:
     lines = ["CMPT 317 assignment 4: how to run each question.",
              f"Python: {platform.python_implementation()} {platform.python_version()} "
-             "(any Python 3.11 or newer; nothing to install).",
+             f"(any Python {'.'.join(map(str, REQUIRES))} or newer; nothing to install).",
              "Run from this folder (assignments/cmpt317-nqueens):", ""]
     for number, q in QUESTIONS.items():
         lines.append(f"  Question {number} ({q.text}):")
@@ -407,3 +408,9 @@ def generate(argv: Sequence[str]) -> int:
         write_atomic(folder / name, text)
         print(f"wrote {folder / name}", file=sys.stderr)
     return 0
+
+
+if __name__ == "__main__":  # not a program itself: `python -m` says what to run instead
+    from zerosum.cli.assignment import not_a_program
+
+    raise SystemExit(not_a_program())

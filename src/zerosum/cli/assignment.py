@@ -1,0 +1,347 @@
+"""`zerosum assignment`: the classic assignment programs, from anywhere zerosum is installed.
+
+    zerosum assignment list                       the assignments and their programs
+    zerosum assignment NAME [PROGRAM] ARGS...     run one: the launcher's arguments, output
+                                                  and exit status
+    zerosum assignment export NAME DIR [--zip]    a folder (or zip) that runs with a plain
+                                                  python3, nothing installed
+
+ASSIGNMENTS is the one table of them. The launchers in assignments/ are its `launcher_text`
+(tests/test_launchers.py keeps them equal), so running, exporting and the launchers agree.
+A program that writes its outputs into its own folder (`writes_here`) gets that folder from
+its launcher; run through this command, it writes into the current folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import zerosum
+from zerosum.cli.common import Parser
+from zerosum.game import InputError
+
+
+@dataclass(frozen=True)
+class Program:
+    file: str  # the launcher's name, exactly as the course asks for it
+    target: str  # "module:function", a main(argv) -> exit status
+    about: str  # the launcher's docstring
+    writes_here: bool = False  # the launcher adds `--folder <its own folder>`
+
+    @property
+    def name(self) -> str:
+        return self.file.removesuffix(".py")
+
+
+@dataclass(frozen=True)
+class Assignment:
+    name: str  # short name for the command
+    folder: str  # its folder under assignments/
+    course: str
+    about: str
+    programs: tuple[Program, ...]
+
+
+def _nqueens(q: int) -> Program:
+    return Program(f"a4q{q}.py", f"zerosum.frontends.nqueens_a4:q{q}",
+                   f"CMPT 317 A4 question {q} (N-Queens game); see README.md in this folder.")
+
+
+ASSIGNMENTS = (
+    Assignment(
+        "cmpt317", "cmpt317-nqueens", "CMPT 317",
+        "assignment 4: the N-Queens game, minimax and alpha-beta tables, matches",
+        (*(_nqueens(q) for q in (1, 2, 3, 4, 5, 6, 7, 9)),
+         Program("generate_outputs.py", "zerosum.frontends.nqueens_a4:generate",
+                 "Regenerate A4_output.txt, a4q8.txt and A4_EXECUTION.txt; "
+                 "see README.md in this folder.", writes_here=True))),
+    Assignment(
+        "comp3608", "comp3608-connect4", "COMP3608",
+        "Connect Four: the classic search (minimax, alpha-beta) and the tournament player",
+        (Program("ConnectFour.py", "zerosum.frontends.connect4:main",
+                 "COMP3608 Connect Four (classic search and tournament player); "
+                 "see README.md in this folder."),)),
+    Assignment(
+        "cs540", "cs540-takestones", "CS540",
+        "Take-Stones: one alpha-beta move with the node-by-node trace or the summary",
+        (Program("TakeStones", "zerosum.frontends.cs540_takestones:main",
+                 "Take-Stones: one alpha-beta move with the CS540 trace or summary; "
+                 "see README.md in this folder."),)),
+    Assignment(
+        "csc242", "csc242-checkers", "CSC242",
+        "checkers in the terminal, 4x4 or 8x8, against the computer",
+        (Program("checkers", "zerosum.frontends.csc242_checkers:main",
+                 "The classic terminal checkers program (4x4 or 8x8 against the computer); "
+                 "see README.md in this folder."),)),
+    Assignment(
+        "uta-logic", "uta-logic", "UTA",
+        "the wumpus-world checker: what rules and facts entail (propositional logic)",
+        (Program("check_true_false.py", "zerosum.frontends.uta_logic:main",
+                 "The wumpus-world checker (propositional logic); "
+                 "see README.md in this folder."),)),
+    Assignment(
+        "uta-maxconnect4", "uta-maxconnect4", "UTA",
+        "Max-Connect4: Connect Four scored by fours, one-move and interactive modes",
+        (Program("maxconnect4.py", "zerosum.frontends.uta_maxconnect4:main",
+                 "The Max-Connect4 program (one-move and interactive modes); "
+                 "see README.md in this folder."),)),
+)
+
+LAUNCHER = '''#!/usr/bin/env python3
+"""{about}"""
+import os
+import sys
+
+# Ctrl-C from here on exits 130 quietly. _signal, the core of signal, comes loaded with the
+# interpreter (as os does); importing signal would first import enum, which takes a while.
+signals = sys.modules.get("_signal") or __import__("signal")
+signals.signal(signals.SIGINT, lambda signum, frame: os._exit(130))
+
+# The zerosum package: beside this file in an export, ../../src in the repository.
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, os.pardir, os.pardir, "src")]
+from zerosum._launch import launch  # noqa: E402  (checks the Python version first)
+
+sys.exit(launch("{target}"{extra}))
+'''
+
+
+def launcher_text(program: Program) -> str:
+    """The launcher file of `program`; valid Python 3.6, so that an old Python reaches
+    the version check."""
+    extra = ', "--folder", HERE' if program.writes_here else ""
+    return LAUNCHER.format(about=program.about, target=program.target, extra=extra)
+
+
+def find(name: str) -> Assignment:
+    """The assignment by short name or folder name."""
+    for a in ASSIGNMENTS:
+        if name in (a.name, a.folder):
+            return a
+    known = ", ".join(a.name for a in ASSIGNMENTS)
+    raise InputError(f"unknown assignment {name!r}; known: {known} (see zerosum assignment list)")
+
+
+def pick(a: Assignment, words: Sequence[str]) -> tuple[Program, list[str]]:
+    """The program named by the first word (as 'a4q1' or 'a4q1.py'), and its arguments;
+    an assignment with one program needs no name."""
+    if words:
+        for p in a.programs:
+            if words[0] in (p.name, p.file):
+                return p, list(words[1:])
+    if len(a.programs) == 1:
+        return a.programs[0], list(words)
+    names = ", ".join(p.name for p in a.programs)
+    said = f"{a.name} has no program {words[0]!r}" if words else f"{a.name} has several programs"
+    raise InputError(f"{said}; name one of: {names}")
+
+
+def entry(target: str) -> Callable[[list[str]], int]:
+    module, _, function = target.partition(":")
+    main: Callable[[list[str]], int] = getattr(importlib.import_module(module), function)
+    return main
+
+
+def listing() -> str:
+    lines = []
+    for a in ASSIGNMENTS:
+        lines.append(f"{a.name:16} {a.course:9} {a.about}")
+        lines.append(f"{'':26} {a.folder}/: {' '.join(p.file for p in a.programs)}")
+    return "\n".join(lines) + "\n"
+
+
+# -- export ---------------------------------------------------------------------------------
+
+
+def package_root() -> Path:
+    return Path(zerosum.__file__).resolve().parent
+
+
+def assignment_folder(a: Assignment) -> Path:
+    """The assignment's launchers, README and data: package data in an installed wheel
+    (zerosum/_assignments/, put there by setup.py), assignments/ in a source checkout."""
+    for folder in (package_root() / "_assignments" / a.folder,
+                   package_root().parents[1] / "assignments" / a.folder):
+        if folder.is_dir():
+            return folder
+    raise InputError(f"the files of {a.name} are not installed with this zerosum")
+
+
+def _skipped(path: Path) -> bool:
+    return path.name == "__pycache__" or path.suffix in (".pyc", ".egg-info")
+
+
+def _files(root: Path, prefix: str, leave_out: Path | None = None) -> Iterator[tuple[str, Path]]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames
+                             if not _skipped(here / d) and here / d != leave_out)
+        for name in sorted(filenames):
+            if not _skipped(here / name):
+                yield prefix + (here / name).relative_to(root).as_posix(), here / name
+
+
+def export_files(a: Assignment) -> list[tuple[str, Path]]:
+    """(name in the export, source file): the assignment's folder, then the package."""
+    package = package_root()
+    return [*_files(assignment_folder(a), ""),
+            *_files(package, "zerosum/", leave_out=package / "_assignments")]
+
+
+@contextlib.contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise SystemExit for a while, so that cleanup code runs
+    (Ctrl-C already raises KeyboardInterrupt)."""
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    kinds = [s for s in ("SIGTERM", "SIGHUP") if hasattr(signal, s)]
+    before = {k: signal.signal(getattr(signal, k), stop) for k in kinds}
+    try:
+        yield
+    finally:
+        for k, handler in before.items():
+            signal.signal(getattr(signal, k), handler)
+
+
+def _refuse_existing(target: Path, as_zip: bool) -> None:
+    if as_zip and target.exists():
+        raise InputError(f"{target} already exists; export writes a new zip file")
+    if not as_zip and target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise InputError(f"{target} exists and is not an empty folder")
+
+
+def export(a: Assignment, target: Path, as_zip: bool = False) -> int:
+    """Write the assignment's export to `target` (a folder, or a zip file) all at once:
+    built beside it under a temporary name, then renamed; nothing is left on failure.
+    (zerosum.fileio.write_atomic does this for one text file; this is a whole folder.)
+    The number of files written."""
+    _refuse_existing(target, as_zip)
+    files = export_files(a)
+    launchers = {p.file for p in a.programs}
+    if not target.parent.is_dir():
+        raise InputError(f"{target.parent}: no such folder")
+    write = _write_zip if as_zip else _write_folder
+    with _terminate_as_exit():
+        _build(target, lambda tmp: write(tmp, files, launchers), as_zip)
+    return len(files)
+
+
+def _build(target: Path, write: Callable[[Path], None], as_zip: bool) -> None:
+    tmp = None
+    try:
+        prefix = f".{target.name}."
+        if as_zip:
+            fd, name = tempfile.mkstemp(".tmp", prefix, target.parent)
+            os.close(fd)
+        else:
+            name = tempfile.mkdtemp(".tmp", prefix, target.parent)
+        tmp = Path(name)
+        write(tmp)
+        if target.is_dir():  # empty (checked): renaming onto it fails on some systems
+            target.rmdir()
+        os.replace(tmp, target)
+    except BaseException:
+        if tmp and tmp.is_dir():
+            shutil.rmtree(tmp, ignore_errors=True)
+        elif tmp:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        raise
+
+
+def _mode(name: str, launchers: set[str]) -> int:
+    return 0o755 if name in launchers else 0o644
+
+
+def _write_folder(tmp: Path, files: list[tuple[str, Path]], launchers: set[str]) -> None:
+    for name, source in files:
+        dest = tmp / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, dest)
+        dest.chmod(_mode(name, launchers))
+    tmp.chmod(0o755)  # mkdtemp made it private
+
+
+def _write_zip(tmp: Path, files: list[tuple[str, Path]], launchers: set[str]) -> None:
+    import zipfile  # here: every `zerosum` command imports this module
+
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, source in files:
+            info = zipfile.ZipInfo.from_file(source, name, strict_timestamps=False)
+            info.external_attr = (0o100000 | _mode(name, launchers)) << 16  # regular file
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, source.read_bytes())
+    tmp.chmod(0o644)  # mkstemp made it private
+
+
+# -- the command ----------------------------------------------------------------------------
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "assignment",
+        help="run or export the classic assignment programs",
+        usage="zerosum assignment list\n"
+        "       zerosum assignment NAME [PROGRAM] ARGS...\n"
+        "       zerosum assignment export NAME DIR [--zip]",
+        description="List the classic assignments; run one of their programs with the same "
+        "arguments, output and exit status as its launcher; or export an assignment as a "
+        "folder (or zip) that runs with a plain python3 and nothing installed. NAME is a "
+        "short name (e.g. comp3608) or the folder name (comp3608-connect4); PROGRAM, "
+        "needed where an assignment has several, is a launcher's name (a4q1 or a4q1.py).",
+    )
+    p.add_argument("words", nargs=argparse.REMAINDER, metavar="...", help=argparse.SUPPRESS)
+    p.set_defaults(func=run)
+
+
+def export_parser() -> Parser:
+    p = Parser(prog="zerosum assignment export",
+               description="Write an assignment's launchers, README, data and the zerosum "
+               "package into DIR: it runs with a plain python3, nothing installed.")
+    p.add_argument("name", metavar="NAME", help="the assignment (see zerosum assignment list)")
+    p.add_argument("dir", metavar="DIR", help="a new (or empty) folder; with --zip, the zip file")
+    p.add_argument("--zip", action="store_true", help="write a zip file instead of a folder")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    words: list[str] = args.words
+    if not words or words == ["list"]:
+        sys.stdout.write(listing())
+        return 0
+    if words[0] == "export":
+        opts = export_parser().parse_args(words[1:])
+        a = find(opts.name)
+        count = export(a, Path(opts.dir), opts.zip)
+        print(f"wrote {opts.dir} ({count} files); in it: python3 {a.programs[0].file} ...",
+              file=sys.stderr)
+        return 0
+    program, argv = pick(find(words[0]), words[1:])
+    return entry(program.target)(argv)
+
+
+def not_a_program() -> int:
+    """What `python -m zerosum.frontends.X` does: a one-line pointer to the command, exit 2."""
+    spec = sys.modules["__main__"].__spec__
+    module = spec.name if spec else "this module"
+    for a in ASSIGNMENTS:
+        if any(p.target.startswith(module + ":") for p in a.programs):
+            which = "" if len(a.programs) == 1 else "PROGRAM "
+            print(f"{module} is not a program: run `zerosum assignment {a.name} {which}ARGS...`"
+                  f" or a launcher in {a.folder}/ (see zerosum assignment list)",
+                  file=sys.stderr)
+            return 2
+    print(f"{module} is not a program: see `zerosum assignment list`", file=sys.stderr)
+    return 2

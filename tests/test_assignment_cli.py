@@ -28,7 +28,7 @@ BOARD = "0000000\n0000000\n0000000\n0000000\n0000000\n1200000\n1\n"
 # One small run of each assignment: (launcher, arguments, input files to make, output file).
 RUNS = {
     "cmpt317": ("a4q1.py", ["--sizes", "1-4"], {}, None),
-    "comp3608": ("ConnectFour.py", [STATE, "red", "M", "4"], {}, None),
+    "comp3608": ("ConnectFour.py", [STATE, "yellow", "M", "4"], {}, None),
     "cs540": ("TakeStones", ["5", "0", "0"], {}, None),
     "csc242": ("checkers", ["--seed", "1"], {}, None),
     "uta-logic": ("check_true_false.py", ["wumpus_rules.txt", "kb.txt", "st.txt"],
@@ -83,7 +83,7 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("args", [
-    [STATE, "red", "A", "4"],
+    [STATE, "yellow", "A", "4"],
     [STATE, "blue"],  # an error: one line, status 2
 ])
 def test_run_is_the_launcher(args: list[str], tmp_path: Path,

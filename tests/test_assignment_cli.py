@@ -22,13 +22,13 @@ from zerosum.cli import main as zerosum
 from zerosum.cli.assignment import ASSIGNMENTS
 
 ROOT = Path(__file__).resolve().parents[1]
-STATE = "rrr....,yy.....,.......,.......,.......,......."
+STATE = "rrr....,yy.....,y......,.......,.......,......."
 BOARD = "0000000\n0000000\n0000000\n0000000\n0000000\n1200000\n1\n"
 
 # One small run of each assignment: (launcher, arguments, input files to make, output file).
 RUNS = {
     "cmpt317": ("a4q1.py", ["--sizes", "1-4"], {}, None),
-    "comp3608": ("ConnectFour.py", [STATE, "yellow", "M", "4"], {}, None),
+    "comp3608": ("ConnectFour.py", [STATE, "red", "M", "4"], {}, None),
     "cs540": ("TakeStones", ["5", "0", "0"], {}, None),
     "csc242": ("checkers", ["--seed", "1"], {}, None),
     "uta-logic": ("check_true_false.py", ["wumpus_rules.txt", "kb.txt", "st.txt"],
@@ -83,7 +83,7 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("args", [
-    [STATE, "yellow", "A", "4"],
+    [STATE, "red", "A", "4"],
     [STATE, "blue"],  # an error: one line, status 2
 ])
 def test_run_is_the_launcher(args: list[str], tmp_path: Path,
@@ -93,7 +93,7 @@ def test_run_is_the_launcher(args: list[str], tmp_path: Path,
     proc = plain_python(launcher, args, tmp_path)
     ran = command("comp3608-connect4", args, tmp_path, capsys, monkeypatch)
     assert ran == (proc.returncode, proc.stdout, proc.stderr)
-    assert ran[1:] == ("3\n411\n", "") if ran[0] == 0 else ran[2].count("\n") == 1
+    assert ran[1:] == ("3\n362\n", "") if ran[0] == 0 else ran[2].count("\n") == 1
 
 
 def test_programs_by_name_with_or_without_py(capsys: pytest.CaptureFixture[str]) -> None:

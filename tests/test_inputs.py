@@ -226,7 +226,7 @@ def test_tree_leaf_values_are_bounded() -> None:
 
 @pytest.mark.parametrize("fen, message", [
     ("B:W21-19:B1", "the range 21-19 in PDN FEN runs backwards: write 19-21"),
-    ("B:W1-13:B30", "white has 13 pieces in PDN FEN; at most 12 on a 8x8 board"),
+    ("B:W1-13:B30", "white has 13 pieces in PDN FEN; at most 12 on 8x8"),
     ("B:W:B", "PDN FEN with no piece at all"),
     ("B:W22:B22", "square 22 is given twice"),
     ("B:W" + "9" * 4000 + ":B1", "no square '99999"),

@@ -52,7 +52,7 @@ def parse_square(b: Board, text: str) -> int:
         raise InputError(f"not a square: {shown(text)} (write it like C3, or a number like 11)")
     row, col = ROWS.index(m.group(1)), int(m.group(2)) - 1
     if not (row < b.n and 0 <= col < b.n):
-        raise InputError(f"no square {t} on a {b.n}x{b.n} board")
+        raise InputError(f"no square {t} on {b.n}x{b.n}")
     if not b.is_dark(row, col):
         raise InputError(f"{t} is a light square; pieces stand on dark squares only")
     return b.bit(row, col)
@@ -63,7 +63,7 @@ def _square_number(b: Board, text: str) -> int:
         return parse_int(text, lo=1, hi=len(b.squares))
     except InputError:
         name = text if len(text) <= 24 else shown(text)  # digits: no quotes needed
-        raise InputError(f"no square {name} on a {b.n}x{b.n} board "
+        raise InputError(f"no square {name} on {b.n}x{b.n} "
                          f"(squares are 1-{len(b.squares)})") from None
 
 
@@ -147,7 +147,7 @@ def parse_fen(b: Board, text: str) -> tuple[int, int, int, bool]:
     for colour, name in (("B", "black"), ("W", "white")):
         if pieces[colour].bit_count() > most:
             raise InputError(f"{name} has {pieces[colour].bit_count()} pieces in PDN FEN; "
-                             f"at most {most} on a {b.n}x{b.n} board (the pieces it starts with)")
+                             f"at most {most} on {b.n}x{b.n} (the pieces it starts with)")
     if not pieces["B"] | pieces["W"]:
         raise InputError("PDN FEN with no piece at all: a game ends when one side has none")
     for colour, name, other in (("B", "black", "white"), ("W", "white", "black")):

@@ -82,7 +82,7 @@ def test_menu_full_game() -> None:
     out = io.StringIO()
     assert menu(inp, out) == 0
     text = out.getvalue()
-    assert "  not valid: choose a number from 1 to 5, not 99 (? for help)" in text
+    assert "  not valid: choose a number from 1 to 6, not 99 (? for help)" in text
     assert "Tic-tac-toe: X = alphabeta, O = human" in text
     assert "X (alphabeta) plays 1" in text
     assert "Thinking time: X" in text

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import random
 from typing import Any
 
+import pytest
 from clocks import SteppingClock
 
 from zerosum.agents import SearchAgent
+from zerosum.cli.play import OPPONENTS, menu
 from zerosum.games.connect4.game import Connect4
+from zerosum.games.registry import all_games
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import TreeGame
 from zerosum.search import SearchResult, Stop, alphabeta_search, mcts_search
@@ -149,3 +153,25 @@ def test_search_agent_plays_mcts() -> None:
     assert agent.name == "mcts (5 s)"
     move = agent.choose(TTT, ("XX.OO....", "X"))  # proven at once, long before 5 s
     assert move.action == 2 and move.result is not None and move.result.exact
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="every must be 1 or more, not 0"):
+        mcts_search(TTT, TTT.initial_state(), every=0)
+    with pytest.raises(ValueError, match=r"low < high, not \(1, 1\)"):
+        mcts_search(TTT, TTT.initial_state(), bounds=(1, 1))
+
+
+def test_menu_offers_mcts_with_a_time_per_move() -> None:
+    n = [s.name for s in all_games()].index("tictactoe") + 1
+    kind = [*OPPONENTS].index("mcts") + 1
+    out = io.StringIO()
+    # Opponent help, then mcts with 0.05 s per move, watching it play itself.
+    assert menu(io.StringIO(f"{n}\n?\n{kind}\n0.05\n3\n"), out) == 0
+    text = out.getvalue()
+    assert ("  mcts: Monte Carlo tree search: plays many random games from each move and\n"
+            "    prefers the moves that win most often; proven wins are played at once.\n"
+            ) in text
+    assert "Seconds per move [1.0]: " in text
+    assert "Tic-tac-toe: X = mcts (0.05 s), O = mcts (0.05 s)" in text
+    assert "Game over. " in text

@@ -109,6 +109,8 @@ def mcts_search(
     simulations. `stop` also gets the live progress: nodes_used = simulations, depth =
     tree depth, best = the most visited move so far.
     """
+    if every < 1:
+        raise ValueError(f"every must be 1 or more, not {every}")
     if seconds is None and simulations is None and stop is None:
         simulations = DEFAULT_SIMULATIONS
     budget = Stop(seconds=seconds, nodes=simulations, clock=clock)

@@ -246,7 +246,7 @@ class SearchAgent:
         self._table: tuple[Any, TranspositionTable] | None = None  # (state, its table)
 
     def new_stop(self) -> Stop:
-        """A Stop for one search (the time budget, for iterative deepening)."""
+        """A Stop for one search (the time budget, for iterative deepening and MCTS)."""
         if self.algorithm in ("iterative", "mcts"):
             return Stop(seconds=self.seconds, check_every=128)
         stop = Stop()

@@ -90,7 +90,7 @@ def test_menu_full_game() -> None:
     out = io.StringIO()
     assert menu(inp, out) == 0
     text = out.getvalue()
-    assert ("  not valid: the choice must be a whole number from 1 to 5, not '99' "
+    assert ("  not valid: the choice must be a whole number from 1 to 6, not '99' "
             "(? for help)") in text
     assert "Tic-tac-toe: X = alphabeta, O = human" in text
     assert "X (alphabeta) plays 1" in text

@@ -22,6 +22,7 @@ from zerosum.search import (
     TranspositionTable,
     alphabeta_search,
     iterative_deepening_search,
+    mcts_search,
     minimax_search,
 )
 
@@ -207,12 +208,13 @@ SearchFunction = Callable[[AnyGame, Any], SearchResult]
 
 class SearchAgent:
     """Chooses by search: 'minimax', 'alphabeta', 'depth-limited' (alpha-beta with
-    cutoff and evaluation) or 'iterative' (iterative deepening within `seconds`).
+    cutoff and evaluation), 'iterative' (iterative deepening within `seconds`) or
+    'mcts' (Monte Carlo tree search within `seconds`, its playouts drawn from `seed`).
 
     minimax and alphabeta search to the end of the game unless `depth` is given.
     """
 
-    ALGORITHMS = ("minimax", "alphabeta", "depth-limited", "iterative")
+    ALGORITHMS = ("minimax", "alphabeta", "depth-limited", "iterative", "mcts")
     watch: Watch | None = None  # set by a UI: think in a worker thread, show progress
 
     def __init__(
@@ -222,6 +224,7 @@ class SearchAgent:
         seconds: float | None = None,
         order: bool = True,
         table: bool = True,
+        seed: int | None = None,
     ) -> None:
         if algorithm not in self.ALGORITHMS:
             raise InputError(f"unknown algorithm {algorithm!r}; choose from {self.ALGORITHMS}")
@@ -231,19 +234,20 @@ class SearchAgent:
             raise InputError(f"time must be positive, not {seconds}")
         if algorithm == "depth-limited" and depth is None:
             depth = 4
-        if algorithm == "iterative" and seconds is None:
+        if algorithm in ("iterative", "mcts") and seconds is None:
             seconds = 1.0
         self.algorithm, self.depth, self.seconds = algorithm, depth, seconds
         self.order, self.table = order, table
+        self.seeds = random.Random(seed)  # each move's seed drawn from `seed`
         detail = f"depth {depth}" if depth is not None else ""
-        if algorithm == "iterative":
+        if algorithm in ("iterative", "mcts"):
             detail = f"{seconds:g} s"
         self.name = f"{algorithm} ({detail})" if detail else algorithm
         self._table: tuple[Any, TranspositionTable] | None = None  # (state, its table)
 
     def new_stop(self) -> Stop:
-        """A Stop for one search (the time budget, for iterative deepening)."""
-        if self.algorithm == "iterative":
+        """A Stop for one search (the time budget, for iterative deepening and MCTS)."""
+        if self.algorithm in ("iterative", "mcts"):
             return Stop(seconds=self.seconds, check_every=128)
         stop = Stop()
         stop.depth = self.depth or 0  # a fixed-depth search works at its limit throughout
@@ -256,6 +260,11 @@ class SearchAgent:
         if self.algorithm == "iterative":
             return iterative_deepening_search(game, state, seconds=self.seconds, order=self.order,
                                               stop=stop)
+        if self.algorithm == "mcts":
+            seed = self.seeds.randrange(2**32)
+            if stop is None:
+                return mcts_search(game, state, seconds=self.seconds, seed=seed)
+            return mcts_search(game, state, stop=stop, seed=seed)
         # A table costs alpha-beta nothing in value and saves it the transposed subtrees;
         # searching the same state again (thinking on after a stop) reuses it.
         table = None

@@ -7,6 +7,7 @@ Utilities and evaluations are always from Max's (player 1's) side.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -79,6 +80,11 @@ class Game(Protocol[S, A]):
         """At a terminal state, one line: the result and why ("X wins: three in a row")."""
         ...
 
+    # Optional, asked only by Monte Carlo tree search (GameBase: a uniformly random move):
+    # def playout_policy(self, state: S, rng: random.Random) -> A:
+    #     """The move a random playout makes in the non-terminal `state`, drawn with `rng`
+    #     (a game may prefer better moves, e.g. a win in one, to make playouts wiser)."""
+
 
 class GameBase(Generic[S, A]):
     """Defaults for the optional parts of the protocol."""
@@ -149,6 +155,11 @@ class GameBase(Generic[S, A]):
         why; this default says only the result."""
         winner = self.winner(state)
         return f"{winner} wins" if winner else "Draw"
+
+    def playout_policy(self, state: S, rng: random.Random) -> A:
+        """The move a Monte Carlo playout makes in the non-terminal `state`: uniformly
+        random here; a game may prefer better moves (drawn with `rng`, for replays)."""
+        return rng.choice(list(self.actions(state)))
 
     def winner(self, state: S) -> str | None:
         """The winning side's name at a terminal state, or None for a draw."""

@@ -35,7 +35,9 @@ OPPONENTS = {
     "alphabeta": "alpha-beta: minimax's choice, found faster",
     "depth-limited": "alpha-beta to a depth, judging positions by the game's heuristic",
     "iterative": "alpha-beta deeper and deeper within a time per move",
+    "mcts": "Monte Carlo tree search within a time per move",
 }
+TIMED = ("iterative", "mcts")  # opponents given a time per move
 
 
 OPPONENT_HELP = """\
@@ -48,6 +50,8 @@ OPPONENT_HELP = """\
     the game's own rule of thumb (its heuristic).
   iterative: alpha-beta to depth 1, 2, 3, ... until its time per move runs out;
     plays the best move of the deepest search it finished.
+  mcts: Monte Carlo tree search: plays many random games from each move and
+    prefers the moves that win most often; proven wins are played at once.
   engine: the game's own, stronger player, given a time per move."""
 DEPTH_HELP = """\
   The depth is how many moves ahead the computer looks (its own and yours).
@@ -81,11 +85,11 @@ def register(sub: Any) -> None:
                        help="depth limit of the engine's search; 0 = to the end of the game "
                        f"(default: {spec.default_depth})")
         g.add_argument("--time", type=positive_float, default=1.0,
-                       help="seconds per move for iterative deepening and engines "
+                       help="seconds per move for iterative deepening, mcts and engines "
                        "(default: %(default)s)")
         g.add_argument("--side", choices=("first", "second", "none"), default="first",
                        help="your side; 'none' lets the engine play itself")
-        g.add_argument("--seed", type=seed_arg, default=None, help="seed of the random opponent")
+        g.add_argument("--seed", type=seed_arg, default=None, help="seed of the random and mcts opponents")
         for o in spec.options:
             g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
                            default=o.default, choices=o.choices,
@@ -110,7 +114,8 @@ def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
         depth = spec.default_depth
     if depth == 0 and kind != "depth-limited":
         depth = None  # 0 means: to the end of the game
-    return SearchAgent(kind, depth=depth, seconds=seconds if kind == "iterative" else None)
+    return SearchAgent(kind, depth=depth, seconds=seconds if kind in TIMED else None,
+                       seed=seed)
 
 
 def full_search_note(game: AnyGame, kind: str) -> tuple[bool, str]:
@@ -272,13 +277,13 @@ def menu(inp: TextIO, out: TextIO) -> int:
         options, game = ask_options(inp, out, spec)
         kinds = [*[(k, f"{k}: {v}") for k, v in OPPONENTS.items()],
                  *[(k, f"{k}: the game's own engine") for k in spec.engines]]
-        kind = choose(inp, out, "Opponent:", kinds, default=len(OPPONENTS) if not spec.engines
-                      else len(kinds), help=OPPONENT_HELP)
+        kind = choose(inp, out, "Opponent:", kinds, default=[*OPPONENTS].index("iterative") + 1
+                      if not spec.engines else len(kinds), help=OPPONENT_HELP)
         depth: int | None = None
         seconds = 1.0
         if kind in ("minimax", "alphabeta", "depth-limited"):
             depth = ask_depth(inp, out, game, kind, spec.default_depth)
-        if kind == "iterative" or kind in spec.engines:
+        if kind in TIMED or kind in spec.engines:
             seconds = ask(inp, out, "Seconds per move", positive_float, 1.0, SECONDS_HELP)
         side = choose(inp, out, "Your side:", [("first", "first (moves first)"),
                                               ("second", "second"),

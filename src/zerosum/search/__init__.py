@@ -3,6 +3,7 @@
 from zerosum.search.alphabeta import alphabeta_search
 from zerosum.search.control import SearchStopped, Stop
 from zerosum.search.iterative import deepen, iterative_deepening_search
+from zerosum.search.mcts import mcts_search
 from zerosum.search.minimax import minimax_search
 from zerosum.search.result import SearchResult, SearchStats, TraceEvent, Tracer
 from zerosum.search.table import Bound, TranspositionTable
@@ -19,5 +20,6 @@ __all__ = [
     "alphabeta_search",
     "deepen",
     "iterative_deepening_search",
+    "mcts_search",
     "minimax_search",
 ]

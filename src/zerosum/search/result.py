@@ -56,6 +56,7 @@ class SearchResult:
     complete: bool = True
     exact: bool = False  # True when no depth cutoff was needed: the value is the game value
     algorithm: str = ""
+    details: dict[str, Any] = field(default_factory=dict)  # an algorithm's extras (mcts: visits)
 
 
 @dataclass(frozen=True)

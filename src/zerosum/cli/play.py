@@ -89,7 +89,8 @@ def register(sub: Any) -> None:
                        "(default: %(default)s)")
         g.add_argument("--side", choices=("first", "second", "none"), default="first",
                        help="your side; 'none' lets the engine play itself")
-        g.add_argument("--seed", type=seed_arg, default=None, help="seed of the random and mcts opponents")
+        g.add_argument("--seed", type=seed_arg, default=None,
+                       help="seed of the random and mcts opponents")
         for o in spec.options:
             g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
                            default=o.default, choices=o.choices,

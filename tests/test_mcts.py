@@ -175,3 +175,14 @@ def test_menu_offers_mcts_with_a_time_per_move() -> None:
     assert "Seconds per move [1.0]: " in text
     assert "Tic-tac-toe: X = mcts (0.05 s), O = mcts (0.05 s)" in text
     assert "Game over. " in text
+
+
+def test_the_live_line_counts_simulations() -> None:
+    from zerosum.agents import progress_line
+
+    game = TicTacToe()
+    stop = Stop()
+    mcts_search(game, game.initial_state(), simulations=50, stop=stop, every=25)
+    assert stop.nodes_used == 50 and stop.unit == "simulations"
+    assert progress_line(stop, 2.0).startswith(f"Thinking: depth {stop.depth}, 50 simulations, "
+                                               "25 simulations/s, 2.0 s")

@@ -52,7 +52,7 @@ def progress_line(stop: Stop, elapsed: float) -> str:
     """The live line shown while a search runs: depth reached, nodes, speed, time."""
     depth = f"depth {stop.depth}, " if stop.depth else ""
     rate = stop.nodes_used / elapsed if elapsed > 0 else 0.0
-    return (f"Thinking: {depth}{stop.nodes_used:,} nodes, {rate:,.0f} nodes/s, "
+    return (f"Thinking: {depth}{stop.nodes_used:,} {stop.unit}, {rate:,.0f} {stop.unit}/s, "
             f"{elapsed:.1f} s (Ctrl-C to stop)")
 
 

@@ -38,6 +38,7 @@ class Stop:
         self.node_budget = nodes
         self.check_every = check_every
         self.nodes_used = 0
+        self.unit = "nodes"  # what nodes_used counts, for a display (MCTS: simulations)
         self.depth = 0
         self.best: Any = None
         self._flag = threading.Event()

@@ -115,6 +115,7 @@ def mcts_search(
         simulations = DEFAULT_SIMULATIONS
     budget = Stop(seconds=seconds, nodes=simulations, clock=clock)
     progress = stop if stop is not None else budget
+    progress.unit = "simulations"
     rng = random.Random(seed)
     scale = Scale(bounds)
     timer = Clock()

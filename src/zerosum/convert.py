@@ -24,8 +24,11 @@ import argparse
 import math
 import re
 from collections.abc import Callable
+from typing import TypeVar
 
 from zerosum.game import InputError
+
+T = TypeVar("T")
 
 MAX_DIGITS = 18  # below 2**63: every whole number the project asks for fits well within
 MAX_INT = 10**MAX_DIGITS - 1
@@ -120,44 +123,34 @@ def parse_range(text: str, what: str = "", *, lo: int = 0, hi: int = MAX_INT) ->
 
 # --- argparse types ------------------------------------------------------------------
 
-def int_arg(lo: int | None, hi: int | None, name: str = "whole number") -> Callable[[str], int]:
-    """An argparse type: a whole number in [lo, hi]."""
+def argument_type(parse: Callable[[str], T], name: str) -> Callable[[str], T]:
+    """`parse` as an argparse type: its InputError becomes argparse's usage error, with
+    the same message; `name` is what argparse calls the type."""
 
-    def convert(text: str) -> int:
+    def convert(text: str) -> T:
         try:
-            return parse_int(text, lo=lo, hi=hi)
+            return parse(text)
         except InputError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
 
     convert.__name__ = name
     return convert
+
+
+def int_arg(lo: int | None, hi: int | None, name: str = "whole number") -> Callable[[str], int]:
+    """An argparse type: a whole number in [lo, hi]."""
+    return argument_type(lambda text: parse_int(text, lo=lo, hi=hi), name)
 
 
 def float_arg(lo: float | None, hi: float | None, lo_open: bool = False,
               name: str = "number") -> Callable[[str], float]:
     """An argparse type: a finite number in [lo, hi] ((lo, hi] with `lo_open`)."""
-
-    def convert(text: str) -> float:
-        try:
-            return parse_float(text, lo=lo, hi=hi, lo_open=lo_open)
-        except InputError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
-
-    convert.__name__ = name
-    return convert
+    return argument_type(lambda text: parse_float(text, lo=lo, hi=hi, lo_open=lo_open), name)
 
 
 def range_arg(lo: int, hi: int, name: str = "range") -> Callable[[str], list[int]]:
     """An argparse type: whole numbers and ranges like 1,3,5-7, each in [lo, hi]."""
-
-    def convert(text: str) -> list[int]:
-        try:
-            return parse_range(text, lo=lo, hi=hi)
-        except InputError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
-
-    convert.__name__ = name
-    return convert
+    return argument_type(lambda text: parse_range(text, lo=lo, hi=hi), name)
 
 
 nonneg_int = int_arg(0, MAX_INT, "nonneg_int")

@@ -52,7 +52,8 @@ class TwentyOne(GameBase[State, int]):
         return state[1]
 
     def render(self, state: State) -> str:
-        return f"{state[0]} counters left"
+        left = state[0]
+        return f"{left} counter{'' if left == 1 else 's'} left"
 
     def move_help(self) -> str:
         return "Type how many counters to take: 1, 2 or 3."

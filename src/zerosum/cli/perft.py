@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
     )
     # A person's own game: these stand before any GAME name (the file is read when run).
     p.add_argument("--game-file", metavar="FILE", help=GAME_FILE_HELP)
-    p.add_argument("--depth", type=positive_depth_arg, dest="file_depth",
+    p.add_argument("--depth", type=positive_depth_arg, dest="file_depth", metavar="N",
                    help="with --game-file: deepest depth to count")
     p.add_argument("--divide", action="store_true", dest="file_divide",
                    help="with --game-file: also print the count below each first move")

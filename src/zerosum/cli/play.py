@@ -100,15 +100,15 @@ def add_game_file_arguments(p: argparse.ArgumentParser) -> None:
     """`--game-file FILE` and the flags that go with it, before any GAME name (the file's
     game is known only when it is read). With none of the flags: the menu, for that game."""
     p.add_argument("--game-file", metavar="FILE", help=GAME_FILE_HELP)
-    p.add_argument("--opponent", dest="file_opponent",
+    p.add_argument("--opponent", dest="file_opponent", metavar="NAME",
                    help="with --game-file: who the engine is (as for a named game)")
-    p.add_argument("--depth", type=depth_arg, dest="file_depth",
+    p.add_argument("--depth", type=depth_arg, dest="file_depth", metavar="N",
                    help="with --game-file: depth limit of the engine's search")
-    p.add_argument("--time", type=positive_float, dest="file_time",
+    p.add_argument("--time", type=positive_float, dest="file_time", metavar="SECONDS",
                    help="with --game-file: seconds per move (default: 1.0)")
     p.add_argument("--side", choices=("first", "second", "none"), dest="file_side",
                    help="with --game-file: your side (default: first)")
-    p.add_argument("--seed", type=seed_arg, dest="file_seed",
+    p.add_argument("--seed", type=seed_arg, dest="file_seed", metavar="SEED",
                    help="with --game-file: seed of the random opponent")
     p.add_argument("--no-check", action="store_true",
                    help="with --game-file: skip the quick conformance check of the game")

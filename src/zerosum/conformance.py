@@ -29,7 +29,7 @@ SAME_ACTIONS = "actions() gives the same moves, in the same order, every time"
 TERMINAL = "is_terminal() is true exactly when actions() is empty"
 UTILITY = "utility() of a terminal state is a finite number"
 EVALUATE = "evaluate() of a non-terminal state is a finite number"
-BOUNDED = ("evaluate() lies strictly between the lowest and the highest utility "
+BOUNDED = ("evaluate() lies strictly between a decided loss and a decided win "
            "(the game declares bounded_evaluation)")
 ROUND_TRIP = "parse_move(state, format_move(a)) == a for every legal move a"
 KEY = "key() is hashable and the same for equal states"
@@ -52,7 +52,9 @@ def check_game(game: AnyGame, *, playthroughs: int = 20, seed: int = 0,
                max_moves: int = 1000, bounded_evaluation: bool = False) -> list[str]:
     """The rules `game` breaks in `playthroughs` random games (seeded by `seed`), at most
     one problem per rule. With `bounded_evaluation`, every evaluation must lie strictly
-    inside the range of the terminal utilities seen."""
+    inside (-W, W), W the largest size of a terminal utility seen (zero-sum: a win for
+    one side worth W is a loss worth -W for the other), so that no estimate looks like
+    a decided result."""
     checker = _Checker(game)
     rng = random.Random(seed)
     for number in range(1, playthroughs + 1):
@@ -172,13 +174,13 @@ class _Checker:
                 return
 
     def check_bounds(self) -> None:
-        if not self.utilities:
+        win = max((abs(u) for u in self.utilities), default=0.0)
+        if win == 0:  # no decided win or loss seen: nothing to compare with
             return
-        low, high = min(self.utilities), max(self.utilities)
         for value, at, where in self.estimates:
-            if not low < value < high:
-                self.fail(BOUNDED, f"it returned {value!r} for {at}, not inside ({low:g}, "
-                          f"{high:g}), the range of the utilities seen", where)
+            if not -win < value < win:
+                self.fail(BOUNDED, f"it returned {value!r} for {at}, not inside (-{win:g}, "
+                          f"{win:g}), the largest utilities seen", where)
                 return
 
 

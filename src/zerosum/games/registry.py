@@ -73,8 +73,8 @@ class GameSpec:
     The optional capabilities: `perft(game, state, depth)`, a leaf counter faster than
     walking `actions` and `result`; `position`, a position format; `solver`, a perfect
     solver. `bounded_evaluation` declares that `evaluate` always lies strictly between
-    the lowest and the highest utility, so an estimate never looks like a decided
-    result (the conformance check holds the game to it).
+    the utilities of a loss and a win, -W and W, so an estimate never looks like a
+    decided result (the conformance check holds the game to it).
     """
 
     name: str

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from zerosum import conformance as rules
 from zerosum.conformance import check_game, check_spec
 from zerosum.game import GameBase, InputError
 from zerosum.games.registry import all_games, get_game
+from zerosum.games.tree import TreeGame
 
 OTHER_OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("checkers", {"size": 4, "capture": "english"}),
@@ -35,6 +37,13 @@ CASES: list[tuple[str, dict[str, Any]]] = [(spec.name, {}) for spec in all_games
                               for n, o in CASES])
 def test_registered_game_keeps_the_rules(name: str, options: dict[str, Any]) -> None:
     assert check_spec(get_game(name), **options) == []
+
+
+def test_explicit_trees_keep_the_rules() -> None:
+    # Not a registered game (`zerosum tree` reads one from a file), but a Game all the same.
+    text = (Path(__file__).resolve().parents[1] / "docs" / "examples" / "fig52.txt").read_text()
+    for max_first in (True, False):
+        assert check_game(TreeGame.from_text(text, max_first)) == []
 
 
 def test_every_game_is_checked() -> None:

@@ -129,6 +129,21 @@ def test_perft_of_the_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[10:] == ["divide at depth 8:", "  1 2186", "  2 2179", "  3 2151"]
 
 
+def test_a_file_with_a_game_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "from zerosum.games.registry import GameSpec\n"
+                 "from zerosum.games.tictactoe import TicTacToe\n\n"
+                 "GAME = GameSpec('ttt', 'My tic-tac-toe', TicTacToe, default_depth=9,\n"
+                 "                bounded_evaluation=True)\n")
+    status, out, _ = zerosum(["perft", "--game-file", path, "--depth", "3"], capsys)
+    assert status == 0 and out.splitlines()[0] == "perft ttt from the start"
+    assert [line.split()[1] for line in out.splitlines()[2:]] == ["9", "72", "504"]
+    status, out, _ = zerosum(["play", "--game-file", path, "--opponent", "alphabeta",
+                              "--side", "none"], capsys)
+    assert status == 0
+    assert out.startswith("My tic-tac-toe: X = alphabeta (depth 9), O = alphabeta (depth 9)\n")
+    assert out.endswith("Game over. Draw: the board is full.\nThinking time: X T, O T\n")
+
+
 BROKEN = """\
 from zerosum.game import GameBase
 
@@ -190,7 +205,10 @@ def test_a_game_breaking_a_rule_is_refused(tmp_path: Path,
      "GAME = MyGame()"),
     ("GAME = 3\n", "GAME is not a game: it has no initial_state, actions, result, "
      "is_terminal, utility, is_maxs_turn"),
-], ids=["missing", "syntax", "no-game", "import", "raises", "class", "not-a-game"])
+    ("from zerosum.games.registry import GameSpec\n\n\ndef make():\n    return 1 / 0\n\n\n"
+     "GAME = GameSpec('zero', 'Zero', make)\n",
+     "line 5: ZeroDivisionError while making the game: division by zero"),
+], ids=["missing", "syntax", "no-game", "import", "raises", "class", "not-a-game", "make"])
 def test_a_wrong_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                   text: str | None, problem: str) -> None:
     path = str(tmp_path / "nothing.py") if text is None else write(tmp_path, text)

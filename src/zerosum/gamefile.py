@@ -82,6 +82,9 @@ def load_checked(path: str, check: bool = True) -> tuple[GameSpec, AnyGame]:
         game = spec.create()
     except InputError as e:
         raise InputError(f"game file {path}: {e}") from None
+    except Exception as e:  # the person's code again
+        raise InputError(f"game file {path}{_line_in(e, path)}: {type(e).__name__} while "
+                         f"making the game: {e}") from None
     if check:
         from zerosum.conformance import check_game
 

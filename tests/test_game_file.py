@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from zerosum.cli import main
+from zerosum.cli.play import OPPONENTS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = str(ROOT / "docs" / "examples" / "mygame.py")
@@ -108,8 +109,9 @@ Thinking time: First T, Second T
 
 
 def test_the_menu_with_the_files_game(capsys: pytest.CaptureFixture[str]) -> None:
-    # Opponent 3 (alphabeta), the default depth, side 3 (none): the game is not asked.
-    status, out, _ = zerosum(["play", "--game-file", EXAMPLE], capsys, "3\n\n3\n")
+    # Opponent alphabeta, the default depth, side 3 (none): the game is not asked.
+    alphabeta = list(OPPONENTS).index("alphabeta") + 1
+    status, out, _ = zerosum(["play", "--game-file", EXAMPLE], capsys, f"{alphabeta}\n\n3\n")
     assert status == 0
     assert "Game:" not in out and "\nOpponent:\n" in out
     assert "mygame: First = alphabeta (depth 4), Second = alphabeta (depth 4)" in out
@@ -224,8 +226,7 @@ def test_a_wrong_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     (["play", "--side", "none"], "options before the game's name go with --game-file; put "
      "them after it, e.g. zerosum play tictactoe --side none"),
     (["play", "--game-file", EXAMPLE, "--opponent", "engine"],
-     "unknown opponent 'engine'; choose from random, minimax, alphabeta, depth-limited, "
-     "iterative"),
+     f"unknown opponent 'engine'; choose from {', '.join(OPPONENTS)}"),
     (["perft", "--game-file", EXAMPLE], "--game-file needs --depth N, e.g. zerosum perft "
      "--game-file mygame.py --depth 4"),
     (["perft", "--game-file", EXAMPLE, "--depth", "2", "checkers", "--depth", "2"],

@@ -25,7 +25,8 @@ from zerosum.games.registry import GameSpec
 
 HASHABLE = "states are hashable and equal to a copy of themselves"
 PURE_RESULT = "result() leaves the state it is given unchanged"
-SAME_ACTIONS = "actions() gives the same moves, in the same order, every time"
+SAME_ACTIONS = ("actions() gives the same moves, in the same order, every time and for "
+                "equal states")
 TERMINAL = "is_terminal() is true exactly when actions() is empty"
 UTILITY = "utility() of a terminal state is a finite number"
 EVALUATE = "evaluate() of a non-terminal state is a finite number"
@@ -114,9 +115,10 @@ class _Checker:
         if not isinstance(turn, bool):
             self.fail(TURN, f"it returned {turn!r} for {at}", where)
         actions = list(game.actions(state))
-        again = list(game.actions(state))
-        if again != actions:
-            self.fail(SAME_ACTIONS, f"{_shown(actions)}, then {_shown(again)} for {at}", where)
+        for again in (list(game.actions(state)), list(game.actions(twin))):
+            if again != actions:
+                self.fail(SAME_ACTIONS, f"{_shown(actions)}, then {_shown(again)} for {at}",
+                          where)
         self.check_key(state, twin, at, where)
         terminal = game.is_terminal(state)
         if terminal != (not actions):

@@ -1,13 +1,10 @@
 """`zerosum perft GAME --depth N`: count the move paths of each length, the standard test
 of a move generator (and a speed benchmark of it).
 
-Any registered game works through the Game protocol (actions and result). A game may add
-its own faster counter and a position format by defining two methods:
-
-    perft(state, depth) -> int          leaf count of the move tree, depth plies deep
-    parse_position(text) -> state       a position as the game writes it (e.g. PDN FEN)
-
-and `format_position(state) -> str` to echo the position. Checkers does all three.
+Any registered game works through the Game protocol (actions and result); so does a
+person's own game, `zerosum perft --game-file mygame.py --depth N`. A game may declare in
+its GameSpec a faster counter of its own (`perft`) and a position format (`position`,
+for `--fen` and to echo the start). Checkers declares both.
 """
 
 from __future__ import annotations
@@ -19,7 +16,8 @@ from typing import Any
 
 from zerosum.convert import positive_depth_arg
 from zerosum.game import AnyGame, InputError
-from zerosum.games.registry import all_games, get_game
+from zerosum.gamefile import GAME_FILE_HELP, load_checked
+from zerosum.games.registry import GameSpec, all_games, get_game
 
 
 def register(sub: Any) -> None:
@@ -29,6 +27,14 @@ def register(sub: Any) -> None:
         description="Count the leaves of the move tree from a position, depth 1 to N. "
         "Prints the count, CPU seconds and leaves per second of each depth.",
     )
+    # A person's own game: these stand before any GAME name (the file is read when run).
+    p.add_argument("--game-file", metavar="FILE", help=GAME_FILE_HELP)
+    p.add_argument("--depth", type=positive_depth_arg, dest="file_depth", metavar="N",
+                   help="with --game-file: deepest depth to count")
+    p.add_argument("--divide", action="store_true", dest="file_divide",
+                   help="with --game-file: also print the count below each first move")
+    p.add_argument("--no-check", action="store_true",
+                   help="with --game-file: skip the conformance check of the game")
     games = p.add_subparsers(title="games", metavar="GAME", dest="game")
     for spec in all_games():
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
@@ -45,12 +51,10 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def perft(game: AnyGame, state: Any, depth: int) -> int:
+def perft(spec: GameSpec, game: AnyGame, state: Any, depth: int) -> int:
     """The leaf count `depth` plies below `state`: the game's own counter if it has one."""
-    own = getattr(game, "perft", None)
-    if own is not None:
-        count: int = own(state, depth)
-        return count
+    if spec.perft is not None:
+        return spec.perft(game, state, depth)
     return generic_perft(game, state, depth)
 
 
@@ -64,32 +68,45 @@ def generic_perft(game: AnyGame, state: Any, depth: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game_file is not None:
+        if args.game is not None:
+            raise InputError(f"give a game name or --game-file, not both ({args.game})")
+        if args.file_depth is None:
+            raise InputError("--game-file needs --depth N, e.g. zerosum perft "
+                             "--game-file mygame.py --depth 4")
+        spec, game = load_checked(args.game_file, check=not args.no_check)
+        return count(spec, game, game.initial_state(), args.file_depth, args.file_divide)
+    if args.file_depth is not None or args.file_divide or args.no_check:
+        raise InputError("name a game, then its options, e.g. zerosum perft checkers --depth 6")
     if args.game is None:
         raise InputError("name a game, e.g. zerosum perft checkers --depth 6")
     spec = get_game(args.game)
     game = spec.create(**{o.name: getattr(args, o.name) for o in spec.options})
     if args.fen is not None:
-        parse = getattr(game, "parse_position", None)
-        if parse is None:
+        if spec.position is None:
             raise InputError(f"{spec.name} has no position format for --fen")
-        state = parse(args.fen)
+        state = spec.position.parse(game, args.fen)
     else:
         state = game.initial_state()
-    fmt = getattr(game, "format_position", None)
-    where = fmt(state) if fmt is not None else "the start"
+    return count(spec, game, state, args.depth, args.divide)
+
+
+def count(spec: GameSpec, game: AnyGame, state: Any, depth: int, divide: bool) -> int:
+    """Print the counts of depths 1 to `depth` (and the divide, if asked)."""
+    where = spec.position.format(game, state) if spec.position is not None else "the start"
     out = sys.stdout
     out.write(f"perft {spec.name} from {where}\n")
     out.write(f"{'depth':>5} {'leaves':>14} {'seconds':>9} {'leaves/s':>11}\n")
-    for depth in range(1, args.depth + 1):
+    for d in range(1, depth + 1):
         t0 = time.process_time()
-        count = perft(game, state, depth)
+        leaves = perft(spec, game, state, d)
         cpu = time.process_time() - t0
-        rate = f"{count / cpu:,.0f}" if cpu > 0 else "-"
-        out.write(f"{depth:>5} {count:>14,} {cpu:>9.3f} {rate:>11}\n")
+        rate = f"{leaves / cpu:,.0f}" if cpu > 0 else "-"
+        out.write(f"{d:>5} {leaves:>14,} {cpu:>9.3f} {rate:>11}\n")
         out.flush()
-    if args.divide:
-        out.write(f"divide at depth {args.depth}:\n")
+    if divide:
+        out.write(f"divide at depth {depth}:\n")
         for action in game.actions(state):
-            count = perft(game, game.result(state, action), args.depth - 1)
-            out.write(f"  {game.format_move(action)} {count}\n")
+            leaves = perft(spec, game, game.result(state, action), depth - 1)
+            out.write(f"  {game.format_move(action)} {leaves}\n")
     return 0

@@ -26,6 +26,7 @@ from zerosum.agents import (
 )
 from zerosum.convert import MAX_DEPTH, depth_arg, parse_int, positive_float, seed_arg
 from zerosum.game import AnyGame, InputError
+from zerosum.gamefile import GAME_FILE_HELP, load_checked
 from zerosum.games.registry import GameSpec, Option, all_games, get_game
 from zerosum.search.estimate import full_search_cost
 
@@ -75,6 +76,7 @@ def register(sub: Any) -> None:
         help="play a game against the engine (no arguments: a menu)",
         description="Play against the engine. Without a game, a menu asks for everything.",
     )
+    add_game_file_arguments(p)
     games = p.add_subparsers(title="games", metavar="GAME", dest="game")
     for spec in all_games():
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
@@ -97,6 +99,24 @@ def register(sub: Any) -> None:
                            help=f"{o.help}{'. ' + o.explain if o.explain else ''} "
                            "(default: %(default)s)")
     p.set_defaults(func=run)
+
+
+def add_game_file_arguments(p: argparse.ArgumentParser) -> None:
+    """`--game-file FILE` and the flags that go with it, before any GAME name (the file's
+    game is known only when it is read). With none of the flags: the menu, for that game."""
+    p.add_argument("--game-file", metavar="FILE", help=GAME_FILE_HELP)
+    p.add_argument("--opponent", dest="file_opponent", metavar="NAME",
+                   help="with --game-file: who the engine is (as for a named game)")
+    p.add_argument("--depth", type=depth_arg, dest="file_depth", metavar="N",
+                   help="with --game-file: depth limit of the engine's search")
+    p.add_argument("--time", type=positive_float, dest="file_time", metavar="SECONDS",
+                   help="with --game-file: seconds per move (default: 1.0)")
+    p.add_argument("--side", choices=("first", "second", "none"), dest="file_side",
+                   help="with --game-file: your side (default: first)")
+    p.add_argument("--seed", type=seed_arg, dest="file_seed", metavar="SEED",
+                   help="with --game-file: seed of the random opponent")
+    p.add_argument("--no-check", action="store_true",
+                   help="with --game-file: skip the quick conformance check of the game")
 
 
 def default_opponent(spec: GameSpec) -> str:
@@ -181,6 +201,15 @@ def start(spec: GameSpec, options: dict[str, Any], opponent: Agent, side: str,
 
 
 def run(args: argparse.Namespace) -> int:
+    file_flags = (args.file_opponent, args.file_depth, args.file_time, args.file_side,
+                  args.file_seed)
+    if args.game_file is not None:
+        if args.game is not None:
+            raise InputError(f"give a game name or --game-file, not both ({args.game})")
+        return run_game_file(args, all(flag is None for flag in file_flags))
+    if args.no_check or any(flag is not None for flag in file_flags):
+        raise InputError("options before the game's name go with --game-file; "
+                         "put them after it, e.g. zerosum play tictactoe --side none")
     if args.game is None:
         return menu(sys.stdin, sys.stdout)
     spec = get_game(args.game)
@@ -189,6 +218,22 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(check_depth(spec.create(**options), args.opponent, depth))
     opponent = make_opponent(spec, args.opponent, args.depth, args.time, args.seed)
     return start(spec, options, opponent, args.side, sys.stdin, sys.stdout)
+
+
+def run_game_file(args: argparse.Namespace, use_menu: bool) -> int:
+    """A person's own game, from --game-file: the menu, or the flags as for a named game."""
+    spec, game = load_checked(args.game_file, check=not args.no_check)
+    if use_menu:
+        return menu(sys.stdin, sys.stdout, spec)
+    kind = args.file_opponent or default_opponent(spec)
+    known = [*OPPONENTS, *spec.engines]
+    if kind not in known:
+        raise InputError(f"unknown opponent {kind!r}; choose from {', '.join(known)}")
+    depth = spec.default_depth if args.file_depth is None else args.file_depth
+    sys.stdout.write(check_depth(game, kind, depth))
+    seconds = 1.0 if args.file_time is None else args.file_time
+    opponent = make_opponent(spec, kind, args.file_depth, seconds, args.file_seed)
+    return start(spec, {}, opponent, args.file_side or "first", sys.stdin, sys.stdout)
 
 
 T = TypeVar("T")
@@ -269,12 +314,10 @@ def ask_options(inp: TextIO, out: TextIO, spec: GameSpec) -> tuple[dict[str, Any
             out.write(f"  not valid: {e}\n")
 
 
-def menu(inp: TextIO, out: TextIO) -> int:
+def menu(inp: TextIO, out: TextIO, spec: GameSpec | None = None) -> int:
+    """The menu; with `spec`, for that game (its question is skipped)."""
     try:
-        specs = all_games()
-        name = choose(inp, out, "Game:", [(s.name, f"{s.title} - {s.summary}" if s.summary
-                                           else s.title) for s in specs], help=GAME_HELP)
-        spec = get_game(name)
+        spec = spec or choose_game(inp, out)
         options, game = ask_options(inp, out, spec)
         kinds = [*[(k, f"{k}: {v}") for k, v in OPPONENTS.items()],
                  *[(k, f"{k}: the game's own engine") for k in spec.engines]]
@@ -296,6 +339,13 @@ def menu(inp: TextIO, out: TextIO) -> int:
     except EndOfInput:
         out.write("Bye.\n")
         return 0
+
+
+def choose_game(inp: TextIO, out: TextIO) -> GameSpec:
+    specs = all_games()
+    name = choose(inp, out, "Game:", [(s.name, f"{s.title} - {s.summary}" if s.summary
+                                       else s.title) for s in specs], help=GAME_HELP)
+    return get_game(name)
 
 
 def ask_depth(inp: TextIO, out: TextIO, game: AnyGame, kind: str, default: int) -> int:

@@ -2,11 +2,14 @@
 
 A game module calls `register(GameSpec(...))` at import time; `all_games()` imports
 every module of `zerosum.games` once, so a new game needs no edit anywhere else.
+What a game can do beyond the Game protocol (its own perft counter, a position format,
+a perfect solver) is declared in its GameSpec too, so commands read it from there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import argparse
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -40,7 +43,40 @@ class Engine(Protocol):
 
 
 @dataclass(frozen=True)
+class PositionFormat:
+    """A game's written form of a position (`zerosum perft --fen`): `parse(game, text)`
+    returns the state (InputError when the text is not one) and `format(game, state)`
+    writes it back."""
+
+    name: str
+    parse: Callable[[Any, str], Any]
+    format: Callable[[Any, Any], str]
+
+
+@dataclass(frozen=True)
+class Solver:
+    """A game's perfect solver, run by `zerosum solve GAME`: `add_arguments` adds its
+    arguments to the game's subparser and `rows(args)` yields the report as (label,
+    text) rows, each as soon as it is proven. Both import the solver only when called,
+    so `zerosum --help` stays quick."""
+
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    rows: Callable[[argparse.Namespace], Iterator[tuple[str, str]]]
+
+
+@dataclass(frozen=True)
 class GameSpec:
+    """A game as the commands and the menu know it.
+
+    The optional capabilities: `perft(game, state, depth)`, a leaf counter faster than
+    walking `actions` and `result`; `position`, a position format; `solver`, a perfect
+    solver. `bounded_evaluation` declares that `evaluate` always lies strictly between
+    the utilities of a loss and a win, -W and W, so an estimate never looks like a
+    decided result (the conformance check holds the game to it).
+    """
+
     name: str
     title: str
     make: Callable[..., AnyGame]
@@ -48,6 +84,10 @@ class GameSpec:
     engines: dict[str, Engine] = field(default_factory=dict)
     default_depth: int = 4
     summary: str = ""
+    perft: Callable[[Any, Any, int], int] | None = None
+    position: PositionFormat | None = None
+    solver: Solver | None = None
+    bounded_evaluation: bool = False
 
     def create(self, **kwargs: Any) -> AnyGame:
         values = {o.name: kwargs.get(o.name, o.default) for o in self.options}

@@ -217,5 +217,6 @@ register(
         ),
         default_depth=6,
         summary="take a multiple or factor of the last stone; who cannot move loses",
+        bounded_evaluation=True,
     )
 )

@@ -100,5 +100,6 @@ register(
         TicTacToe,
         default_depth=9,
         summary="3x3, three in a row wins; a draw with best play",
+        bounded_evaluation=True,
     )
 )

@@ -8,7 +8,7 @@ from typing import Any
 
 from zerosum.convert import int_arg
 from zerosum.games.checkers.rules import CAPTURE_RULES, DRAW_RULES, Checkers, State
-from zerosum.games.registry import GameSpec, Option, register
+from zerosum.games.registry import GameSpec, Option, PositionFormat, register
 from zerosum.search.result import SearchResult
 
 __all__ = ["Checkers", "State"]
@@ -42,5 +42,8 @@ register(
         engines={"engine": _engine},
         default_depth=6,
         summary="draughts on 4x4 to 12x12 boards, English or maximum-capture rules",
+        perft=Checkers.perft,
+        position=PositionFormat("PDN FEN", Checkers.from_fen, Checkers.to_fen),
+        bounded_evaluation=True,
     )
 )

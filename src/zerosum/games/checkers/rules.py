@@ -93,13 +93,6 @@ class Checkers(GameBase[State, Path]):
             raise InputError(f"a man stands on its crowning row in {text!r}; make it a king (K)")
         return self.make_state(black, white, kings, btm)
 
-    def parse_position(self, text: str) -> State:
-        """The position format of `zerosum perft --fen`: PDN FEN."""
-        return self.from_fen(text)
-
-    def format_position(self, state: State) -> str:
-        return self.to_fen(state)
-
     def perft(self, state: State, depth: int) -> int:
         """Leaf count of the move tree (piece rules only, no draw rules), bulk-counted."""
         return perft(self.board, state.black, state.white, state.kings, state.black_to_move,

@@ -5,11 +5,13 @@ solver; `engine` the tournament engine; `course` the classic assignment's varian
 (its utility and evaluation, for exact node counts).
 """
 
+import argparse
+from collections.abc import Iterator
 from typing import Any
 
 from zerosum.convert import int_arg
 from zerosum.games.connect4.game import Connect4, Position
-from zerosum.games.registry import GameSpec, Option, register
+from zerosum.games.registry import GameSpec, Option, Solver, register
 
 
 def tournament_engine(game: Any, state: Any, seconds: float, stop: Any = None) -> Any:
@@ -17,6 +19,38 @@ def tournament_engine(game: Any, state: Any, seconds: float, stop: Any = None) -
     from zerosum.games.connect4.engine import tournament_engine as engine
 
     return engine(game, state, seconds, stop)
+
+
+def _solver_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("position", metavar="POSITION",
+                   help="the columns played from the empty board, 1 = leftmost (e.g. 4455; "
+                        "'-' for the empty board), or a course string of rows bottom first "
+                        "(e.g. '.ryyrry,.rryry.,..y.r..,..y....,.......,.......')")
+    p.add_argument("--weak", action="store_true",
+                   help="only win, draw or loss (faster), no best moves")
+    p.add_argument("--no-pv", action="store_true", help="skip the principal variation")
+    p.add_argument("--all-moves", action="store_true",
+                   help="also the exact score of every move (can be much slower)")
+    p.add_argument("--width", type=int_arg(4, 12), default=7, help="columns (default: %(default)s)")
+    p.add_argument("--height", type=int_arg(4, 12), default=6, help="rows (default: %(default)s)")
+
+
+def _solver_rows(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
+    from zerosum.games.connect4.analysis import solve_rows  # loaded only when it solves
+
+    return solve_rows(args.position, args.width, args.height, weak=args.weak,
+                      pv=not args.no_pv, all_scores=args.all_moves)
+
+
+SOLVER = Solver(
+    "Connect Four (pure-Python strong solver)",
+    "Solve a Connect Four position exactly. Score as in Pascal Pons's benchmark sets: "
+    "0 draw; +n: the player to move wins with the stone that is their (22-n)-th "
+    "on 7x6; -n: they lose likewise. Positions with many empty cells can take "
+    "very long (the empty board: hours).",
+    _solver_arguments,
+    _solver_rows,
+)
 
 
 def _size(low: int, high: int) -> tuple[int, ...]:
@@ -35,6 +69,8 @@ register(
         engines={"engine": tournament_engine},
         default_depth=6,
         summary="drop stones into 7 columns, four in a row wins; the first player wins",
+        solver=SOLVER,
+        bounded_evaluation=True,
     )
 )
 

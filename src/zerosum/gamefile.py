@@ -1,0 +1,96 @@
+"""A person's own game from a Python file: `zerosum play --game-file mygame.py`.
+
+The convention: the file defines a module-level `GAME`, either a game (an instance of
+a GameBase subclass, or any object with the Game protocol's methods) or a `GameSpec`
+when it wants a title, options, engines or capabilities (perft, a position format).
+A bare game is named after the file (`mygame`). See docs/examples/mygame.py.
+
+Loading the file runs it: it is the person's own code, run on purpose, as `python
+mygame.py` would. Every problem with it (missing, not Python, raising while it loads,
+no GAME, breaking a rule of the protocol) is an InputError naming the file.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+from zerosum.fileio import read_text
+from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import GameSpec
+
+GAME_FILE_HELP = ("a Python file defining GAME, your own game (runs the file's code: "
+                  "use only files you trust; see docs/architecture.md)")
+CHECK_PLAYTHROUGHS = 5  # the quick check before playing: a few random games
+
+
+def load_game_file(path: str) -> GameSpec:
+    """The game `path` defines, as a GameSpec; InputError naming the file if it has none."""
+    source = read_text(path, "game file")
+    module = types.ModuleType(f"zerosum_game_file_{Path(path).stem}")
+    module.__file__ = path
+    try:
+        code = compile(source, path, "exec")
+    except SyntaxError as e:
+        raise InputError(f"game file {path}, line {e.lineno}: syntax error: {e.msg}") from None
+    # Registered as a module: dataclasses and typing look classes' modules up there.
+    sys.modules[module.__name__] = module
+    try:
+        exec(code, module.__dict__)
+    except Exception as e:  # whatever the person's code raises
+        sys.modules.pop(module.__name__, None)
+        raise InputError(f"game file {path}{_line_in(e, path)}: {type(e).__name__} while "
+                         f"loading it: {e}") from None
+    return _spec(module, path)
+
+
+def _line_in(error: BaseException, path: str) -> str:
+    """', line N' of the deepest frame of `error` in the file, or ''."""
+    line = ""
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
+            line = f", line {tb.tb_lineno}"
+        tb = tb.tb_next
+    return line
+
+
+def _spec(module: types.ModuleType, path: str) -> GameSpec:
+    game: Any = getattr(module, "GAME", None)
+    if game is None:
+        raise InputError(f"game file {path}: defines no GAME (a game object or a GameSpec; "
+                         "see docs/examples/mygame.py)")
+    if isinstance(game, GameSpec):
+        return game
+    missing = [m for m in ("initial_state", "actions", "result", "is_terminal", "utility",
+                           "is_maxs_turn") if not callable(getattr(game, m, None))]
+    if isinstance(game, type) or missing:
+        what = "a class, not a game: make one, GAME = MyGame()" if isinstance(game, type) \
+            else f"not a game: it has no {', '.join(missing)}"
+        raise InputError(f"game file {path}: GAME is {what}")
+    stem = Path(path).stem
+    return GameSpec(stem, stem, lambda: game)
+
+
+def load_checked(path: str, check: bool = True) -> tuple[GameSpec, AnyGame]:
+    """The file's spec and its game (default options), checked by a few random playthroughs
+    unless `check` is False: InputError with the first problem found."""
+    spec = load_game_file(path)
+    try:
+        game = spec.create()
+    except InputError as e:
+        raise InputError(f"game file {path}: {e}") from None
+    except Exception as e:  # the person's code again
+        raise InputError(f"game file {path}{_line_in(e, path)}: {type(e).__name__} while "
+                         f"making the game: {e}") from None
+    if check:
+        from zerosum.conformance import check_game
+
+        problems = check_game(game, playthroughs=CHECK_PLAYTHROUGHS,
+                              bounded_evaluation=spec.bounded_evaluation)
+        if problems:
+            raise InputError(f"game file {path} breaks a rule: {problems[0]} "
+                             "(--no-check plays it anyway)")
+    return spec, game

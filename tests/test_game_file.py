@@ -1,0 +1,237 @@
+"""A person's own game from a file: `zerosum play/perft --game-file FILE`, the example
+docs/examples/mygame.py, and one line (exit 2) for each way the file can be wrong."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from zerosum.cli import main
+from zerosum.cli.play import OPPONENTS
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = str(ROOT / "docs" / "examples" / "mygame.py")
+SECONDS = re.compile(r"\d+\.\d+ s\b")
+
+# Both sides search 4 plies with no heuristic (every estimate 0): they take 1 until the
+# end comes within reach, then First, to move at 7, takes 3 and leaves a multiple of 4.
+PLAYED = """\
+mygame: First = alphabeta (depth 4), Second = alphabeta (depth 4)
+21 counters left
+First (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+20 counters left
+Second (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+19 counters left
+First (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+18 counters left
+Second (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+17 counters left
+First (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+16 counters left
+Second (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+15 counters left
+First (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+14 counters left
+Second (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+13 counters left
+First (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+12 counters left
+Second (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+11 counters left
+First (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+10 counters left
+Second (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+9 counters left
+First (alphabeta (depth 4)) plays 1: value 0 (even), depth 4, nodes 35, time T
+8 counters left
+Second (alphabeta (depth 4)) plays 1: value +1 (good for First), depth 4, nodes 35, time T
+7 counters left
+First (alphabeta (depth 4)) plays 3: value +1 (good for First), depth 4, nodes 38, time T
+4 counters left
+Second (alphabeta (depth 4)) plays 1: value +1 (good for First), depth 4, nodes 15, time T
+3 counters left
+First (alphabeta (depth 4)) plays 3: value +1 (good for First), depth 4, nodes 8, time T
+0 counters left
+Game over. First wins.
+Thinking time: First T, Second T
+"""
+
+
+def zerosum(args: list[str], capsys: pytest.CaptureFixture[str],
+            stdin: str = "") -> tuple[int, str, str]:
+    """(exit status, stdout with CPU times as T, stderr) of the command run in-process."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("sys.stdin", io.StringIO(stdin))
+        status = main(args)
+    out, err = capsys.readouterr()
+    return status, SECONDS.sub("T", out), err
+
+
+def test_play_the_example(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = zerosum(["play", "--game-file", EXAMPLE, "--opponent", "alphabeta",
+                                "--side", "none"], capsys)
+    assert (status, out, err) == (0, PLAYED, "")
+
+
+def test_play_the_example_against_a_person(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = zerosum(["play", "--game-file", EXAMPLE, "--opponent", "random",
+                              "--seed", "3", "--side", "second"], capsys, "4\n" + "3\n" * 5)
+    assert status == 0
+    assert out == """\
+mygame: First = random, Second = human
+21 counters left
+First (random) plays 1: time T
+20 counters left
+Your move (? for help): Invalid move: not a legal move here: '4'
+Legal moves: 1 2 3
+Your move (? for help): Second (human) plays 3: time T
+17 counters left
+First (random) plays 3: time T
+14 counters left
+Your move (? for help): Second (human) plays 3: time T
+11 counters left
+First (random) plays 3: time T
+8 counters left
+Your move (? for help): Second (human) plays 3: time T
+5 counters left
+First (random) plays 1: time T
+4 counters left
+Your move (? for help): Second (human) plays 3: time T
+1 counter left
+First (random) plays 1: time T
+0 counters left
+Game over. First wins.
+Thinking time: First T, Second T
+"""
+
+
+def test_the_menu_with_the_files_game(capsys: pytest.CaptureFixture[str]) -> None:
+    # Opponent alphabeta, the default depth, side 3 (none): the game is not asked.
+    alphabeta = list(OPPONENTS).index("alphabeta") + 1
+    status, out, _ = zerosum(["play", "--game-file", EXAMPLE], capsys, f"{alphabeta}\n\n3\n")
+    assert status == 0
+    assert "Game:" not in out and "\nOpponent:\n" in out
+    assert "mygame: First = alphabeta (depth 4), Second = alphabeta (depth 4)" in out
+    assert out.endswith("Game over. First wins.\nThinking time: First T, Second T\n")
+
+
+def test_perft_of_the_example(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = zerosum(["perft", "--game-file", EXAMPLE, "--depth", "8", "--divide"],
+                             capsys)
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "perft mygame from the start"
+    assert [line.split()[:2] for line in lines[2:10]] == [
+        [str(d), n] for d, n in enumerate(
+            ["3", "9", "27", "81", "243", "729", "2,187", "6,516"], 1)]
+    # 6,516, not 3^8 = 6,561: some lines take the last counter sooner and stop there.
+    assert lines[10:] == ["divide at depth 8:", "  1 2186", "  2 2179", "  3 2151"]
+
+
+def test_a_file_with_a_game_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "from zerosum.games.registry import GameSpec\n"
+                 "from zerosum.games.tictactoe import TicTacToe\n\n"
+                 "GAME = GameSpec('ttt', 'My tic-tac-toe', TicTacToe, default_depth=9,\n"
+                 "                bounded_evaluation=True)\n")
+    status, out, _ = zerosum(["perft", "--game-file", path, "--depth", "3"], capsys)
+    assert status == 0 and out.splitlines()[0] == "perft ttt from the start"
+    assert [line.split()[1] for line in out.splitlines()[2:]] == ["9", "72", "504"]
+    status, out, _ = zerosum(["play", "--game-file", path, "--opponent", "alphabeta",
+                              "--side", "none"], capsys)
+    assert status == 0
+    assert out.startswith("My tic-tac-toe: X = alphabeta (depth 9), O = alphabeta (depth 9)\n")
+    assert out.endswith("Game over. Draw: the board is full.\nThinking time: X T, O T\n")
+
+
+BROKEN = """\
+from zerosum.game import GameBase
+
+
+class Misread(GameBase[int, int]):
+    def initial_state(self) -> int:
+        return 5
+
+    def actions(self, state: int) -> list[int]:
+        return [1, 2] if state >= 2 else [1] if state else []
+
+    def result(self, state: int, action: int) -> int:
+        return state - action
+
+    def utility(self, state: int) -> float:
+        return 1.0
+
+    def is_maxs_turn(self, state: int) -> bool:
+        return state % 2 == 1
+
+    def parse_move(self, state: int, text: str) -> int:
+        return 3 - int(text)
+
+
+GAME = Misread()
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "game.py") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_game_breaking_a_rule_is_refused(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, BROKEN)
+    status, out, err = zerosum(["play", "--game-file", path, "--side", "none"], capsys)
+    assert (status, out) == (2, "")
+    assert err == (f"zerosum: error: game file {path} breaks a rule: parse_move(state, "
+                   "format_move(a)) == a for every legal move a: move 1 is written '1', which "
+                   "reads back as 2 at state 5 (playthrough 1, at the start) (--no-check "
+                   "plays it anyway)\n")
+    status, out, err = zerosum(["play", "--game-file", path, "--side", "none", "--no-check",
+                                "--opponent", "minimax", "--depth", "0"], capsys)
+    assert (status, err) == (0, "")
+    assert out.endswith("Game over. Max wins.\nThinking time: Max T, Min T\n")
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    (None, "no such file"),
+    ("x = (\n", "line 1: syntax error: '(' was never closed"),
+    ("y = 1\n", "defines no GAME (a game object or a GameSpec; see docs/examples/mygame.py)"),
+    ("import no_such_module_here\n",
+     "line 1: ModuleNotFoundError while loading it: No module named 'no_such_module_here'"),
+    ("def f():\n    raise RuntimeError('boom')\n\n\nf()\n",
+     "line 2: RuntimeError while loading it: boom"),
+    ("class G:\n    pass\n\n\nGAME = G\n", "GAME is a class, not a game: make one, "
+     "GAME = MyGame()"),
+    ("GAME = 3\n", "GAME is not a game: it has no initial_state, actions, result, "
+     "is_terminal, utility, is_maxs_turn"),
+    ("from zerosum.games.registry import GameSpec\n\n\ndef make():\n    return 1 / 0\n\n\n"
+     "GAME = GameSpec('zero', 'Zero', make)\n",
+     "line 5: ZeroDivisionError while making the game: division by zero"),
+], ids=["missing", "syntax", "no-game", "import", "raises", "class", "not-a-game", "make"])
+def test_a_wrong_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                  text: str | None, problem: str) -> None:
+    path = str(tmp_path / "nothing.py") if text is None else write(tmp_path, text)
+    sep = ":" if problem.startswith(("no such", "defines", "GAME")) else ","
+    expected = f"zerosum: error: game file {path}{sep} {problem}\n"
+    for args in (["play", "--game-file", path], ["perft", "--game-file", path, "--depth", "2"]):
+        assert zerosum(args, capsys) == (2, "", expected)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "--game-file", EXAMPLE, "tictactoe"],
+     "give a game name or --game-file, not both (tictactoe)"),
+    (["play", "--side", "none"], "options before the game's name go with --game-file; put "
+     "them after it, e.g. zerosum play tictactoe --side none"),
+    (["play", "--game-file", EXAMPLE, "--opponent", "engine"],
+     f"unknown opponent 'engine'; choose from {', '.join(OPPONENTS)}"),
+    (["perft", "--game-file", EXAMPLE], "--game-file needs --depth N, e.g. zerosum perft "
+     "--game-file mygame.py --depth 4"),
+    (["perft", "--game-file", EXAMPLE, "--depth", "2", "checkers", "--depth", "2"],
+     "give a game name or --game-file, not both (checkers)"),
+])
+def test_game_file_usage_errors(args: list[str], message: str,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert zerosum(args, capsys) == (2, "", f"zerosum: error: {message}\n")

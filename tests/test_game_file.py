@@ -195,6 +195,44 @@ def test_a_game_breaking_a_rule_is_refused(tmp_path: Path,
     assert out.endswith("Game over. Max wins.\nThinking time: Max T, Min T\n")
 
 
+CRASHING = """\
+from zerosum.game import GameBase
+
+
+class Crashing(GameBase[int, int]):
+    def initial_state(self) -> int:
+        return 3
+
+    def actions(self, state: int) -> list[int]:
+        if state == 1:
+            raise KeyError(state)
+        return [1] if state else []
+
+    def result(self, state: int, action: int) -> int:
+        return state - action
+
+    def utility(self, state: int) -> float:
+        return 1.0
+
+    def is_maxs_turn(self, state: int) -> bool:
+        return state % 2 == 1
+
+
+GAME = Crashing()
+"""
+
+
+@pytest.mark.parametrize("command", [["play", "--side", "none", "--opponent", "random"],
+                                     ["perft", "--depth", "3"]])
+def test_a_game_raising_during_play_is_one_line(tmp_path: Path, command: list[str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, CRASHING)
+    status, _, err = zerosum([command[0], "--game-file", path, "--no-check", *command[1:]],
+                             capsys)
+    assert status == 2
+    assert err == f"zerosum: error: game file {path}, line 10: KeyError during the game: 1\n"
+
+
 @pytest.mark.parametrize(("text", "problem"), [
     (None, "no such file"),
     ("x = (\n", "line 1: syntax error: '(' was never closed"),

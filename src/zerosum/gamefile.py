@@ -12,8 +12,10 @@ no GAME, breaking a rule of the protocol) is an InputError naming the file.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,23 @@ def load_game_file(path: str) -> GameSpec:
         raise InputError(f"game file {path}{_line_in(e, path)}: {type(e).__name__} while "
                          f"loading it: {e}") from None
     return _spec(module, path)
+
+
+@contextlib.contextmanager
+def blame(path: str) -> Iterator[None]:
+    """While the person's game is used: an error raised in their file's code (with
+    --no-check, or a rule the quick check did not meet) becomes one line naming the file
+    and its line, not a traceback. Errors from elsewhere pass unchanged."""
+    try:
+        yield
+    except InputError:
+        raise
+    except Exception as e:
+        line = _line_in(e, path)
+        if not line:
+            raise
+        raise InputError(f"game file {path}{line}: {type(e).__name__} during the game: "
+                         f"{e}") from None
 
 
 def _line_in(error: BaseException, path: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from zerosum.convert import positive_depth_arg
 from zerosum.game import AnyGame, InputError
-from zerosum.gamefile import GAME_FILE_HELP, load_checked
+from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 
 
@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("--game-file needs --depth N, e.g. zerosum perft "
                              "--game-file mygame.py --depth 4")
         spec, game = load_checked(args.game_file, check=not args.no_check)
-        return count(spec, game, game.initial_state(), args.file_depth, args.file_divide)
+        with blame(args.game_file):
+            return count(spec, game, game.initial_state(), args.file_depth, args.file_divide)
     if args.file_depth is not None or args.file_divide or args.no_check:
         raise InputError("name a game, then its options, e.g. zerosum perft checkers --depth 6")
     if args.game is None:

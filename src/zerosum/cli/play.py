@@ -26,7 +26,7 @@ from zerosum.agents import (
 )
 from zerosum.convert import MAX_DEPTH, depth_arg, parse_int, positive_float, seed_arg
 from zerosum.game import AnyGame, InputError
-from zerosum.gamefile import GAME_FILE_HELP, load_checked
+from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, Option, all_games, get_game
 from zerosum.search.estimate import full_search_cost
 
@@ -223,6 +223,12 @@ def run(args: argparse.Namespace) -> int:
 def run_game_file(args: argparse.Namespace, use_menu: bool) -> int:
     """A person's own game, from --game-file: the menu, or the flags as for a named game."""
     spec, game = load_checked(args.game_file, check=not args.no_check)
+    with blame(args.game_file):
+        return play_game_file(args, spec, game, use_menu)
+
+
+def play_game_file(args: argparse.Namespace, spec: GameSpec, game: AnyGame,
+                   use_menu: bool) -> int:
     if use_menu:
         return menu(sys.stdin, sys.stdout, spec)
     kind = args.file_opponent or default_opponent(spec)

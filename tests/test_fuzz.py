@@ -130,6 +130,8 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     (d / "s.txt").write_text("P_1_1\n")
     (d / "board.txt").write_text("0000000\n" * 5 + "1200000\n1\n")
     (d / "big.txt").write_bytes(b"0" * (2 * 1024 * 1024))
+    (d / "game.py").write_text((Path(__file__).parents[1] / "docs" / "examples" / "mygame.py")
+                               .read_text())
     yield d
     print("\nfuzz cases per entry point (slow: stopped by the per-case alarm):")
     for name in sorted(COUNTS):
@@ -363,6 +365,9 @@ COMMANDS = {  # each subcommand gets its own examples; the words that may start 
     "perft": [["perft"], *[["perft", g.name] for g in GAMES]],
     "logic": [["logic"], ["logic", "check"], ["logic", "rules"]],
     "hillclimb": [["hillclimb"], ["hillclimb", "tsp"]],
+    "assignment": [["assignment"], ["assignment", "list"], ["assignment", "comp3608"],
+                   ["assignment", "cs540"], ["assignment", "export"]],
+    "game file": [["play", "--game-file"], ["perft", "--game-file"]],
     "(none)": [[]],
 }
 COMMAND_TOKENS = (*PLAY_FLAGS, *SMALL, "--sizes", "--format", "csv", "--algorithm",
@@ -371,7 +376,8 @@ COMMAND_TOKENS = (*PLAY_FLAGS, *SMALL, "--sizes", "--format", "csv", "--algorith
                   "W:W21:B", "B:W21-19:B1", "--divide", "kb.txt", "-s", "P_1_1", "--wumpus",
                   "--method", "tt", "both", "--stats", "-f", "s.txt", "m.txt", "--start",
                   "--initial", "A-B-C-A", "--neighbours", "--max-steps", "big.txt",
-                  "--version", "--help")
+                  "--version", "--help", "comp3608", "cs540", "cmpt317", "a4q1", "out",
+                  "--zip", "game.py", "--no-check")
 
 
 STDIN = st.lists(tokens(*SMALL, "?", "q", "b", "w"), max_size=6)

@@ -28,7 +28,7 @@ from typing import Any
 
 import zerosum.frontends.uta_maxconnect4 as frontend
 from zerosum.engines.maxconnect4 import Engine
-from zerosum.search.result import SearchResult
+from zerosum.result import SearchResult
 
 EMPTY = "0000000\r\n" * 6 + "1\r\n"
 

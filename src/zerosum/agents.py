@@ -16,15 +16,15 @@ from typing import Any, Protocol, TextIO
 
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import Engine
+from zerosum.result import SearchResult
 from zerosum.search import (
-    SearchResult,
-    Stop,
     TranspositionTable,
     alphabeta_search,
     iterative_deepening_search,
     mcts_search,
     minimax_search,
 )
+from zerosum.stop import Stop
 
 
 @dataclass

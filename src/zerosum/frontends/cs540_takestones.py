@@ -18,7 +18,8 @@ from zerosum.convert import parse_int
 from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.games.takestones import MAX_STONES, Stones, TakeStones
-from zerosum.search import SearchResult, TraceEvent, alphabeta_search
+from zerosum.result import SearchResult, TraceEvent
+from zerosum.search import alphabeta_search
 
 PROG = "TakeStones"
 USAGE = f"usage: {PROG} <#stones> <#taken> <taken stones...> <depth> [--format trace|summary]"

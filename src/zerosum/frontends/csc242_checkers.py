@@ -25,14 +25,14 @@ from zerosum.game import InputError
 from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
 from zerosum.games.checkers.engine import engine_move
+from zerosum.result import SearchResult
 from zerosum.search import (
-    SearchResult,
-    Stop,
     TranspositionTable,
     alphabeta_search,
     iterative_deepening_search,
     minimax_search,
 )
+from zerosum.stop import Stop
 
 GAMES = [("small 4x4", 4), ("standard 8x8", 8)]
 OPPONENTS = [

@@ -37,7 +37,7 @@ from zerosum.games.maxconnect4 import (
     play,
     score_line,
 )
-from zerosum.search import Stop
+from zerosum.stop import Stop
 
 PROG = "maxconnect4.py"
 USAGE = (

@@ -26,8 +26,8 @@ from zerosum.game import AnyGame, GameBase, InputError
 from zerosum.games.registry import GameSpec, register
 
 if TYPE_CHECKING:
-    from zerosum.search.control import Stop
-    from zerosum.search.result import SearchResult
+    from zerosum.result import SearchResult
+    from zerosum.stop import Stop
 
 ROWS, COLS = 6, 7
 H = ROWS + 1  # bits per column: six cells and the sentinel

@@ -28,8 +28,8 @@ from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder, w
 from zerosum.games.connect4.solver import Solver, SolverStopped
 
 if TYPE_CHECKING:
-    from zerosum.search.control import Stop
-    from zerosum.search.result import SearchResult
+    from zerosum.result import SearchResult
+    from zerosum.stop import Stop
 
 SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(SCALE - 1)
 SOLVE_WHEN_EMPTY = 20  # try the solver when at most this many cells are empty
@@ -454,7 +454,7 @@ def tournament_engine(game: object, state: object, seconds: float,
     # Imported here, not at the top: ConnectFour.py's tournament mode needs the engine
     # but not the search package, and every import counts against its 1 second.
     from zerosum.games.connect4.game import Connect4, Position
-    from zerosum.search.result import SearchResult, SearchStats
+    from zerosum.result import SearchResult, SearchStats
 
     assert isinstance(game, Connect4) and isinstance(state, Position)
     t0, c0 = time.perf_counter(), time.process_time()

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import zerosum.frontends.uta_maxconnect4 as frontend
-from zerosum.engines.maxconnect4 import Engine
+from zerosum.games.maxconnect4.engine import Engine
 from zerosum.result import SearchResult
 
 EMPTY = "0000000\r\n" * 6 + "1\r\n"

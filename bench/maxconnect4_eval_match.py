@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 
 import zerosum.games.maxconnect4 as mc4
-from zerosum.engines.maxconnect4 import Engine
+from zerosum.games.maxconnect4.engine import Engine
 
 Evaluation = Callable[[int, int, int], int]
 

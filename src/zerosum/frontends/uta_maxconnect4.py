@@ -19,7 +19,6 @@ from typing import TextIO
 
 from zerosum.agents import Quit, Watch
 from zerosum.convert import parse_int, shown
-from zerosum.engines.maxconnect4 import Engine
 from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.frontends import guarded
 from zerosum.game import InputError
@@ -37,6 +36,7 @@ from zerosum.games.maxconnect4 import (
     play,
     score_line,
 )
+from zerosum.games.maxconnect4.engine import Engine
 from zerosum.stop import Stop
 
 PROG = "maxconnect4.py"

@@ -397,7 +397,7 @@ def _engine(game: AnyGame, state: Position, seconds: float,
             stop: Stop | None = None) -> SearchResult:
     # Imported when first used: the engine builds on zerosum.search, which games/ do
     # not import (and the engine imports this module).
-    from zerosum.engines.maxconnect4 import timed_search
+    from zerosum.games.maxconnect4.engine import timed_search
 
     return timed_search(state, seconds, stop)
 

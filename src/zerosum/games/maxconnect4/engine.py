@@ -29,7 +29,7 @@ import math
 import time
 from collections.abc import Callable
 
-from zerosum.games.maxconnect4 import (
+from zerosum.games.maxconnect4.game import (
     BOARD,
     BOTTOM_OF,
     CELLS,

@@ -1,16 +1,15 @@
 """Max-Connect4: Connect Four played until the board is full, scored by fours.
 
-`game` holds the game (bitboards, scoring, the evaluation, the board-file format) and
-registers it; `engine` is its own engine (negamax alpha-beta on bitboards), loaded
-when it first plays.
+`bitboard` holds the bitboard layout, scoring and the evaluation; `game` the game and
+the board-file format (and registers it); `engine` its own engine (negamax alpha-beta
+on bitboards), loaded when it first plays. Both game and engine build on bitboard.
 """
 
-from zerosum.games.maxconnect4.game import (
+from zerosum.games.maxconnect4.bitboard import (
     BOARD,
     CELLS,
     COLS,
     EVEN_ROWS,
-    FILE_LIMIT,
     ODD_ROWS,
     OPEN_ONE,
     OPEN_TWO,
@@ -18,17 +17,20 @@ from zerosum.games.maxconnect4.game import (
     THREAT_NOW,
     THREAT_OTHER_ROW,
     THREAT_OWN_ROW,
-    MaxConnect4,
     Position,
     count_points,
     drop_cell,
+    playable_cells,
+    potential,
+)
+from zerosum.games.maxconnect4.game import (
+    FILE_LIMIT,
+    MaxConnect4,
     empty_position,
     format_board,
     framed,
     parse_board,
     play,
-    playable_cells,
-    potential,
     score_line,
 )
 

@@ -29,7 +29,7 @@ import math
 import time
 from collections.abc import Callable
 
-from zerosum.games.maxconnect4.game import (
+from zerosum.games.maxconnect4.bitboard import (
     BOARD,
     BOTTOM_OF,
     CELLS,

@@ -14,8 +14,8 @@ import sys
 from collections.abc import Sequence
 from fractions import Fraction
 
+from zerosum.console import guarded
 from zerosum.convert import parse_int
-from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.games.takestones import MAX_STONES, Stones, TakeStones
 from zerosum.result import SearchResult, TraceEvent

@@ -187,6 +187,13 @@ def test_layers_import_only_downwards(layer: str, forbidden: list[str]) -> None:
     assert violations(GRAPH, layer, forbidden) == []
 
 
+@pytest.mark.parametrize("layer", ["zerosum.games", "zerosum.search"])
+def test_games_and_search_stand_on_the_ground_floor_only(layer: str) -> None:
+    above = sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if in_package(m, layer)
+                   for t in targets if not in_package(t, layer) and t not in GROUND_FLOOR)
+    assert above == []
+
+
 @pytest.mark.parametrize("module", sorted(GROUND_FLOOR))
 def test_the_ground_floor_needs_only_the_standard_library(module: str) -> None:
     assert GRAPH[module] <= GROUND_FLOOR, f"{module} imports {GRAPH[module] - GROUND_FLOOR}"

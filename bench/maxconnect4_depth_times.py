@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import zerosum.frontends.uta_maxconnect4 as frontend
-from zerosum.engines.maxconnect4 import Engine
-from zerosum.search.result import SearchResult
+from zerosum.games.maxconnect4.engine import Engine
+from zerosum.result import SearchResult
 
 EMPTY = "0000000\r\n" * 6 + "1\r\n"
 

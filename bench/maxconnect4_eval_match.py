@@ -2,7 +2,7 @@
 
     python bench/maxconnect4_eval_match.py [--depth 4] [--openings 40]
 
-Each variant of the evaluation plays the full one (zerosum.games.maxconnect4.potential)
+Each variant of the evaluation plays the full one (zerosum.games.maxconnect4.bitboard.potential)
 from the same random openings (4 random moves each), once with each colour, both at
 the same fixed depth (with 16 or fewer empty cells both search to the end, so the
 endgame is perfect on both sides and only the middle game differs). Prints wins, draws,
@@ -16,8 +16,9 @@ import argparse
 import random
 from collections.abc import Callable
 
-import zerosum.games.maxconnect4 as mc4
-from zerosum.engines.maxconnect4 import Engine
+import zerosum.games.maxconnect4.bitboard as mc4  # potential reads its weights here
+from zerosum.games.maxconnect4 import MaxConnect4
+from zerosum.games.maxconnect4.engine import Engine
 
 Evaluation = Callable[[int, int, int], int]
 
@@ -55,7 +56,7 @@ VARIANTS: dict[str, Evaluation] = {
 
 def play(first: Evaluation, second: Evaluation, opening: list[int], depth: int) -> int:
     """The final score difference, first player minus second."""
-    game = mc4.MaxConnect4()
+    game = MaxConnect4()
     engines = (Engine(evaluation=first), Engine(evaluation=second))
     pos = game.initial_state()
     for col in opening:

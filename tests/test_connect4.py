@@ -14,11 +14,11 @@ from clocks import SteppingClock
 from zerosum.agents import EngineAgent, play_match
 from zerosum.frontends.connect4 import main as connect_four
 from zerosum.game import InputError
-from zerosum.games.connect4 import Connect4
+from zerosum.games.connect4 import Connect4, tournament_engine
 from zerosum.games.connect4.analysis import solve_rows
 from zerosum.games.connect4.bitboard import geometry
 from zerosum.games.connect4.course import CourseConnect4
-from zerosum.games.connect4.engine import Engine, heuristic, tournament_engine
+from zerosum.games.connect4.engine import Engine, heuristic
 from zerosum.games.connect4.game import Position, position_from_stones
 from zerosum.games.connect4.notation import (
     Stones,

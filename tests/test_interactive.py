@@ -15,7 +15,6 @@ import pytest
 from clocks import SteppingClock
 
 from zerosum.agents import (
-    EndOfInput,
     HumanAgent,
     Quit,
     SearchAgent,
@@ -24,7 +23,8 @@ from zerosum.agents import (
     progress_line,
 )
 from zerosum.cli import main as zerosum
-from zerosum.cli.play import ask_depth, choose, menu, start
+from zerosum.cli.play import ask_depth, menu, start
+from zerosum.console import EndOfInput, choose
 from zerosum.games.checkers import Checkers
 from zerosum.games.connect4 import Connect4
 from zerosum.games.maxconnect4 import MaxConnect4, parse_board

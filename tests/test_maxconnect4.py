@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from zerosum.engines.maxconnect4 import Engine
 from zerosum.frontends.uta_maxconnect4 import main, outcome
 from zerosum.game import InputError
 from zerosum.games.maxconnect4 import (
@@ -34,6 +33,7 @@ from zerosum.games.maxconnect4 import (
     playable_cells,
     potential,
 )
+from zerosum.games.maxconnect4.engine import Engine
 from zerosum.games.registry import get_game
 from zerosum.search import minimax_search
 

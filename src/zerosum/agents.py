@@ -14,17 +14,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
+from zerosum.console import EndOfInput, read_answer
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import Engine
+from zerosum.result import SearchResult
 from zerosum.search import (
-    SearchResult,
-    Stop,
     TranspositionTable,
     alphabeta_search,
     iterative_deepening_search,
     mcts_search,
     minimax_search,
 )
+from zerosum.stop import Stop
 
 
 @dataclass
@@ -32,10 +33,6 @@ class Move:
     action: Any
     result: SearchResult | None = None  # the search behind the move, if any
     seconds: float = 0.0  # wall-clock thinking time
-
-
-class EndOfInput(Exception):
-    """A human's input ended (Ctrl-D, end of a piped file): the game stops cleanly."""
 
 
 class Quit(Exception):
@@ -312,13 +309,7 @@ class HumanAgent:
     def choose(self, game: AnyGame, state: Any) -> Move:
         t0 = time.perf_counter()
         while True:
-            self.out.write(self.prompt)
-            self.out.flush()
-            line = self.inp.readline()
-            if not line:
-                self.out.write("\n")
-                raise EndOfInput
-            text = line.strip()
+            text = read_answer(self.inp, self.out, self.prompt)
             if not text:
                 continue
             if text == "?":

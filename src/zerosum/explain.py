@@ -6,7 +6,8 @@ import math
 from typing import Any
 
 from zerosum.games.tree import Path, TreeGame
-from zerosum.search import SearchResult, TraceEvent, alphabeta_search, minimax_search
+from zerosum.result import SearchResult, TraceEvent
+from zerosum.search import alphabeta_search, minimax_search
 
 
 def fmt(x: float) -> str:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from zerosum.cli.common import Parser
-from zerosum.frontends import guarded
+from zerosum.console import Parser, guarded
 from zerosum.plugins import import_submodules
 
 

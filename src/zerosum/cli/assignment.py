@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import zerosum
-from zerosum.cli.common import Parser
+from zerosum.console import Parser
 from zerosum.game import InputError
 
 

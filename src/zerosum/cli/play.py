@@ -11,11 +11,10 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Callable
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO
 
 from zerosum.agents import (
     Agent,
-    EndOfInput,
     EngineAgent,
     HumanAgent,
     Quit,
@@ -24,6 +23,7 @@ from zerosum.agents import (
     Watch,
     play_match,
 )
+from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, ask, choose
 from zerosum.convert import MAX_DEPTH, depth_arg, parse_int, positive_float, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
@@ -54,15 +54,10 @@ OPPONENT_HELP = """\
   mcts: Monte Carlo tree search: plays many random games from each move and
     prefers the moves that win most often; proven wins are played at once.
   engine: the game's own, stronger player, given a time per move."""
-DEPTH_HELP = """\
-  The depth is how many moves ahead the computer looks (its own and yours).
-  Deeper plays better but takes longer: each extra move multiplies the work.
-  0 means to the end of the game: perfect play, offered only where it can finish."""
 GAME_HELP = """\
   Every game here is for two players who take turns, and one side's gain is the
   other's loss. You play against the computer (or watch it play itself); the
   next questions set the game's options, the computer's way of playing and your side."""
-SECONDS_HELP = "  How long the computer may think about each move, in seconds (e.g. 0.5, 2)."
 SIDE_HELP = """\
   first: you make the first move.
   second: the computer moves first.
@@ -240,49 +235,6 @@ def play_game_file(args: argparse.Namespace, spec: GameSpec, game: AnyGame,
     seconds = 1.0 if args.file_time is None else args.file_time
     opponent = make_opponent(spec, kind, args.file_depth, seconds, args.file_seed)
     return start(spec, {}, opponent, args.file_side or "first", sys.stdin, sys.stdout)
-
-
-T = TypeVar("T")
-
-
-def ask(inp: TextIO, out: TextIO, prompt: str, parse: Callable[[str], T], default: T,
-        help: str = "") -> T:
-    """Ask until the answer parses; an empty answer takes the default, `?` shows `help`.
-
-    `parse` raises InputError or argparse.ArgumentTypeError with a message for a person.
-    """
-    while True:
-        out.write(f"{prompt} [{default}]: ")
-        out.flush()
-        line = inp.readline()
-        if not line:
-            out.write("\n")
-            raise EndOfInput
-        text = line.strip()
-        if not text:
-            return default
-        if text == "?":
-            out.write((help or "  Type an answer, or press Enter for the default.") + "\n")
-            continue
-        try:
-            return parse(text)
-        except (InputError, argparse.ArgumentTypeError) as e:
-            out.write(f"  not valid: {e} (? for help)\n")
-
-
-def choose(inp: TextIO, out: TextIO, title: str, items: list[tuple[str, str]],
-           default: int = 1, help: str = "") -> str:
-    """A numbered menu; returns the chosen item's key."""
-    out.write(f"\n{title}\n")
-    for i, (_, text) in enumerate(items, 1):
-        out.write(f"  {i}. {text}\n")
-
-    def pick(text: str) -> int:
-        return parse_int(text, "the choice", lo=1, hi=len(items))
-
-    help = help or "\n".join(f"  {i}: {text}" for i, (_, text) in enumerate(items, 1))
-    return items[ask(inp, out, "Choice", pick, default,
-                     help + "\n  Type the number of your choice.") - 1][0]
 
 
 def option_parser(o: Option) -> Callable[[str], Any]:

@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-from zerosum.cli.common import Parser
+from zerosum.console import Parser
 from zerosum.tables import FORMATS, TableSpec, all_tables, write
 
 

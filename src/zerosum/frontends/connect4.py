@@ -19,8 +19,8 @@ START = time.perf_counter()  # as near the start of the process as a module gets
 import os  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 
+from zerosum.console import guarded  # noqa: E402
 from zerosum.convert import parse_int  # noqa: E402
-from zerosum.frontends import guarded  # noqa: E402
 from zerosum.game import InputError  # noqa: E402
 
 USAGE = "usage: ConnectFour.py STATE red|yellow [M|A DEPTH]"

@@ -14,11 +14,12 @@ import sys
 from collections.abc import Sequence
 from fractions import Fraction
 
+from zerosum.console import guarded
 from zerosum.convert import parse_int
-from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.games.takestones import MAX_STONES, Stones, TakeStones
-from zerosum.search import SearchResult, TraceEvent, alphabeta_search
+from zerosum.result import SearchResult, TraceEvent
+from zerosum.search import alphabeta_search
 
 PROG = "TakeStones"
 USAGE = f"usage: {PROG} <#stones> <#taken> <taken stones...> <depth> [--format trace|summary]"

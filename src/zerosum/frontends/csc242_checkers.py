@@ -17,22 +17,20 @@ from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
 from zerosum.agents import Quit, Watch, playable, value_text
-from zerosum.cli.common import Parser
-from zerosum.cli.play import DEPTH_HELP, SECONDS_HELP
+from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, Parser, guarded, read_answer
 from zerosum.convert import MAX_DEPTH, int_arg, parse_float, parse_int, seed_arg
-from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
 from zerosum.games.checkers.engine import engine_move
+from zerosum.result import SearchResult
 from zerosum.search import (
-    SearchResult,
-    Stop,
     TranspositionTable,
     alphabeta_search,
     iterative_deepening_search,
     minimax_search,
 )
+from zerosum.stop import Stop
 
 GAMES = [("small 4x4", 4), ("standard 8x8", 8)]
 OPPONENTS = [
@@ -44,10 +42,6 @@ OPPONENTS = [
     ("engine", "the strong checkers engine with a time limit"),
 ]
 NAMES = ("BLACK", "WHITE")
-
-
-class EndOfInput(Exception):
-    pass
 
 
 @dataclass
@@ -81,13 +75,7 @@ class Console:
         self.out.flush()
 
     def read(self, prompt: str) -> str:
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.out.write("\n")
-            raise EndOfInput
-        return line.strip()
+        return read_answer(self.inp, self.out, prompt)
 
     def ask(self, prompt: str, parse: Callable[[str], T], help: str = "") -> T:
         """Ask until `parse` accepts the answer (it raises ValueError with the reason);

@@ -18,12 +18,11 @@ from pathlib import Path
 
 from zerosum._launch import REQUIRES
 from zerosum.agents import SearchAgent, play_match
-from zerosum.cli.common import Parser
+from zerosum.console import Main, Parser, guarded
 from zerosum.convert import MAX_DEPTH, depth_arg, int_arg, parse_int, shown
-from zerosum.frontends import Main, guarded
 from zerosum.game import InputError
 from zerosum.games.nqueens import MAX_SIZE, nqueens
-from zerosum.search import SearchResult
+from zerosum.result import SearchResult
 from zerosum.tables import FORMATS, Table, render
 from zerosum.tables.nqueens import Setup, board_sizes, format_number, solve, value_table
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zerosum.cli.common import Parser
+from zerosum.console import Parser, guarded
 from zerosum.fileio import check_writable, read_text, write_atomic
-from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.logic import METHODS, WUMPUS_SYMBOLS, Expr, check, parse
 from zerosum.logic.parser import FILE_LIMIT

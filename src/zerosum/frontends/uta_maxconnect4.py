@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import TextIO
 
 from zerosum.agents import Quit, Watch
+from zerosum.console import EndOfInput, guarded, read_answer
 from zerosum.convert import parse_int, shown
-from zerosum.engines.maxconnect4 import Engine
 from zerosum.fileio import check_writable, read_text, write_atomic
-from zerosum.frontends import guarded
 from zerosum.game import InputError
 from zerosum.games.maxconnect4 import (
     BOARD,
@@ -37,7 +36,8 @@ from zerosum.games.maxconnect4 import (
     play,
     score_line,
 )
-from zerosum.search import Stop
+from zerosum.games.maxconnect4.engine import Engine
+from zerosum.stop import Stop
 
 PROG = "maxconnect4.py"
 USAGE = (
@@ -148,13 +148,10 @@ def ask_column(pos: Position, inp: TextIO, out: TextIO) -> int | None:
     """The human's column (0-6), asked until valid; None at the end of the input."""
     mask = pos.p1 | pos.p2
     while True:
-        out.write(f"Player {pos.next_player}, your move: a column 1-7: ")
-        out.flush()
-        line = inp.readline()
-        if not line:
-            out.write("\n")
+        try:
+            text = read_answer(inp, out, f"Player {pos.next_player}, your move: a column 1-7: ")
+        except EndOfInput:
             return None
-        text = line.strip()
         try:
             return check_column(text, mask)
         except InputError as e:

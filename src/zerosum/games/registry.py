@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from zerosum.game import AnyGame
 from zerosum.plugins import Registry
-from zerosum.search.control import Stop
-from zerosum.search.result import SearchResult
+from zerosum.result import SearchResult
+from zerosum.stop import Stop
 
 
 @dataclass(frozen=True)

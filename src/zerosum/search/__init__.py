@@ -1,12 +1,12 @@
 """Adversarial search algorithms; they know no game, only the protocol in zerosum.game."""
 
+from zerosum.result import SearchResult, SearchStats, TraceEvent, Tracer
 from zerosum.search.alphabeta import alphabeta_search
-from zerosum.search.control import SearchStopped, Stop
 from zerosum.search.iterative import deepen, iterative_deepening_search
 from zerosum.search.mcts import mcts_search
 from zerosum.search.minimax import minimax_search
-from zerosum.search.result import SearchResult, SearchStats, TraceEvent, Tracer
 from zerosum.search.table import Bound, TranspositionTable
+from zerosum.stop import SearchStopped, Stop
 
 __all__ = [
     "Bound",

@@ -7,9 +7,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.search.control import SearchStopped, Stop
-from zerosum.search.result import Clock, SearchResult, SearchStats, TraceEvent, Tracer
+from zerosum.result import Clock, SearchResult, SearchStats, TraceEvent, Tracer
 from zerosum.search.table import Entry
+from zerosum.stop import SearchStopped, Stop
 
 # A child search: (state, action that led there, depth, alpha, beta) -> (value, pv)
 ChildSearch = Callable[[Any, Any, int, float, float], tuple[float, list[Any]]]

@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from zerosum.game import AnyGame
+from zerosum.result import SearchResult, SearchStats
 from zerosum.search.alphabeta import alphabeta_search
-from zerosum.search.control import Stop
-from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.table import TranspositionTable
+from zerosum.stop import Stop
 
 
 def deepen(

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.search.control import Stop
-from zerosum.search.result import Clock, SearchResult
+from zerosum.result import Clock, SearchResult
+from zerosum.stop import Stop
 
 DEFAULT_SIMULATIONS = 10_000  # the budget when none is given
 

@@ -6,9 +6,9 @@ import math
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.search.control import Stop
+from zerosum.result import SearchResult, Tracer
 from zerosum.search.core import Context, check_depth, search_root
-from zerosum.search.result import SearchResult, Tracer
+from zerosum.stop import Stop
 
 
 def minimax_search(

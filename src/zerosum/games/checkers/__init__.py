@@ -9,7 +9,7 @@ from typing import Any
 from zerosum.convert import int_arg
 from zerosum.games.checkers.rules import CAPTURE_RULES, DRAW_RULES, Checkers, State
 from zerosum.games.registry import GameSpec, Option, PositionFormat, register
-from zerosum.search.result import SearchResult
+from zerosum.result import SearchResult
 
 __all__ = ["Checkers", "State"]
 

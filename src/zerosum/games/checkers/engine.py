@@ -40,8 +40,8 @@ from zerosum.games.checkers.board import (
 from zerosum.games.checkers.evaluation import score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Position, Solution, best_moves, solve
-from zerosum.search.control import Stop
-from zerosum.search.result import SearchResult, SearchStats
+from zerosum.result import SearchResult, SearchStats
+from zerosum.stop import Stop
 
 WIN = 1_000_000
 WIN_BOUND = WIN - 10_000  # scores beyond this are forced wins (minus plies to get there)

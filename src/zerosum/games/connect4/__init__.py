@@ -1,24 +1,40 @@
 """Connect Four: 7 columns, 6 rows (or another size), four in a row wins.
 
 `game.Connect4` is the Game; `notation` reads and writes boards; `solver` is the perfect
-solver; `engine` the tournament engine; `course` the classic assignment's variant
-(its utility and evaluation, for exact node counts).
+solver; `engine` the tournament engine (offered to players by `tournament_engine` here);
+`course` the classic assignment's variant (its utility and evaluation, for exact node
+counts).
 """
 
 import argparse
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from zerosum.convert import int_arg
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import GameSpec, Option, Solver, register
+from zerosum.result import SearchResult, SearchStats
+from zerosum.stop import Stop
 
 
-def tournament_engine(game: Any, state: Any, seconds: float, stop: Any = None) -> Any:
-    """The tournament engine (engine.tournament_engine), imported when first used."""
-    from zerosum.games.connect4.engine import tournament_engine as engine
+def tournament_engine(game: Any, state: Any, seconds: float,
+                      stop: Stop | None = None) -> SearchResult:
+    """The tournament engine (engine.Engine) as GameSpec.engines wants it; the value is
+    from red's (Max's) side. The engine module is loaded when it first plays."""
+    from zerosum.games.connect4.engine import SCALE, engine_for
 
-    return engine(game, state, seconds, stop)
+    assert isinstance(game, Connect4) and isinstance(state, Position)
+    t0, c0 = time.perf_counter(), time.process_time()
+    engine = engine_for(game.geo)
+    column, value, exact, depth = engine.choose(state.current, state.mask, seconds, stop)
+    red_value = value if state.red_to_move else -value
+    stats = SearchStats(nodes=engine.nodes, max_depth=depth,
+                        cpu_time=time.process_time() - c0, wall_time=time.perf_counter() - t0)
+    value_out = red_value // SCALE if exact else red_value / SCALE
+    return SearchResult(float(value_out), column, [column], stats,
+                        depth=None if depth == 0 else depth, complete=True, exact=exact,
+                        algorithm="connect4 engine")
 
 
 def _solver_arguments(p: argparse.ArgumentParser) -> None:

@@ -28,8 +28,7 @@ from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder, w
 from zerosum.games.connect4.solver import Solver, SolverStopped
 
 if TYPE_CHECKING:
-    from zerosum.search.control import Stop
-    from zerosum.search.result import SearchResult
+    from zerosum.stop import Stop
 
 SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(SCALE - 1)
 SOLVE_WHEN_EMPTY = 20  # try the solver when at most this many cells are empty
@@ -446,24 +445,3 @@ def engine_for(geo: Geometry) -> Engine:
     if key not in _ENGINES:
         _ENGINES[key] = Engine(geo.width, geo.height)
     return _ENGINES[key]
-
-
-def tournament_engine(game: object, state: object, seconds: float,
-                      stop: Stop | None = None) -> SearchResult:
-    """The engine as GameSpec.engines wants it; the value is from red's (Max's) side."""
-    # Imported here, not at the top: ConnectFour.py's tournament mode needs the engine
-    # but not the search package, and every import counts against its 1 second.
-    from zerosum.games.connect4.game import Connect4, Position
-    from zerosum.search.result import SearchResult, SearchStats
-
-    assert isinstance(game, Connect4) and isinstance(state, Position)
-    t0, c0 = time.perf_counter(), time.process_time()
-    engine = engine_for(game.geo)
-    column, value, exact, depth = engine.choose(state.current, state.mask, seconds, stop)
-    red_value = value if state.red_to_move else -value
-    stats = SearchStats(nodes=engine.nodes, max_depth=depth,
-                        cpu_time=time.process_time() - c0, wall_time=time.perf_counter() - t0)
-    value_out = red_value // SCALE if exact else red_value / SCALE
-    return SearchResult(float(value_out), column, [column], stats,
-                        depth=None if depth == 0 else depth, complete=True, exact=exact,
-                        algorithm="connect4 engine")

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder
 
 if TYPE_CHECKING:
-    from zerosum.search.control import Stop
+    from zerosum.stop import Stop
 
 
 class SolverStopped(Exception):

@@ -1,4 +1,8 @@
-"""What every search returns (SearchResult, SearchStats) and what a tracer receives."""
+"""What every search returns (SearchResult, SearchStats) and what a tracer receives.
+
+On the ground floor beside the protocol (zerosum.game): games' own engines return these
+types too, and they know no search algorithm.
+"""
 
 from __future__ import annotations
 

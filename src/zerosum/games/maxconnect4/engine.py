@@ -29,7 +29,7 @@ import math
 import time
 from collections.abc import Callable
 
-from zerosum.games.maxconnect4 import (
+from zerosum.games.maxconnect4.bitboard import (
     BOARD,
     BOTTOM_OF,
     CELLS,
@@ -40,8 +40,8 @@ from zerosum.games.maxconnect4 import (
     Position,
     potential,
 )
-from zerosum.search.control import Stop
-from zerosum.search.result import Clock, SearchResult, SearchStats
+from zerosum.result import Clock, SearchResult, SearchStats
+from zerosum.stop import Stop
 
 EXACT, LOWER, UPPER = 0, 1, 2
 TO_THE_END = 99  # the stored depth of a result that needed no cutoff

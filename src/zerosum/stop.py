@@ -1,4 +1,7 @@
-"""Stopping a running search from outside: a deadline, a node budget, or a flag."""
+"""Stopping a running search from outside: a deadline, a node budget, or a flag.
+
+On the ground floor beside the protocol, since games' own engines obey a Stop too.
+"""
 
 from __future__ import annotations
 

@@ -1,1 +1,0 @@
-"""Game-specific engines that build on the generic searches (kept out of games/)."""

@@ -1,0 +1,210 @@
+"""The layers of docs/architecture.md, checked on the source: every import of every
+module of src/zerosum (at any level, function-local ones included) is an edge of the
+module import graph, and the graph must keep the rules below."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+import zerosum
+
+SRC = Path(zerosum.__file__).parent
+
+GROUND_FLOOR = {
+    "zerosum.game", "zerosum.result", "zerosum.stop",
+    "zerosum.convert", "zerosum.fileio", "zerosum.plugins",
+}
+# A front end's `if __name__ == "__main__":` block may import this (the pointer to the
+# command, which needs the command's table of assignments): it runs only when the module
+# is the program itself, so it is no dependency of anything importing the module.
+MAIN_BLOCK_ALLOWED = {"zerosum.cli.assignment"}
+
+Graph = dict[str, set[str]]
+
+
+def module_name(path: Path, root: Path = SRC) -> str:
+    parts = [root.name, *path.relative_to(root).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def all_modules(root: Path = SRC) -> dict[str, Path]:
+    return {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
+
+
+def is_main_block(node: ast.AST) -> bool:
+    """`if __name__ == "__main__":`"""
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)
+            and test.left.id == "__name__" and len(test.comparators) == 1
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value == "__main__")
+
+
+def imported_names(module: str, is_package: bool, tree: ast.AST) -> Iterable[tuple[str, bool]]:
+    """(dotted name, inside a __main__ block) of every import in `tree`; for
+    `from a import b` both `a.b` and `a` (the caller keeps whichever is a module)."""
+    in_main = {id(n) for block in ast.walk(tree) if is_main_block(block)
+               for n in ast.walk(block)}
+    for node in ast.walk(tree):
+        main = id(node) in in_main
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, main
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the package of this module
+                package = module.split(".")
+                package = package if is_package else package[:-1]
+                package = package[: len(package) - node.level + 1]
+                base = ".".join([*package, base] if base else package)
+            for alias in node.names:
+                yield f"{base}.{alias.name}|{base}", main
+
+
+def resolve(name: str, modules: Iterable[str]) -> str | None:
+    """The module an imported name refers to, None outside zerosum."""
+    known = set(modules)
+    candidates = name.split("|")
+    if candidates[-1].split(".")[0] != "zerosum":
+        return None
+    for candidate in candidates:
+        if candidate in known:
+            return candidate
+    raise AssertionError(f"import of {candidates[-1]}, which is no module of src/zerosum")
+
+
+def build_graph(sources: dict[str, tuple[str, bool]]) -> tuple[Graph, Graph, Graph]:
+    """From {module: (source text, is a package)}: the import graph, the imports of the
+    standard library and others outside zerosum, and the __main__-block imports."""
+    graph: Graph = {m: set() for m in sources}
+    outside: Graph = {m: set() for m in sources}
+    main_only: Graph = {m: set() for m in sources}
+    for module, (text, is_package) in sources.items():
+        for name, main in imported_names(module, is_package, ast.parse(text)):
+            target = resolve(name, sources)
+            if target is None:
+                outside[module].add(name.split("|")[-1].split(".")[0])
+            elif main:
+                main_only[module].add(target)
+            elif target != module:
+                graph[module].add(target)
+    return graph, outside, main_only
+
+
+def find_cycle(graph: Graph) -> list[str] | None:
+    """One cycle of the graph as a path [a, b, ..., a], or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def in_package(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def violations(graph: Graph, layer: str, forbidden: Iterable[str]) -> list[str]:
+    return sorted(f"{m} imports {t}" for m, targets in graph.items() if in_package(m, layer)
+                  for t in targets if any(in_package(t, f) for f in forbidden))
+
+
+def read_sources() -> dict[str, tuple[str, bool]]:
+    return {m: (p.read_text(encoding="utf-8"), p.name == "__init__.py")
+            for m, p in all_modules().items()}
+
+
+GRAPH, OUTSIDE, MAIN_ONLY = build_graph(read_sources())
+
+
+# ----------------------------------------------------- the checker checks itself
+
+
+def test_the_graph_holds_known_edges_top_level_and_function_local() -> None:
+    assert "zerosum.game" in GRAPH["zerosum.search.alphabeta"]
+    # Imported inside the engine entry, loaded only when the engine plays.
+    assert "zerosum.games.maxconnect4.engine" in GRAPH["zerosum.games.maxconnect4.game"]
+    assert "zerosum.cli" in GRAPH["zerosum._launch"]  # inside zerosum_main
+    assert "zerosum.cli.assignment" in MAIN_ONLY["zerosum.frontends.uta_logic"]
+    assert "zerosum.cli.assignment" not in GRAPH["zerosum.frontends.uta_logic"]
+    assert {"argparse", "sys"} <= OUTSIDE["zerosum.console"]
+    assert len(GRAPH) > 60
+
+
+def test_the_checker_finds_a_cycle_and_a_forbidden_import() -> None:
+    sources = {
+        "zerosum": ("", True),
+        "zerosum.games": ("", True),
+        "zerosum.games.g": ("def f():\n    from zerosum.search import s\n", False),
+        "zerosum.search": ("from . import s\n", True),
+        "zerosum.search.s": ("from ..games import g\nimport json\n", False),
+    }
+    graph, outside, _ = build_graph(sources)
+    assert graph["zerosum.search.s"] == {"zerosum.games.g"}  # relative, resolved
+    assert outside["zerosum.search.s"] == {"json"}
+    assert find_cycle(graph) == ["zerosum.games.g", "zerosum.search.s", "zerosum.games.g"]
+    assert violations(graph, "zerosum.games", ["zerosum.search"]) == [
+        "zerosum.games.g imports zerosum.search.s"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+    with pytest.raises(AssertionError, match=r"zerosum\.search\.gone"):
+        build_graph({"zerosum": ("import zerosum.search.gone\n", True)})
+
+
+# ---------------------------------------------------------------------- the rules
+
+
+def test_no_two_modules_import_each_other() -> None:
+    cycle = find_cycle(GRAPH)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+@pytest.mark.parametrize(("layer", "forbidden"), [
+    ("zerosum.games", ["zerosum.search", "zerosum.cli", "zerosum.frontends", "zerosum.agents"]),
+    ("zerosum.search", ["zerosum.games", "zerosum.cli", "zerosum.frontends"]),
+    ("zerosum.cli", ["zerosum.frontends"]),
+    ("zerosum.frontends", ["zerosum.cli"]),
+])
+def test_layers_import_only_downwards(layer: str, forbidden: list[str]) -> None:
+    assert violations(GRAPH, layer, forbidden) == []
+
+
+@pytest.mark.parametrize("layer", ["zerosum.games", "zerosum.search"])
+def test_games_and_search_stand_on_the_ground_floor_only(layer: str) -> None:
+    above = sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if in_package(m, layer)
+                   for t in targets if not in_package(t, layer) and t not in GROUND_FLOOR)
+    assert above == []
+
+
+@pytest.mark.parametrize("module", sorted(GROUND_FLOOR))
+def test_the_ground_floor_needs_only_the_standard_library(module: str) -> None:
+    assert GRAPH[module] <= GROUND_FLOOR, f"{module} imports {GRAPH[module] - GROUND_FLOOR}"
+    assert OUTSIDE[module] <= sys.stdlib_module_names, OUTSIDE[module]
+
+
+def test_the_console_stands_on_the_ground_floor() -> None:
+    assert GRAPH["zerosum.console"] <= GROUND_FLOOR, GRAPH["zerosum.console"]
+    assert OUTSIDE["zerosum.console"] <= sys.stdlib_module_names
+
+
+def test_main_blocks_import_only_the_pointer_to_the_command() -> None:
+    extra = {m: t - MAIN_BLOCK_ALLOWED for m, t in MAIN_ONLY.items() if t - MAIN_BLOCK_ALLOWED}
+    assert extra == {}

@@ -49,6 +49,12 @@ class Stop:
     def request(self) -> None:
         self._flag.set()
 
+    def observe(self, nodes: int) -> bool:
+        """For an engine that counts its own nodes, at its periodic check: show the count
+        to whoever watches (the live line), and say whether a stop was requested."""
+        self.nodes_used = nodes
+        return self.requested
+
     @property
     def requested(self) -> bool:
         return self._flag.is_set()

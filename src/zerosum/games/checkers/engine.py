@@ -200,11 +200,8 @@ class Engine:
     def out_of_time(self) -> bool:
         """Asked every 1024 nodes: is the deadline past or a stop requested? (It also
         shows the node count to whoever watches the stop.)"""
-        stop = self.stop
-        if stop is not None:
-            stop.nodes_used = self.nodes
-            if stop.requested:
-                return True
+        if self.stop is not None and self.stop.observe(self.nodes):
+            return True
         return self.clock() > self.deadline
 
     def _eval(self, black: int, white: int, kings: int, btm: bool) -> int:

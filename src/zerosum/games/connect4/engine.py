@@ -252,11 +252,8 @@ class Engine:
     def out_of_time(self) -> bool:
         """Asked every 256 nodes: is the deadline past or a stop requested? (It also
         shows the node count to whoever watches the stop.)"""
-        stop = self.stop
-        if stop is not None:
-            stop.nodes_used = self.nodes
-            if stop.requested:
-                return True
+        if self.stop is not None and self.stop.observe(self.nodes):
+            return True
         return self.clock() >= self.deadline
 
     def ordered(self, current: int, mask: int, candidates: int, first: int) -> list[int]:

@@ -232,10 +232,8 @@ class Solver:
     def check(self) -> None:
         """Called every thousand nodes when a deadline or budget is set."""
         self.next_check = self.nodes + 1024
-        if self.stop is not None:
-            self.stop.nodes_used = self.nodes
-            if self.stop.requested:
-                raise SolverStopped
+        if self.stop is not None and self.stop.observe(self.nodes):
+            raise SolverStopped
         if self.node_budget is not None and self.nodes >= self.node_budget:
             raise SolverStopped
         if self.deadline is not None and self.clock() >= self.deadline:

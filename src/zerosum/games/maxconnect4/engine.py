@@ -220,7 +220,7 @@ class Engine:
             points. Fail-soft: outside (alpha, beta) it is a bound on the true value."""
             counter[0] += 1
             if watched and counter[0] % 1024 == 0 and (
-                    (stop is not None and stop_requested(stop, nodes_before + counter[0]))
+                    (stop is not None and stop.observe(nodes_before + counter[0]))
                     or (deadline is not None and time.perf_counter() > deadline)):
                 raise OutOfTime(counter[0])
             mask = mine | theirs
@@ -320,11 +320,6 @@ def first_move(pos: Position, nodes: int) -> SearchResult:
     return SearchResult(-math.inf, column, [column], SearchStats(nodes=nodes), depth=0,
                         complete=False, algorithm="maxconnect4 alpha-beta")
 
-
-def stop_requested(stop: Stop, nodes: int) -> bool:
-    """Show the node count to whoever watches `stop`; is a stop requested?"""
-    stop.nodes_used = nodes
-    return stop.requested
 
 
 def by_points(child: tuple[int, int, int]) -> int:

@@ -308,7 +308,7 @@ def test_4x4_engine_plays_perfectly() -> None:
     g = Checkers(4)
     s = g.initial_state()
     r = engine_move(g, s, 0.1)
-    assert r.value == 0.0 and r.exact and g.format_move(r.action) != "A2-B1"
+    assert r.value == 0.0 and r.decided and g.format_move(r.action) != "A2-B1"
     out = io.StringIO()
     with redirect_stdout(out):  # the engine against itself: perfect play draws
         zerosum_main(["play", "checkers", "--size", "4", "--opponent", "engine", "--side",
@@ -366,10 +366,10 @@ def test_engine_finds_forced_wins() -> None:
     g = Checkers(8)
     e = Engine(g)
     r = e.search(position(g, "C4", "D3"), 10.0, max_depth=4)
-    assert g.format_move(r.action) == "C4xE2" and r.value == 1.0 and r.exact
+    assert g.format_move(r.action) == "C4xE2" and r.value == 1.0 and r.decided
     # F1-G2 shuts the white king in its corner: G2 is guarded by the king on F3.
     r = e.search(position(g, "KF1 KF3", "KH1"), 10.0, max_depth=4)
-    assert g.format_move(r.action) == "F1-G2" and r.value == 1.0 and r.exact
+    assert g.format_move(r.action) == "F1-G2" and r.value == 1.0 and r.decided
 
 
 def test_engine_depth_limited_is_deterministic_and_legal() -> None:
@@ -390,7 +390,7 @@ def test_generic_search_on_8x8_uses_capture_aware_cutoff() -> None:
     s2 = g.initial_state()
     assert g.cutoff_test(s2, 3, 3) is True
     r = alphabeta_search(g, s2, 3, order=True)
-    assert r.action in g.actions(s2) and r.complete and not r.exact
+    assert r.action in g.actions(s2) and r.complete and not r.decided
 
 
 def test_registry_options() -> None:

@@ -346,7 +346,7 @@ def test_engine_solves_the_end_game_exactly() -> None:
     for moves, score in load("Test_L3_R1", 250, 4):
         p = position(moves)
         result = tournament_engine(game, p, 2.0)
-        assert result.exact, moves
+        assert result.decided, moves
         red_score = score if p.red_to_move else -score
         assert result.value == red_score, moves
         solver = Solver()

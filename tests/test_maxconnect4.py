@@ -251,7 +251,7 @@ def test_engine_agrees_with_plain_depth_limited_minimax() -> None:
         mm = minimax_search(GAME, pos, depth)
         result = Engine().search(pos, depth)
         assert result.value == mm.value
-        assert result.depth == depth and not result.exact
+        assert result.depth == depth and not result.decided
         after = GAME.result(pos, result.action)
         assert minimax_search(GAME, after, depth - 1).value == mm.value
 
@@ -291,7 +291,7 @@ def test_exact_with_10_empty_cells_against_full_minimax(seed: int) -> None:
     for pos in positions_with_empties(seed, 10, 20000, 3, min_leaves=2000):
         mm = minimax_search(GAME, pos)  # to the end of the game: the true value
         result = Engine().search(pos, 1)  # depth 1 asked; 10 empty cells: to the end
-        assert result.exact
+        assert result.decided
         assert result.value == mm.value
         assert mm.value == int(mm.value)
         after = GAME.result(pos, result.action)
@@ -311,7 +311,7 @@ def test_exact_from_16_empty_cells_gives_the_value_the_table_free_search_gives()
     pos = positions_with_empties(7, 16, 10**9, 1)[0]
     engine = Engine()
     result = engine.search(pos, 2)
-    assert result.exact and result.depth == 16
+    assert result.decided and result.depth == 16
     # A second engine without iterative deepening or a shared table agrees.
     assert Engine().search_depth(pos, 16).value == result.value
     # So does one whose table fills up and is cleared many times within the pass.
@@ -320,7 +320,7 @@ def test_exact_from_16_empty_cells_gives_the_value_the_table_free_search_gives()
     assert len(small.table) <= 500
     # 17 empty cells at depth 2: a depth-limited search, not exact.
     pos17 = positions_with_empties(7, 17, 10**9, 1)[0]
-    assert not Engine().search(pos17, 2).exact
+    assert not Engine().search(pos17, 2).decided
 
 
 def test_beats_random_player_every_time() -> None:

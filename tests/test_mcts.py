@@ -25,17 +25,17 @@ def test_win_in_one_is_proven_and_played() -> None:
     # X X . / O O . / . . . : X wins at 3 (index 2); the solver needs one
     # simulation per root move at most.
     r = mcts_search(TTT, ("XX.OO....", "X"), simulations=1000)
-    assert (r.action, r.value, r.exact) == (2, 1.0, True)
+    assert (r.action, r.value, r.decided) == (2, 1.0, True)
     assert r.stats.nodes <= 5 and r.pv == [2]
     # The same for O, whose win is -1 from Max's side.
     r = mcts_search(TTT, ("XX.OO.X..", "O"), simulations=1000)
-    assert (r.action, r.value, r.exact) == (5, -1.0, True)
+    assert (r.action, r.value, r.decided) == (5, -1.0, True)
 
 
 def test_proven_loss_when_every_move_loses() -> None:
     # O O . / . X . / O X X with X to move: O threatens 3 and 4 at once.
     r = mcts_search(TTT, ("OO..X.OXX", "X"), simulations=1000)
-    assert (r.value, r.exact) == (-1.0, True)
+    assert (r.value, r.decided) == (-1.0, True)
     assert r.action in (2, 3, 5)  # every move loses; a legal one is still played
     assert r.stats.nodes < 1000
 
@@ -53,7 +53,7 @@ def test_proven_values_agree_with_alphabeta() -> None:
             continue
         r = mcts_search(TTT, state, simulations=3000, seed=checked)
         truth = alphabeta_search(TTT, state)
-        assert r.exact, TTT.render(state)
+        assert r.decided, TTT.render(state)
         assert r.value == truth.value
         after = alphabeta_search(TTT, TTT.result(state, r.action))
         assert after.value == truth.value  # the move keeps the game value
@@ -63,7 +63,7 @@ def test_proven_values_agree_with_alphabeta() -> None:
 
 def test_empty_board_picks_no_losing_move_and_finds_no_proof() -> None:
     r = mcts_search(TTT, TTT.initial_state(), simulations=3000, seed=1)
-    assert not r.exact and -1.0 < r.value < 1.0
+    assert not r.decided and -1.0 < r.value < 1.0
     assert sum(r.details["visits"].values()) == 3000
     # After X takes the centre, every edge loses for O: MCTS answers with a corner.
     r = mcts_search(TTT, ("....X....", "O"), simulations=6000, seed=1)
@@ -75,17 +75,17 @@ def test_aima_figure_5_2_reaches_the_minimax_choice() -> None:
     # All its leaves are positive: by sign every move wins, so the solver needs the
     # utility range to tell 3 from 2.
     r = mcts_search(tree, (), simulations=1000, bounds=(2, 14))
-    assert (r.action, r.value, r.exact, r.pv) == (0, 3.0, True, [0, 0])
+    assert (r.action, r.value, r.decided, r.pv) == (0, 3.0, True, [0, 0])
     assert r.stats.nodes < 1000  # the root was proven
     by_sign = mcts_search(tree, (), simulations=1000)
-    assert by_sign.exact and by_sign.value > 0
+    assert by_sign.decided and by_sign.value > 0
 
 
 def test_solver_win_rule_by_sign() -> None:
     # B and C each let Min win; D wins for Max whatever Min does.
     tree = TreeGame.from_text("A[B[-1 1] C[1 -1] D[1 1]]")
     r = mcts_search(tree, (), simulations=1000)
-    assert (r.action, r.value, r.exact, r.pv) == (2, 1.0, True, [2, 0])
+    assert (r.action, r.value, r.decided, r.pv) == (2, 1.0, True, [2, 0])
 
 
 def test_never_misses_a_win_in_one_in_connect_four() -> None:
@@ -105,7 +105,7 @@ def test_never_misses_a_win_in_one_in_connect_four() -> None:
         if not wins:
             continue
         r = mcts_search(game, state, simulations=500, seed=found)
-        assert r.action in wins and r.exact
+        assert r.action in wins and r.decided
         assert r.stats.nodes <= len(game.actions(state))
         found += 1
 
@@ -115,7 +115,7 @@ def test_stop_requested_before_the_start_still_gives_a_legal_move() -> None:
     stop.request()
     r = mcts_search(Connect4(), Connect4().initial_state(), stop=stop)
     assert r.action == 3 and r.pv == [3]  # the game's first move in its order: the centre
-    assert (r.stats.nodes, r.complete, r.exact, r.details["visits"]) == (0, False, False, {})
+    assert (r.stats.nodes, r.complete, r.decided, r.details["visits"]) == (0, False, False, {})
 
 
 def test_budgets_are_exact_and_progress_is_reported() -> None:
@@ -152,7 +152,7 @@ def test_search_agent_plays_mcts() -> None:
     agent = SearchAgent("mcts", seconds=5.0, seed=1)
     assert agent.name == "mcts (5 s)"
     move = agent.choose(TTT, ("XX.OO....", "X"))  # proven at once, long before 5 s
-    assert move.action == 2 and move.result is not None and move.result.exact
+    assert move.action == 2 and move.result is not None and move.result.decided
 
 
 def test_bad_settings_are_refused() -> None:

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Node, TreeGame
+from zerosum.result import Info
 from zerosum.search import (
     Stop,
     TraceEvent,
     TranspositionTable,
     alphabeta_search,
-    deepen,
     iterative_deepening_search,
     minimax_search,
 )
@@ -165,19 +165,21 @@ def test_iterative_deepening_respects_node_budget() -> None:
 
 def test_iterative_deepening_reports_each_depth() -> None:
     game = TicTacToe()
-    seen: list[int | None] = []
-    r = iterative_deepening_search(game, game.initial_state(), seconds=30,
-                                   on_depth=lambda res: seen.append(res.depth))
-    # Stops once a pass needed no cutoff: then the value is exact.
-    assert seen == list(range(1, len(seen) + 1))
-    assert r.exact and r.value == 0
-    assert len(seen) <= 9
+    seen: list[Info] = []
+    r = iterative_deepening_search(game, game.initial_state(), seconds=30, on_info=seen.append)
+    # Stops once a pass needed no estimate: then the value is decided (a draw).
+    assert [i.depth for i in seen] == list(range(1, 10))
+    assert [i.decided for i in seen] == [False] * 8 + [True]
+    assert r.decided and r.value == 0 and r.depth == 9 and r.plies is None
+    assert seen[-1].nodes == r.stats.nodes and seen[-1].pv == tuple(r.pv)
+    assert all(a.nodes < b.nodes for a, b in zip(seen, seen[1:]))
 
 
-def test_deepen_is_a_generator_of_passes() -> None:
+def test_iterative_deepening_stops_at_its_depth_limit() -> None:
     game = TicTacToe()
-    passes = list(deepen(game, game.initial_state(), Stop(nodes=10**6), max_depth=3))
-    assert [p.depth for p in passes] == [1, 2, 3]
+    seen: list[Info] = []
+    r = iterative_deepening_search(game, game.initial_state(), max_depth=3, on_info=seen.append)
+    assert [i.depth for i in seen] == [1, 2, 3] and r.depth == 3 and not r.decided
 
 
 def test_stop_from_outside_returns_best_so_far() -> None:
@@ -222,10 +224,11 @@ def test_stop_reads_the_clock_it_is_given() -> None:
 def test_iterative_deepening_under_a_clock_of_its_own() -> None:
     # The clock is read when the Stop is made (t = 0.001: deadline 0.0025), after each
     # pass (0.002 after depth 1: going on; 0.003 after depth 2: over), and every 128
-    # nodes (never reached): depths 1 and 2, 10 + 26 nodes, whatever the real time.
+    # nodes (never reached): depths 1 and 2, the root once and 9 + 25 nodes below it,
+    # whatever the real time.
     result = iterative_deepening_search(TicTacToe(), TicTacToe().initial_state(),
                                         seconds=0.0015, clock=SteppingClock(0.001))
-    assert result.depth == 2 and result.stats.nodes == 36
+    assert result.depth == 2 and result.stats.nodes == 35
     # A longer budget runs out inside a pass, at a check every 128 nodes; the figures
     # are the same on every run.
     result = iterative_deepening_search(TicTacToe(), TicTacToe().initial_state(),

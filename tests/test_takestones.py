@@ -157,7 +157,7 @@ def test_known_game_values() -> None:
     for n in range(1, 7):
         game = TakeStones(n)
         result = alphabeta_search(game, game.initial_state())
-        assert result.value == -100 and result.exact
+        assert result.value == -100 and result.decided
         if n >= 3:
             assert game.actions(game.initial_state()) == [1]
             prime = {3: 3, 4: 3, 5: 5, 6: 5}[n]

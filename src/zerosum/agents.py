@@ -1,4 +1,10 @@
-"""Players (random, search, human) and `play_match`, which runs a game between two of them.
+"""Players (random, search, a game's engine, human) and `play_match`, which runs a game
+between two of them.
+
+Every computer player offers the one contract of zerosum.result: `analyse(game, state,
+limit, on_info=None, stop=None) -> SearchResult` (its search, within a `Limit`, reporting
+`Info` as it goes and obeying `stop`) and `play(...)`, the same returning just the move;
+`choose(game, state)` is what `play_match` asks of any player, a person included.
 
 `Watch` lets a person wait for a computer player without waiting blind: it runs the
 search in a worker thread, shows a live progress line, and turns Ctrl-C into a question.
@@ -15,9 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 from zerosum.console import EndOfInput, read_answer
-from zerosum.game import AnyGame, InputError
-from zerosum.games.registry import Engine
-from zerosum.result import SearchResult
+from zerosum.game import AnyGame, InputError, format_value
+from zerosum.result import Analyser, InfoSink, Limit, SearchResult
 from zerosum.search import (
     TranspositionTable,
     alphabeta_search,
@@ -40,9 +45,41 @@ class Quit(Exception):
 
 
 class Agent(Protocol):
+    """What play_match asks of a player."""
+
     name: str
 
     def choose(self, game: AnyGame, state: Any) -> Move: ...
+
+
+class ComputerAgent:
+    """A player that searches: `analyse` (the contract) and what follows from it.
+
+    `limit` is the agent's own setting, used when `analyse` is given none. `watch`,
+    set by a UI, makes `choose` think in a worker thread with a live progress line.
+    """
+
+    name = "computer"
+    limit = Limit()
+    watch: Watch | None = None
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        raise NotImplementedError
+
+    def play(self, game: AnyGame, state: Any, limit: Limit | None = None,
+             on_info: InfoSink | None = None, stop: Stop | None = None) -> Any:
+        """The move `analyse` chooses (a legal one even when stopped at once)."""
+        return playable(game, state, self.analyse(game, state, limit, on_info, stop)).action
+
+    def new_stop(self) -> Stop:
+        """A Stop for one search, carrying the agent's time and node budget."""
+        stop = Stop(seconds=self.limit.seconds, nodes=self.limit.nodes, check_every=128)
+        stop.depth = self.limit.depth or 0  # a fixed-depth search works at its limit
+        return stop
+
+    def choose(self, game: AnyGame, state: Any) -> Move:
+        return think(self, game, state)
 
 
 def progress_line(stop: Stop, elapsed: float) -> str:
@@ -173,37 +210,44 @@ class Watch:
             question = "\n[p]lay it, [c]ontinue thinking, [q]uit? "
 
 
-def think(agent: Any, game: AnyGame, state: Any) -> Move:
-    """An agent's move by its `search(game, state, stop)`: in a worker thread under the
-    agent's Watch if it has one, else right here."""
+def think(agent: ComputerAgent, game: AnyGame, state: Any) -> Move:
+    """An agent's move by its `analyse`: in a worker thread under the agent's Watch if
+    it has one, else right here."""
     t0 = time.perf_counter()
-    watch: Watch | None = agent.watch
+    watch = agent.watch
     if watch is None:
-        result = agent.search(game, state)
+        result = agent.analyse(game, state)
     else:
-        result = watch.run(game, state, lambda stop: agent.search(game, state, stop),
+        result = watch.run(game, state, lambda stop: agent.analyse(game, state, stop=stop),
                            agent.new_stop)
     result = playable(game, state, result)
     return Move(result.action, result, time.perf_counter() - t0)
 
 
-class RandomAgent:
-    """Plays a uniformly random legal move; seeded, so a match can be replayed."""
+class RandomAgent(ComputerAgent):
+    """Plays a uniformly random legal move; seeded, so a match can be replayed. Its
+    analysis judges nothing: the value is 0 (no opinion), the one node the root."""
 
     def __init__(self, seed: int | None = 0) -> None:
         self.name = "random"
         self.rng = random.Random(seed)
 
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        actions = list(game.actions(state))
+        action = self.rng.choice(actions) if actions else None
+        result = SearchResult(0.0, action, [] if action is None else [action], depth=0,
+                              algorithm="random")
+        result.stats.nodes = 1
+        return result
+
     def choose(self, game: AnyGame, state: Any) -> Move:
         t0 = time.perf_counter()
-        action = self.rng.choice(list(game.actions(state)))
+        action = self.analyse(game, state).action
         return Move(action, None, time.perf_counter() - t0)
 
 
-SearchFunction = Callable[[AnyGame, Any], SearchResult]
-
-
-class SearchAgent:
+class SearchAgent(ComputerAgent):
     """Chooses by search: 'minimax', 'alphabeta', 'depth-limited' (alpha-beta with
     cutoff and evaluation), 'iterative' (iterative deepening within `seconds`) or
     'mcts' (Monte Carlo tree search within `seconds`, its playouts drawn from `seed`).
@@ -212,7 +256,6 @@ class SearchAgent:
     """
 
     ALGORITHMS = ("minimax", "alphabeta", "depth-limited", "iterative", "mcts")
-    watch: Watch | None = None  # set by a UI: think in a worker thread, show progress
 
     def __init__(
         self,
@@ -234,6 +277,7 @@ class SearchAgent:
         if algorithm in ("iterative", "mcts") and seconds is None:
             seconds = 1.0
         self.algorithm, self.depth, self.seconds = algorithm, depth, seconds
+        self.limit = Limit(depth=depth, seconds=seconds)
         self.order, self.table = order, table
         self.seeds = random.Random(seed)  # each move's seed drawn from `seed`
         detail = f"depth {depth}" if depth is not None else ""
@@ -242,26 +286,23 @@ class SearchAgent:
         self.name = f"{algorithm} ({detail})" if detail else algorithm
         self._table: tuple[Any, TranspositionTable] | None = None  # (state, its table)
 
-    def new_stop(self) -> Stop:
-        """A Stop for one search (the time budget, for iterative deepening and MCTS)."""
-        if self.algorithm in ("iterative", "mcts"):
-            return Stop(seconds=self.seconds, check_every=128)
-        stop = Stop()
-        stop.depth = self.depth or 0  # a fixed-depth search works at its limit throughout
-        return stop
-
-    def search(self, game: AnyGame, state: Any, stop: Stop | None = None) -> SearchResult:
-        """The search's result; `stop` (see Watch) may end it early."""
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        """The search's result within `limit` (default: the agent's); `stop` (see
+        Watch) may end it early. minimax and alpha-beta honour the depth and the stop;
+        iterative deepening and MCTS the time and node budgets too."""
+        limit = limit or self.limit
+        if stop is not None and stop.node_budget is None:
+            stop.node_budget = limit.nodes
         if self.algorithm == "minimax":
-            return minimax_search(game, state, self.depth, stop=stop)
+            return minimax_search(game, state, limit.depth, stop=stop or self.budget(limit))
         if self.algorithm == "iterative":
-            return iterative_deepening_search(game, state, seconds=self.seconds, order=self.order,
-                                              stop=stop)
+            return iterative_deepening_search(
+                game, state, seconds=limit.seconds, nodes=limit.nodes, stop=stop,
+                max_depth=limit.depth or 100, order=self.order, on_info=on_info)
         if self.algorithm == "mcts":
-            seed = self.seeds.randrange(2**32)
-            if stop is None:
-                return mcts_search(game, state, seconds=self.seconds, seed=seed)
-            return mcts_search(game, state, stop=stop, seed=seed)
+            return mcts_search(game, state, seconds=limit.seconds, simulations=limit.nodes,
+                               stop=stop, seed=self.seeds.randrange(2**32), on_info=on_info)
         # A table costs alpha-beta nothing in value and saves it the transposed subtrees;
         # searching the same state again (thinking on after a stop) reuses it.
         table = None
@@ -269,31 +310,33 @@ class SearchAgent:
             if self._table is None or self._table[0] != state:
                 self._table = (state, TranspositionTable())
             table = self._table[1]
-        return alphabeta_search(game, state, self.depth, order=self.order, table=table,
-                                stop=stop)
+        return alphabeta_search(game, state, limit.depth, order=self.order, table=table,
+                                stop=stop or self.budget(limit))
 
-    def choose(self, game: AnyGame, state: Any) -> Move:
-        return think(self, game, state)
+    @staticmethod
+    def budget(limit: Limit) -> Stop | None:
+        """A Stop for a limit's time or nodes, if it has any."""
+        if limit.seconds is None and limit.nodes is None:
+            return None
+        return Stop(seconds=limit.seconds, nodes=limit.nodes)
 
 
-class EngineAgent:
-    """A game's own engine (see GameSpec.engines), given a time per move."""
+class EngineAgent(ComputerAgent):
+    """A game's own engine (see GameSpec.engines), within a limit (default 1 s a move)."""
 
-    watch: Watch | None = None  # set by a UI: think in a worker thread, show progress
-
-    def __init__(self, name: str, engine: Engine, seconds: float = 1.0) -> None:
-        self.name = f"{name} ({seconds:g} s)"
+    def __init__(self, name: str, engine: Analyser, limit: Limit | float = 1.0) -> None:
+        if not isinstance(limit, Limit):
+            limit = Limit(seconds=limit)
+        self.name = f"{name} ({limit})"
         self.engine = engine
-        self.seconds = seconds
+        self.limit = limit
 
     def new_stop(self) -> Stop:
-        return Stop()
+        return Stop()  # the engine applies its limit itself
 
-    def search(self, game: AnyGame, state: Any, stop: Stop | None = None) -> SearchResult:
-        return self.engine(game, state, self.seconds, stop)
-
-    def choose(self, game: AnyGame, state: Any) -> Move:
-        return think(self, game, state)
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        return self.engine(game, state, limit or self.limit, on_info, stop)
 
 
 class HumanAgent:
@@ -338,12 +381,9 @@ class MatchRecord:
     abandoned: bool = False
 
 
-def value_text(game: AnyGame, result: SearchResult, state: Any = None) -> str:
-    """A search's value as a person reads it (the game's format_value); a search
-    stopped before it valued any move has none."""
-    if math.isinf(result.value):
-        return "none yet"
-    return game.format_value(result.value, state)
+def value_text(game: AnyGame, result: SearchResult) -> str:
+    """A search's value as a person reads it (zerosum.game.format_value)."""
+    return format_value(game, result.value, decided=result.decided, plies=result.plies)
 
 
 def describe(game: AnyGame, move: Move, state: Any = None) -> str:
@@ -354,7 +394,7 @@ def describe(game: AnyGame, move: Move, state: Any = None) -> str:
     depth = "end" if r.depth is None else str(r.depth)
     stopped = "" if r.complete else " (stopped early)"
     return (
-        f"value {value_text(game, r, state)}, depth {depth}{stopped}, nodes {r.stats.nodes:,}, "
+        f"value {value_text(game, r)}, depth {depth}{stopped}, nodes {r.stats.nodes:,}, "
         f"time {move.seconds:.3f} s"
     )
 

@@ -7,9 +7,11 @@ Utilities and evaluations are always from Max's (player 1's) side.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 S = TypeVar("S")  # a state: immutable and hashable
 A = TypeVar("A")  # an action
@@ -22,8 +24,32 @@ class InputError(ValueError):
     """
 
 
+@dataclass(frozen=True)
+class Values:
+    """What a game's utilities mean, declared once per game (`Game.values`).
+
+    `kind` "outcome": the game is won, drawn or lost, and the sign of a utility says
+    which (its size may say more, e.g. how soon Connect Four is won); utilities are
+    whole numbers, a decided win is worth at least `win` and evaluations stay strictly
+    inside (-win, win), so an estimate never looks like a result. `kind` "score": the
+    utility is a final score (Max-Connect4's points, a textbook tree's leaves) and any
+    number may be a result or an estimate. `lo` and `hi` bound the utilities.
+    """
+
+    kind: Literal["outcome", "score"] = "outcome"
+    win: float = 1.0
+    lo: float = -1.0
+    hi: float = 1.0
+
+
+OUTCOME = Values()
+
+
 class Game(Protocol[S, A]):
     """What every search algorithm may ask of a game."""
+
+    values: Values
+    players: tuple[str, str]  # the printed names of the two sides, Max first
 
     def initial_state(self) -> S: ...
 
@@ -69,11 +95,6 @@ class Game(Protocol[S, A]):
         """A move typed by a person; raises InputError when it is not legal here."""
         ...
 
-    def format_value(self, value: float, state: S | None = None) -> str:
-        """A search value as a person should read it; `state`, the position the value
-        was found for, lets a game say how far off a decided result is."""
-        ...
-
     def move_help(self) -> str: ...
 
     def outcome(self, state: S) -> str:
@@ -92,6 +113,7 @@ class GameBase(Generic[S, A]):
     name = "game"
     # Printed names of the two sides, Max first.
     players: tuple[str, str] = ("Max", "Min")
+    values: Values = OUTCOME
 
     def initial_state(self) -> S:
         raise NotImplementedError
@@ -137,15 +159,6 @@ class GameBase(Generic[S, A]):
                 return action
         raise InputError(f"not a legal move here: {text!r}")
 
-    def format_value(self, value: float, state: S | None = None) -> str:
-        """A search value as a person should read it (given `state`, a game may say
-        "wins in 5"); the default says which side it favours."""
-        if value > 0:
-            return f"{value:+.6g} (good for {self.players[0]})"
-        if value < 0:
-            return f"{value:+.6g} (good for {self.players[1]})"
-        return "0 (even)"
-
     def move_help(self) -> str:
         """How a person types a move in this game."""
         return "Type one of the legal moves listed."
@@ -172,3 +185,22 @@ class GameBase(Generic[S, A]):
 
 
 AnyGame = Game[Any, Any]
+
+
+def format_value(game: AnyGame, value: float, *, decided: bool = False,
+                 plies: int | None = None) -> str:
+    """A search's value as a person reads it, for every game alike: who a decided
+    result favours and how soon it comes, or that the value is an estimate."""
+    if math.isinf(value):
+        return "none yet"  # a search stopped before it judged any move
+    number = f"{value:+.6g}" if value else "0"
+    side = game.players[0] if value > 0 else game.players[1]
+    if not decided:
+        if game.values.kind == "score":
+            return f"{number} (estimate: {side} ahead)" if value else "0 (estimate: level)"
+        return f"{number} (estimate, good for {side})" if value else "0 (estimate: even)"
+    soon = "" if plies is None else f" in {plies} {'ply' if plies == 1 else 'plies'}"
+    if game.values.kind == "score":
+        result = f"{side} ahead by {abs(value):g}" if value else "level"
+        return f"{number} (decided{soon}: {result})"
+    return f"{number} ({side} wins{soon})" if value else f"0 (draw{soon})"

@@ -1,7 +1,9 @@
-"""What every search returns (SearchResult, SearchStats) and what a tracer receives.
+"""The contract between a search and whoever runs it: what it is given (`Limit`), what
+it reports while it runs (`Info`), what it returns (`SearchResult`, `SearchStats`), and
+what a tracer receives.
 
-On the ground floor beside the protocol (zerosum.game): games' own engines return these
-types too, and they know no search algorithm.
+On the ground floor beside the protocol (zerosum.game): games' own engine kernels and
+every agent speak these types, and they know no search algorithm.
 """
 
 from __future__ import annotations
@@ -9,7 +11,79 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from zerosum.stop import Stop
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How much a search may do: a depth (plies), a time (seconds, wall clock unless the
+    search is given another clock) and a node budget. Any of them may be None (no
+    limit); with none at all, a search runs to its own end (full depth, or its default
+    budget: see each agent)."""
+
+    depth: int | None = None
+    seconds: float | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.depth is not None and self.depth < 0:
+            raise ValueError(f"depth must be 0 or more, not {self.depth}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds must be positive, not {self.seconds}")
+        if self.nodes is not None and self.nodes < 1:
+            raise ValueError(f"nodes must be 1 or more, not {self.nodes}")
+
+    def __str__(self) -> str:
+        parts = [f"depth {self.depth}" if self.depth is not None else "",
+                 f"{self.seconds:g} s" if self.seconds is not None else "",
+                 f"{self.nodes:,} nodes" if self.nodes is not None else ""]
+        return ", ".join(p for p in parts if p) or "no limit"
+
+
+@dataclass(frozen=True)
+class Info:
+    """What a running search reports each time something worth showing happens: each
+    finished depth (iterative deepening), every so many simulations (MCTS).
+
+    `value` is from Max's side; `decided` says it is the game's value (in `plies`
+    plies when known) rather than an estimate. `nodes` counts the search's unit (MCTS:
+    simulations; `unit` says which), `elapsed` is wall time in seconds. `visits`: MCTS's
+    visit counts of the root moves.
+    """
+
+    depth: int
+    value: float
+    pv: tuple[Any, ...]
+    nodes: int
+    elapsed: float
+    decided: bool = False
+    plies: int | None = None
+    seldepth: int | None = None
+    table_hits: int = 0
+    unit: str = "nodes"
+    visits: tuple[tuple[Any, int], ...] = ()
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+
+InfoSink = Callable[[Info], None]
+
+
+class Analyser(Protocol):
+    """The one way to run a search on a game (a game's engine, an agent's `analyse`):
+    the result from `state` within `limit`, each `Info` handed to `on_info` as it comes
+    (nothing is built when no one listens), stopped early, with the best result so far,
+    within milliseconds of `stop` firing (a request from another thread, its deadline
+    or its node budget). While it runs, it keeps the stop's progress (nodes_used,
+    depth, best) up to date for a display."""
+
+    def __call__(self, game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
+                 stop: Stop | None = None) -> SearchResult: ...
 
 
 @dataclass
@@ -49,7 +123,9 @@ class SearchResult:
 
     `complete` is False when the search was stopped from outside before it finished;
     the action is then the best found so far. `depth` is the depth limit searched
-    (None for a search to the end of the game).
+    (None for a search to the end of the game). `decided` says the value is the game's
+    value under perfect play (no estimate took part), reached in `plies` plies when
+    known; otherwise the value is an estimate.
     """
 
     value: float
@@ -58,9 +134,10 @@ class SearchResult:
     stats: SearchStats = field(default_factory=SearchStats)
     depth: int | None = None
     complete: bool = True
-    exact: bool = False  # True when no depth cutoff was needed: the value is the game value
+    decided: bool = False
     algorithm: str = ""
     details: dict[str, Any] = field(default_factory=dict)  # an algorithm's extras (mcts: visits)
+    plies: int | None = None  # of a decided value: plies to the end of the game, if known
 
 
 @dataclass(frozen=True)

@@ -50,10 +50,11 @@ class Stop:
         self._flag.set()
 
     def observe(self, nodes: int) -> bool:
-        """For an engine that counts its own nodes, at its periodic check: show the count
-        to whoever watches (the live line), and say whether a stop was requested."""
+        """For a kernel that counts its own nodes, at its periodic check (every 1,024
+        nodes, say): show the count to whoever watches (the live line), and say whether
+        the search must stop (a request, the deadline, the node budget)."""
         self.nodes_used = nodes
-        return self.requested
+        return self.expired()
 
     @property
     def requested(self) -> bool:

@@ -252,7 +252,7 @@ def computer_move(con: Console, game: Checkers, state: State,
     move = game.describe_move(state, action)
     if result is not None:
         con.say(f"visited {result.stats.nodes} states")
-        con.say(f"best move: {move}, value: {value_text(game, result, state)}")
+        con.say(f"best move: {move}, value: {value_text(game, result)}")
     con.say(f"Elapsed time: {seconds:.3f} secs")
     con.say(f"{'BLACK' if state.black_to_move else 'WHITE'} moves {move}")
     return action, seconds

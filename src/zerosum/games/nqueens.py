@@ -60,7 +60,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from zerosum.convert import int_arg, parse_int
-from zerosum.game import GameBase, InputError
+from zerosum.game import GameBase, InputError, Values
 from zerosum.games.bits import bits
 from zerosum.games.registry import GameSpec, Option, register
 
@@ -92,6 +92,9 @@ class NQueens(GameBase[Any, Any]):
         self.size = size
         self.full = (1 << size) - 1
         self.scored = self.variation.endswith("b")
+        # Scored variations: a win with k queens is worth k (at most one queen a row).
+        most = float(size if self.scored else 1)
+        self.values = Values("outcome", 1.0, -most, most)
 
     # ------------------------------------------------------------- scoring
 
@@ -121,16 +124,6 @@ class NQueens(GameBase[Any, Any]):
         return sum(self.final_utility(k + e) for e in range(lo, hi + 1)) / (hi - lo + 1)
 
     # ------------------------------------------------------------- display
-
-    def format_value(self, value: float, state: Any = None) -> str:
-        if value == int(value) and value != 0:
-            side = PLAYERS[0] if value > 0 else PLAYERS[1]
-            if self.scored:
-                return f"{value:+.0f} ({side} wins with {abs(value):.0f} queens)"
-            return f"{value:+.0f} ({side} wins)"
-        if value == 0:
-            return "0 (even)"
-        return f"{value:+.3f} (estimate)"
 
     def format_move(self, action: Any) -> str:
         return str(action)

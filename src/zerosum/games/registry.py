@@ -11,12 +11,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from zerosum.game import AnyGame
 from zerosum.plugins import Registry
-from zerosum.result import SearchResult
-from zerosum.stop import Stop
+from zerosum.result import Analyser
 
 
 @dataclass(frozen=True)
@@ -29,17 +28,6 @@ class Option:
     help: str
     choices: tuple[Any, ...] | None = None
     explain: str = ""  # what the choices mean, in plain words: the menu's `?` shows it
-
-
-class Engine(Protocol):
-    """A game's own engine: (game, state, seconds, stop) -> SearchResult. Games with a
-    stronger player than the generic search (a solver, a tuned evaluation) offer it this
-    way. `stop`, if given, may be requested from another thread: the engine then returns
-    its best move so far within a few milliseconds; meanwhile it keeps the stop's
-    progress (nodes_used, depth, best) up to date for a display."""
-
-    def __call__(self, game: Any, state: Any, seconds: float,
-                 stop: Stop | None = None) -> SearchResult: ...
 
 
 @dataclass(frozen=True)
@@ -81,7 +69,7 @@ class GameSpec:
     title: str
     make: Callable[..., AnyGame]
     options: tuple[Option, ...] = ()
-    engines: dict[str, Engine] = field(default_factory=dict)
+    engines: dict[str, Analyser] = field(default_factory=dict)  # the game's own players
     default_depth: int = 4
     summary: str = ""
     perft: Callable[[Any, Any, int], int] | None = None

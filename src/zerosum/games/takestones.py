@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from zerosum.convert import int_arg, parse_int, shown
-from zerosum.game import GameBase, InputError
+from zerosum.game import GameBase, InputError, Values
 from zerosum.games.bits import bits
 from zerosum.games.registry import GameSpec, Option, register
 
@@ -80,6 +80,7 @@ class TakeStones(GameBase[Stones, int]):
             raise ValueError("Scale.min_sign must be 1 or -1")
         self.n = stones
         self.scale = scale
+        self.values = Values("outcome", scale.win, -scale.win, scale.win)
         n = stones
         self.all = ((1 << (n + 1)) - 1) ^ 1  # bits 1..n
         # Legal first moves: odd s with s < n/2, i.e. 2s < n.
@@ -187,13 +188,6 @@ class TakeStones(GameBase[Stones, int]):
             legal = " ".join(map(str, self.actions(state)))
             raise InputError(f"stone {stone} cannot be taken now; legal: {legal}")
         return stone
-
-    def format_value(self, value: float, state: Stones | None = None) -> str:
-        if value >= self.scale.win:
-            return f"{value:+g} ({self.players[0]} wins)"
-        if value <= -self.scale.win:
-            return f"{value:+g} ({self.players[1]} wins)"
-        return f"{value:+g} (estimate)"
 
     def move_help(self) -> str:
         return ("Type the number of a stone to take. The first move takes an odd stone "

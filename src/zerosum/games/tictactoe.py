@@ -68,13 +68,6 @@ class TicTacToe(GameBase[State, int]):
         mark = self.winner_mark(state[0])
         return f"{mark} wins: three in a row" if mark else "Draw: the board is full"
 
-    def format_value(self, value: float, state: State | None = None) -> str:
-        if value in (1, -1):
-            return f"{value:+.0f} ({'X' if value > 0 else 'O'} wins)"
-        if value == 0:
-            return "0 (even)"
-        return f"{value:+.3f} (estimate, good for {'X' if value > 0 else 'O'})"
-
     def format_move(self, action: int) -> str:
         return str(action + 1)
 

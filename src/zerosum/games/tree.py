@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from zerosum.game import GameBase, InputError
+from zerosum.game import GameBase, InputError, Values
 
 
 @dataclass
@@ -32,6 +32,17 @@ class Node:
     @property
     def is_leaf(self) -> bool:
         return self.value is not None
+
+
+def leaf_values(root: Node) -> list[float]:
+    """The values of a tree's leaves, without recursion (trees may be deep)."""
+    values, todo = [], [root]
+    while todo:
+        node = todo.pop()
+        if node.value is not None:
+            values.append(node.value)
+        todo.extend(node.children)
+    return values
 
 
 # ASCII digits only, as everywhere in the project (zerosum.convert); `inf` may be written.
@@ -149,6 +160,8 @@ class TreeGame(GameBase[Path, int]):
     def __init__(self, root: Node, max_first: bool = True) -> None:
         self.root = root
         self.max_first = max_first
+        leaves = leaf_values(root)
+        self.values = Values("score", 1.0, min(leaves), max(leaves))
 
     @classmethod
     def from_text(cls, text: str, max_first: bool = True) -> TreeGame:

@@ -2,11 +2,11 @@
 
 from zerosum.result import SearchResult, SearchStats, TraceEvent, Tracer
 from zerosum.search.alphabeta import alphabeta_search
-from zerosum.search.iterative import deepen, iterative_deepening_search
+from zerosum.search.iterative import iterative_deepening_search
 from zerosum.search.mcts import mcts_search
 from zerosum.search.minimax import minimax_search
-from zerosum.search.table import Bound, TranspositionTable
 from zerosum.stop import SearchStopped, Stop
+from zerosum.table import Bound, TranspositionTable
 
 __all__ = [
     "Bound",
@@ -18,7 +18,6 @@ __all__ = [
     "Tracer",
     "TranspositionTable",
     "alphabeta_search",
-    "deepen",
     "iterative_deepening_search",
     "mcts_search",
     "minimax_search",

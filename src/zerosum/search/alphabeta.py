@@ -14,8 +14,8 @@ from typing import Any
 from zerosum.game import AnyGame
 from zerosum.result import SearchResult, Tracer
 from zerosum.search.core import Context, check_depth, search_root
-from zerosum.search.table import Bound, Entry, TranspositionTable, classify
 from zerosum.stop import Stop
+from zerosum.table import Bound, Entry, TranspositionTable, classify
 
 
 def alphabeta_search(
@@ -49,7 +49,7 @@ def alphabeta_search(
         if table is None:
             return
         remaining = ctx.remaining(depth)
-        if not table.exact_depth and ctx.inexact == c0:
+        if not table.same_depth and ctx.inexact == c0:
             remaining = None  # nothing below was estimated: the value holds at any depth
         table.store(key, v, classify(v, a0, b0), remaining, best)
 
@@ -60,14 +60,15 @@ def alphabeta_search(
         symmetric twin of this state (keys may fold symmetries), so it is not replayed.
         """
         ctx.stats.table_hits += 1
-        if entry.remaining is not None:
+        remaining, bound, value, _ = entry
+        if remaining is not None:
             ctx.inexact += 1
-        if entry.bound is Bound.EXACT:
+        if bound == Bound.EXACT:
             return alpha, beta, True
-        if entry.bound is Bound.LOWER:
-            alpha = max(alpha, entry.value)
+        if bound == Bound.LOWER:
+            alpha = max(alpha, value)
         else:
-            beta = min(beta, entry.value)
+            beta = min(beta, value)
         return alpha, beta, alpha >= beta
 
     def max_value(
@@ -82,8 +83,8 @@ def alphabeta_search(
         if entry is not None:
             alpha, beta, settled = use_entry(entry, alpha, beta)
             if settled:
-                ctx.trace(state, action, depth, alpha, beta, entry.value)
-                return entry.value, []  # the line ends here: see use_entry()
+                ctx.trace(state, action, depth, alpha, beta, entry[2])
+                return entry[2], []  # the line ends here: see use_entry()
         v, pv, best = -math.inf, [], None
         pruned = False
         for a in ctx.actions(state, entry):
@@ -110,8 +111,8 @@ def alphabeta_search(
         if entry is not None:
             alpha, beta, settled = use_entry(entry, alpha, beta)
             if settled:
-                ctx.trace(state, action, depth, alpha, beta, entry.value)
-                return entry.value, []  # the line ends here: see use_entry()
+                ctx.trace(state, action, depth, alpha, beta, entry[2])
+                return entry[2], []  # the line ends here: see use_entry()
         v, pv, best = math.inf, [], None
         pruned = False
         for a in ctx.actions(state, entry):
@@ -146,7 +147,7 @@ def alphabeta_search(
     )
     if table is not None and result.complete and result.action is not None:
         remaining = ctx.remaining(0)
-        if not table.exact_depth and result.exact:
+        if not table.same_depth and result.decided:
             remaining = None
         table.store(game.key(state), result.value, classify(result.value, alpha, beta),
                     remaining, result.action)

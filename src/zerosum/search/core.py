@@ -8,8 +8,8 @@ from typing import Any
 
 from zerosum.game import AnyGame
 from zerosum.result import Clock, SearchResult, SearchStats, TraceEvent, Tracer
-from zerosum.search.table import Entry
 from zerosum.stop import SearchStopped, Stop
+from zerosum.table import Entry
 
 # A child search: (state, action that led there, depth, alpha, beta) -> (value, pv)
 ChildSearch = Callable[[Any, Any, int, float, float], tuple[float, list[Any]]]
@@ -65,8 +65,8 @@ class Context:
         actions = self.game.actions(state)
         if self.use_order:
             actions = self.game.order(state, actions)
-        if entry is not None and entry.action is not None and entry.action in actions:
-            first = entry.action
+        first = None if entry is None else entry[3]  # the entry's best action
+        if first is not None and first in actions:
             actions = [first, *(a for a in actions if a != first)]
         return actions
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.result import Clock, SearchResult
+from zerosum.result import Clock, Info, InfoSink, SearchResult
 from zerosum.stop import Stop
 
 DEFAULT_SIMULATIONS = 10_000  # the budget when none is given
@@ -90,7 +90,7 @@ def mcts_search(
     seed: int | None = 0,
     c: float = 1.41,
     bounds: tuple[float, float] | None = None,
-    on_progress: Callable[[SearchResult], None] | None = None,
+    on_info: InfoSink | None = None,
     every: int = 1000,
     clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult:
@@ -101,13 +101,14 @@ def mcts_search(
     the same result. `c` is UCB1's exploration constant; `bounds` see the module notes.
 
     The result: `action` the most visited root move (a proven best move first), `value`
-    from Max's side (a proven root: its proven value, exact=True, whose sign is the
+    from Max's side (a proven root: its proven value, decided, whose sign is the
     game's result; otherwise Max's mean reward on the scale, [-1, 1] by default), `pv`
     the most visited line, `stats.nodes` the number of *simulations*, `stats.max_depth`
     the deepest tree node, and `details["visits"]` the root moves' visit counts (in the
-    order they were expanded). `on_progress` receives such a result every `every`
-    simulations. `stop` also gets the live progress: nodes_used = simulations, depth =
-    tree depth, best = the most visited move so far.
+    order they were expanded). `on_info` receives an Info every `every` simulations
+    (nodes: simulations; depth: the tree's depth; visits: the root moves' visits).
+    `stop` also gets the live progress: nodes_used = simulations, depth = tree depth,
+    best = the most visited move so far.
     """
     if every < 1:
         raise ValueError(f"every must be 1 or more, not {every}")
@@ -130,8 +131,8 @@ def mcts_search(
             stop.nodes_used += 1  # a node budget on `stop` counts simulations too
         if done % every == 0:
             progress.depth, progress.best = tree.max_depth, best_child_action(root)
-            if on_progress is not None:
-                on_progress(tree.result(root, done, timer, complete=True))
+            if on_info is not None:
+                on_info(_info(tree, root, done, timer))
     stopped = stop is not None and stop.requested
     result = tree.result(root, done, timer, complete=not stopped)
     progress.depth, progress.best = tree.max_depth, result.action
@@ -229,24 +230,32 @@ class Tree:
             # Stopped before the first simulation: still a legal move to play.
             action = self.game.order(root.state, self.game.actions(root.state))[0]
         if root.proven is not None:
-            value, exact = root.proven, True
+            value, decided = root.proven, True
         elif root.visits:
             max_mean = root.mean() if root.max_moved else 1.0 - root.mean()
-            value, exact = self.scale.value(max_mean), False
+            value, decided = self.scale.value(max_mean), False
         else:
-            value, exact = -math.inf, False  # nothing judged yet
+            value, decided = -math.inf, False  # nothing judged yet
         pv: list[Any] = [] if root.children or action is None else [action]
         node = root
         while node.children:
             node = best_child(node)
             pv.append(node.action)
-        result = SearchResult(value, action, pv, depth=None, complete=complete, exact=exact,
+        result = SearchResult(value, action, pv, depth=None, complete=complete, decided=decided,
                               algorithm="mcts")
         result.stats.nodes = done
         result.stats.max_depth = self.max_depth
         result.details["visits"] = {child.action: child.visits for child in root.children}
         timer.stamp(result.stats)
         return result
+
+
+def _info(tree: Tree, root: Node, done: int, timer: Clock) -> Info:
+    """The Info of the search so far (see mcts_search)."""
+    r = tree.result(root, done, timer, complete=True)
+    return Info(depth=tree.max_depth, value=r.value, pv=tuple(r.pv), nodes=done,
+                elapsed=r.stats.wall_time, decided=r.decided, plies=r.plies,
+                unit="simulations", visits=tuple(r.details["visits"].items()))
 
 
 def best_child(node: Node) -> Node:

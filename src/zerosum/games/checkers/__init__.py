@@ -9,15 +9,17 @@ from typing import Any
 from zerosum.convert import int_arg
 from zerosum.games.checkers.rules import CAPTURE_RULES, DRAW_RULES, Checkers, State
 from zerosum.games.registry import GameSpec, Option, PositionFormat, register
-from zerosum.result import SearchResult
+from zerosum.result import InfoSink, Limit, SearchResult
+from zerosum.stop import Stop
 
 __all__ = ["Checkers", "State"]
 
 
-def _engine(game: Any, state: Any, seconds: float, stop: Any = None) -> SearchResult:
+def _engine(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
+            stop: Stop | None = None) -> SearchResult:
     from zerosum.games.checkers.engine import engine_move  # loaded only when it plays
 
-    return engine_move(game, state, seconds, stop)
+    return engine_move(game, state, 1.0 if limit.seconds is None else limit.seconds, stop)
 
 
 MAX_MOVES = 100_000  # the course draw rule's move limit; 0 = no limit

@@ -234,15 +234,6 @@ class Checkers(GameBase[State, Path]):
             raise InputError("the game is over: there is no move to make")
         return notation.match_move(self.board, text, legal)
 
-    def format_value(self, value: float, state: State | None = None) -> str:
-        if value >= 1.0:
-            return "+1 (Black wins)"
-        if value <= -1.0:
-            return "-1 (White wins)"
-        if value == 0:
-            return "0 (even)"
-        return f"{value:+.3f} (estimate, good for {'Black' if value > 0 else 'White'})"
-
     def move_help(self) -> str:
         n = self.board.n
         last = notation.ROWS[n - 1]

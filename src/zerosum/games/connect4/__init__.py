@@ -14,11 +14,11 @@ from typing import Any
 from zerosum.convert import int_arg
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import GameSpec, Option, Solver, register
-from zerosum.result import SearchResult, SearchStats
+from zerosum.result import InfoSink, Limit, SearchResult, SearchStats
 from zerosum.stop import Stop
 
 
-def tournament_engine(game: Any, state: Any, seconds: float,
+def tournament_engine(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
                       stop: Stop | None = None) -> SearchResult:
     """The tournament engine (engine.Engine) as GameSpec.engines wants it; the value is
     from red's (Max's) side. The engine module is loaded when it first plays."""
@@ -27,13 +27,14 @@ def tournament_engine(game: Any, state: Any, seconds: float,
     assert isinstance(game, Connect4) and isinstance(state, Position)
     t0, c0 = time.perf_counter(), time.process_time()
     engine = engine_for(game.geo)
+    seconds = 1.0 if limit.seconds is None else limit.seconds
     column, value, exact, depth = engine.choose(state.current, state.mask, seconds, stop)
     red_value = value if state.red_to_move else -value
     stats = SearchStats(nodes=engine.nodes, max_depth=depth,
                         cpu_time=time.process_time() - c0, wall_time=time.perf_counter() - t0)
     value_out = red_value // SCALE if exact else red_value / SCALE
     return SearchResult(float(value_out), column, [column], stats,
-                        depth=None if depth == 0 else depth, complete=True, exact=exact,
+                        depth=None if depth == 0 else depth, complete=True, decided=exact,
                         algorithm="connect4 engine")
 
 

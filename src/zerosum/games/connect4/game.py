@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from zerosum.convert import parse_int, shown
-from zerosum.game import GameBase, InputError
+from zerosum.game import GameBase, InputError, Values
 from zerosum.games.connect4.bitboard import Geometry, geometry
 from zerosum.games.connect4.notation import Stones, format_grid
 
@@ -68,6 +68,10 @@ class Connect4(GameBase[Position, int]):
         except ValueError as e:
             raise InputError(str(e)) from None
         self.width, self.height = width, height
+        # Utilities are Pons's scores: a win with the k-th stone of a side is worth
+        # cells/2 + 1 - k, so the sooner the larger; the first win possible is the 4th stone.
+        best = self.geo.cells // 2 - 3
+        self.values = Values("outcome", 1.0, -best, best)
 
     def initial_state(self) -> Position:
         return Position(0, 0, True)
@@ -143,23 +147,6 @@ class Connect4(GameBase[Position, int]):
         if column not in self.actions(state):
             raise InputError(f"column {text} is full")
         return column
-
-    def format_value(self, value: float, state: Position | None = None) -> str:
-        """Decided values are whole numbers: say who wins with which stone and, given
-        the position the value belongs to, in how many moves."""
-        if value == int(value) and value != 0:
-            stone = self.geo.cells // 2 + 1 - abs(int(value))
-            red_wins = value > 0
-            side = "red" if red_wins else "yellow"
-            if state is None:
-                return f"{int(value):+d} ({side} wins with its {ordinal(stone)} stone)"
-            has = (state.stones.red if red_wins else state.stones.yellow).bit_count()
-            n = moves_to_win(stone, has, state.red_to_move == red_wins)
-            return f"{int(value):+d} ({side} wins in {moves_text(n)}, " \
-                   f"with its {ordinal(stone)} stone)"
-        if value == 0:
-            return "0 (even)"
-        return f"{value:+.3f} (estimate)"
 
     def move_help(self) -> str:
         return f"Type the column to drop a stone in, 1-{self.width} from the left."

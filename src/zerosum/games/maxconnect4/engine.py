@@ -164,7 +164,7 @@ class Engine:
             self.nodes_before = total.nodes
             if self.stop is not None:
                 self.stop.depth, self.stop.best = depth, result.action
-            if result.exact:
+            if result.decided:
                 break
         assert best is not None
         clock.stamp(total)
@@ -194,7 +194,7 @@ class Engine:
             stats=stats,
             depth=depth,
             complete=True,
-            exact=depth >= empties,
+            decided=depth >= empties,
             algorithm="maxconnect4 alpha-beta",
         )
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zerosum.convert import parse_int, shown
-from zerosum.game import AnyGame, GameBase, InputError
+from zerosum.game import AnyGame, GameBase, InputError, Values
 from zerosum.games.maxconnect4.bitboard import (
     BOARD,
     CENTRE_FIRST,
@@ -38,7 +38,7 @@ from zerosum.games.maxconnect4.bitboard import (
     potential,
 )
 from zerosum.games.registry import GameSpec, register
-from zerosum.result import SearchResult
+from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.stop import Stop
 
 # ----------------------------------------------------------- the file format
@@ -182,6 +182,7 @@ class MaxConnect4(GameBase[Position, int]):
 
     name = "maxconnect4"
     players = ("Player 1", "Player 2")
+    values = Values("score", 1.0, -69.0, 69.0)  # the difference in points; 69 fours fit
 
     def initial_state(self) -> Position:
         return empty_position()
@@ -235,22 +236,16 @@ class MaxConnect4(GameBase[Position, int]):
             raise InputError(f"column {text} is full")
         return col
 
-    def format_value(self, value: float, state: Position | None = None) -> str:
-        if value == 0:
-            return "0 (level on points)"
-        leader = "Player 1" if value > 0 else "Player 2"
-        return f"{value:+.2f} ({leader} ahead by {abs(value):.2f} points)"
-
     def move_help(self) -> str:
         return "Type a column number, 1-7 from the left; the piece falls to its lowest empty cell."
 
 
-def _engine(game: AnyGame, state: Position, seconds: float,
+def _engine(game: AnyGame, state: Position, limit: Limit, on_info: InfoSink | None = None,
             stop: Stop | None = None) -> SearchResult:
     # Loaded only when it plays, like connect4's and checkers' engines.
     from zerosum.games.maxconnect4.engine import timed_search
 
-    return timed_search(state, seconds, stop)
+    return timed_search(state, 1.0 if limit.seconds is None else limit.seconds, stop)
 
 
 register(

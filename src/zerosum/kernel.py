@@ -1,0 +1,94 @@
+"""What a game's fast engine supplies to the one iterative-deepening driver
+(`zerosum.search.driver`): a *kernel*, the game-specific part of a negamax search.
+
+The driver owns everything that is the same in every game: the limits and the stop,
+the passes of iterative deepening, the root (the previous best move first, principal
+variation search, aspiration windows), the `Info` stream and the `SearchResult`. A
+kernel owns what is specific: its position representation (bitboards, make/unmake),
+its node function with the game's ordering, evaluation and quiescence, its key, and
+what its numbers mean (`verdict`). It may keep a `TranspositionTable` (one format for
+all, zerosum.table) between searches.
+
+It lives on the ground floor because games implement it and know no search algorithm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Enhancements:
+    """The search enhancements, each switchable (for ablation benches and teaching).
+
+    A kernel honours the ones it has and ignores the rest: `table` (transposition
+    table: its move first, its bounds cut), `ordering` (the game's move ordering),
+    `pvs` (principal variation search: null windows after the first move), `killers`
+    (killer moves and the history heuristic), `quiescence` (the game's quiet-position
+    search at the horizon), `aspiration` (root windows around the previous value).
+    """
+
+    table: bool = True
+    ordering: bool = True
+    pvs: bool = True
+    killers: bool = True
+    quiescence: bool = True
+    aspiration: bool = True
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def none(cls) -> Enhancements:
+        return cls(**{name: False for name in cls.names()})
+
+
+ALL = Enhancements()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a kernel's number at the root means: the value from Max's side on the
+    game's utility scale, whether it is decided, and in how many plies (if known)."""
+
+    value: float
+    decided: bool = False
+    plies: int | None = None
+
+
+class Kernel(Protocol):
+    """A game's negamax search from one root position; see the module doc.
+
+    Moves are in the kernel's own form (e.g. a bit mask); `action` turns one into the
+    game's action. Values are from the side to move at the root, fail-soft.
+    """
+
+    nodes: int  # nodes examined by search_move since the kernel was made
+    seldepth: int  # the deepest ply reached (0 if the kernel does not track it)
+    hits: int  # table hits (0 if not tracked)
+    grain: float | None  # the smallest difference between two values (None: no null windows)
+    aspiration: float  # the half-width of an aspiration window, in the kernel's units
+
+    def depths(self) -> Iterable[int]:
+        """The depths of the passes, in order (e.g. 1, 3, 5, ... for Connect Four)."""
+        ...
+
+    def start_pass(self, depth: int) -> Sequence[Any]:
+        """Called before each pass: the root's moves in search order."""
+        ...
+
+    def search_move(self, move: Any, depth: int, alpha: float, beta: float) -> float:
+        """The value of playing `move` at the root, searched `depth - 1` plies below
+        it, within (alpha, beta); raises SearchStopped when the stop says so."""
+        ...
+
+    def action(self, move: Any) -> Any: ...
+
+    def principal_variation(self, move: Any, depth: int) -> list[Any]:
+        """The expected line (game actions) starting with `move`, at most `depth` long."""
+        ...
+
+    def verdict(self, value: float) -> Verdict: ...

@@ -14,9 +14,13 @@ It lives on the ground floor because games implement it and know no search algor
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from zerosum.result import Limit
+    from zerosum.stop import Stop
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,12 @@ class Kernel(Protocol):
     grain: float | None  # the smallest difference between two values (None: no null windows)
     aspiration: float  # the half-width of an aspiration window, in the kernel's units
 
+    def prepare(self, limit: Limit) -> tuple[Any, Verdict] | None:
+        """A decision before any search, or None: a win in one, a single legal move, a
+        solver's answer within part of the time (the kernel's stop bounds it). A kernel
+        may also narrow the moves its passes search here (e.g. to moves proven safe)."""
+        ...
+
     def depths(self) -> Iterable[int]:
         """The depths of the passes, in order (e.g. 1, 3, 5, ... for Connect Four)."""
         ...
@@ -92,3 +102,8 @@ class Kernel(Protocol):
         ...
 
     def verdict(self, value: float) -> Verdict: ...
+
+
+# How a game offers its kernel (GameSpec.kernel): (game, state, stop, enhancements) ->
+# a Kernel for that root. The game may keep a table in it from move to move.
+KernelFactory = Callable[[Any, Any, "Stop", Enhancements], Kernel]

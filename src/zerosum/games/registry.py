@@ -15,6 +15,7 @@ from typing import Any
 
 from zerosum.game import AnyGame
 from zerosum.plugins import Registry
+from zerosum.kernel import KernelFactory
 from zerosum.result import Analyser
 
 
@@ -70,6 +71,7 @@ class GameSpec:
     make: Callable[..., AnyGame]
     options: tuple[Option, ...] = ()
     engines: dict[str, Analyser] = field(default_factory=dict)  # the game's own players
+    kernel: KernelFactory | None = None  # its fast search, which the "engine" player runs
     default_depth: int = 4
     summary: str = ""
     perft: Callable[[Any, Any, int], int] | None = None

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum.kernel import ALL, Enhancements, Kernel, Verdict
+from zerosum.kernel import ALL, Enhancements, Kernel, KernelFactory, Verdict
 from zerosum.result import Clock, Info, InfoSink, Limit, SearchResult, SearchStats
 from zerosum.stop import SearchStopped, Stop
 
@@ -45,11 +45,29 @@ def stop_for(limit: Limit, stop: Stop | None = None) -> Stop:
     return stop
 
 
+def analyse_with(make_kernel: KernelFactory, game: Any, state: Any, limit: Limit,
+                 on_info: InfoSink | None = None, stop: Stop | None = None,
+                 enhancements: Enhancements = ALL, algorithm: str = "engine") -> SearchResult:
+    """A game's engine as an Analyser (zerosum.result): its kernel, driven here."""
+    stop = stop_for(limit, stop)
+    kernel = make_kernel(game, state, stop, enhancements)
+    return deepen(kernel, limit, stop, on_info, enhancements, algorithm)
+
+
 def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = None,
            enhancements: Enhancements = ALL, algorithm: str = "") -> SearchResult:
     """Iterative deepening with `kernel` within `limit` (its depth: the deepest pass;
-    its time and nodes: already in `stop`, see `stop_for`)."""
+    its time and nodes: already in `stop`, see `stop_for`), unless the kernel decides
+    without a search (`prepare`)."""
     clock = Clock()
+    prepared = kernel.prepare(limit)
+    if prepared is not None:
+        move, decision = prepared
+        answer = Pass(0, move, decision.value)
+        stop.best = kernel.action(move)
+        if on_info is not None:
+            on_info(info(kernel, answer, decision, clock))
+        return result(kernel, answer, decision, True, clock, algorithm)
     done: Pass | None = None  # the deepest finished pass
     verdict = Verdict(-math.inf)
     complete = False

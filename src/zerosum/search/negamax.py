@@ -21,6 +21,7 @@ from typing import Any
 
 from zerosum.game import AnyGame
 from zerosum.kernel import ALL, Enhancements, Verdict
+from zerosum.result import Limit
 from zerosum.stop import Stop
 from zerosum.table import Bound, TranspositionTable, classify
 
@@ -48,6 +49,9 @@ class ProtocolKernel:
         self.outcome = game.values.kind == "outcome"
         self.sign = 1 if game.is_maxs_turn(state) else -1
         self.estimates = 0  # leaves valued by `evaluate` (their values are not decided)
+
+    def prepare(self, limit: Limit) -> tuple[Any, Verdict] | None:
+        return None  # the generic search always searches
 
     def depths(self) -> Iterable[int]:
         return range(1, self.max_depth + 1)

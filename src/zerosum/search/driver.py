@@ -159,6 +159,7 @@ def result(kernel: Kernel, done: Pass | None, verdict: Verdict, complete: bool,
         return SearchResult(-math.inf, action, [] if action is None else [action], stats,
                             depth=0, complete=False, algorithm=algorithm)
     pv = kernel.principal_variation(done.move, done.depth)
-    return SearchResult(verdict.value, kernel.action(done.move), pv, stats, depth=done.depth,
+    depth = done.depth or None  # 0: decided before any pass (kernel.prepare)
+    return SearchResult(verdict.value, kernel.action(done.move), pv, stats, depth=depth,
                         complete=complete, decided=verdict.decided, algorithm=algorithm,
                         plies=verdict.plies)

@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from zerosum.fileio import write_atomic
 from zerosum.games.nqueens import nqueens
+from zerosum.reports.nqueens import format_number
 from zerosum.search import SearchStopped, Stop, TranspositionTable, alphabeta_search
-from zerosum.tables.nqueens import format_number
 
 
 class CpuStop(Stop):

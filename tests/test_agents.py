@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
-from zerosum.agents import HumanAgent, RandomAgent, SearchAgent, play_match
-from zerosum.game import InputError
+from zerosum.agents import (
+    Agent,
+    HumanAgent,
+    MatchObserver,
+    MatchRecord,
+    Move,
+    RandomAgent,
+    SearchAgent,
+    play_match,
+)
+from zerosum.game import AnyGame, InputError
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta_search
 
@@ -79,3 +90,53 @@ def test_match_transcript_and_end_of_input() -> None:
     assert "Input ended: the game is abandoned." in text
     assert text.rstrip().endswith("s")
     assert "Thinking time: X" in text
+
+
+class Log(MatchObserver):
+    """Writes down every event of a match, with the state it was told of."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[Any, ...]] = []
+
+    def start(self, game: AnyGame, state: Any, agents: Sequence[Agent]) -> None:
+        self.events.append(("start", state, [a.name for a in agents]))
+
+    def before_move(self, game: AnyGame, state: Any, side: int) -> None:
+        self.events.append(("before", state, side))
+
+    def after_move(self, game: AnyGame, state: Any, side: int, move: Move) -> None:
+        self.events.append(("after", state, side, move.action))
+
+    def end(self, game: AnyGame, record: MatchRecord) -> None:
+        self.events.append(("end", record.final_state, record.utility, record.abandoned))
+
+
+def test_observer_is_told_every_event_in_order_and_nothing_is_printed(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    game = TicTacToe()
+    log = Log()
+    human = HumanAgent(io.StringIO("5\n"), io.StringIO())
+    record = play_match(game, [human, SearchAgent("alphabeta")], observer=log)
+    s0 = game.initial_state()
+    s1 = game.result(s0, 4)
+    s2 = game.result(s1, 0)  # O's best reply to the centre: a corner, the first in order
+    assert log.events == [("start", s0, ["human", "alphabeta"]),
+                          ("before", s0, 0), ("after", s0, 0, 4),
+                          ("before", s1, 1), ("after", s1, 1, 0),
+                          ("before", s2, 0),
+                          ("end", s2, None, True)]
+    assert record.final_state == s2 and record.abandoned
+    assert capsys.readouterr().out == ""
+
+
+def test_observer_hears_the_end_of_a_finished_and_of_a_stopped_match() -> None:
+    game = TicTacToe()
+    log = Log()
+    record = play_match(game, [SearchAgent("alphabeta"), SearchAgent("alphabeta")],
+                        observer=log)
+    assert [e[0] for e in log.events] == ["start"] + ["before", "after"] * 9 + ["end"]
+    assert log.events[-1] == ("end", record.final_state, 0, False)
+    log = Log()
+    play_match(game, [RandomAgent(1), RandomAgent(2)], max_moves=3, observer=log)
+    assert [e[0] for e in log.events] == ["start"] + ["before", "after"] * 3 + ["end"]
+    assert log.events[-1][2:] == (None, False)

@@ -13,7 +13,7 @@ import pytest
 
 from zerosum.cli import main as zerosum
 from zerosum.frontends import nqueens_a4
-from zerosum.tables import Cell, Table, render, write
+from zerosum.reports import Cell, Table, render, write
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "assignments" / "cmpt317-nqueens"

@@ -4,7 +4,8 @@ between two of them.
 Every computer player offers the one contract of zerosum.result: `analyse(game, state,
 limit, on_info=None, stop=None) -> SearchResult` (its search, within a `Limit`, reporting
 `Info` as it goes and obeying `stop`) and `play(...)`, the same returning just the move;
-`choose(game, state)` is what `play_match` asks of any player, a person included.
+`choose(game, state)` is what `play_match` asks of any player, a person included;
+`play_match` tells a MatchObserver (by default a MatchPrinter) of each move.
 
 `Watch` lets a person wait for a computer player without waiting blind: it runs the
 search in a worker thread, shows a live progress line, and turns Ctrl-C into a question.
@@ -399,6 +400,68 @@ def describe(game: AnyGame, move: Move, state: Any = None) -> str:
     )
 
 
+class MatchObserver:
+    """Told of each event of a match by `play_match`: a front-end's way to show a
+    game (or save it) while the match itself keeps the rules of play. Subclasses
+    override the events they need; here each does nothing."""
+
+    def start(self, game: AnyGame, state: Any, agents: Sequence[Agent]) -> None:
+        """Before the first move; `state` is where the match starts, agents[0] is Max."""
+
+    def before_move(self, game: AnyGame, state: Any, side: int) -> None:
+        """Before agents[side] chooses its move in `state`."""
+
+    def after_move(self, game: AnyGame, state: Any, side: int, move: Move) -> None:
+        """agents[side] chose `move` in `state` (the position before the move)."""
+
+    def end(self, game: AnyGame, record: MatchRecord) -> None:
+        """The match is over: the game ended, the move limit was reached or (with
+        `record.abandoned`) a person's input ended."""
+
+
+def player_names(game: AnyGame) -> tuple[str, str]:
+    names: tuple[str, str] = getattr(game, "players", ("Max", "Min"))
+    return names
+
+
+class MatchPrinter(MatchObserver):
+    """The plain text of a match (`zerosum play`): the board before every move (unless
+    `show_board` is false), one line per move with its search figures, the result
+    and each side's thinking time."""
+
+    def __init__(self, out: TextIO, show_board: bool = True) -> None:
+        self.out, self.show_board = out, show_board
+        self.names: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def start(self, game: AnyGame, state: Any, agents: Sequence[Agent]) -> None:
+        self.names = [agent.name for agent in agents]
+
+    def before_move(self, game: AnyGame, state: Any, side: int) -> None:
+        if self.show_board:
+            self.say(game.render(state))
+
+    def after_move(self, game: AnyGame, state: Any, side: int, move: Move) -> None:
+        self.say(f"{player_names(game)[side]} ({self.names[side]}) plays "
+                 f"{game.format_move(move.action)}: {describe(game, move, state)}")
+
+    def end(self, game: AnyGame, record: MatchRecord) -> None:
+        players = player_names(game)
+        if record.abandoned:
+            self.say("Input ended: the game is abandoned.")
+        elif record.utility is not None:
+            if self.show_board:
+                self.say(game.render(record.final_state))
+            self.say(f"Game over. {game.outcome(record.final_state)}.")
+        else:
+            self.say(f"Stopped after {len(record.moves)} moves: the game is unfinished.")
+        self.say(f"Thinking time: {players[0]} {record.seconds[0]:.2f} s, "
+                 f"{players[1]} {record.seconds[1]:.2f} s")
+
+
 def play_match(
     game: AnyGame,
     agents: Sequence[Agent],
@@ -406,50 +469,40 @@ def play_match(
     out: TextIO | None = None,
     max_moves: int | None = None,
     show_board: bool = True,
+    observer: MatchObserver | None = None,
 ) -> MatchRecord:
     """Play from `state` (default: the start) until the game ends; agents[0] is Max.
+    The match ends early after `max_moves` moves, or on a person's end of input.
 
-    With `out`, the board is shown before every move and each move is reported with
-    its search figures; the match ends early on a human's end of input.
+    `observer` is told of every event; by default a MatchPrinter writing to `out`
+    (showing the board if `show_board`), and nothing is shown without `out`.
     """
-    players = getattr(game, "players", ("Max", "Min"))
+    if observer is None:
+        observer = MatchPrinter(out, show_board) if out is not None else MatchObserver()
     record = MatchRecord()
     if state is None:
         state = game.initial_state()
-
-    def say(text: str) -> None:
-        if out is not None:
-            out.write(text + "\n")
-            out.flush()
-
+    observer.start(game, state, agents)
     while not game.is_terminal(state):
         if max_moves is not None and len(record.moves) >= max_moves:
             break
         side = 0 if game.is_maxs_turn(state) else 1
-        if show_board:
-            say(game.render(state))
+        observer.before_move(game, state, side)
         try:
             move = agents[side].choose(game, state)
         except EndOfInput:
             record.abandoned = True
-            say("Input ended: the game is abandoned.")
             break
         record.seconds[side] += move.seconds
         record.moves.append((side, move))
-        say(f"{players[side]} ({agents[side].name}) plays {game.format_move(move.action)}: "
-            f"{describe(game, move, state)}")
+        observer.after_move(game, state, side, move)
         state = game.result(state, move.action)
     record.final_state = state
     if game.is_terminal(state):
         record.utility = game.utility(state)
+        players = player_names(game)
         record.winner = (
             players[0] if record.utility > 0 else players[1] if record.utility < 0 else None
         )
-        if show_board:
-            say(game.render(state))
-        say(f"Game over. {game.outcome(state)}.")
-    elif max_moves is not None and len(record.moves) >= max_moves and not record.abandoned:
-        say(f"Stopped after {max_moves} moves: the game is unfinished.")
-    say(f"Thinking time: {players[0]} {record.seconds[0]:.2f} s, "
-        f"{players[1]} {record.seconds[1]:.2f} s")
+    observer.end(game, record)
     return record

@@ -1,8 +1,8 @@
 """Named things that modules contribute by registering themselves at import time.
 
-Games, tables and commands each live in a package whose modules are found and imported
-once, the first time the list is needed, so adding one means adding a module, nothing
-else.
+Games, reports (the tables of `zerosum table`) and commands each live in a package whose
+modules are found and imported once, the first time the list is needed, so adding one
+means adding a module, nothing else.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`zerosum table GAME`: one search per case (e.g. per board size), printed as a table.
 
-Each game with a table registers a `zerosum.tables.TableSpec`; its options become the
+Each game with a table registers a `zerosum.reports.TableSpec`; its options become the
 flags of `zerosum table GAME`, so a new game adds its table without touching this file.
 """
 
@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from zerosum.console import Parser
-from zerosum.tables import FORMATS, TableSpec, all_tables, write
+from zerosum.reports import FORMATS, TableSpec, all_tables, write
 
 
 def register(sub: Any) -> None:

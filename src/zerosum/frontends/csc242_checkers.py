@@ -16,10 +16,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
-from zerosum.agents import Quit, Watch, playable, value_text
+from zerosum.agents import (
+    Agent,
+    MatchObserver,
+    MatchRecord,
+    Move,
+    Quit,
+    Watch,
+    play_match,
+    playable,
+    value_text,
+)
 from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, Parser, guarded, read_answer
 from zerosum.convert import MAX_DEPTH, int_arg, parse_float, parse_int, seed_arg
-from zerosum.game import InputError
+from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
 from zerosum.games.checkers.engine import engine_move
@@ -42,6 +52,7 @@ OPPONENTS = [
     ("engine", "the strong checkers engine with a time limit"),
 ]
 NAMES = ("BLACK", "WHITE")
+INPUT_ENDED = "Input ended. Bye."
 
 
 @dataclass
@@ -177,12 +188,19 @@ class Thinker:
     """The computer player: calls the chosen algorithm of the library."""
 
     def __init__(self, game: Checkers, opponent: Opponent, seed: int | None,
-                 watch: Watch | None = None) -> None:
+                 watch: Watch | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         """With `watch`, the search runs under it: progress shown, Ctrl-C asks."""
-        self.game, self.opponent, self.watch = game, opponent, watch
+        self.game, self.opponent, self.watch, self.clock = game, opponent, watch, clock
+        self.name = opponent.describe()
         self.rng = random.Random(seed)
         # Full-depth alpha-beta on 4x4 needs a table to finish quickly (transpositions).
         self.table = TranspositionTable() if opponent.depth is None else None
+
+    def choose(self, game: AnyGame, state: State) -> Move:
+        t0 = self.clock()
+        action, result = self.think(state)
+        return Move(action, result, self.clock() - t0)
 
     def think(self, state: State) -> tuple[Path, SearchResult | None]:
         game, o = self.game, self.opponent
@@ -219,66 +237,89 @@ class Thinker:
         return engine_move(game, state, o.seconds, stop)
 
 
+class Person:
+    """The person at the terminal: asks for a move until a legal one is typed."""
+
+    name = "you"
+
+    def __init__(self, con: Console, game: Checkers) -> None:
+        self.con, self.game = con, game
+
+    def choose(self, game: AnyGame, state: State) -> Move:
+        con = self.con
+        t0 = con.clock()
+        legal = " ".join(self.game.describe_move(state, a) for a in self.game.actions(state))
+        while True:
+            text = con.read("Your move (? for help): ")
+            if not text:
+                continue
+            if text == "?":
+                con.say(self.game.move_help())
+                con.say(f"Legal moves: {legal}")
+                continue
+            try:
+                action = self.game.parse_move(state, text)
+            except InputError as e:
+                con.say(f"Invalid move: {e}.")
+                con.say(f"Valid moves: {legal}")
+                continue
+            return Move(action, None, con.clock() - t0)
+
+
+class Commentary(MatchObserver):
+    """What the program prints around the moves: the board before each, what the
+    computer found and each move with its time, the result and the total times."""
+
+    def __init__(self, con: Console, game: Checkers, human_black: bool) -> None:
+        self.con, self.game, self.human_black = con, game, human_black
+        self.thinker = ""  # the computer's description
+
+    def is_human(self, side: int) -> bool:
+        return (side == 0) == self.human_black
+
+    def start(self, game: AnyGame, state: State, agents: Sequence[Agent]) -> None:
+        self.thinker = agents[1 if self.human_black else 0].name
+        self.con.say()
+        self.con.say(f"You play {NAMES[0 if self.human_black else 1]}; the computer plays "
+                     f"{NAMES[1 if self.human_black else 0]} ({self.thinker}).")
+
+    def before_move(self, game: AnyGame, state: State, side: int) -> None:
+        self.con.say()
+        self.con.say(self.game.render(state))
+        if not self.is_human(side):
+            self.con.say(f"Thinking... ({self.thinker})")
+
+    def after_move(self, game: AnyGame, state: State, side: int, move: Move) -> None:
+        con, result = self.con, move.result
+        described = self.game.describe_move(state, move.action)
+        if self.is_human(side):
+            con.say(f"You moved {described}")
+            con.say(f"Elapsed time: {move.seconds:.3f} secs")
+            return
+        if result is not None:
+            con.say(f"visited {result.stats.nodes} states")
+            con.say(f"best move: {described}, value: {value_text(game, result)}")
+        con.say(f"Elapsed time: {move.seconds:.3f} secs")
+        con.say(f"{NAMES[side]} moves {described}")
+
+    def end(self, game: AnyGame, record: MatchRecord) -> None:
+        con = self.con
+        if record.abandoned:
+            con.say(INPUT_ENDED)
+            return
+        con.say()
+        con.say(self.game.render(record.final_state))
+        con.say(f"Game over. {self.game.outcome(record.final_state)}.")
+        con.say(f"Total thinking time: BLACK {record.seconds[0]:.3f} secs, "
+                f"WHITE {record.seconds[1]:.3f} secs")
+
+
 def play(con: Console, game: Checkers, opponent: Opponent, human_black: bool,
          seed: int | None) -> None:
-    thinker = Thinker(game, opponent, seed, Watch(con.inp, con.out))
-    state = game.initial_state()
-    totals = [0.0, 0.0]
-    con.say()
-    con.say(f"You play {NAMES[0 if human_black else 1]}; the computer plays "
-            f"{NAMES[1 if human_black else 0]} ({opponent.describe()}).")
-    while not game.is_terminal(state):
-        con.say()
-        con.say(game.render(state))
-        side = 0 if state.black_to_move else 1
-        if state.black_to_move == human_black:
-            action, seconds = human_move(con, game, state)
-        else:
-            action, seconds = computer_move(con, game, state, thinker)
-        totals[side] += seconds
-        state = game.result(state, action)
-    con.say()
-    con.say(game.render(state))
-    con.say(f"Game over. {game.outcome(state)}.")
-    con.say(f"Total thinking time: BLACK {totals[0]:.3f} secs, WHITE {totals[1]:.3f} secs")
-
-
-def computer_move(con: Console, game: Checkers, state: State,
-                  thinker: Thinker) -> tuple[Path, float]:
-    con.say(f"Thinking... ({thinker.opponent.describe()})")
-    t0 = con.clock()
-    action, result = thinker.think(state)
-    seconds = con.clock() - t0
-    move = game.describe_move(state, action)
-    if result is not None:
-        con.say(f"visited {result.stats.nodes} states")
-        con.say(f"best move: {move}, value: {value_text(game, result)}")
-    con.say(f"Elapsed time: {seconds:.3f} secs")
-    con.say(f"{'BLACK' if state.black_to_move else 'WHITE'} moves {move}")
-    return action, seconds
-
-
-def human_move(con: Console, game: Checkers, state: State) -> tuple[Path, float]:
-    t0 = con.clock()
-    legal = " ".join(game.describe_move(state, a) for a in game.actions(state))
-    while True:
-        text = con.read("Your move (? for help): ")
-        if not text:
-            continue
-        if text == "?":
-            con.say(game.move_help())
-            con.say(f"Legal moves: {legal}")
-            continue
-        try:
-            action = game.parse_move(state, text)
-        except InputError as e:
-            con.say(f"Invalid move: {e}.")
-            con.say(f"Valid moves: {legal}")
-            continue
-        seconds = con.clock() - t0
-        con.say(f"You moved {game.describe_move(state, action)}")
-        con.say(f"Elapsed time: {seconds:.3f} secs")
-        return action, seconds
+    computer = Thinker(game, opponent, seed, Watch(con.inp, con.out), con.clock)
+    person = Person(con, game)
+    agents: list[Agent] = [person, computer] if human_black else [computer, person]
+    play_match(game, agents, observer=Commentary(con, game, human_black))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -311,7 +352,7 @@ def run(argv: Sequence[str], inp: TextIO, out: TextIO,
     except Quit:
         return 130
     except EndOfInput:
-        con.say("Input ended. Bye.")
+        con.say(INPUT_ENDED)
     except UnicodeDecodeError as e:
         raise InputError(f"input is not UTF-8 text (byte {e.start})") from None
     return 0

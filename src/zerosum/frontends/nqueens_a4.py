@@ -3,7 +3,7 @@
 q1-q7 print a table per variation (one row per N: value, best opening move, nodes
 examined, CPU seconds); q9 plays computer against computer. `generate` writes
 A4_output.txt, a4q8.txt and A4_EXECUTION.txt from fresh measurements. Everything here
-parses, calls `zerosum.tables.nqueens` / `zerosum.agents` and prints.
+parses, calls `zerosum.reports.nqueens` / `zerosum.agents` and prints.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from zerosum.console import Main, Parser, guarded
 from zerosum.convert import MAX_DEPTH, depth_arg, int_arg, parse_int, shown
 from zerosum.game import InputError
 from zerosum.games.nqueens import MAX_SIZE, nqueens
+from zerosum.reports import FORMATS, Table, render
+from zerosum.reports.nqueens import Setup, board_sizes, format_number, solve, value_table
 from zerosum.result import SearchResult
-from zerosum.tables import FORMATS, Table, render
-from zerosum.tables.nqueens import Setup, board_sizes, format_number, solve, value_table
 
 SIZES = list(range(1, 11))
 CUTOFF = 4

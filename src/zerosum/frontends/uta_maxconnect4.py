@@ -17,11 +17,11 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO
 
-from zerosum.agents import Quit, Watch
-from zerosum.console import EndOfInput, guarded, read_answer
+from zerosum.agents import Agent, MatchObserver, Move, Quit, Watch, play_match
+from zerosum.console import guarded, read_answer
 from zerosum.convert import parse_int, shown
 from zerosum.fileio import check_writable, read_text, write_atomic
-from zerosum.game import InputError
+from zerosum.game import AnyGame, InputError
 from zerosum.games.maxconnect4 import (
     BOARD,
     COLS,
@@ -114,44 +114,72 @@ def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: 
         pos = parse_board(read_text(source, "input file", FILE_LIMIT), source)
     else:
         pos = empty_position()
-    engine = Engine()  # one table for the whole game: later moves reuse earlier work
     game = MaxConnect4()
     # The search runs under a Watch: a progress line while it thinks, Ctrl-C asks.
-    watch = Watch(inp, out)
+    computer = Computer(depth, Watch(inp, out))
+    human = Human(inp, out)
+    first, second = (computer, human) if computer_next else (human, computer)
+    agents: list[Agent] = [first, second] if pos.p1_to_move else [second, first]
     out.write("\nMaxConnect-4 game\n\n")
     show(out, "Game state before move:", pos)
-    computer_turn = computer_next
-    while (pos.p1 | pos.p2) != BOARD:
-        if computer_turn:
-            try:
-                col = watch.run(game, pos, partial(engine.search, pos, depth), Stop).action
-            except Quit:
-                return 130
-            saved = COMPUTER_FILE
-        else:
-            read = ask_column(pos, inp, out)
-            if read is None:
-                out.write("\nEnd of input: the game stops here.\n")
-                return 0
-            col = read
-            saved = HUMAN_FILE
-        after = play(pos, col)
-        announce(out, pos, col, after)
-        write_atomic(saved, format_board(after), "\r\n")
-        pos, computer_turn = after, not computer_turn
+    try:
+        record = play_match(game, agents, pos, observer=Recorder(out, agents.index(computer)))
+    except Quit:
+        return 130
+    if record.abandoned:
+        out.write("\nEnd of input: the game stops here.\n")
+        return 0
     board_full(out)
-    out.write(outcome(pos) + "\n")
+    out.write(outcome(record.final_state) + "\n")
     return 0
 
 
-def ask_column(pos: Position, inp: TextIO, out: TextIO) -> int | None:
-    """The human's column (0-6), asked until valid; None at the end of the input."""
+class Computer:
+    """The engine to a fixed depth; one table for the whole game, so later moves reuse
+    earlier work."""
+
+    name = "computer"
+
+    def __init__(self, depth: int, watch: Watch) -> None:
+        self.depth, self.watch = depth, watch
+        self.engine = Engine()
+
+    def choose(self, game: AnyGame, state: Position) -> Move:
+        result = self.watch.run(game, state, partial(self.engine.search, state, self.depth), Stop)
+        return Move(result.action, result)
+
+
+class Human:
+    """The person: asked for a column until a valid one is typed."""
+
+    name = "human"
+
+    def __init__(self, inp: TextIO, out: TextIO) -> None:
+        self.inp, self.out = inp, out
+
+    def choose(self, game: AnyGame, state: Position) -> Move:
+        return Move(ask_column(state, self.inp, self.out))
+
+
+class Recorder(MatchObserver):
+    """After each move: the move and the board as the sample program printed them, and
+    the board saved to computer.txt or human.txt, by who moved."""
+
+    def __init__(self, out: TextIO, computer_side: int) -> None:
+        self.out, self.computer_side = out, computer_side
+
+    def after_move(self, game: AnyGame, state: Position, side: int, move: Move) -> None:
+        after = game.result(state, move.action)
+        announce(self.out, state, move.action, after)
+        saved = COMPUTER_FILE if side == self.computer_side else HUMAN_FILE
+        write_atomic(saved, format_board(after), "\r\n")
+
+
+def ask_column(pos: Position, inp: TextIO, out: TextIO) -> int:
+    """The human's column (0-6), asked until valid; EndOfInput at the end of the input."""
     mask = pos.p1 | pos.p2
     while True:
-        try:
-            text = read_answer(inp, out, f"Player {pos.next_player}, your move: a column 1-7: ")
-        except EndOfInput:
-            return None
+        text = read_answer(inp, out, f"Player {pos.next_player}, your move: a column 1-7: ")
         try:
             return check_column(text, mask)
         except InputError as e:

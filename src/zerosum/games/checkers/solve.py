@@ -17,29 +17,32 @@ from dataclasses import dataclass
 
 from zerosum.games.checkers.board import Board, Path, apply, generate
 
-Position = tuple[int, int, int, bool]  # black, white, kings, black to move
+# A position as the solution keys it: where the pieces stand and whose move it is, a
+# State without its counters and history (the move limit is applied afterwards).
+Placement = tuple[int, int, int, bool]  # black, white, kings, black to move
+Position = Placement  # the old name, for engine.py until it imports Placement; to be removed
 
 
 @dataclass
 class Solution:
     # position -> (result for the side to move: 1 win, -1 loss, 0 draw; plies to the end)
-    table: dict[Position, tuple[int, int]]
-    moves: dict[Position, list[tuple[Path, Position]]]
+    table: dict[Placement, tuple[int, int]]
+    moves: dict[Placement, list[tuple[Path, Placement]]]
 
-    def value(self, pos: Position, plies_left: int | None = None) -> int:
+    def value(self, pos: Placement, plies_left: int | None = None) -> int:
         """The result for the side to move with `plies_left` plies to the draw (None: no limit)."""
         result, distance = self.table[pos]
         if result and plies_left is not None and distance > plies_left:
             return 0
         return result
 
-    def distance(self, pos: Position) -> int:
+    def distance(self, pos: Placement) -> int:
         return self.table[pos][1]
 
 
-def solve(b: Board, root: Position, max_capture: bool, limit: int = 2_000_000) -> Solution:
+def solve(b: Board, root: Placement, max_capture: bool, limit: int = 2_000_000) -> Solution:
     """Solve every position reachable from `root`; refuses more than `limit` positions."""
-    moves: dict[Position, list[tuple[Path, Position]]] = {}
+    moves: dict[Placement, list[tuple[Path, Placement]]] = {}
     queue = deque([root])
     moves[root] = []
     while queue:
@@ -56,12 +59,12 @@ def solve(b: Board, root: Position, max_capture: bool, limit: int = 2_000_000) -
                 queue.append(child)
         moves[pos] = children
 
-    table: dict[Position, tuple[int, int]] = {p: (-1, 0) for p, ms in moves.items() if not ms}
+    table: dict[Placement, tuple[int, int]] = {p: (-1, 0) for p, ms in moves.items() if not ms}
     open_positions = [p for p, ms in moves.items() if ms]
     d = 0
     while True:
         d += 1
-        settled: dict[Position, tuple[int, int]] = {}
+        settled: dict[Placement, tuple[int, int]] = {}
         still_open = []
         for pos in open_positions:
             outcome = _settle(table, moves[pos], d)
@@ -78,7 +81,7 @@ def solve(b: Board, root: Position, max_capture: bool, limit: int = 2_000_000) -
     return Solution(table, moves)
 
 
-def _settle(table: dict[Position, tuple[int, int]], children: list[tuple[Path, Position]],
+def _settle(table: dict[Placement, tuple[int, int]], children: list[tuple[Path, Placement]],
             d: int) -> tuple[int, int] | None:
     all_won = True
     longest = -1
@@ -99,7 +102,7 @@ def _settle(table: dict[Position, tuple[int, int]], children: list[tuple[Path, P
     return None
 
 
-def best_moves(sol: Solution, pos: Position, plies_left: int | None) -> list[tuple[Path, int]]:
+def best_moves(sol: Solution, pos: Placement, plies_left: int | None) -> list[tuple[Path, int]]:
     """Each move with its exact value for the mover (1, 0, -1), best first: quickest win,
     then draws, then the slowest loss."""
     after = None if plies_left is None else plies_left - 1

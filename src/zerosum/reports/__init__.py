@@ -1,4 +1,5 @@
-"""Tables of search results, one row per case (e.g. per board size), for `zerosum table`.
+"""Reports: tables of search results, one row per case (e.g. per board size), for
+`zerosum table` (result grids, not the transposition tables of zerosum.search).
 
 A game offers a table by registering a `TableSpec` from a module of this package: its
 options (shown as `--name` flags of `zerosum table GAME`; an option of type `bool` is a
@@ -146,7 +147,7 @@ class _Writer:
                          ).rstrip() + "\n"
 
 
-_TABLES: Registry[TableSpec] = Registry("zerosum.tables", "table", lambda spec: spec.name)
+_TABLES: Registry[TableSpec] = Registry("zerosum.reports", "table", lambda spec: spec.name)
 
 
 def register_table(spec: TableSpec) -> TableSpec:

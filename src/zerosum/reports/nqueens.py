@@ -15,9 +15,9 @@ from zerosum.convert import depth_arg, range_arg
 from zerosum.game import InputError
 from zerosum.games.nqueens import MAX_SIZE, VARIATIONS, NQueens, nqueens
 from zerosum.games.registry import Option
+from zerosum.reports import Cell, Progress, Table, TableSpec, register_table
 from zerosum.result import SearchResult
 from zerosum.search import TranspositionTable, alphabeta_search, minimax_search
-from zerosum.tables import Cell, Progress, Table, TableSpec, register_table
 
 ALGORITHMS = ("minimax", "alphabeta")
 TABLE_CAPACITY = 2_000_000

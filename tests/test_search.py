@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import threading
@@ -172,7 +173,7 @@ def test_iterative_deepening_reports_each_depth() -> None:
     assert [i.decided for i in seen] == [False] * 8 + [True]
     assert r.decided and r.value == 0 and r.depth == 9 and r.plies is None
     assert seen[-1].nodes == r.stats.nodes and seen[-1].pv == tuple(r.pv)
-    assert all(a.nodes < b.nodes for a, b in zip(seen, seen[1:]))
+    assert all(a.nodes < b.nodes for a, b in itertools.pairwise(seen))
 
 
 def test_iterative_deepening_stops_at_its_depth_limit() -> None:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.plugins import Registry
 from zerosum.kernel import KernelFactory
+from zerosum.plugins import Registry
 from zerosum.result import Analyser
 
 

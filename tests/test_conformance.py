@@ -56,8 +56,10 @@ def test_every_game_is_checked() -> None:
 def test_bounded_evaluation_is_declared_where_it_holds() -> None:
     # nqueens' estimate is the exact value once the game's length is known, and
     # maxconnect4's estimates the final score: both on the utility's own scale.
-    declared = {spec.name for spec in all_games() if spec.bounded_evaluation}
+    declared = {spec.name for spec in all_games() if spec.create().values.bounded}
     assert declared == {"checkers", "connect4", "takestones", "tictactoe"}
+    kinds = {spec.name: spec.create().values.kind for spec in all_games()}
+    assert {name for name, kind in kinds.items() if kind == "score"} == {"maxconnect4"}
     held_to_it = check_game(get_game("nqueens").create(), bounded_evaluation=True)
     assert [p.split(":")[0] for p in held_to_it] == [rules.BOUNDED]
 
@@ -180,6 +182,13 @@ class Endless(Toy):
         return (state[0], not state[1])  # nothing is ever taken
 
 
+class HalfPoint(Toy):
+    """An outcome game whose utilities are not whole numbers: it should say it keeps score."""
+
+    def utility(self, state: Any) -> float:
+        return 0.5 if not state[1] else -0.5
+
+
 class RaisingUtility(Toy):
     def utility(self, state: Any) -> float:
         raise KeyError("no score")
@@ -204,6 +213,7 @@ def test_the_toy_keeps_every_rule() -> None:
     (ListKey(), rules.KEY, "key [7, True] of state (7, True) is not hashable"),
     (Endless(), rules.ENDS, "50 random moves did not end it"),
     (RaisingUtility(), rules.NO_ERROR, "KeyError: 'no score'"),
+    (HalfPoint(), rules.VALUES, "; the game declares Values(kind='outcome'"),
 ], ids=lambda x: type(x).__name__ if isinstance(x, Toy) else "")
 def test_a_broken_rule_is_named(game: Toy, rule: str, shown: str) -> None:
     problems = check_game(game, playthroughs=5, max_moves=50, bounded_evaluation=True)

@@ -16,7 +16,7 @@ import zerosum
 SRC = Path(zerosum.__file__).parent
 
 GROUND_FLOOR = {
-    "zerosum.game", "zerosum.result", "zerosum.stop",
+    "zerosum.game", "zerosum.result", "zerosum.stop", "zerosum.kernel", "zerosum.table",
     "zerosum.convert", "zerosum.fileio", "zerosum.plugins",
 }
 # A front end's `if __name__ == "__main__":` block may import this (the pointer to the

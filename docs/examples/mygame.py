@@ -11,13 +11,15 @@ Play it, count its move paths, or check it:
 
 The convention: the file defines GAME, a game object. GameBase supplies everything but
 the six methods below (the evaluation defaults to 0, "unknown"; moves are written with
-str() and read back by matching that text). For a title, options or a default depth,
-set GAME to a zerosum.games.registry.GameSpec instead.
+str() and read back by matching that text). `values` says what the utilities mean: here
++1/-1 for a win/loss, with every estimate strictly between, so a value of +1 is a
+decided win (zerosum.game.Values). For a title, options or a default depth, set GAME to
+a zerosum.games.registry.GameSpec instead.
 """
 
 from __future__ import annotations
 
-from zerosum.game import GameBase
+from zerosum.game import OUTCOME_BOUNDED, GameBase
 
 # A state: (counters left, is it Max's turn?). Tuples are hashable and never change.
 State = tuple[int, bool]
@@ -26,6 +28,7 @@ State = tuple[int, bool]
 class TwentyOne(GameBase[State, int]):
     name = "twentyone"
     players = ("First", "Second")
+    values = OUTCOME_BOUNDED
 
     def __init__(self, counters: int = 21) -> None:
         self.counters = counters

@@ -19,10 +19,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol, TextIO
 
 from zerosum.console import EndOfInput, read_answer
 from zerosum.game import AnyGame, InputError, format_value
+from zerosum.games.registry import GameSpec
 from zerosum.result import Analyser, InfoSink, Limit, SearchResult
 from zerosum.search import (
     TranspositionTable,
@@ -31,6 +33,7 @@ from zerosum.search import (
     mcts_search,
     minimax_search,
 )
+from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
 
 
@@ -320,6 +323,15 @@ class SearchAgent(ComputerAgent):
         if limit.seconds is None and limit.nodes is None:
             return None
         return Stop(seconds=limit.seconds, nodes=limit.nodes)
+
+
+def engines_of(spec: GameSpec) -> dict[str, Analyser]:
+    """A game's own players: "engine", its kernel under the one driver (if it has a
+    kernel), then the other analysers it registers (e.g. a solver)."""
+    players: dict[str, Analyser] = {}
+    if spec.kernel is not None:
+        players["engine"] = partial(analyse_with, spec.kernel)
+    return {**players, **spec.engines}
 
 
 class EngineAgent(ComputerAgent):

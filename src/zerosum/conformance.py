@@ -31,7 +31,8 @@ TERMINAL = "is_terminal() is true exactly when actions() is empty"
 UTILITY = "utility() of a terminal state is a finite number"
 EVALUATE = "evaluate() of a non-terminal state is a finite number"
 BOUNDED = ("evaluate() lies strictly between a decided loss and a decided win "
-           "(the game declares bounded_evaluation)")
+           "(the game's values say bounded)")
+VALUES = "utility() lies within the game's values (lo to hi; whole numbers in an outcome game)"
 ROUND_TRIP = "parse_move(state, format_move(a)) == a for every legal move a"
 KEY = "key() is hashable and the same for equal states"
 TURN = "is_maxs_turn() is a bool"
@@ -43,24 +44,24 @@ SHOWN = 100  # characters of a state's repr shown in a message
 
 def check_spec(spec: GameSpec, *, playthroughs: int = 20, seed: int = 0,
                max_moves: int = 1000, **options: Any) -> list[str]:
-    """`check_game` on the game `spec` makes with these options, holding it to what the
-    spec declares (bounded_evaluation)."""
+    """`check_game` on the game `spec` makes with these options."""
     return check_game(spec.create(**options), playthroughs=playthroughs, seed=seed,
-                      max_moves=max_moves, bounded_evaluation=spec.bounded_evaluation)
+                      max_moves=max_moves)
 
 
 def check_game(game: AnyGame, *, playthroughs: int = 20, seed: int = 0,
-               max_moves: int = 1000, bounded_evaluation: bool = False) -> list[str]:
+               max_moves: int = 1000, bounded_evaluation: bool | None = None) -> list[str]:
     """The rules `game` breaks in `playthroughs` random games (seeded by `seed`), at most
-    one problem per rule. With `bounded_evaluation`, every evaluation must lie strictly
-    inside (-W, W), W the largest size of a terminal utility seen (zero-sum: a win for
-    one side worth W is a loss worth -W for the other), so that no estimate looks like
-    a decided result."""
+    one problem per rule. Utilities must lie within the game's `values` (whole numbers
+    in an outcome game). With `bounded_evaluation` (by default: what the game's values
+    say), every evaluation must lie strictly inside (-W, W), W the largest size of a
+    terminal utility seen (zero-sum: a win for one side worth W is a loss worth -W for
+    the other), so that no estimate looks like a decided result."""
     checker = _Checker(game)
     rng = random.Random(seed)
     for number in range(1, playthroughs + 1):
         checker.play(number, rng, max_moves)
-    if bounded_evaluation:
+    if game.values.bounded if bounded_evaluation is None else bounded_evaluation:
         checker.check_bounds()
     return list(checker.problems.values())
 
@@ -126,7 +127,9 @@ class _Checker:
                       f"moves at {at}", where)
             return []
         if terminal:
-            self.check_number(UTILITY, game.utility(state), at, where, self.utilities)
+            utility = game.utility(state)
+            if self.check_number(UTILITY, utility, at, where, self.utilities):
+                self.check_value(utility, at, where)
             return []
         value = game.evaluate(state)
         if self.check_number(EVALUATE, value, at, where, []):
@@ -174,6 +177,12 @@ class _Checker:
                 self.fail(PURE_RESULT, f"move {action!r} changed {at} into "
                           f"{_shown(state)}", where)
                 return
+
+    def check_value(self, utility: float, at: str, where: str) -> None:
+        values = self.game.values
+        whole = values.kind == "score" or utility == int(utility)
+        if not (values.lo <= utility <= values.hi and whole):
+            self.fail(VALUES, f"utility {utility!r} at {at}; the game declares {values}", where)
 
     def check_bounds(self) -> None:
         win = max((abs(u) for u in self.utilities), default=0.0)

@@ -30,19 +30,26 @@ class Values:
 
     `kind` "outcome": the game is won, drawn or lost, and the sign of a utility says
     which (its size may say more, e.g. how soon Connect Four is won); utilities are
-    whole numbers, a decided win is worth at least `win` and evaluations stay strictly
-    inside (-win, win), so an estimate never looks like a result. `kind` "score": the
-    utility is a final score (Max-Connect4's points, a textbook tree's leaves) and any
-    number may be a result or an estimate. `lo` and `hi` bound the utilities.
+    whole numbers and a win is worth at least `win`. `kind` "score": the utility is a
+    final score (Max-Connect4's points, a textbook tree's leaves). `lo` and `hi` bound
+    the utilities. `bounded`: every evaluation lies strictly inside (-win, win), so an
+    estimate never looks like a result and a value of at least `win` is a decided win
+    (the conformance check holds a game that says so to it).
     """
 
     kind: Literal["outcome", "score"] = "outcome"
     win: float = 1.0
-    lo: float = -1.0
-    hi: float = 1.0
+    lo: float = -math.inf
+    hi: float = math.inf
+    bounded: bool = False
+
+    def decides(self, value: float) -> bool:
+        """Is `value` a decided win or loss whatever the search behind it?"""
+        return self.bounded and abs(value) >= self.win
 
 
-OUTCOME = Values()
+OUTCOME = Values()  # what a game that declares nothing is taken to be
+OUTCOME_BOUNDED = Values(lo=-1, hi=1, bounded=True)  # +1/0/-1, estimates strictly between
 
 
 class Game(Protocol[S, A]):

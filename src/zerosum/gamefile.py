@@ -107,8 +107,7 @@ def load_checked(path: str, check: bool = True) -> tuple[GameSpec, AnyGame]:
     if check:
         from zerosum.conformance import check_game
 
-        problems = check_game(game, playthroughs=CHECK_PLAYTHROUGHS,
-                              bounded_evaluation=spec.bounded_evaluation)
+        problems = check_game(game, playthroughs=CHECK_PLAYTHROUGHS)
         if problems:
             raise InputError(f"game file {path} breaks a rule: {problems[0]} "
                              "(--no-check plays it anyway)")

@@ -21,6 +21,7 @@ from zerosum.agents import (
     RandomAgent,
     SearchAgent,
     Watch,
+    engines_of,
     play_match,
 )
 from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, ask, choose
@@ -75,7 +76,7 @@ def register(sub: Any) -> None:
     games = p.add_subparsers(title="games", metavar="GAME", dest="game")
     for spec in all_games():
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
-        opponents = [*OPPONENTS, *spec.engines]
+        opponents = [*OPPONENTS, *engines_of(spec)]
         g.add_argument("--opponent", choices=opponents, default=default_opponent(spec),
                        help="who the engine is (default: %(default)s)")
         g.add_argument("--depth", type=depth_arg,
@@ -115,8 +116,9 @@ def add_game_file_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def default_opponent(spec: GameSpec) -> str:
-    if spec.engines:
-        return next(iter(spec.engines))
+    engines = engines_of(spec)
+    if engines:
+        return next(iter(engines))
     return "iterative"
 
 
@@ -124,8 +126,9 @@ def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
                   seed: int | None) -> Agent:
     if kind == "random":
         return RandomAgent(seed)
-    if kind in spec.engines:
-        return EngineAgent(kind, spec.engines[kind], seconds)
+    engines = engines_of(spec)
+    if kind in engines:
+        return EngineAgent(kind, engines[kind], seconds)
     if depth is None and kind in ("minimax", "alphabeta", "depth-limited"):
         depth = spec.default_depth
     if depth == 0 and kind != "depth-limited":
@@ -227,7 +230,7 @@ def play_game_file(args: argparse.Namespace, spec: GameSpec, game: AnyGame,
     if use_menu:
         return menu(sys.stdin, sys.stdout, spec)
     kind = args.file_opponent or default_opponent(spec)
-    known = [*OPPONENTS, *spec.engines]
+    known = [*OPPONENTS, *engines_of(spec)]
     if kind not in known:
         raise InputError(f"unknown opponent {kind!r}; choose from {', '.join(known)}")
     depth = spec.default_depth if args.file_depth is None else args.file_depth
@@ -277,15 +280,16 @@ def menu(inp: TextIO, out: TextIO, spec: GameSpec | None = None) -> int:
     try:
         spec = spec or choose_game(inp, out)
         options, game = ask_options(inp, out, spec)
+        engines = engines_of(spec)
         kinds = [*[(k, f"{k}: {v}") for k, v in OPPONENTS.items()],
-                 *[(k, f"{k}: the game's own engine") for k in spec.engines]]
+                 *[(k, f"{k}: the game's own {k}") for k in engines]]
         kind = choose(inp, out, "Opponent:", kinds, default=[*OPPONENTS].index("iterative") + 1
-                      if not spec.engines else len(kinds), help=OPPONENT_HELP)
+                      if not engines else len(OPPONENTS) + 1, help=OPPONENT_HELP)
         depth: int | None = None
         seconds = 1.0
         if kind in ("minimax", "alphabeta", "depth-limited"):
             depth = ask_depth(inp, out, game, kind, spec.default_depth)
-        if kind in TIMED or kind in spec.engines:
+        if kind in TIMED or kind in engines:
             seconds = ask(inp, out, "Seconds per move", positive_float, 1.0, SECONDS_HELP)
         side = choose(inp, out, "Your side:", [("first", "first (moves first)"),
                                               ("second", "second"),

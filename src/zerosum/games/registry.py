@@ -61,9 +61,7 @@ class GameSpec:
 
     The optional capabilities: `perft(game, state, depth)`, a leaf counter faster than
     walking `actions` and `result`; `position`, a position format; `solver`, a perfect
-    solver. `bounded_evaluation` declares that `evaluate` always lies strictly between
-    the utilities of a loss and a win, -W and W, so an estimate never looks like a
-    decided result (the conformance check holds the game to it).
+    solver.
     """
 
     name: str
@@ -77,7 +75,6 @@ class GameSpec:
     perft: Callable[[Any, Any, int], int] | None = None
     position: PositionFormat | None = None
     solver: Solver | None = None
-    bounded_evaluation: bool = False
 
     def create(self, **kwargs: Any) -> AnyGame:
         values = {o.name: kwargs.get(o.name, o.default) for o in self.options}

@@ -80,7 +80,7 @@ class TakeStones(GameBase[Stones, int]):
             raise ValueError("Scale.min_sign must be 1 or -1")
         self.n = stones
         self.scale = scale
-        self.values = Values("outcome", scale.win, -scale.win, scale.win)
+        self.values = Values("outcome", scale.win, -scale.win, scale.win, bounded=True)
         n = stones
         self.all = ((1 << (n + 1)) - 1) ^ 1  # bits 1..n
         # Legal first moves: odd s with s < n/2, i.e. 2s < n.
@@ -211,6 +211,5 @@ register(
         ),
         default_depth=6,
         summary="take a multiple or factor of the last stone; who cannot move loses",
-        bounded_evaluation=True,
     )
 )

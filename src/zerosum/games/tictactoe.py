@@ -7,7 +7,7 @@ A state is (board, player): the board a 9-character string read row by row
 from __future__ import annotations
 
 from zerosum.convert import parse_int, shown
-from zerosum.game import GameBase, InputError
+from zerosum.game import OUTCOME_BOUNDED, GameBase, InputError
 from zerosum.games.registry import GameSpec, register
 
 State = tuple[str, str]
@@ -17,6 +17,7 @@ LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 class TicTacToe(GameBase[State, int]):
     name = "tictactoe"
     players = ("X", "O")
+    values = OUTCOME_BOUNDED
 
     def initial_state(self) -> State:
         return ("." * 9, "X")
@@ -93,6 +94,5 @@ register(
         TicTacToe,
         default_depth=9,
         summary="3x3, three in a row wins; a draw with best play",
-        bounded_evaluation=True,
     )
 )

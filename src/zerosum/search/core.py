@@ -111,9 +111,9 @@ def search_root(
         if leaf is not None:
             ctx.trace(state, None, 0, alpha, beta, leaf)
             clock.stamp(ctx.stats)
-            return SearchResult(
-                leaf, None, [], ctx.stats, ctx.limit, True, ctx.inexact == 0, algorithm
-            )
+            decided = ctx.inexact == 0
+            return SearchResult(leaf, None, [], ctx.stats, ctx.limit, True, decided, algorithm,
+                                plies=0 if decided else None)
         actions = ordered if ordered is not None else ctx.actions(state)
         for action in actions:
             value, pv = child(game.result(state, action), action, 1, alpha, beta)
@@ -137,6 +137,7 @@ def search_root(
     except SearchStopped:
         complete = False
     clock.stamp(ctx.stats)
+    decided = complete and (ctx.inexact == 0 or game.values.decides(best_value))
     return SearchResult(
         best_value,
         best_action,
@@ -144,9 +145,18 @@ def search_root(
         ctx.stats,
         ctx.limit,
         complete,
-        complete and ctx.inexact == 0,
+        decided,
         algorithm,
+        plies=plies_to_end(game, state, best_pv) if decided else None,
     )
+
+
+def plies_to_end(game: AnyGame, state: Any, pv: list[Any]) -> int | None:
+    """The length of a decided line, if it reaches the end of the game (a line cut
+    short by a table hit does not say how long the game lasts)."""
+    for action in pv:
+        state = game.result(state, action)
+    return len(pv) if game.is_terminal(state) else None
 
 
 def check_depth(depth: int | None) -> None:

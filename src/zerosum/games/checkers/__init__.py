@@ -46,6 +46,5 @@ register(
         summary="draughts on 4x4 to 12x12 boards, English or maximum-capture rules",
         perft=Checkers.perft,
         position=PositionFormat("PDN FEN", Checkers.from_fen, Checkers.to_fen),
-        bounded_evaluation=True,
     )
 )

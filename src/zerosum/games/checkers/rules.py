@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
-from zerosum.game import GameBase, InputError
+from zerosum.game import OUTCOME_BOUNDED, GameBase, InputError
 from zerosum.games.checkers import notation
 from zerosum.games.checkers.board import (
     Path,
@@ -50,6 +50,7 @@ class State(NamedTuple):
 class Checkers(GameBase[State, Path]):
     name = "checkers"
     players = ("Black", "White")
+    values = OUTCOME_BOUNDED
 
     def __init__(self, size: int = 8, capture: str = "english", draw: str = "course",
                  moves: int = 50) -> None:

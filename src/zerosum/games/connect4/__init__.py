@@ -87,7 +87,6 @@ register(
         default_depth=6,
         summary="drop stones into 7 columns, four in a row wins; the first player wins",
         solver=SOLVER,
-        bounded_evaluation=True,
     )
 )
 

@@ -71,7 +71,7 @@ class Connect4(GameBase[Position, int]):
         # Utilities are Pons's scores: a win with the k-th stone of a side is worth
         # cells/2 + 1 - k, so the sooner the larger; the first win possible is the 4th stone.
         best = self.geo.cells // 2 - 3
-        self.values = Values("outcome", 1.0, -best, best)
+        self.values = Values("outcome", 1.0, -best, best, bounded=True)
 
     def initial_state(self) -> Position:
         return Position(0, 0, True)

@@ -1,11 +1,20 @@
-"""zerosum.ratings: the figures of a match, checked against values worked out by hand."""
+"""zerosum.ratings: the figures of a match, checked against values worked out by hand;
+and bench/matchlib.py, which plays the pairs of games behind them."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from zerosum.games.tictactoe import TicTacToe
 from zerosum.ratings import (
     Z95,
     elo_from_score,
@@ -119,3 +128,62 @@ def test_pair_counts() -> None:
     assert pair_counts([2, 1, 1.5, 0.5, 1]) == (0, 1, 2, 1, 1)
     with pytest.raises(ValueError, match=r"not 0\.75"):
         pair_counts([0.75])
+
+
+# ------------------------------------ bench/matchlib.py, which feeds these figures
+
+
+def load_matchlib() -> Any:
+    path = Path(__file__).resolve().parents[1] / "bench" / "matchlib.py"
+    spec = importlib.util.spec_from_file_location("matchlib", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["matchlib"] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+matchlib = load_matchlib()
+
+
+@dataclass
+class Pick:
+    """Plays the first (or the last) legal square: tic-tac-toe games worked out by hand."""
+
+    name: str
+    last: bool
+
+    def choose(self, game: Any, state: Any, moves: Sequence[Any]) -> Any:
+        return game.actions(state)[-1 if self.last else 0]
+
+
+def test_a_pair_plays_each_side_once_and_scores_for_a() -> None:
+    records: list[Any] = []
+    # Empty board: first-as-X 0 1 2 beats last-as-O 8 7; then last-as-X 8 7 6 beats
+    # first-as-O 0 1. After X in the centre: O 8 7 6 (last) beats X 0 1 (first), and
+    # O 0 1 2 (first) beats X 8 7 (last). A (first) wins, loses, loses, wins.
+    tally = matchlib.play_pairs(TicTacToe, lambda: (Pick("first", False), Pick("last", True)),
+                                [[], [4]], records.append)
+    assert [(r.number, r.pair, r.a_is_max, r.result) for r in records] == [
+        (1, 0, True, "win"), (2, 0, False, "loss"), (3, 1, True, "loss"), (4, 1, False, "win")]
+    assert [len(r.moves) for r in records] == [5, 5, 6, 6]
+    assert tally.stats().pairs == (0, 0, 2, 0, 0)
+    assert tally.summary().startswith("2W 0D 2L of 4, pairs (0 ½ 1 1½ 2) 0 0 2 0 0: score 50.0 %")
+
+
+def test_a_tally_with_a_lone_game_is_trinomial() -> None:
+    tally = matchlib.Tally()
+    for pair, score in [(0, 1.0), (0, 0.5), (1, 0.0)]:
+        tally.add(pair, score)
+    assert tally.counts() == (1, 1, 1) and tally.stats() == trinomial(1, 1, 1)
+    tally.add(1, 1.0)
+    assert tally.stats() == pentanomial([0, 0, 1, 1, 0], 2, 1, 1)
+    with pytest.raises(ValueError, match=r"1, 0\.5 or 0"):
+        tally.add(2, 0.25)
+
+
+def test_openings_are_distinct_while_there_are_fresh_ones() -> None:
+    openings = matchlib.random_openings(TicTacToe(), 1, 10, random.Random(1))
+    assert sorted(o[0] for o in openings[:9]) == list(range(9)) and len(openings) == 10
+    two = matchlib.random_openings(TicTacToe(), 2, 4, random.Random(7))
+    assert len({tuple(o) for o in two}) == 4 and all(len(o) == 2 for o in two)

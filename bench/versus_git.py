@@ -107,9 +107,11 @@ class EngineProcess:
             self._send(f"move {text}")
         self.sent = written
         self._send(f"go {self.seconds!r}")
-        word, move, depth, _nodes = self._answer(20 * self.seconds + 60).split(" ")
+        answer = self._answer(20 * self.seconds + 60)
+        head, depth, _nodes = answer.rsplit(" ", 2) if answer.count(" ") >= 3 else ("", "", "")
+        word, _, move = head.partition(" ")
         if word != "bestmove":
-            raise RuntimeError(f"{self.name}: answered {word!r}, not bestmove")
+            raise RuntimeError(f"{self.name}: answered {answer!r}, not bestmove M DEPTH NODES")
         self.depths.append(int(depth))
         return game.parse_move(state, move)
 
@@ -227,10 +229,13 @@ def main() -> int:
     signal.signal(signal.SIGINT, interrupted)  # even if started with SIGINT ignored
     try:
         root = Path(git(HERE, "rev-parse", "--show-toplevel"))
-        commit = git(root, "rev-parse", "--verify", "--quiet", f"{args.rev}^{{commit}}")
     except ValueError as e:
-        print(f"versus_git: {args.rev!r} is no commit of this repository ({e})",
-              file=sys.stderr)
+        print(f"versus_git: needs the git repository of the project ({e})", file=sys.stderr)
+        return 2
+    try:
+        commit = git(root, "rev-parse", "--verify", "--quiet", f"{args.rev}^{{commit}}")
+    except ValueError:
+        print(f"versus_git: {args.rev!r} is no commit of this repository", file=sys.stderr)
         return 2
     try:
         run(args, root, commit)

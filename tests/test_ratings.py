@@ -113,6 +113,10 @@ def test_pairs_that_each_split_have_no_variance_where_single_games_do() -> None:
     assert (pairs.score, pairs.stderr, pairs.los) == (0.5, 0.0, 0.5)
     assert trinomial(10, 0, 10).stderr > 0.1
     assert pentanomial([0, 0, 0, 0, 3], 6, 0, 0).los == 1.0
+    lone = pentanomial([1, 0, 0, 0, 0], 0, 0, 2)  # one pair: no variance to estimate
+    assert lone.stderr == math.inf and math.isnan(lone.los)
+    assert lone.summary() == \
+        "0W 0D 2L of 2, pairs (0 ½ 1 1½ 2) 1 0 0 0 0: score 0.0 % ± ?, Elo -inf, LOS ?"
 
 
 def test_pentanomial_counts_must_be_the_games() -> None:

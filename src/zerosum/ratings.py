@@ -61,8 +61,8 @@ class MatchStats:
     `stderr` is the standard error of `score` (inf with fewer than two games, or two
     pairs, to estimate a variance from); `low` and `high` the 95 % interval of the
     score and `elo_low`, `elo_high` that interval in Elo; `los` the likelihood of
-    superiority, 0 to 1. `pairs` holds the pentanomial counts when the figures come
-    from them.
+    superiority, 0 to 1 (nan from a single pair: unknown). `pairs` holds the
+    pentanomial counts when the figures come from them.
     """
 
     wins: int
@@ -99,7 +99,7 @@ class MatchStats:
         margin = "?" if math.isinf(self.stderr) else f"{100 * self.margin:.1f} %"
         return (f"{counts}: score {100 * self.score:.1f} % ± {margin}, "
                 f"Elo {format_elo_interval(self.elo, self.elo_low, self.elo_high)}, "
-                f"LOS {100 * self.los:.1f} %")
+                f"LOS {'?' if math.isnan(self.los) else f'{100 * self.los:.1f} %'}")
 
 
 def format_elo(elo: float) -> str:
@@ -167,7 +167,7 @@ def pentanomial(pairs: Sequence[int], wins: int, draws: int, losses: int) -> Mat
     if stderr == 0.0:  # every pair alike: certain in this approximation, unless even
         los = 0.5 if score == 0.5 else float(score > 0.5)
     else:
-        los = normal_cdf((score - 0.5) / stderr) if math.isfinite(stderr) else 0.5
+        los = normal_cdf((score - 0.5) / stderr) if math.isfinite(stderr) else math.nan
     return _stats(wins, draws, losses, score, stderr, los, counts)
 
 

@@ -41,8 +41,10 @@ either direction, are the same move for the game). OpenSpiel draws White at the 
 and moves it first; its board is ours turned half a turn (our A2 is its g1), which the
 script checks on the start position.
 
-Prints every game and the tallies; skips with a message (exit 0) when pyspiel is not
-installed (`make bench-deps`).
+Prints every game and the tallies, with the score's 95 % margin, the Elo difference and
+the likelihood of superiority (zerosum.ratings; pentanomial over the pairs of games 2k,
+2k+1, one with each colour, when every pair is complete); skips with a message (exit 0)
+when pyspiel is not installed (`make bench-deps`).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ import argparse
 import sys
 import time
 from typing import Any
+
+from matchlib import Tally
 
 from zerosum.games.checkers import Checkers, State
 from zerosum.games.registry import get_game
@@ -201,6 +205,7 @@ def main() -> int:
         return 0
     engine = get_game("checkers").engines["engine"]
     tally = {"win": 0, "draw": 0, "loss": 0}
+    scores = Tally()  # the engine's, by pair of games (one with each colour)
     cpu: dict[str, list[float]] = {"engine": [], "mcts": []}
     wall: dict[str, list[float]] = {"engine": [], "mcts": []}
     for g in range(args.first, args.first + args.games):
@@ -214,6 +219,7 @@ def main() -> int:
             print(f"game {g}: stopped: {e}", file=sys.stderr)
             return 1
         tally[res["outcome"]] += 1
+        scores.add(g // 2, {"win": 1.0, "draw": 0.5, "loss": 0.0}[res["outcome"]])
         for who in cpu:
             cpu[who] += [t[0] for t in res["times"][who]]
             wall[who] += [t[1] for t in res["times"][who]]
@@ -225,7 +231,7 @@ def main() -> int:
               f"MCTS {sum(t[0] for t in mc) / max(1, len(mc)):.2f} s CPU")
         print("   ", " ".join(res["moves"]), flush=True)
     print(f"engine vs MCTS({args.simulations}): {tally['win']} wins, {tally['draw']} draws, "
-          f"{tally['loss']} losses")
+          f"{tally['loss']} losses; {scores.summary()}")
     for who in cpu:
         n = max(1, len(cpu[who]))
         print(f"{who}: {len(cpu[who])} moves, mean {sum(cpu[who]) / n:.2f} s CPU, "

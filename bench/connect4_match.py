@@ -11,7 +11,9 @@ gets `--time` seconds of wall time per move (0.6: a little less than what Connec
 leaves it, its 0.75 s deadline minus about 0.1 s of interpreter start-up on an idle
 machine) and, like ConnectFour.py, a fresh table at every move. `--only` replays just the
 given games of the match (same openings), to look into a lost game without the whole
-match. Prints every game's result and the totals; exit status 1 if the requirement is not met.
+match. Prints every game's result and the totals, with the score's 95 % margin, the Elo
+difference and the likelihood of superiority (zerosum.ratings, over the pairs of games
+of an opening when they are all complete); exit status 1 if the requirement is not met.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import random
 import sys
 import time
 from collections.abc import Callable
+
+from matchlib import Tally
 
 from zerosum.games.connect4.course import CourseConnect4
 from zerosum.games.connect4.engine import WEAK_SOLVE_WHEN_EMPTY, Engine
@@ -79,6 +83,7 @@ def main() -> int:
     game = CourseConnect4()
     rng = random.Random(args.seed)
     totals = {"win": 0, "draw": 0, "loss": 0}
+    tally = Tally()  # the engine's scores by opening, for the figures
     clock = time.process_time if args.cpu else time.perf_counter
     t0, c0 = time.perf_counter(), time.process_time()
     openings = distinct_openings(rng, args.opening, (args.games + 1) // 2)
@@ -89,6 +94,7 @@ def main() -> int:
             continue
         outcome, moves = play(game, opening, engine_is_red, args.time, clock, args.weak_empty)
         totals[outcome] += 1
+        tally.add(g // 2, {"win": 1.0, "draw": 0.5, "loss": 0.0}[outcome])
         side = "red" if engine_is_red else "yellow"
         print(f"game {g + 1:3d}: engine {side:6s} opening {format_moves(opening)}: "
               f"{outcome:4s} ({len(moves)} moves: {format_moves(moves)})", flush=True)
@@ -100,6 +106,7 @@ def main() -> int:
           f"{totals['win']} wins, {totals['draw']} draws, {totals['loss']} losses "
           f"({100 * totals['win'] / max(n, 1):.1f} % won); wall {time.perf_counter() - t0:.0f} s, "
           f"CPU {time.process_time() - c0:.0f} s (machine shared: times are noisy)")
+    print(tally.summary())
     ok = totals["loss"] == 0 and totals["win"] >= 0.95 * n
     print("requirement (>= 95 % won, none lost):", "met" if ok else "NOT met")
     return 0 if ok else 1

@@ -10,18 +10,20 @@ MCTS once on each side; both players get `--time` seconds per move, CPU time of 
 process by default (fair on a machine shared with other jobs; `--wall` for wall time).
 Alpha-beta is `iterative_deepening_search` with move ordering (the game's evaluation at
 its depth limit); MCTS uses random playouts. The score is MCTS's: a win 1, a draw 1/2,
-with a 95 % margin (normal approximation over the games) and the Elo difference it means.
+with its 95 % margin, the Elo difference and the likelihood of superiority
+(zerosum.ratings, over the colour-swapped pairs).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
+
+from matchlib import Tally
 
 from zerosum.agents import Move, play_match
 from zerosum.game import AnyGame, GameBase
@@ -55,23 +57,6 @@ def speed(game: GameBase[Any, Any], simulations: int) -> str:
             f"value {r.value:+.3f})")
 
 
-def score_line(wins: int, draws: int, losses: int) -> str:
-    """MCTS's score with a 95 % margin (normal approximation) and the Elo difference."""
-    n = wins + draws + losses
-    scores = [1.0] * wins + [0.5] * draws + [0.0] * losses
-    mean = sum(scores) / n
-    sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1)) if n > 1 else 0.0
-    margin = 1.96 * sd / math.sqrt(n)
-
-    def elo(p: float) -> float:
-        p = min(max(p, 0.001), 0.999)
-        return -400 * math.log10(1 / p - 1) + 0.0  # + 0.0: no "-0"
-
-    lo, hi = max(0.0, mean - margin), min(1.0, mean + margin)
-    return (f"score {100 * mean:.1f} % ± {100 * margin:.1f} % (95 %), "
-            f"Elo {elo(mean):+.0f} [{elo(lo):+.0f}, {elo(hi):+.0f}]")
-
-
 def match(name: str, games: int, seconds: float, opening: int, seed: int,
           clock: Callable[[], float]) -> None:
     game = GAMES[name]()
@@ -80,7 +65,7 @@ def match(name: str, games: int, seconds: float, opening: int, seed: int,
                                                   seed=rng.randrange(2**32)))
     alphabeta = Timed("alphabeta", lambda g, s: iterative_deepening_search(
         g, s, seconds=seconds, clock=clock))
-    totals = [0, 0, 0]  # MCTS's wins, draws, losses
+    tally = Tally()  # MCTS's scores, by opening
     t0 = time.perf_counter()
     state = game.initial_state()
     for g in range(games):
@@ -93,13 +78,11 @@ def match(name: str, games: int, seconds: float, opening: int, seed: int,
         record = play_match(game, agents, state=state, show_board=False)
         u = record.utility or 0.0
         outcome = 1 if u == 0 else 0 if (u > 0) == mcts_is_max else 2
-        totals[outcome] += 1
+        tally.add(g // 2, (1.0, 0.5, 0.0)[outcome])
         side = game.players[0 if mcts_is_max else 1]
         print(f"  game {g + 1:3d}: mcts as {side:6s}: {('win', 'draw', 'loss')[outcome]} "
               f"({len(record.moves)} moves)", flush=True)
-    wins, draws, losses = totals
-    print(f"{name}: mcts vs iterative alpha-beta, {games} games, {seconds:g} s per move: "
-          f"{wins} W {draws} D {losses} L, {score_line(wins, draws, losses)} "
+    print(f"{name}: mcts vs iterative alpha-beta, {seconds:g} s per move: {tally.summary()} "
           f"(wall {time.perf_counter() - t0:.0f} s)", flush=True)
 
 

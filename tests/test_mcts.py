@@ -15,7 +15,8 @@ from zerosum.games.connect4.game import Connect4
 from zerosum.games.registry import all_games
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import TreeGame
-from zerosum.search import SearchResult, Stop, alphabeta_search, mcts_search
+from zerosum.result import Info
+from zerosum.search import Stop, alphabeta_search, mcts_search
 
 TTT = TicTacToe()
 FIG_5_2 = "A[B[3 12 8] C[2 4 6] D[14 5 2]]"
@@ -121,11 +122,11 @@ def test_stop_requested_before_the_start_still_gives_a_legal_move() -> None:
 def test_budgets_are_exact_and_progress_is_reported() -> None:
     seen: list[tuple[int, int]] = []
 
-    def progress(result: SearchResult) -> None:
-        seen.append((result.stats.nodes, sum(result.details["visits"].values())))
+    def progress(info: Info) -> None:
+        seen.append((info.nodes, sum(n for _, n in info.visits)))
+        assert info.unit == "simulations" and info.depth >= 1 and info.pv
 
-    r = mcts_search(TTT, TTT.initial_state(), simulations=357, on_progress=progress,
-                    every=100)
+    r = mcts_search(TTT, TTT.initial_state(), simulations=357, on_info=progress, every=100)
     assert r.stats.nodes == 357 and sum(r.details["visits"].values()) == 357
     assert seen == [(100, 100), (200, 200), (300, 300)]
     assert r.complete and r.depth is None and r.algorithm == "mcts"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from zerosum.game import InputError
+from zerosum.game import InputError, format_value
 from zerosum.games.nqueens import ColumnQueens, NQueens, SquareQueens, nqueens, tree_size
 from zerosum.games.registry import get_game
 from zerosum.search import TranspositionTable, alphabeta_search, minimax_search
@@ -375,8 +375,10 @@ def test_render() -> None:
     t = replay(sq, [(1, 1), (2, 3)])
     assert sq.render(t) == "    1  2  3\n 1  X  -  -\n 2  -  -  O\n 3  -  -  -"
     assert sq.is_terminal(t) and sq.utility(t) == -1
-    assert game.format_value(1) == "+1 (X wins)"
-    assert nqueens(8, "1b").format_value(-6) == "-6 (O wins with 6 queens)"
+    assert format_value(game, 1, decided=True) == "+1 (X wins)"
+    assert format_value(nqueens(8, "1b"), -6, decided=True, plies=3) == "-6 (O wins in 3 plies)"
+    # Scored variations: an estimate may exceed the smallest win, so it says what it is.
+    assert format_value(nqueens(8, "1b"), 1.5) == "+1.5 (estimate, good for X)"
 
 
 def test_registered_for_play() -> None:

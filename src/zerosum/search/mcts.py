@@ -49,6 +49,7 @@ class Node:
     visits: int = 0
     reward: float = 0.0  # summed rewards of the player who moved into this node
     proven: float | None = None  # the node's value (Max's side) once the solver knows it
+    plies: int = 0  # of a proven node: plies to the end under the proof's best play
 
     def mean(self) -> float:
         return self.reward / self.visits if self.visits else 0.5
@@ -214,15 +215,22 @@ class Tree:
             node = node.parent
 
     def solve(self, node: Node) -> float | None:
-        """MCTS-Solver's rule: the node's value if its children decide it, else None."""
+        """MCTS-Solver's rule: the node's value if its children decide it, else None.
+        Its plies: the fastest of the winning children, else the slowest of the best."""
         maxs_turn = self.game.is_maxs_turn(node.state)
-        proven = [child.proven for child in node.children if child.proven is not None]
-        for value in proven:
-            if self.scale.best_for(maxs_turn, value):
-                return value
+        proven = [(child.proven, child.plies) for child in node.children
+                  if child.proven is not None]
+        wins = [(plies, value) for value, plies in proven if self.scale.best_for(maxs_turn, value)]
+        if wins:
+            plies, value = min(wins)
+            node.plies = plies + 1
+            return value
         if node.untried or len(proven) < len(node.children):
             return None
-        return max(proven) if maxs_turn else min(proven)
+        values = [value for value, _ in proven]
+        best = max(values) if maxs_turn else min(values)
+        node.plies = max(plies for value, plies in proven if value == best) + 1
+        return best
 
     def result(self, root: Node, done: int, timer: Clock, complete: bool) -> SearchResult:
         action = best_child_action(root)
@@ -242,7 +250,7 @@ class Tree:
             node = best_child(node)
             pv.append(node.action)
         result = SearchResult(value, action, pv, depth=None, complete=complete, decided=decided,
-                              algorithm="mcts")
+                              algorithm="mcts", plies=root.plies if decided else None)
         result.stats.nodes = done
         result.stats.max_depth = self.max_depth
         result.details["visits"] = {child.action: child.visits for child in root.children}
@@ -259,11 +267,14 @@ def _info(tree: Tree, root: Node, done: int, timer: Clock) -> Info:
 
 
 def best_child(node: Node) -> Node:
-    """A child proven best for the mover if the node is proven, else the most visited."""
+    """A child keeping a proven node's value, by the shortest way to the end for a win
+    and the longest for a loss or a draw (as `Tree.solve` counted); else the most
+    visited child."""
     if node.proven is not None:
-        winners = [child for child in node.children if child.proven == node.proven]
-        if winners:
-            return max(winners, key=lambda child: child.visits)
+        keeping = [child for child in node.children
+                   if child.proven == node.proven and child.plies + 1 == node.plies]
+        if keeping:
+            return max(keeping, key=lambda child: child.visits)
     return max(node.children, key=lambda child: (child.visits, child.mean()))
 
 

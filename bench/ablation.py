@@ -90,7 +90,8 @@ def table(title: str, make: KernelFactory, game: AnyGame, states: list[Any], dep
         rows.append((label, nodes, seconds, " ".join(moves)))
     base = next(nodes for label, nodes, _, _ in rows if label == "all")
     if markdown:
-        print("\n| enhancements | nodes | vs all | CPU s | moves |\n| --- | ---: | ---: | ---: | --- |")
+        print("\n| enhancements | nodes | vs all | CPU s | moves |")
+        print("| --- | ---: | ---: | ---: | --- |")
     for label, nodes, seconds, moves in rows:
         ratio = nodes / base if base else 0.0
         if markdown:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from zerosum.cli import main as zerosum
 from zerosum.game import InputError
-from zerosum.localsearch import TSP, DistanceMatrix, Stop, canonical, hill_climb
+from zerosum.localsearch import TSP, DistanceMatrix, Halt, canonical, hill_climb
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "docs" / "examples" / "tsp5.txt"
@@ -83,7 +83,7 @@ def test_climb_breaks_ties_alphabetically_and_reaches_the_optimum() -> None:
     climb = hill_climb(tsp, tsp.parse_tour("M-E-C-S-W-M"))
     assert [(tsp.format(s.state), s.cost) for s in climb.steps] == [
         ("M-E-C-S-W-M", 50), ("M-E-C-W-S-M", 42), ("M-C-E-W-S-M", 39), ("M-C-W-E-S-M", 37)]
-    assert climb.stop is Stop.LOCAL_MINIMUM
+    assert climb.stop is Halt.LOCAL_MINIMUM
     assert [c for _, c in climb.final.neighbours] == [39, 39, 43, 45, 45]
     assert climb.evaluations == 1 + 4 * 5
 
@@ -97,17 +97,17 @@ def test_climb_stops_on_a_plateau_above_the_optimum() -> None:
     climb = hill_climb(tsp, tsp.parse_tour("M-E-C-S-W-M"))
     assert [(tsp.format(s.state), s.cost) for s in climb.steps] == [
         ("M-E-C-S-W-M", 54), ("M-C-S-W-E-M", 39)]
-    assert climb.stop is Stop.PLATEAU and climb.final.neighbours[0][1] == 39
+    assert climb.stop is Halt.PLATEAU and climb.final.neighbours[0][1] == 39
     assert tsp.optimum() == (38, [("C", "W", "E", "S")])
 
 
 def test_step_limit_and_no_neighbours() -> None:
     tsp = sample()
     climb = hill_climb(tsp, tsp.parse_tour("M-E-C-S-W-M"), max_steps=1)
-    assert len(climb.steps) == 2 and climb.stop is Stop.STEP_LIMIT
+    assert len(climb.steps) == 2 and climb.stop is Halt.STEP_LIMIT
     three = TSP(DistanceMatrix.parse("A B C\n0 1 2\n1 0 3\n2 3 0"))
     climb = hill_climb(three, ("B", "C"))
-    assert climb.stop is Stop.NO_NEIGHBOURS and climb.final.cost == 6
+    assert climb.stop is Halt.NO_NEIGHBOURS and climb.final.cost == 6
 
 
 def test_decimal_distances_add_up_exactly() -> None:
@@ -271,5 +271,5 @@ def test_climbs_on_random_matrices(case: tuple[int, list[int]]) -> None:
         assert step.state not in tours and all(t == canonical(t) for t in tours)
         assert [c for _, c in step.neighbours] == [tsp.cost(t) for t in tours]
     first_cost = climb.final.neighbours[0][1]
-    assert climb.stop is (Stop.PLATEAU if first_cost == climb.final.cost
-                          else Stop.LOCAL_MINIMUM)
+    assert climb.stop is (Halt.PLATEAU if first_cost == climb.final.cost
+                          else Halt.LOCAL_MINIMUM)

@@ -35,7 +35,7 @@ class Problem(Protocol[S]):
         ...
 
 
-class Stop(Enum):
+class Halt(Enum):
     """Why the climb ended."""
 
     LOCAL_MINIMUM = "every neighbour costs more: a strict local minimum"
@@ -55,7 +55,7 @@ class Step(Generic[S]):
 @dataclass
 class Climb(Generic[S]):
     steps: list[Step[S]]
-    stop: Stop
+    stop: Halt
 
     @property
     def final(self) -> Step[S]:
@@ -85,13 +85,13 @@ def hill_climb(problem: Problem[S], initial: S, max_steps: int | None = None) ->
     while True:
         current.neighbours = ranked_neighbours(problem, current.state)
         if not current.neighbours:
-            return Climb(steps, Stop.NO_NEIGHBOURS)
+            return Climb(steps, Halt.NO_NEIGHBOURS)
         best, cost = current.neighbours[0]
         if cost > current.cost:
-            return Climb(steps, Stop.LOCAL_MINIMUM)
+            return Climb(steps, Halt.LOCAL_MINIMUM)
         if cost == current.cost:
-            return Climb(steps, Stop.PLATEAU)
+            return Climb(steps, Halt.PLATEAU)
         if max_steps is not None and len(steps) - 1 >= max_steps:
-            return Climb(steps, Stop.STEP_LIMIT)
+            return Climb(steps, Halt.STEP_LIMIT)
         current = Step(best, cost)
         steps.append(current)

@@ -33,7 +33,7 @@ from zerosum.search import (
     mcts_search,
     minimax_search,
 )
-from zerosum.search.driver import analyse_with
+from zerosum.search.driver import analyse_with, stop_for
 from zerosum.stop import Stop
 
 
@@ -296,17 +296,17 @@ class SearchAgent(ComputerAgent):
         Watch) may end it early. minimax and alpha-beta honour the depth and the stop;
         iterative deepening and MCTS the time and node budgets too."""
         limit = limit or self.limit
-        if stop is not None and stop.node_budget is None:
-            stop.node_budget = limit.nodes
+        if self.algorithm == "mcts":
+            return mcts_search(game, state, seconds=limit.seconds, simulations=limit.nodes,
+                               stop=stop, seed=self.seeds.randrange(2**32), on_info=on_info)
+        if stop is not None or limit.seconds is not None or limit.nodes is not None:
+            stop = stop_for(limit, stop)
         if self.algorithm == "minimax":
-            return minimax_search(game, state, limit.depth, stop=stop or self.budget(limit))
+            return minimax_search(game, state, limit.depth, stop=stop)
         if self.algorithm == "iterative":
             return iterative_deepening_search(
                 game, state, seconds=limit.seconds, nodes=limit.nodes, stop=stop,
                 max_depth=limit.depth or 100, order=self.order, on_info=on_info)
-        if self.algorithm == "mcts":
-            return mcts_search(game, state, seconds=limit.seconds, simulations=limit.nodes,
-                               stop=stop, seed=self.seeds.randrange(2**32), on_info=on_info)
         # A table costs alpha-beta nothing in value and saves it the transposed subtrees;
         # searching the same state again (thinking on after a stop) reuses it.
         table = None
@@ -315,14 +315,7 @@ class SearchAgent(ComputerAgent):
                 self._table = (state, TranspositionTable())
             table = self._table[1]
         return alphabeta_search(game, state, limit.depth, order=self.order, table=table,
-                                stop=stop or self.budget(limit))
-
-    @staticmethod
-    def budget(limit: Limit) -> Stop | None:
-        """A Stop for a limit's time or nodes, if it has any."""
-        if limit.seconds is None and limit.nodes is None:
-            return None
-        return Stop(seconds=limit.seconds, nodes=limit.nodes)
+                                stop=stop)
 
 
 def engines_of(spec: GameSpec) -> dict[str, Analyser]:
@@ -332,6 +325,23 @@ def engines_of(spec: GameSpec) -> dict[str, Analyser]:
     if spec.kernel is not None:
         players["engine"] = partial(analyse_with, spec.kernel)
     return {**players, **spec.engines}
+
+
+def make_agent(spec: GameSpec, kind: str, depth: int | None = None,
+               seconds: float | None = None, seed: int | None = None) -> ComputerAgent:
+    """A computer player by name: "random", one of SearchAgent.ALGORITHMS or one of
+    the game's own players (engines_of). `depth` None: to the end for minimax and
+    alpha-beta; `seconds` is used by the timed ones (iterative, mcts, engines)."""
+    if kind == "random":
+        return RandomAgent(seed)
+    engines = engines_of(spec)
+    if kind in engines:
+        return EngineAgent(kind, engines[kind], 1.0 if seconds is None else seconds)
+    if kind not in SearchAgent.ALGORITHMS:
+        known = ", ".join(["random", *SearchAgent.ALGORITHMS, *engines])
+        raise InputError(f"unknown player {kind!r} for {spec.name}; choose from {known}")
+    timed = kind in ("iterative", "mcts")
+    return SearchAgent(kind, depth=depth, seconds=seconds if timed else None, seed=seed)
 
 
 class EngineAgent(ComputerAgent):

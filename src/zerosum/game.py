@@ -200,7 +200,9 @@ def format_value(game: AnyGame, value: float, *, decided: bool = False,
     result favours and how soon it comes, or that the value is an estimate."""
     if math.isinf(value):
         return "none yet"  # a search stopped before it judged any move
-    number = f"{value:+.6g}" if value else "0"
+    # Estimates to three decimals (more would be noise); results as they are.
+    number = f"{value:+.6g}" if decided else f"{value:+.3f}".rstrip("0").rstrip(".")
+    number = "0" if number in ("+0", "-0", "0") or not value else number
     side = game.players[0] if value > 0 else game.players[1]
     if not decided:
         if game.values.kind == "score":

@@ -18,10 +18,10 @@ from zerosum.agents import (
     EngineAgent,
     HumanAgent,
     Quit,
-    RandomAgent,
     SearchAgent,
     Watch,
     engines_of,
+    make_agent,
     play_match,
 )
 from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, ask, choose
@@ -124,17 +124,11 @@ def default_opponent(spec: GameSpec) -> str:
 
 def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
                   seed: int | None) -> Agent:
-    if kind == "random":
-        return RandomAgent(seed)
-    engines = engines_of(spec)
-    if kind in engines:
-        return EngineAgent(kind, engines[kind], seconds)
     if depth is None and kind in ("minimax", "alphabeta", "depth-limited"):
         depth = spec.default_depth
     if depth == 0 and kind != "depth-limited":
         depth = None  # 0 means: to the end of the game
-    return SearchAgent(kind, depth=depth, seconds=seconds if kind in TIMED else None,
-                       seed=seed)
+    return make_agent(spec, kind, depth, seconds, seed)
 
 
 def full_search_note(game: AnyGame, kind: str) -> tuple[bool, str]:

@@ -1,0 +1,135 @@
+"""`zerosum analyse GAME`: watch one search work on one position, pass by pass.
+
+Any player of the game (the generic searches, MCTS, the game's engine or solver) runs
+through the one contract, `analyse(game, state, limit, on_info, stop)`; each `Info` it
+reports is printed as a line as it comes (iterative deepening and the engines: each
+finished depth; MCTS: every 1,000 simulations), then the result. Ctrl-C stops the
+search: the best result so far is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from zerosum.agents import SearchAgent, engines_of, make_agent, value_text
+from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg
+from zerosum.game import AnyGame, InputError, format_value
+from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.result import Info, Limit, SearchResult
+from zerosum.stop import Stop
+
+MAX_NODES = 10**12
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "analyse",
+        help="watch a search work on a position, depth by depth",
+        description="Search one position with any player and print what it reports as it "
+        "goes: depth, value (decided or an estimate), nodes, speed and principal variation. "
+        "Ctrl-C stops it and prints the best move so far.",
+    )
+    games = p.add_subparsers(title="games", metavar="GAME", dest="game")
+    for spec in all_games():
+        players = ["random", *SearchAgent.ALGORITHMS, *engines_of(spec)]
+        g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
+        g.add_argument("line", nargs="*", metavar="MOVE",
+                       help="moves from the start, as you would type them in play")
+        if spec.position is not None:
+            g.add_argument("--position", metavar="TEXT",
+                           help=f"start from this position ({spec.position.name})")
+        g.add_argument("--player", choices=players, default=default_player(spec),
+                       help="who searches (default: %(default)s)")
+        g.add_argument("--depth", type=depth_arg,
+                       help="depth limit (minimax, alpha-beta: default "
+                       f"{spec.default_depth}; 0 = to the end of the game)")
+        g.add_argument("--time", type=positive_float,
+                       help="seconds (default: 1 for iterative deepening, MCTS and engines)")
+        g.add_argument("--nodes", type=int_arg(1, MAX_NODES),
+                       help="node budget (MCTS: simulations)")
+        g.add_argument("--seed", type=seed_arg, default=None, help="seed of random and mcts")
+        for o in spec.options:
+            g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
+                           default=o.default, choices=o.choices,
+                           help=f"{o.help} (default: %(default)s)")
+    p.set_defaults(func=run)
+
+
+def default_player(spec: GameSpec) -> str:
+    return next(iter(engines_of(spec)), "iterative")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.game is None:
+        raise InputError("name a game, e.g. zerosum analyse connect4 4 4 5")
+    spec = get_game(args.game)
+    game = spec.create(**{o.name: getattr(args, o.name) for o in spec.options})
+    state = start(spec, game, getattr(args, "position", None), args.line)
+    if game.is_terminal(state):
+        raise InputError(f"the game is over in that position: {game.outcome(state)}")
+    depth = args.depth
+    if depth is None and args.player in ("minimax", "alphabeta", "depth-limited"):
+        depth = spec.default_depth
+    if depth == 0 and args.player != "depth-limited":
+        depth = None  # to the end of the game
+    seconds = args.time
+    if seconds is None and args.player not in ("minimax", "alphabeta", "depth-limited",
+                                               "random") and args.nodes is None:
+        seconds = 1.0
+    agent = make_agent(spec, args.player, depth, seconds, args.seed)
+    limit = Limit(depth=depth, seconds=seconds, nodes=args.nodes)
+    out = sys.stdout
+    out.write(f"{spec.title}: {args.player} searches, {limit}\n{game.render(state)}\n")
+    out.write(f"{'depth':>5}  {'value':<32} {'nodes':>12} {'per s':>10} {'time':>7}  line\n")
+    out.flush()
+
+    def show(info: Info) -> None:
+        value = format_value(game, info.value, decided=info.decided, plies=info.plies)
+        line = " ".join(game.format_move(a) for a in info.pv[:12])
+        out.write(f"{info.depth:>5}  {value:<32} {info.nodes:>12,} "
+                  f"{info.nodes_per_second:>10,.0f} {info.elapsed:>6.2f}s  {line}\n")
+        out.flush()
+
+    stop = Stop()
+    with stopped_by_ctrl_c(stop):
+        result = agent.analyse(game, state, limit, show, stop)
+    out.write(summary(game, result))
+    return 130 if stop.requested else 0
+
+
+def start(spec: GameSpec, game: AnyGame, position: str | None, moves: list[str]) -> Any:
+    """The position: `position` in the game's format, or the start, then `moves`."""
+    state = game.initial_state() if position is None else spec.position.parse(game, position) \
+        if spec.position is not None else game.initial_state()
+    for number, text in enumerate(moves, 1):
+        if game.is_terminal(state):
+            raise InputError(f"move {number} ({text}): the game is already over")
+        try:
+            state = game.result(state, game.parse_move(state, text))
+        except InputError as e:
+            raise InputError(f"move {number} ({text}): {e}") from None
+    return state
+
+
+def summary(game: AnyGame, result: SearchResult) -> str:
+    move = "none" if result.action is None else game.format_move(result.action)
+    depth = "end" if result.depth is None else str(result.depth)
+    stopped = " (stopped)" if not result.complete else ""
+    unit = "simulations" if result.algorithm == "mcts" else "nodes"
+    return (f"best move {move}: value {value_text(game, result)}, depth {depth}{stopped}, "
+            f"{unit} {result.stats.nodes:,}, time {result.stats.wall_time:.2f} s\n")
+
+
+@contextmanager
+def stopped_by_ctrl_c(stop: Stop) -> Iterator[None]:
+    """While the search runs, Ctrl-C asks it to stop (it returns its best so far)."""
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.request())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -1,0 +1,84 @@
+"""`zerosum analyse`: a search's Info stream printed as it comes, then its result."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from zerosum.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMES = re.compile(r"\d[\d,]* +\d+\.\d\ds|\d+\.\d\d s\b")  # nodes/s and times vary
+
+
+def analyse(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(["analyse", *args])
+    out, err = capsys.readouterr()
+    return status, TIMES.sub("T", out), err
+
+
+def test_iterative_deepening_pass_by_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = analyse(["tictactoe", "1", "5", "--player", "iterative"], capsys)
+    assert status == 0 and err == ""
+    assert out.splitlines()[6:] == [
+        "    1  +0.111 (estimate, good for X)               8     T  3",
+        "    2  -0.111 (estimate, good for O)              31     T  3 7",
+        "    3  +0.222 (estimate, good for X)             117     T  3 2 8",
+        "    4  0 (estimate: even)                        207     T  3 2 8 7",
+        "    5  +0.111 (estimate, good for X)             497     T  3 2 8 7 4",
+        "    6  0 (estimate: even)                        669     T  3 2 8 7 4 6",
+        "    7  0 (draw)                                  816     T  3 2 8 7 4 6 9",
+        "best move 3: value 0 (draw), depth 7, nodes 816, time T",
+    ]
+    assert out.startswith("Tic-tac-toe: iterative searches, 1 s\nX . .\n. O .\n")
+
+
+def test_mcts_reports_every_thousand_simulations(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = analyse(["tictactoe", "--player", "mcts", "--nodes", "2500", "--seed", "3"],
+                             capsys)
+    lines = out.splitlines()
+    assert status == 0 and lines[0] == "Tic-tac-toe: mcts searches, 2,500 nodes"
+    assert [re.findall(r" (\d,000) ", line) for line in lines[-3:-1]] == [["1,000"], ["2,000"]]
+    assert lines[-1].startswith("best move ") and "simulations 2,500," in lines[-1]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["tictactoe", "1", "1"], "zerosum: error: move 2 (1): cell 1 is not free\n"),
+    (["tictactoe", "1", "4", "2", "5", "3", "6"],
+     "zerosum: error: move 6 (6): the game is already over\n"),
+    (["tictactoe", "1", "4", "2", "5", "3"],
+     "zerosum: error: the game is over in that position: X wins: three in a row\n"),
+    (["connect4", "--player", "alphabeta", "--depth", "²"], None),
+    ([], "zerosum: error: name a game, e.g. zerosum analyse connect4 4 4 5\n"),
+])
+def test_bad_input_is_one_line(args: list[str], message: str | None,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        status = main(["analyse", *args])
+    except SystemExit as e:  # argparse's own usage error
+        status = int(str(e.code))
+    _, err = capsys.readouterr()
+    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+    if message is not None:
+        assert err == message
+
+
+def test_ctrl_c_prints_the_best_so_far() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "zerosum", "analyse", "connect4", "--player", "iterative",
+         "--time", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert child.stdout is not None
+    for _ in range(12):  # the header, the board, then the first passes
+        child.stdout.readline()
+    time.sleep(0.2)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    last = out.splitlines()[-1]
+    assert child.returncode == 130 and err == ""
+    assert last.startswith("best move ") and " (stopped)" not in last  # a finished pass

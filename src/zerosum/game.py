@@ -213,3 +213,15 @@ def format_value(game: AnyGame, value: float, *, decided: bool = False,
         result = f"{side} ahead by {abs(value):g}" if value else "level"
         return f"{number} (decided{soon}: {result})"
     return f"{number} ({side} wins{soon})" if value else f"0 (draw{soon})"
+
+
+def count_paths(game: AnyGame, state: Any, depth: int) -> int:
+    """Perft: the number of move paths `depth` plies long from `state` (a path on which
+    the game ends sooner does not count), through the protocol alone; the standard test
+    of a move generator. A game may register a faster counter of its own (GameSpec.perft)."""
+    if depth == 0:
+        return 1
+    actions = game.actions(state)
+    if depth == 1:
+        return len(actions)
+    return sum(count_paths(game, game.result(state, a), depth - 1) for a in actions)

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from zerosum.convert import positive_depth_arg
-from zerosum.game import AnyGame, InputError
+from zerosum.game import AnyGame, InputError, count_paths
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 
@@ -55,16 +55,7 @@ def perft(spec: GameSpec, game: AnyGame, state: Any, depth: int) -> int:
     """The leaf count `depth` plies below `state`: the game's own counter if it has one."""
     if spec.perft is not None:
         return spec.perft(game, state, depth)
-    return generic_perft(game, state, depth)
-
-
-def generic_perft(game: AnyGame, state: Any, depth: int) -> int:
-    if depth == 0:
-        return 1
-    actions = game.actions(state)
-    if depth == 1:
-        return len(actions)
-    return sum(generic_perft(game, game.result(state, a), depth - 1) for a in actions)
+    return count_paths(game, state, depth)
 
 
 def run(args: argparse.Namespace) -> int:

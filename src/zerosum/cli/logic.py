@@ -8,10 +8,16 @@ import sys
 import time
 from typing import Any
 
-from zerosum.fileio import read_text
 from zerosum.game import InputError
-from zerosum.logic import METHODS, Expr, check, clause_form, parse, wumpus_rules, wumpus_rules_text
-from zerosum.logic.parser import FILE_LIMIT
+from zerosum.logic import (
+    METHODS,
+    check,
+    clause_form,
+    parse,
+    read_sentences,
+    wumpus_rules,
+    wumpus_rules_text,
+)
 from zerosum.logic.truthtable import unfixed_symbols
 
 
@@ -47,10 +53,6 @@ def register(sub: Any) -> None:
     )
     r.set_defaults(func=run_rules)
     p.set_defaults(func=lambda args: p.print_help() or 0)
-
-
-def read_sentences(path: str, what: str) -> list[Expr]:
-    return parse(read_text(path, what, FILE_LIMIT), "<stdin>" if path == "-" else path)
 
 
 def run_check(args: argparse.Namespace) -> int:

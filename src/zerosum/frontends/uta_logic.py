@@ -13,18 +13,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zerosum.console import Parser, guarded
-from zerosum.fileio import check_writable, read_text, write_atomic
+from zerosum.fileio import check_writable, write_atomic
 from zerosum.game import InputError
-from zerosum.logic import METHODS, WUMPUS_SYMBOLS, Expr, check, parse
-from zerosum.logic.parser import FILE_LIMIT
+from zerosum.logic import METHODS, WUMPUS_SYMBOLS, Expr, check, read_sentences
 
 PROG = "check_true_false.py"
 RESULT = "result.txt"
 SYMBOLS_HELP = "the wumpus world's symbols are M_i_j, S_i_j, P_i_j and B_i_j, i and j in 1..4"
 
 
-def read_sentences(path: str, what: str) -> list[Expr]:
-    return parse(read_text(path, what, FILE_LIMIT), path, WUMPUS_SYMBOLS, SYMBOLS_HELP)
+def read_wumpus_sentences(path: str, what: str) -> list[Expr]:
+    """Sentences over the wumpus world's symbols only (the assignment's files)."""
+    return read_sentences(path, what, WUMPUS_SYMBOLS, SYMBOLS_HELP)
 
 
 @guarded(PROG)
@@ -48,9 +48,9 @@ def main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     check_writable(RESULT)  # now, not after the search
 
-    kb = read_sentences(args.rules, "rules file")
-    kb += read_sentences(args.knowledge, "additional knowledge file")
-    statements = read_sentences(args.statement, "statement file")
+    kb = read_wumpus_sentences(args.rules, "rules file")
+    kb += read_wumpus_sentences(args.knowledge, "additional knowledge file")
+    statements = read_wumpus_sentences(args.statement, "statement file")
     if not statements:
         raise InputError(f"statement file {args.statement}: no statement in it")
     statement = statements[0]

@@ -24,7 +24,13 @@ from zerosum.logic.expr import (
     symbols_in,
     to_prefix,
 )
-from zerosum.logic.parser import LogicSyntaxError, parse, parse_lines, parse_sentence
+from zerosum.logic.parser import (
+    LogicSyntaxError,
+    parse,
+    parse_lines,
+    parse_sentence,
+    read_sentences,
+)
 from zerosum.logic.truthtable import directly_fixed, tt_entails
 from zerosum.logic.wumpus import WUMPUS_SYMBOLS, wumpus_rules, wumpus_rules_text
 
@@ -55,6 +61,7 @@ __all__ = [
     "parse_lines",
     "parse_sentence",
     "pl_true",
+    "read_sentences",
     "symbols_in",
     "to_prefix",
     "tt_entails",

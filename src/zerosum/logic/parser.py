@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from zerosum.fileio import read_text
 from zerosum.game import InputError
 from zerosum.logic.expr import ARITY, Compound, Expr, Symbol
 
@@ -53,6 +54,14 @@ def parse(
     `symbols`, when given, is the set of allowed symbol names (any other is an error,
     which ends with `symbols_help` when given)."""
     return [e for _, e in parse_lines(text, source, symbols, symbols_help)]
+
+
+def read_sentences(path: str, what: str, symbols: Collection[str] | None = None,
+                   symbols_help: str = "") -> list[Expr]:
+    """The sentences of a file (`-`: standard input), read under FILE_LIMIT; `what` names
+    the file in errors ("knowledge file"), `symbols` as in `parse`."""
+    text = read_text(path, what, FILE_LIMIT)
+    return parse(text, "<stdin>" if path == "-" else path, symbols, symbols_help)
 
 
 def parse_lines(

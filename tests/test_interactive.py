@@ -19,6 +19,7 @@ from zerosum.agents import (
     Quit,
     SearchAgent,
     Watch,
+    engines_of,
     playable,
     progress_line,
 )
@@ -32,6 +33,7 @@ from zerosum.games.nqueens import nqueens
 from zerosum.games.registry import all_games, get_game
 from zerosum.games.takestones import TakeStones
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.result import Limit
 from zerosum.search import SearchResult, Stop
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -234,7 +236,8 @@ def test_a_stopped_search_still_has_a_move() -> None:
     stop = Stop()
     stop.request()
     agent = SearchAgent("alphabeta")
-    result = playable(game, game.initial_state(), agent.search(game, game.initial_state(), stop))
+    result = playable(game, game.initial_state(),
+                      agent.analyse(game, game.initial_state(), stop=stop))
     assert not result.complete and result.action == 0 and result.stats.nodes == 256
 
 
@@ -251,7 +254,7 @@ def test_every_engine_stops_at_once_with_a_move() -> None:
         game = spec.create(**options)
         state = game.initial_state()
         stop = requested()
-        result = spec.engines["engine"](game, state, 60.0, stop)
+        result = engines_of(spec)["engine"](game, state, Limit(seconds=60), None, stop)
         assert result.action in game.actions(state), name
         assert stop.nodes_used <= bound, name
 
@@ -279,7 +282,7 @@ def test_engines_stop_mid_search_with_their_best_move(
     game = spec.create(**options)
     state = game.initial_state()
     stop = StopAfter(5000)
-    result = spec.engines["engine"](game, state, 60.0, stop)
+    result = engines_of(spec)["engine"](game, state, Limit(seconds=60), None, stop)
     assert result.action in game.actions(state)
     assert 5000 <= stop.nodes_used < 5000 + 2 * check  # reported at each check
 
@@ -288,7 +291,7 @@ def test_engines_report_progress() -> None:
     spec = get_game("connect4")
     game = spec.create()
     stop = Stop()
-    result = spec.engines["engine"](game, game.initial_state(), 0.05, stop)
+    result = engines_of(spec)["engine"](game, game.initial_state(), Limit(seconds=0.05), None, stop)
     assert stop.depth == result.depth and stop.best == result.action
 
 

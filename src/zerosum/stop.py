@@ -66,7 +66,7 @@ class Stop:
         return self.deadline - self.clock()
 
     def expired(self) -> bool:
-        if self._flag.is_set():
+        if self.requested:
             return True
         if self.node_budget is not None and self.nodes_used >= self.node_budget:
             return True

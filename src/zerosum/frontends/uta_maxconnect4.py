@@ -36,7 +36,9 @@ from zerosum.games.maxconnect4 import (
     play,
     score_line,
 )
-from zerosum.games.maxconnect4.engine import Engine
+from zerosum.games.maxconnect4.engine import factory
+from zerosum.result import Limit
+from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
 
 PROG = "maxconnect4.py"
@@ -102,7 +104,7 @@ def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
     if (pos.p1 | pos.p2) == BOARD:
         board_full(out)
         return 0
-    col = Engine().search(pos, depth).action
+    col = analyse_with(factory(), MaxConnect4(), pos, Limit(depth=depth)).action
     after = play(pos, col)
     announce(out, pos, col, after)
     write_atomic(target, format_board(after), "\r\n")
@@ -114,7 +116,7 @@ def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: 
         pos = parse_board(read_text(source, "input file", FILE_LIMIT), source)
     else:
         pos = empty_position()
-    engine = Engine()  # one table for the whole game: later moves reuse earlier work
+    kernels = factory()  # one table for the whole game: later moves reuse earlier work
     game = MaxConnect4()
     # The search runs under a Watch: a progress line while it thinks, Ctrl-C asks.
     watch = Watch(inp, out)
@@ -124,7 +126,8 @@ def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: 
     while (pos.p1 | pos.p2) != BOARD:
         if computer_turn:
             try:
-                col = watch.run(game, pos, partial(engine.search, pos, depth), Stop).action
+                col = watch.run(game, pos, partial(analyse_with, kernels, game, pos,
+                                                      Limit(depth=depth), None), Stop).action
             except Quit:
                 return 130
             saved = COMPUTER_FILE

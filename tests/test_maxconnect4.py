@@ -337,9 +337,9 @@ def test_exact_from_16_empty_cells_gives_the_value_the_table_free_search_gives()
 
 
 def test_each_enhancement_off_keeps_the_value() -> None:
-    """Ordering, the table and PVS change the work, not the value of a fixed-depth search
-    from scratch (the table only holds this search's results; ID's deeper results could
-    change a value, so one pass)."""
+    """Each enhancement off (and all of them) changes the work, not the value, of these
+    fixed-depth searches from scratch. (It could: a table entry from a deeper pass may
+    settle a node with a deeper value; that is allowed, and not the case here.)"""
     for pieces, depth in ((4, 4), (15, 5), (31, 1)):  # 11 empty cells: to the end
         pos = random_position(random.Random(pieces), pieces)
         values, nodes = set(), []

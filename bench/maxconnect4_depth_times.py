@@ -27,21 +27,23 @@ from pathlib import Path
 from typing import Any
 
 import zerosum.frontends.uta_maxconnect4 as frontend
-from zerosum.games.maxconnect4.engine import Engine
-from zerosum.result import SearchResult
+from zerosum.kernel import ALL, Enhancements, KernelFactory
+from zerosum.result import InfoSink, Limit, SearchResult
+from zerosum.search.driver import analyse_with
+from zerosum.stop import Stop
 
 EMPTY = "0000000\r\n" * 6 + "1\r\n"
+LAST: list[SearchResult] = []  # the program's last search result (for the node counts)
 
 
-class RecordingEngine(Engine):
-    """The program's engine, remembering its last result (for the node counts)."""
-
-    last: SearchResult | None = None
-
-    def search(self, pos: Any, depth: int) -> SearchResult:
-        result = super().search(pos, depth)
-        RecordingEngine.last = result
-        return result
+def recording(make_kernel: KernelFactory, game: Any, state: Any, limit: Limit,
+              on_info: InfoSink | None = None, stop: Stop | None = None,
+              enhancements: Enhancements = ALL, algorithm: str = "engine") -> SearchResult:
+    """The program's search, remembering its result."""
+    result = analyse_with(make_kernel, game, state, limit, on_info, stop, enhancements,
+                          algorithm)
+    LAST[:] = [result]
+    return result
 
 
 def one_run(folder: Path, depth: int) -> tuple[float, SearchResult]:
@@ -51,9 +53,9 @@ def one_run(folder: Path, depth: int) -> tuple[float, SearchResult]:
         t0 = time.process_time()
         status = frontend.main(["one-move", str(source), str(target), str(depth)])
         seconds = time.process_time() - t0
-    if status != 0 or RecordingEngine.last is None:
+    if status != 0 or not LAST:
         raise SystemExit(f"the one-move run failed at depth {depth} (status {status})")
-    return seconds, RecordingEngine.last
+    return seconds, LAST[0]
 
 
 def cpu_name() -> str:
@@ -74,7 +76,7 @@ def main() -> None:
     parser.add_argument("--note", default="", help="a remark for the file (e.g. machine load)")
     parser.add_argument("--out", default="assignments/uta-maxconnect4/depth_times.md")
     args = parser.parse_args()
-    frontend.Engine = RecordingEngine  # type: ignore[misc]
+    frontend.analyse_with = recording
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -117,8 +119,8 @@ def main() -> None:
         + (f", or of 1 run when the first run took more than {args.long:g} seconds"
            if rows and min(r[2] for r in rows) < args.runs else "")
         + " (column *runs*).",
-        "- Nodes: positions examined by the search, all iterative-deepening passes summed;",
-        "  they do not depend on the machine.",
+        "- Nodes: positions examined by the search, all iterative-deepening passes summed",
+        "  (the root counted once); they do not depend on the machine.",
         f"- Machine: {cpu_name()}, Python {platform.python_version()} "
         f"({platform.python_implementation()}), {platform.system()}; run {today}.",
     ]

@@ -18,7 +18,9 @@ from collections.abc import Callable
 
 import zerosum.games.maxconnect4.bitboard as mc4  # potential reads its weights here
 from zerosum.games.maxconnect4 import MaxConnect4
-from zerosum.games.maxconnect4.engine import Engine
+from zerosum.games.maxconnect4.engine import factory
+from zerosum.result import Limit
+from zerosum.search.driver import analyse_with
 
 Evaluation = Callable[[int, int, int], int]
 
@@ -57,13 +59,13 @@ VARIANTS: dict[str, Evaluation] = {
 def play(first: Evaluation, second: Evaluation, opening: list[int], depth: int) -> int:
     """The final score difference, first player minus second."""
     game = MaxConnect4()
-    engines = (Engine(evaluation=first), Engine(evaluation=second))
+    kernels = (factory(evaluation=first), factory(evaluation=second))  # a table each
     pos = game.initial_state()
     for col in opening:
         pos = game.result(pos, col)
     while not game.is_terminal(pos):
-        engine = engines[0] if pos.p1_to_move else engines[1]
-        pos = game.result(pos, engine.search(pos, depth).action)
+        kernel = kernels[0] if pos.p1_to_move else kernels[1]
+        pos = game.result(pos, analyse_with(kernel, game, pos, Limit(depth=depth)).action)
     return pos.score1 - pos.score2
 
 

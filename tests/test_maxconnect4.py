@@ -33,9 +33,14 @@ from zerosum.games.maxconnect4 import (
     playable_cells,
     potential,
 )
-from zerosum.games.maxconnect4.engine import Engine
+from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, factory
 from zerosum.games.registry import get_game
+from zerosum.kernel import ALL, Enhancements, KernelFactory
+from zerosum.result import Limit, SearchResult
 from zerosum.search import minimax_search
+from zerosum.search.driver import analyse_with
+from zerosum.stop import Stop
+from zerosum.table import TranspositionTable
 
 GAME = MaxConnect4()
 EMPTY_ROW = "0000000"
@@ -45,6 +50,14 @@ def board(*rows: str, next_player: int = 1) -> Position:
     """A position from its lowest rows, given top first as in the file (above: empty)."""
     lines = [EMPTY_ROW] * (6 - len(rows)) + list(rows)
     return parse_board("\n".join([*lines, str(next_player)]), counts=False)
+
+
+def search(pos: Position, depth: int, kernels: KernelFactory | None = None,
+           enhancements: Enhancements = ALL) -> SearchResult:
+    """The engine's fixed-depth search (the assignment's), with a fresh table unless
+    `kernels` shares one."""
+    return analyse_with(kernels or factory(), GAME, pos, Limit(depth=depth),
+                        enhancements=enhancements)
 
 
 def random_position(rng: random.Random, pieces: int) -> Position:
@@ -249,7 +262,7 @@ def test_engine_agrees_with_plain_depth_limited_minimax() -> None:
     for pieces, depth in ((0, 3), (7, 3), (12, 2), (20, 3), (25, 2)):
         pos = random_position(rng, pieces)
         mm = minimax_search(GAME, pos, depth)
-        result = Engine().search(pos, depth)
+        result = search(pos, depth)
         assert result.value == mm.value
         assert result.depth == depth and not result.decided
         after = GAME.result(pos, result.action)
@@ -290,8 +303,8 @@ def positions_with_empties(
 def test_exact_with_10_empty_cells_against_full_minimax(seed: int) -> None:
     for pos in positions_with_empties(seed, 10, 20000, 3, min_leaves=2000):
         mm = minimax_search(GAME, pos)  # to the end of the game: the true value
-        result = Engine().search(pos, 1)  # depth 1 asked; 10 empty cells: to the end
-        assert result.decided
+        result = search(pos, 1)  # depth 1 asked; 10 empty cells: to the end
+        assert result.decided and result.plies == 10
         assert result.value == mm.value
         assert mm.value == int(mm.value)
         after = GAME.result(pos, result.action)
@@ -302,25 +315,68 @@ def test_exact_with_10_empty_cells_against_full_minimax(seed: int) -> None:
 def test_exact_with_10_empty_cells_more() -> None:
     for pos in positions_with_empties(99, 10, 200000, 10, min_leaves=20000):
         mm = minimax_search(GAME, pos)
-        result = Engine().search(pos, 3)
+        result = search(pos, 3)
         assert result.value == mm.value
         assert minimax_search(GAME, GAME.result(pos, result.action)).value == mm.value
 
 
 def test_exact_from_16_empty_cells_gives_the_value_the_table_free_search_gives() -> None:
     pos = positions_with_empties(7, 16, 10**9, 1)[0]
-    engine = Engine()
-    result = engine.search(pos, 2)
-    assert result.decided and result.depth == 16
-    # A second engine without iterative deepening or a shared table agrees.
-    assert Engine().search_depth(pos, 16).value == result.value
-    # So does one whose table fills up and is cleared many times within the pass.
-    small = Engine(table_size=500)
-    assert small.search_depth(pos, 16).value == result.value
-    assert len(small.table) <= 500
+    result = search(pos, 2)
+    assert result.decided and result.plies == 16
+    assert result.depth == 2  # one pass, to the end, known to the driver by the depth asked
+    # A search without a table agrees.
+    assert search(pos, 2, enhancements=Enhancements(table=False)).value == result.value
+    # So does one whose table fills up and makes room many times within the pass.
+    small = TranspositionTable(500, same_depth=False)
+    assert search(pos, 2, factory(small)).value == result.value
+    assert len(small) <= 500
     # 17 empty cells at depth 2: a depth-limited search, not exact.
     pos17 = positions_with_empties(7, 17, 10**9, 1)[0]
-    assert not Engine().search(pos17, 2).decided
+    assert not search(pos17, 2).decided
+
+
+def test_each_enhancement_off_keeps_the_value() -> None:
+    """Each enhancement off (and all of them) changes the work, not the value, of these
+    fixed-depth searches from scratch. (It could: a table entry from a deeper pass may
+    settle a node with a deeper value; that is allowed, and not the case here.)"""
+    for pieces, depth in ((4, 4), (15, 5), (31, 1)):  # 11 empty cells: to the end
+        pos = random_position(random.Random(pieces), pieces)
+        values, nodes = set(), []
+        for name in ("table", "ordering", "pvs", "aspiration"):
+            off = Enhancements(**{name: False})
+            result = search(pos, depth, enhancements=off)
+            values.add(result.value)
+            nodes.append(result.stats.nodes)
+        values.add(search(pos, depth, enhancements=Enhancements.none()).value)
+        assert len(values) == 1, (pieces, values)
+        assert len(set(nodes)) > 1
+
+
+def test_a_pass_to_the_end_ignores_the_deadline_but_not_a_request() -> None:
+    pos = positions_with_empties(3, 14, 10**9, 1)[0]
+    expected = search(pos, 1)
+    late = Stop(clock=iter(range(0, 10**6, 1000)).__next__)  # every look: 1000 s later
+    late.deadline = 1.0
+    result = analyse_with(factory(), GAME, pos, Limit(), stop=late)
+    assert (result.action, result.value, result.decided) == (
+        expected.action, expected.value, True)
+    asked = Stop()
+    asked.request()
+    stopped = analyse_with(factory(), GAME, pos, Limit(), stop=asked)
+    assert not stopped.complete and stopped.action in GAME.actions(pos)
+    assert stopped.stats.nodes <= 1024
+
+
+def test_values_are_player_1_points_and_decided_at_the_end() -> None:
+    """Inside, hundredths from the mover's side; outside, points from player 1's side."""
+    for pos in positions_with_empties(5, 1, 1, 3):  # player 2 moves last
+        assert not pos.p1_to_move
+        result = search(pos, 4)
+        after = GAME.result(pos, result.action)
+        assert (result.value, result.decided, result.plies) == (GAME.utility(after), True, 1)
+        kernel = MaxConnect4Kernel(pos, Stop())
+        assert kernel.verdict(-250).value == 2.5
 
 
 def test_beats_random_player_every_time() -> None:
@@ -329,11 +385,11 @@ def test_beats_random_player_every_time() -> None:
     for seed in range(50):
         rng = random.Random(seed)
         engine_is_p1 = seed % 2 == 0
-        engine = Engine()
+        kernels = factory()  # one table for the game
         pos = GAME.initial_state()
         while not GAME.is_terminal(pos):
             if pos.p1_to_move == engine_is_p1:
-                action = engine.search(pos, 2).action
+                action = search(pos, 2, kernels).action
             else:
                 action = rng.choice(GAME.actions(pos))
             pos = GAME.result(pos, action)
@@ -342,14 +398,14 @@ def test_beats_random_player_every_time() -> None:
     assert min(margins) > 0, margins
 
 
-def test_timed_engine_and_registry() -> None:
+def test_the_registered_kernel() -> None:
     spec = get_game("maxconnect4")
+    assert spec.kernel is not None and "engine" not in spec.engines
     game = spec.create()
-    engine = spec.engines["engine"]
     pos = board("1200000")
-    result = engine(game, pos, 0.05)
+    result = analyse_with(spec.kernel, game, pos, Limit(depth=3))
     assert result.action in game.actions(pos)
-    assert result.depth is not None and result.depth >= 1
+    assert result.depth == 3 and result.algorithm == "engine"
 
 
 # ------------------------------------------------------------- the program

@@ -36,7 +36,9 @@ from zerosum.games.maxconnect4 import (
     play,
     score_line,
 )
-from zerosum.games.maxconnect4.engine import Engine
+from zerosum.games.maxconnect4.engine import factory
+from zerosum.result import Limit
+from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
 
 PROG = "maxconnect4.py"
@@ -102,7 +104,7 @@ def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
     if (pos.p1 | pos.p2) == BOARD:
         board_full(out)
         return 0
-    col = Engine().search(pos, depth).action
+    col = analyse_with(factory(), MaxConnect4(), pos, Limit(depth=depth)).action
     after = play(pos, col)
     announce(out, pos, col, after)
     write_atomic(target, format_board(after), "\r\n")
@@ -141,11 +143,12 @@ class Computer:
     name = "computer"
 
     def __init__(self, depth: int, watch: Watch) -> None:
-        self.depth, self.watch = depth, watch
-        self.engine = Engine()
+        self.limit, self.watch = Limit(depth=depth), watch
+        self.kernels = factory()
 
     def choose(self, game: AnyGame, state: Position) -> Move:
-        result = self.watch.run(game, state, partial(self.engine.search, state, self.depth), Stop)
+        search = partial(analyse_with, self.kernels, game, state, self.limit, None)
+        result = self.watch.run(game, state, search, Stop)
         return Move(result.action, result)
 
 

@@ -1,56 +1,70 @@
-"""The Max-Connect4 engine: alpha-beta on bitboards, with a transposition table.
+"""The Max-Connect4 kernel: negamax alpha-beta on bitboards, with a transposition table,
+for the one iterative-deepening driver (zerosum.search.driver, zerosum.kernel).
 
 It is the textbook alpha-beta (AIMA figure 5.7) written in negamax form: the value of
 a position for the player to move is the best over its moves of minus the value of the
 position after it for the opponent, so one function serves both Max and Min. Values are
 whole hundredths of a point (exact integers), from the mover's side.
 
-What makes it fast:
+What makes it fast (each switchable through `Enhancements`):
 - compact positions: the mover's bitboard and the opponent's, ints only; the score
   difference is updated from the quadruples through each new piece (no rescan), and
   the evaluation counts all quadruples at once with bit-parallel arithmetic;
-- move ordering: the transposition table's best move first, then moves that score,
-  then the centre columns before the edges;
-- a transposition table (a dict keyed by Pons's `mine + mask`, which identifies a
-  position uniquely; in the opening a position and its mirror image share an entry),
-  storing exact values and bounds with the depth they were searched to;
-- iterative deepening: depth 1, 2, ... share the table, so each pass starts with the
-  previous pass's best moves;
-- principal variation search: after the first move, each move is first searched with
-  a null window (alpha, alpha + 1), which only asks "is it better?", and searched
+- move ordering (`ordering`): the table's best move first, then moves that score,
+  then the centre columns before the edges (without it: left to right);
+- a transposition table (`table`; zerosum.table, kept between searches by whoever
+  makes the kernels) keyed by Pons's `mine + mask`, which identifies a position
+  uniquely; in the opening a position and its mirror image share an entry;
+- principal variation search (`pvs`): after the first move, each move is first searched
+  with a null window (alpha, alpha + 1), which only asks "is it better?", and searched
   again with the full window only when it is.
-With EXACT_EMPTIES (16) or fewer empty cells at the root, the search goes to the end
-of the game: its value is the exact final score difference and its move perfect.
+The driver adds iterative deepening (depth 1, 2, ... sharing the table) and the root.
+
+With EXACT_EMPTIES (16) or fewer empty cells at the root, or a depth limit that reaches
+the end of the game, there is one pass, to the end of the game: its value is the exact
+final score difference and its move perfect (the shallower passes would cost more than
+they save there). That pass runs to its end whatever the clock says (it takes well under
+a second); only a request to stop or the node budget end it.
 """
 
 from __future__ import annotations
 
-import math
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
 from zerosum.games.maxconnect4.bitboard import (
     BOARD,
     BOTTOM_OF,
     CELLS,
     CENTRE_FIRST,
+    COLS,
     COLUMN,
     EXACT_EMPTIES,
     QUADRUPLES_AT,
     Position,
     potential,
 )
-from zerosum.result import Clock, SearchResult, SearchStats
-from zerosum.stop import Stop
+from zerosum.kernel import ALL, Enhancements, KernelFactory, Verdict
+from zerosum.result import Limit
+from zerosum.stop import SearchStopped, Stop
+from zerosum.table import Bound, TranspositionTable
 
-EXACT, LOWER, UPPER = 0, 1, 2
-TO_THE_END = 99  # the stored depth of a result that needed no cutoff
-INFINITY = 1_000_000
-# The search order of the columns: the table's move (if any, else -1) first, then
-# the centre columns before the edges (they lie in more quadruples).
-ORDERS = {-1: CENTRE_FIRST} | {
-    first: (first, *(c for c in CENTRE_FIRST if c != first)) for first in CENTRE_FIRST
-}
+EXACT, LOWER, UPPER = Bound.EXACT.value, Bound.LOWER.value, Bound.UPPER.value
+INFINITY = 1_000_000  # beyond any value in hundredths (69 points at most)
+TABLE_CAPACITY = 2_000_000
+CHECK_EVERY = 1024  # nodes between two looks at the stop (a power of two)
+LEFT_TO_RIGHT = tuple(range(COLS))
+
+
+def orders(base: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """The column orders starting with the table's move (-1: none), then `base`."""
+    return {-1: base} | {first: (first, *(c for c in base if c != first)) for first in base}
+
+
+# The search order of the columns: the table's move first, then the centre columns
+# before the edges (they lie in more quadruples); without ordering, left to right.
+ORDERS = orders(CENTRE_FIRST)
+PLAIN_ORDERS = orders(LEFT_TO_RIGHT)
 # Mirror images have the same value; early in the game the search meets many pairs
 # of them, so there the table stores a position and its mirror image under one key.
 MIRROR_PIECES = 12
@@ -84,187 +98,214 @@ def mirror(board: int) -> int:
 
 Negamax = Callable[[int, int, int, int, int, int], int]
 Evaluation = Callable[[int, int, int], int]
+Child = tuple[int, int, int]  # (points the move scores, column, the mover's pieces after it)
 
 
-class OutOfTime(Exception):
-    """The deadline of a timed search passed in the middle of a pass."""
+def children(mine: int, mask: int, columns: Sequence[int], ordering: bool,
+             first: int) -> list[Child]:
+    """The moves in search order: `columns` (the table's move, if any, first), and with
+    `ordering` the moves that score before the others (they often cut), the first kept."""
+    found = []
+    for col in columns:
+        move = (mask + BOTTOM_OF[col]) & COLUMN[col]
+        if not move:
+            continue  # the column is full
+        mine2 = mine | move
+        gained = 0
+        for q in QUADRUPLES_AT[move.bit_length() - 1]:
+            if mine2 & q == q:
+                gained += 1
+        found.append((gained, col, mine2))
+    if ordering:
+        start = 1 if first >= 0 else 0
+        found[start:] = sorted(found[start:], key=by_points, reverse=True)
+    return found
 
-    def __init__(self, nodes: int) -> None:
-        super().__init__("out of time")
-        self.nodes = nodes
+
+def by_points(child: Child) -> int:
+    return child[0]
 
 
-class Engine:
-    """One engine keeps its table between searches (a game's later moves reuse it)."""
+class MaxConnect4Kernel:
+    """A Kernel (zerosum.kernel) for one root position.
 
-    def __init__(self, table_size: int = 2_000_000,
+    `evaluation(mine, theirs, mask)` estimates the mover's further gain in hundredths of
+    a point (the score so far is added to it); replace it to experiment with other
+    heuristics. `table`: the transposition table to use and fill (a new one if None).
+    """
+
+    grain: float | None = 1  # values are whole hundredths
+    aspiration: float = 200  # two points
+
+    def __init__(self, pos: Position, stop: Stop, enhancements: Enhancements = ALL,
+                 table: TranspositionTable | None = None,
                  evaluation: Evaluation = potential) -> None:
-        """`evaluation(mine, theirs, mask)` estimates the mover's further gain in
-        hundredths of a point (the score so far is added to it); replace it to
-        experiment with other heuristics."""
-        # key -> (depth searched, EXACT/LOWER/UPPER, value, best column)
-        self.table: dict[int, tuple[int, int, int, int]] = {}
-        self.table_size = table_size
+        self.stop = stop
+        self.enhancements = enhancements
+        if enhancements.table and table is None:
+            table = TranspositionTable(TABLE_CAPACITY, same_depth=False)
+        self.table = table if enhancements.table else None
         self.evaluation = evaluation
-        self.deadline: float | None = None
-        self.stop: Stop | None = None  # a stop from outside, and where progress is shown
-        self.nodes_before = 0  # nodes of the earlier passes of this search (for `stop`)
+        self.mine, self.theirs = (pos.p1, pos.p2) if pos.p1_to_move else (pos.p2, pos.p1)
+        self.diff = pos.score1 - pos.score2 if pos.p1_to_move else pos.score2 - pos.score1
+        self.sign = 1 if pos.p1_to_move else -1
+        self.empties = CELLS - pos.pieces
+        self.counter = [1, 0]  # nodes (the root, examined once for all passes), table hits
+        self.nodes, self.hits, self.seldepth = 1, 0, 0
+        self.to_the_end = self.empties <= EXACT_EMPTIES
+        self.label = self.empties  # the depth the driver knows the pass to the end by
+        self.searched = 0  # how deep the current pass searches
+        self.negamax = self.node_function()
 
-    def search(self, pos: Position, depth: int, stop: Stop | None = None) -> SearchResult:
-        """The move of an alpha-beta search `depth` moves deep, by iterative deepening
-        (depth 1, 2, ..., `depth`); with 16 or fewer empty cells, to the end of the game
-        in one pass (the shallower passes would cost more than they save there).
-        `stop`: as in `timed`."""
-        if depth < 1:
-            raise ValueError(f"depth must be 1 or more, not {depth}")
-        empties = CELLS - pos.pieces
-        self.stop, self.nodes_before = stop, 0
+    # --- what the driver calls ---------------------------------------------------------
+
+    def prepare(self, limit: Limit) -> None:
+        """Nothing is decided before a search; a depth limit that reaches the end of the
+        game makes it one pass to the end (its label: the limit's depth, at most)."""
+        if limit.depth is not None:
+            self.to_the_end = self.to_the_end or limit.depth >= self.empties
+            self.label = max(1, min(limit.depth, self.empties))
+        return None
+
+    def depths(self) -> Iterable[int]:
+        if self.to_the_end:
+            return (self.label,)
+        return range(1, self.empties + 1)
+
+    def start_pass(self, depth: int) -> Sequence[int]:
+        self.searched = self.empties if self.to_the_end else depth
+        self.seldepth = max(self.seldepth, min(self.searched, self.empties))
+        first = self.table_move(self.mine, self.theirs)
+        mask = self.mine | self.theirs
+        ordering = self.enhancements.ordering
+        columns = (ORDERS if ordering else PLAIN_ORDERS)[first]
+        return [col for _, col, _ in children(self.mine, mask, columns, ordering, first)]
+
+    def search_move(self, move: int, depth: int, alpha: float, beta: float) -> float:
+        mine, theirs = self.mine, self.theirs
+        drop = ((mine | theirs) + BOTTOM_OF[move]) & COLUMN[move]
+        mine2 = mine | drop
+        gained = sum(1 for q in QUADRUPLES_AT[drop.bit_length() - 1] if mine2 & q == q)
+        low = int(max(alpha, -INFINITY))
+        high = int(min(beta, INFINITY))
         try:
-            if empties <= EXACT_EMPTIES or depth >= empties:
-                return self.search_depth(pos, empties)
-            return self.deepen(pos, range(1, depth + 1))
-        except OutOfTime as stopped:  # only a stop from outside gets here
-            return first_move(pos, stopped.nodes)
+            return -self.negamax(theirs, mine2, -(self.diff + gained), self.searched - 1,
+                                 -high, -low)
         finally:
-            self.stop = None
+            self.nodes, self.hits = self.counter
 
-    def timed(self, pos: Position, seconds: float, stop: Stop | None = None) -> SearchResult:
-        """The deepest search finished within `seconds` (wall clock). With 16 or fewer
-        empty cells the exact search always runs to its end, however long it takes,
-        unless `stop` (a stop requested from another thread, which also receives the
-        progress) ends it: then the best move so far, or the first legal one."""
-        empties = CELLS - pos.pieces
-        self.stop, self.nodes_before = stop, 0
-        try:
-            if empties <= EXACT_EMPTIES:
-                return self.search_depth(pos, empties)
-            self.deadline = time.perf_counter() + seconds
-            return self.deepen(pos, range(1, empties + 1))
-        except OutOfTime as stopped:  # only a stop from outside gets here
-            return first_move(pos, stopped.nodes)
-        finally:
-            self.deadline, self.stop = None, None
+    def action(self, move: int) -> int:
+        return move
 
-    def deepen(self, pos: Position, depths: range) -> SearchResult:
-        """Iterative deepening: the result of the deepest pass completed in time, with
-        the effort of all passes (the abandoned one included)."""
-        clock = Clock()
-        total = SearchStats()
-        best: SearchResult | None = None
-        for depth in depths:
-            try:
-                result = self.search_depth(pos, depth)
-            except OutOfTime as stopped:
-                total.nodes += stopped.nodes
-                if best is not None:  # depth 1 always finishes
-                    break
-                raise
-            total.add(result.stats)
-            best = result
-            self.nodes_before = total.nodes
-            if self.stop is not None:
-                self.stop.depth, self.stop.best = depth, result.action
-            if result.decided:
+    def verdict(self, value: float) -> Verdict:
+        """Hundredths from the mover's side -> points from player 1's side; decided when
+        the pass reached the end of the game everywhere."""
+        decided = self.searched >= self.empties
+        return Verdict(self.sign * value / 100, decided, self.empties if decided else None)
+
+    def principal_variation(self, move: int, depth: int) -> list[int]:
+        """`move`, then the table's best moves, as far as they go."""
+        longest = self.empties if self.to_the_end else depth
+        mine, theirs = self.mine, self.theirs
+        pv = [move]
+        mask = mine | theirs
+        mine, theirs = theirs, mine | ((mask + BOTTOM_OF[move]) & COLUMN[move])
+        while len(pv) < longest:
+            col = self.table_move(mine, theirs)
+            if col < 0:
                 break
-        assert best is not None
-        clock.stamp(total)
-        best.stats = total
-        return best
+            mask = mine | theirs
+            drop = (mask + BOTTOM_OF[col]) & COLUMN[col]
+            if not drop:
+                break
+            pv.append(col)
+            mine, theirs = theirs, mine | drop
+        return pv
 
-    # ------------------------------------------------------------ the search
+    def table_move(self, mine: int, theirs: int) -> int:
+        """The table's best column for this position, or -1."""
+        if self.table is None:
+            return -1
+        key, flipped = table_key(mine, mine | theirs)
+        entry = self.table.entries.get(key)
+        if entry is None or entry[3] < 0:
+            return -1
+        col: int = entry[3]
+        return 6 - col if flipped else col
 
-    def search_depth(self, pos: Position, depth: int) -> SearchResult:
-        """One alpha-beta pass to `depth` from `pos`."""
-        clock = Clock()
-        if len(self.table) > self.table_size:
-            self.table.clear()  # crude but safe: a table only ever saves work
-        mine, theirs = (pos.p1, pos.p2) if pos.p1_to_move else (pos.p2, pos.p1)
-        diff = pos.score1 - pos.score2 if pos.p1_to_move else pos.score2 - pos.score1
-        negamax, counter = self.alphabeta(depth)
-        value = negamax(mine, theirs, diff, depth, -INFINITY, INFINITY)
-        pv = self.principal_variation(mine, theirs, depth)
-        empties = CELLS - pos.pieces
-        stats = SearchStats(nodes=counter[0], max_depth=min(depth, empties))
-        clock.stamp(stats)
-        sign = 1 if pos.p1_to_move else -1
-        return SearchResult(
-            value=sign * value / 100,
-            action=pv[0] if pv else None,
-            pv=pv,
-            stats=stats,
-            depth=depth,
-            complete=True,
-            decided=depth >= empties,
-            algorithm="maxconnect4 alpha-beta",
-        )
-
-    def alphabeta(self, limit: int) -> tuple[Negamax, list[int]]:
-        """The search function of one pass and its node counter.
-
-        A closure rather than a method: local names are the fastest in Python, and
-        this function runs once per node.
-        """
-        table = self.table
-        table_size = self.table_size
-        deadline = self.deadline
+    def observe(self, nodes: int) -> bool:
+        """The stop's verdict at a periodic check; a pass to the end of the game
+        ignores the deadline (see the module doc)."""
         stop = self.stop
-        watched = deadline is not None or stop is not None
-        nodes_before = self.nodes_before
+        if not self.to_the_end or stop.deadline is None:
+            return stop.observe(nodes)
+        deadline, stop.deadline = stop.deadline, None
+        try:
+            return stop.observe(nodes)
+        finally:
+            stop.deadline = deadline
+
+    # --- the node function -------------------------------------------------------------
+
+    def node_function(self) -> Negamax:
+        """The search function, a closure rather than a method: local names are the
+        fastest in Python, and this function runs once per node."""
+        table = self.table
+        # This kernel's entries: (remaining, bound, hundredths, column).
+        entries = cast(dict[int, tuple[int | None, int, int, int]],
+                       {} if table is None else table.entries)
+        get = entries.get
+        make_room = entries.clear if table is None else table.make_room  # (unused if None)
+        capacity = TABLE_CAPACITY if table is None else table.capacity
+        use_table = table is not None
+        ordering = self.enhancements.ordering
+        pvs = self.enhancements.pvs
+        column_orders = ORDERS if ordering else PLAIN_ORDERS
         evaluation = self.evaluation
-        counter = [0]
+        observe = self.observe
+        counter = self.counter
 
         def negamax(mine: int, theirs: int, diff: int, depth: int,
                     alpha: int, beta: int) -> int:
             """The value for the mover (hundredths of a point) of the position where
             the mover holds `mine`, the opponent `theirs` and the mover leads by `diff`
-            points. Fail-soft: outside (alpha, beta) it is a bound on the true value."""
+            points, searched `depth` plies deep. Fail-soft: outside (alpha, beta) it
+            is a bound on the true value."""
             counter[0] += 1
-            if watched and counter[0] % 1024 == 0 and (
-                    (stop is not None and stop.observe(nodes_before + counter[0]))
-                    or (deadline is not None and time.perf_counter() > deadline)):
-                raise OutOfTime(counter[0])
+            if counter[0] % CHECK_EVERY == 0 and observe(counter[0]):
+                raise SearchStopped
             mask = mine | theirs
             if mask == BOARD:
                 return 100 * diff
             if depth <= 0:
                 return 100 * diff + evaluation(mine, theirs, mask)
-            key, flipped = table_key(mine, mask)
-            entry = table.get(key)
             table_move = -1
-            if entry is not None:
-                stored_depth, bound, stored, table_move = entry
-                if flipped:
-                    table_move = 6 - table_move
-                if stored_depth >= depth:
-                    if bound == EXACT:
-                        return stored
-                    if bound == LOWER:
-                        alpha = max(alpha, stored)
-                    else:
-                        beta = min(beta, stored)
-                    if alpha >= beta:
-                        return stored
+            key, flipped = 0, False
+            if use_table:
+                key, flipped = table_key(mine, mask)
+                entry = get(key)
+                if entry is not None:
+                    remaining, bound, stored, table_move = entry
+                    if flipped:
+                        table_move = 6 - table_move
+                    if remaining is None or remaining >= depth:
+                        counter[1] += 1
+                        if bound == EXACT:
+                            return stored
+                        if bound == LOWER:
+                            alpha = max(alpha, stored)
+                        else:
+                            beta = min(beta, stored)
+                        if alpha >= beta:
+                            return stored
             alpha0 = alpha
             best, best_move = -INFINITY, -1
-            children = []
-            for col in ORDERS[table_move]:
-                move = (mask + BOTTOM_OF[col]) & COLUMN[col]
-                if not move:
-                    continue  # the column is full
-                mine2 = mine | move
-                gained = 0
-                for q in QUADRUPLES_AT[move.bit_length() - 1]:
-                    if mine2 & q == q:
-                        gained += 1
-                children.append((gained, col, mine2))
-            # Moves that score go first (after the table's move): they often cut.
-            start = 1 if table_move >= 0 else 0
-            children[start:] = sorted(children[start:], key=by_points, reverse=True)
             first = True
-            for gained, col, mine2 in children:
-                if not first:  # principal variation search: first try a null window
+            for gained, col, mine2 in children(mine, mask, column_orders[table_move],
+                                               ordering, table_move):
+                if pvs and not first:  # first a null window: is it better?
                     v = -negamax(theirs, mine2, -(diff + gained), depth - 1, -alpha - 1, -alpha)
-                    if alpha < v < beta:  # it may be better: search it properly
+                    if alpha < v < beta:  # it may be: search it properly
                         v = -negamax(theirs, mine2, -(diff + gained), depth - 1, -beta, -alpha)
                 else:
                     v = -negamax(theirs, mine2, -(diff + gained), depth - 1, -beta, -alpha)
@@ -275,62 +316,38 @@ class Engine:
                         alpha = v
                         if alpha >= beta:
                             break
-            if best <= alpha0:
-                bound = UPPER
-            elif best >= beta:
-                bound = LOWER
-            else:
-                bound = EXACT
-            exact = depth >= CELLS - mask.bit_count()
-            if flipped:
-                best_move = 6 - best_move
-            if len(table) >= table_size:
-                # Within a pass too: one deep pass alone can outgrow any memory. The
-                # pass's own entries go with it, so its principal variation may come
-                # out shorter; the root's entry, stored last, always survives.
-                table.clear()
-            table[key] = (TO_THE_END if exact else depth, bound, best, best_move)
+            if use_table:
+                if best <= alpha0:
+                    bound = UPPER
+                elif best >= beta:
+                    bound = LOWER
+                else:
+                    bound = EXACT
+                if flipped:
+                    best_move = 6 - best_move
+                if len(entries) >= capacity:
+                    # Within a pass too: one deep pass alone can outgrow any memory.
+                    make_room()
+                exact = depth >= CELLS - mask.bit_count()  # reached the end everywhere
+                entries[key] = (None if exact else depth, bound, best, best_move)
             return best
 
-        return negamax, counter
-
-    def principal_variation(self, mine: int, theirs: int, depth: int) -> list[int]:
-        """The expected line of play, read back from the table's best moves."""
-        pv: list[int] = []
-        while len(pv) < depth:
-            mask = mine | theirs
-            key, flipped = table_key(mine, mask)
-            entry = self.table.get(key)
-            if entry is None or entry[3] < 0:
-                break
-            col = 6 - entry[3] if flipped else entry[3]
-            move = (mask + BOTTOM_OF[col]) & COLUMN[col]
-            if not move:
-                break
-            pv.append(col)
-            mine, theirs = theirs, mine | move
-        return pv
+        return negamax
 
 
-def first_move(pos: Position, nodes: int) -> SearchResult:
-    """What a search stopped before its first pass finished plays: the first column in
-    the search order, with no value (-inf: nothing was judged)."""
-    mask = pos.p1 | pos.p2
-    column = next(c for c in CENTRE_FIRST if (mask + BOTTOM_OF[c]) & COLUMN[c])
-    return SearchResult(-math.inf, column, [column], SearchStats(nodes=nodes), depth=0,
-                        complete=False, algorithm="maxconnect4 alpha-beta")
+def factory(table: TranspositionTable | None = None,
+            evaluation: Evaluation = potential) -> KernelFactory:
+    """A KernelFactory whose kernels share one table (a new one if None): one per game
+    (the interactive program), or per process (`zerosum play`)."""
+    shared = TranspositionTable(TABLE_CAPACITY, same_depth=False) if table is None else table
+
+    def make(game: object, state: Position, stop: Stop,
+             enhancements: Enhancements = ALL) -> MaxConnect4Kernel:
+        return MaxConnect4Kernel(state, stop, enhancements, shared, evaluation)
+
+    return make
 
 
-
-def by_points(child: tuple[int, int, int]) -> int:
-    return child[0]
-
-
-def best_move(pos: Position, depth: int) -> SearchResult:
-    """A fresh engine's choice at `depth` (what the one-move program does)."""
-    return Engine().search(pos, depth)
-
-
-def timed_search(pos: Position, seconds: float, stop: Stop | None = None) -> SearchResult:
-    """A fresh engine's choice within about `seconds` (for `zerosum play`)."""
-    return Engine().timed(pos, seconds, stop)
+# `zerosum play`'s kernels (the game's registration): one table for the process, so
+# each move reuses the work of the moves before it.
+shared_kernel = factory()

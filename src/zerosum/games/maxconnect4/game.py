@@ -38,7 +38,7 @@ from zerosum.games.maxconnect4.bitboard import (
     potential,
 )
 from zerosum.games.registry import GameSpec, register
-from zerosum.result import InfoSink, Limit, SearchResult
+from zerosum.kernel import Enhancements, Kernel
 from zerosum.stop import Stop
 
 # ----------------------------------------------------------- the file format
@@ -240,12 +240,11 @@ class MaxConnect4(GameBase[Position, int]):
         return "Type a column number, 1-7 from the left; the piece falls to its lowest empty cell."
 
 
-def _engine(game: AnyGame, state: Position, limit: Limit, on_info: InfoSink | None = None,
-            stop: Stop | None = None) -> SearchResult:
+def _kernel(game: AnyGame, state: Position, stop: Stop, enhancements: Enhancements) -> Kernel:
     # Loaded only when it plays, like connect4's and checkers' engines.
-    from zerosum.games.maxconnect4.engine import timed_search
+    from zerosum.games.maxconnect4.engine import shared_kernel
 
-    return timed_search(state, 1.0 if limit.seconds is None else limit.seconds, stop)
+    return shared_kernel(game, state, stop, enhancements)
 
 
 register(
@@ -253,7 +252,7 @@ register(
         "maxconnect4",
         "Max-Connect4",
         MaxConnect4,
-        engines={"engine": _engine},
+        kernel=_kernel,
         default_depth=4,
         summary="Connect Four to a full board; every four in a line scores a point",
     )

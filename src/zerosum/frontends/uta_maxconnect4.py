@@ -5,8 +5,8 @@
 
 It prints what the classic sample program printed (the framed board, the score, one
 line per move) and writes boards in the classic file format with CRLF line ends,
-atomically. The game and the engine live in zerosum.games.maxconnect4 and
-zerosum.engines.maxconnect4; this module only parses, calls and prints.
+atomically. The game and the engine's kernel live in zerosum.games.maxconnect4; the one
+search driver (zerosum.search.driver) runs it; this module only parses, calls and prints.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import replace
 
 import pytest
 
@@ -14,15 +15,27 @@ from zerosum.game import InputError
 from zerosum.games.checkers import Checkers, State
 from zerosum.games.checkers import notation as nt
 from zerosum.games.checkers.board import board, generate, zobrist_hash
-from zerosum.games.checkers.engine import Engine, engine_move
+from zerosum.games.checkers.engine import WIN, CheckersKernel, Memory, checkers_kernel
 from zerosum.games.checkers.evaluation import score
 from zerosum.games.checkers.solve import best_moves, solve
+from zerosum.kernel import ALL, Enhancements, Verdict
+from zerosum.result import Limit, SearchResult
 from zerosum.search import TranspositionTable, alphabeta_search
+from zerosum.search.driver import analyse_with, deepen, stop_for
+from zerosum.stop import Stop
 
 # Published English-checkers perft from the 8x8 start (paths counted separately).
 ENGLISH_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
 # Derived with this generator under the maximum-capture rule (equal to English up to 5).
 MAX_PERFT = [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17762771]
+
+
+def engine(game: Checkers, state: State, limit: Limit,
+           enhancements: Enhancements = ALL, stop: Stop | None = None) -> SearchResult:
+    """The engine with a memory of its own (a fresh table), as the driver runs it."""
+    stop = stop_for(limit, stop)
+    kernel = CheckersKernel(game, state, stop, enhancements, Memory())
+    return deepen(kernel, limit, stop, enhancements=enhancements)
 
 
 def position(game: Checkers, black: str, white: str, black_to_move: bool = True) -> State:
@@ -305,15 +318,19 @@ def test_4x4_value_of_every_first_move(rule: str) -> None:
 
 
 def test_4x4_engine_plays_perfectly() -> None:
-    g = Checkers(4)
+    g = Checkers(4, "max")
     s = g.initial_state()
-    r = engine_move(g, s, 0.1)
-    assert r.value == 0.0 and r.decided and g.format_move(r.action) != "A2-B1"
-    out = io.StringIO()
-    with redirect_stdout(out):  # the engine against itself: perfect play draws
-        zerosum_main(["play", "checkers", "--size", "4", "--opponent", "engine", "--side",
-                      "none", "--capture", "max"])
-    assert "Game over. Draw: 50 moves by each side without a winner." in out.getvalue()
+    r = analyse_with(checkers_kernel, g, s, Limit(seconds=0.1))
+    assert r.value == 0.0 and r.decided and r.plies is None and r.depth is None
+    assert g.format_move(r.action) != "A2-B1" and r.stats.nodes == 2409
+    # The engine against itself: perfect play draws.
+    while not g.is_terminal(s):
+        s = g.result(s, analyse_with(checkers_kernel, g, s, Limit(seconds=0.1)).action)
+    assert g.draw_reason(s) == "50 moves by each side without a winner"
+    # A lost position: the slowest loss, and the plies to it.
+    r = analyse_with(checkers_kernel, g, g.result(g.initial_state(), g.parse_move(
+        g.initial_state(), "A2-B1")), Limit(seconds=0.1))
+    assert (r.value, r.decided, r.plies) == (-1.0, True, 5)
 
 
 # --- the engine -------------------------------------------------------------------------
@@ -362,70 +379,103 @@ def test_evaluation_is_antisymmetric() -> None:
                                                               flip(s.kings))
 
 
-def test_engine_finds_forced_wins() -> None:
+NODES_DEPTH_4 = [636, 913, 1094, 999, 1198, 1237]  # the old engine: 3 more each (below)
+
+
+def test_engine_plays_a_win_in_one_at_once() -> None:
     g = Checkers(8)
-    e = Engine(g)
-    r = e.search(position(g, "C4", "D3"), 10.0, max_depth=4)
-    assert g.format_move(r.action) == "C4xE2" and r.value == 1.0 and r.decided
+    r = engine(g, position(g, "C4", "D3"), Limit(depth=4))
+    assert g.format_move(r.action) == "C4xE2" and r.stats.nodes == 1
+    assert (r.value, r.decided, r.plies, r.depth) == (1.0, True, 1, None)
     # F1-G2 shuts the white king in its corner: G2 is guarded by the king on F3.
-    r = e.search(position(g, "KF1 KF3", "KH1"), 10.0, max_depth=4)
-    assert g.format_move(r.action) == "F1-G2" and r.value == 1.0 and r.decided
+    r = engine(g, position(g, "KF1 KF3", "KH1"), Limit(depth=4))
+    assert g.format_move(r.action) == "F1-G2" and (r.value, r.plies) == (1.0, 1)
+
+
+def test_the_search_itself_scores_a_win_in_one_highest() -> None:
+    g = Checkers(8)
+    s = position(g, "KF1 KF3", "KH1")
+    kernel = CheckersKernel(g, s, Stop(), ALL, Memory())
+    values = {g.format_move(kernel.action(m)): kernel.search_move(m, 4, -WIN, WIN)
+              for m in kernel.start_pass(4)}
+    assert values["F1-G2"] == WIN - 1 and max(values.values()) == WIN - 1
+    assert sorted(values.values())[-2] < WIN - 1
+    assert kernel.verdict(WIN - 1) == Verdict(1.0, True, 1)
+    assert kernel.verdict(-(WIN - 6)) == Verdict(-1.0, True, 6)
+
+
+def test_engine_never_delays_a_forced_win() -> None:
+    """Three kings against one: Black wins in 7 plies; each side's engine (the winner
+    hurrying, the loser delaying) plays it out in exactly that many."""
+    g = Checkers(8)
+    s = position(g, "KE2 KC4", "KA6")
+    expected = [(1.0, 7), (1.0, 6), (1.0, 5), (1.0, 4), (1.0, 3), (1.0, 2), (1.0, 1)]
+    seen = []
+    while not g.is_terminal(s):
+        r = engine(g, s, Limit(depth=10))
+        seen.append((r.value, r.plies))
+        assert r.decided
+        s = g.result(s, r.action)
+    assert seen == expected and g.utility(s) == 1.0
 
 
 def test_engine_depth_limited_is_deterministic_and_legal() -> None:
     g = Checkers(8)
     s = g.initial_state()
+    nodes = []
     for _ in range(6):
-        r1 = Engine(g).search(s, 100.0, max_depth=4)
-        r2 = Engine(g).search(s, 100.0, max_depth=4)
+        r1 = engine(g, s, Limit(depth=4))
+        r2 = engine(g, s, Limit(depth=4))
         assert r1.action == r2.action and r1.stats.nodes == r2.stats.nodes > 0
-        assert r1.action in g.actions(s) and r1.depth == 4
+        assert r1.action in g.actions(s) and r1.depth == 4 and not r1.decided
+        nodes.append(r1.stats.nodes)
         s = g.result(s, r1.action)
+    assert nodes == NODES_DEPTH_4
 
 
-def test_generic_search_on_8x8_uses_capture_aware_cutoff() -> None:
+class PlainCutoff(Checkers):
+    """Checkers whose generic search stops at the depth limit even with a capture
+    pending: what the engine does with quiescence off."""
+
+    def cutoff_test(self, state: State, depth: int, limit: int) -> bool:
+        return depth >= limit
+
+
+MIDDLE_GAME = "W:W21,22,23,25,26,30,31,32:B1,2,3,4,5,10,11,15,28"
+
+
+@pytest.mark.parametrize("switch", Enhancements.names())
+def test_each_enhancement_switches_off_on_its_own(switch: str) -> None:
+    """Off, each one changes the work; the ones that only speed alpha-beta up (without
+    the table, whose deeper entries may change a value) leave its value as it is."""
     g = Checkers(8)
-    s = position(g, "C4", "D3 F3", black_to_move=True)  # black must take D3
-    assert g.cutoff_test(s, 3, 3) is False  # a capture is pending: search goes on
-    s2 = g.initial_state()
-    assert g.cutoff_test(s2, 3, 3) is True
-    r = alphabeta_search(g, s2, 3, order=True)
-    assert r.action in g.actions(s2) and r.complete and not r.decided
+    s = g.from_fen(MIDDLE_GAME)
+    off = Enhancements(**{switch: False})
+    r_on, r_off = engine(g, s, Limit(depth=5)), engine(g, s, Limit(depth=5), off)
+    assert r_off.stats.nodes != r_on.stats.nodes and r_off.action in g.actions(s)
+    if switch not in ("table", "quiescence"):
+        without = Enhancements(table=False)
+        assert engine(g, s, Limit(depth=5), replace(off, table=False)).value \
+            == engine(g, s, Limit(depth=5), without).value
 
 
-def test_registry_options() -> None:
-    from zerosum.games.registry import get_game
-
-    spec = get_game("checkers")
-    game = spec.create(size=4, capture="max")
-    assert isinstance(game, Checkers) and game.board.n == 4 and game.max_capture
-    assert "engine" in spec.engines
-    with pytest.raises(InputError, match="capture rule"):
-        Checkers(8, "russian")
-
-
-@pytest.mark.parametrize("size, men, first_moves", [(4, 2, 3), (6, 6, 5), (10, 20, 9),
-                                                    (12, 30, 11)])
-def test_other_board_sizes(size: int, men: int, first_moves: int) -> None:
-    g = Checkers(size)
-    s = g.initial_state()
-    assert s.black.bit_count() == s.white.bit_count() == men
-    assert len(g.actions(s)) == first_moves
-    # The two sides are mirror images, so white's replies to any first move number as
-    # black's first moves (nothing touches yet on these boards, except on 4x4).
-    if size > 4:
-        assert all(len(g.actions(g.result(s, a))) == first_moves for a in g.actions(s))
-    corner = nt.square_name(g.board, g.board.squares[-1])
-    assert corner == f"{nt.ROWS[size - 1]}{size - 1}"
-    assert g.from_fen(g.to_fen(s)) == s
-    with pytest.raises(InputError, match="board size"):
-        Checkers(7)
+def test_engine_with_nothing_on_is_plain_alpha_beta() -> None:
+    """All enhancements off, the engine finds the generic alpha-beta's value (stopping
+    at the depth limit even with a capture pending) at every depth."""
+    g, plain = Checkers(8), PlainCutoff(8)
+    s = g.from_fen(MIDDLE_GAME)
+    for depth in range(1, 5):
+        bare = engine(g, s, Limit(depth=depth), Enhancements.none())
+        generic = alphabeta_search(plain, s, depth)
+        assert bare.value == pytest.approx(generic.value, abs=1e-12)
+        assert bare.value != 0 and not bare.decided
 
 
-def test_engine_time_is_measured_by_its_clock() -> None:
-    # Each reading of this clock is a second later: depth 1 already takes more than
-    # the 60 % of the 0.5 s budget after which no new pass starts.
+def test_engine_time_is_measured_by_its_stops_clock() -> None:
+    # Each reading of this clock is a second later: when the first pass ends, the 0.5 s
+    # are over, and no other pass starts.
     g = Checkers(8)
     readings = iter(range(10**6))
-    r = Engine(g, clock=lambda: float(next(readings))).search(g.initial_state(), 0.5)
+    stop = Stop(clock=lambda: float(next(readings)))
+    r = analyse_with(checkers_kernel, g, g.initial_state(), Limit(seconds=0.5), stop=stop)
     assert r.depth == 1 and r.action in g.actions(g.initial_state())

@@ -32,14 +32,15 @@ from zerosum.convert import MAX_DEPTH, int_arg, parse_float, parse_int, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
-from zerosum.games.checkers.engine import engine_move
-from zerosum.result import SearchResult
+from zerosum.games.checkers.engine import checkers_kernel
+from zerosum.result import Limit, SearchResult
 from zerosum.search import (
     TranspositionTable,
     alphabeta_search,
     iterative_deepening_search,
     minimax_search,
 )
+from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
 
 GAMES = [("small 4x4", 4), ("standard 8x8", 8)]
@@ -234,7 +235,7 @@ class Thinker:
             return alphabeta_search(game, state, o.depth, order=True, stop=stop)
         if o.kind == "iterative":
             return iterative_deepening_search(game, state, stop=stop)
-        return engine_move(game, state, o.seconds, stop)
+        return analyse_with(checkers_kernel, game, state, Limit(seconds=o.seconds), stop=stop)
 
 
 class Person:

@@ -1,7 +1,8 @@
 """Checkers (draughts) on even boards 4x4 to 12x12: English and maximum-capture rules.
 
 Registers `checkers` for `zerosum play checkers --size 8 --capture english`, with the
-game's own engine (`--opponent engine`) beside the generic searches.
+game's own engine (`--opponent engine`, the kernel in engine.py) beside the generic
+searches.
 """
 
 from typing import Any
@@ -9,17 +10,16 @@ from typing import Any
 from zerosum.convert import int_arg
 from zerosum.games.checkers.rules import CAPTURE_RULES, DRAW_RULES, Checkers, State
 from zerosum.games.registry import GameSpec, Option, PositionFormat, register
-from zerosum.result import InfoSink, Limit, SearchResult
+from zerosum.kernel import Enhancements, Kernel
 from zerosum.stop import Stop
 
 __all__ = ["Checkers", "State"]
 
 
-def _engine(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
-            stop: Stop | None = None) -> SearchResult:
-    from zerosum.games.checkers.engine import engine_move  # loaded only when it plays
+def _kernel(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Kernel:
+    from zerosum.games.checkers.engine import checkers_kernel  # loaded only when it plays
 
-    return engine_move(game, state, 1.0 if limit.seconds is None else limit.seconds, stop)
+    return checkers_kernel(game, state, stop, enhancements)
 
 
 MAX_MOVES = 100_000  # the course draw rule's move limit; 0 = no limit
@@ -41,7 +41,7 @@ register(
             Option("moves", int_arg(0, MAX_MOVES), 50, "course rule: draw after this many "
                    "moves by each side (0 = no limit)"),
         ),
-        engines={"engine": _engine},
+        kernel=_kernel,
         default_depth=6,
         summary="draughts on 4x4 to 12x12 boards, English or maximum-capture rules",
         perft=Checkers.perft,

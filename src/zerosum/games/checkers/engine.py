@@ -1,8 +1,9 @@
-"""A strong checkers engine: its own search on the bitboards, for serious play.
+"""The strong checkers engine: a Kernel (zerosum.kernel) on the bitboards, which the one
+iterative-deepening driver (zerosum.search.driver) runs under a time limit.
 
 - Negamax alpha-beta with principal-variation search (null windows after the first
-  move) and a transposition table keyed by a Zobrist hash updated incrementally.
-- Iterative deepening under a time limit; the deepest finished pass is the answer.
+  move) and a transposition table (zerosum.table) keyed by a Zobrist hash updated
+  incrementally; the table is kept per game object from move to move.
 - Quiescence: at the depth limit a side that must capture keeps capturing (captures are
   forced, so a position in the middle of an exchange is never evaluated); a position
   with a single legal move does not use up depth either.
@@ -12,21 +13,23 @@
   irreversible move), the course move limit, the tournament 40-move rule.
 - Evaluation: `evaluation.score` (material, advancement, back row, centre, mobility).
 
-On boards small enough to solve (4x4) it plays from the exact solution instead, which
-is perfect play (`solve.py`).
+Before any search (`prepare`): on boards small enough to solve (4x4) it plays from the
+exact solution (`solve.py`), which is perfect play; a win in one is played at once, and
+a single legal move after a short look (only to report a value).
 
-The value it reports is on the game's scale, from Black's side: +1/-1 for a forced
-win/loss, otherwise the evaluation mapped into (-1, 1).
+Values inside are points for the side to move (a man is 100); a forced win is worth
+`WIN - plies`, so a faster win scores higher and a slower loss less. `verdict` gives the
+game's scale from Black's side: +1/-1 for a forced win/loss (with its plies), otherwise
+the evaluation mapped into (-1, 1).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import cast
 
 from zerosum.games.checkers.board import (
-    Board,
     Move,
     Path,
     apply,
@@ -40,225 +43,255 @@ from zerosum.games.checkers.board import (
 from zerosum.games.checkers.evaluation import score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Position, Solution, best_moves, solve
-from zerosum.result import SearchResult, SearchStats
-from zerosum.stop import Stop
+from zerosum.kernel import ALL, Enhancements, Verdict
+from zerosum.result import Limit
+from zerosum.stop import SearchStopped, Stop
+from zerosum.table import Bound, TranspositionTable
 
 WIN = 1_000_000
 WIN_BOUND = WIN - 10_000  # scores beyond this are forced wins (minus plies to get there)
-EXACT, LOWER, UPPER = 0, 1, 2
-MAX_PLY = 120
+EXACT, LOWER, UPPER = int(Bound.EXACT), int(Bound.LOWER), int(Bound.UPPER)
+MAX_PLY = 120  # the deepest ply searched (extensions included)
+MAX_DEPTH = 64  # the deepest pass
+FORCED_LOOK = 4  # the depth of the look at a single legal move, to report its value
+TABLE_SIZE = 1_000_000
 
 
-class TimeUp(Exception):
-    pass
+@dataclass
+class Memory:
+    """What the engine keeps for one game object from move to move."""
+
+    table: TranspositionTable = field(
+        default_factory=lambda: TranspositionTable(TABLE_SIZE, same_depth=False))
+    solutions: dict[tuple[Position, bool], Solution] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class Entry:
-    depth: int
-    value: int
-    bound: int
-    move: Path | None
+_MEMORY: dict[int, tuple[Checkers, Memory]] = {}
 
 
-class Engine:
-    """One engine per game (it keeps its table between moves)."""
+def memory_for(game: Checkers) -> Memory:
+    """The game object's memory (one game at a time: a new game frees the old one)."""
+    kept = _MEMORY.get(id(game))
+    if kept is None or kept[0] is not game:
+        _MEMORY.clear()
+        kept = _MEMORY[id(game)] = (game, Memory())
+    return kept[1]
 
-    def __init__(self, game: Checkers, table_size: int = 1_000_000,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
-        """`clock` measures the time per move: wall time by default, or e.g.
-        time.process_time for benchmarks on a machine shared with other jobs."""
-        self.clock = clock
-        self.game = game
-        self.b: Board = game.board
-        self.max_capture = game.max_capture
-        self.table: dict[int, Entry] = {}
-        self.table_size = table_size
+
+def checkers_kernel(game: Checkers, state: State, stop: Stop,
+                    enhancements: Enhancements = ALL) -> CheckersKernel:
+    """The KernelFactory (GameSpec.kernel): a kernel with the game's memory."""
+    return CheckersKernel(game, state, stop, enhancements, memory_for(game))
+
+
+class CheckersKernel:
+    """The engine's search from one root position (see the module doc); moves are the
+    board's generated moves (path, from bits, to bits, captured bits)."""
+
+    grain: float | None = 1  # integer points
+    aspiration: float = 50  # half a man
+
+    def __init__(self, game: Checkers, state: State, stop: Stop,
+                 enhancements: Enhancements = ALL, memory: Memory | None = None) -> None:
+        self.game, self.state, self.stop = game, state, stop
+        self.b = game.board
+        self.memory = memory if memory is not None else Memory()
+        self.table = self.memory.table
+        # This engine's entries: (depth, bound, points, path), keyed by the Zobrist hash.
+        entries = cast("dict[int, tuple[int, int, int, Path | None]]", self.table.entries)
+        self.entries = entries if enhancements.table else None
+        self.ordering = enhancements.ordering
+        self.pvs = enhancements.pvs
+        self.killing = enhancements.killers
+        self.quiescence = enhancements.quiescence
         self.history: dict[tuple[int, int], int] = {}
         self.killers: list[list[Path | None]] = [[None, None] for _ in range(MAX_PLY + 64)]
-        self.nodes = 0
-        self.evaluated = 0
+        self.nodes = 1  # the root, examined once for all passes
         self.seldepth = 0
-        self.deadline = 0.0
-        self.solutions: dict[tuple[Position, bool], Solution] = {}
-        self.root_best: tuple[int, Path] | None = None  # best finished root move this pass
-        self.stop: Stop | None = None  # a stop from outside, and where progress is shown
+        self.hits = 0
+        self.sign = 1 if state.black_to_move else -1
+        b = self.b
+        self.h = zobrist_hash(b, state.black, state.white, state.kings, state.black_to_move)
+        self.line = list(state.history) if game.draw == "tournament" else [self.h]
+        over = game.draw_reason(state) is not None
+        self.moves: list[Move] = [] if over else generate(
+            b, state.black, state.white, state.kings, state.black_to_move, game.max_capture)
 
-    # --- the public entry point ----------------------------------------------------
+    # --- the Kernel protocol -----------------------------------------------------------
 
-    def search(self, state: State, seconds: float, max_depth: int = 64,
-               stop: Stop | None = None) -> SearchResult:
-        """`stop`, if given, can end the search early from another thread (the best
-        move so far is played) and receives the progress: nodes, depth done, best move."""
-        t_cpu, t_wall = time.process_time(), time.perf_counter()
-        self.nodes = self.evaluated = self.seldepth = 0
-        self.stop = stop
-        try:
-            result = self._search(state, seconds, max_depth)
-        finally:
-            self.stop = None
-        stats = result.stats
-        stats.nodes, stats.evaluated, stats.max_depth = self.nodes, self.evaluated, self.seldepth
-        stats.cpu_time = time.process_time() - t_cpu
-        stats.wall_time = time.perf_counter() - t_wall
-        return result
-
-    def _search(self, state: State, seconds: float, max_depth: int) -> SearchResult:
-        game = self.game
-        moves = game.actions(state)
-        if not moves:
-            return SearchResult(game.utility(state), None, [], SearchStats(), 0, True, True,
-                                "checkers-engine")
+    def prepare(self, limit: Limit) -> tuple[Move | None, Verdict] | None:
+        if not self.moves:  # the game is over
+            return None, Verdict(self.game.utility(self.state), True, 0)
         if self.b.n == 4:
-            return self._play_solved(state)
-        if len(moves) == 1:  # forced: a short look ahead, only to report a value
-            max_depth = min(max_depth, 4)
-        if len(self.table) > self.table_size:
-            self.table.clear()
-        self.history.clear()
-        start = self.clock()
-        self.deadline = start + seconds
-        h = zobrist_hash(self.b, state.black, state.white, state.kings, state.black_to_move)
-        line = list(state.history) if game.draw == "tournament" else [h]
-        best: tuple[int, Path, int] | None = None
-        for depth in range(1, max_depth + 1):
-            self.root_best = None
-            try:
-                value = self._root(state, h, depth, line)
-            except TimeUp:
-                # An unfinished pass still counts for the root moves it finished: they were
-                # searched first-best-first, so its best so far is the better informed one.
-                if self.root_best is not None and best is not None:
-                    best = (self.root_best[0], self.root_best[1], best[2])
-                break
-            entry = self.table.get(h)
-            move = entry.move if entry is not None and entry.move is not None else moves[0]
-            best = (value, move, depth)
-            if self.stop is not None:
-                self.stop.depth, self.stop.best = depth, move
-            if abs(value) >= WIN_BOUND:
-                break  # a forced result: deeper search cannot change it
-            elapsed = self.clock() - start
-            if elapsed > 0.6 * seconds:  # the next pass would get too little of the way
-                break
-        if best is None:
-            return SearchResult(0.0, moves[0], [moves[0]], SearchStats(), 0, False, False,
-                                "checkers-engine")
-        value, move, depth = best
-        sign = 1 if state.black_to_move else -1
-        pv = self._pv(state, h)
-        if abs(value) >= WIN_BOUND:
-            game_value = float(sign if value > 0 else -sign)
-        else:
-            game_value = to_utility_scale(sign * value)
-        return SearchResult(game_value, move, pv or [move], SearchStats(), depth, True,
-                            abs(value) >= WIN_BOUND, "checkers-engine")
+            return self.solved()
+        for move in self.moves:
+            if self.wins_at_once(move):
+                return move, Verdict(float(self.sign), True, 1)
+        if len(self.moves) == 1:
+            return self.moves[0], self.look(self.moves[0])
+        return None
 
-    def _play_solved(self, state: State) -> SearchResult:
-        pos = (state.black, state.white, state.kings, state.black_to_move)
-        key = (pos, self.max_capture)
-        sol = self.solutions.get(key)
-        if sol is None or pos not in sol.table:
-            sol = solve(self.b, pos, self.max_capture)
-            self.solutions[key] = sol
-        left = self.game.ply_limit - state.ply if self.game.ply_limit else None
-        ranked = best_moves(sol, pos, left)
-        move, v = ranked[0]
-        self.nodes = len(sol.table)
-        sign = 1 if state.black_to_move else -1
-        return SearchResult(float(sign * v), move, [move], SearchStats(), None, True, True,
-                            "checkers-solved")
+    def depths(self) -> Iterable[int]:
+        return range(1, MAX_DEPTH + 1)
 
-    def _pv(self, state: State, h: int) -> list[Path]:
-        """The principal variation, read from the table."""
-        pv: list[Path] = []
-        black, white, kings, btm = state.black, state.white, state.kings, state.black_to_move
-        seen = {h}
-        for _ in range(32):
-            entry = self.table.get(h)
-            if entry is None or entry.move is None:
-                break
-            moves = generate(self.b, black, white, kings, btm, self.max_capture)
-            move = next((m for m in moves if m[0] == entry.move), None)
-            if move is None:
-                break
+    def start_pass(self, depth: int) -> Sequence[Move]:
+        if not self.moves:
+            return []
+        entry = None if self.entries is None else self.entries.get(self.h)
+        return self.order(self.moves, None if entry is None else entry[3], 0,
+                          self.state.black_to_move)
+
+    def search_move(self, move: Move, depth: int, alpha: float, beta: float) -> float:
+        s, line = self.state, self.line
+        btm = s.black_to_move
+        nb, nw, nk = apply(self.b, s.black, s.white, s.kings, btm, move)
+        nh = hash_after(self.b, self.h, s.black, s.white, s.kings, btm, move, nk)
+        irreversible = bool(move[3]) or not s.kings & move[1]
+        line.append(nh)
+        try:
+            return -self.negamax(nb, nw, nk, not btm, nh, depth - 1,
+                                 -int(min(beta, WIN)), -int(max(alpha, -WIN)), 1, s.ply + 1,
+                                 0 if irreversible else s.quiet + 1, line,
+                                 len(line) - 1 if irreversible else 0)
+        finally:
+            line.pop()
+
+    def action(self, move: Move | None) -> Path | None:
+        return None if move is None else move[0]
+
+    def principal_variation(self, move: Move | None, depth: int) -> list[Path]:
+        """`move`, then the table's best moves (at most `depth` in all, at least one)."""
+        if move is None:
+            return []
+        b, s = self.b, self.state
+        black, white, kings, btm = s.black, s.white, s.kings, s.black_to_move
+        h, pv, seen = self.h, [], {self.h}
+        while True:
             pv.append(move[0])
-            nb, nw, nk = apply(self.b, black, white, kings, btm, move)
-            h = hash_after(self.b, h, black, white, kings, btm, move, nk)
+            nb, nw, nk = apply(b, black, white, kings, btm, move)
+            h = hash_after(b, h, black, white, kings, btm, move, nk)
             black, white, kings, btm = nb, nw, nk, not btm
-            if h in seen:
-                break
+            entry = None if self.entries is None else self.entries.get(h)
+            if len(pv) >= depth or h in seen or entry is None or entry[3] is None:
+                return pv
             seen.add(h)
-        return pv
+            legal = generate(b, black, white, kings, btm, self.game.max_capture)
+            found = next((m for m in legal if m[0] == entry[3]), None)
+            if found is None:
+                return pv
+            move = found
 
-    # --- search ----------------------------------------------------------------------
+    def verdict(self, value: float) -> Verdict:
+        if abs(value) >= WIN_BOUND:
+            plies = int(WIN - abs(value))
+            return Verdict(float(self.sign if value > 0 else -self.sign), True, plies)
+        return Verdict(to_utility_scale(self.sign * value), False, None)
 
-    def _root(self, state: State, h: int, depth: int, line: list[int]) -> int:
-        return self._negamax(state.black, state.white, state.kings, state.black_to_move, h,
-                             depth, -WIN, WIN, 0, state.ply, state.quiet, line, 0)
+    # --- decisions before the search -----------------------------------------------------
 
-    def out_of_time(self) -> bool:
-        """Asked every 1024 nodes: is the deadline past or a stop requested? (It also
-        shows the node count to whoever watches the stop.)"""
-        if self.stop is not None and self.stop.observe(self.nodes):
-            return True
-        return self.clock() > self.deadline
+    def solved(self) -> tuple[Move, Verdict]:
+        """Perfect play from the exact solution (4x4); its states count as the nodes."""
+        s, game = self.state, self.game
+        pos = (s.black, s.white, s.kings, s.black_to_move)
+        key = (pos, game.max_capture)
+        solutions = self.memory.solutions
+        sol = solutions.get(key)
+        if sol is None:
+            sol = next((x for x in solutions.values() if pos in x.table), None)
+        if sol is None:
+            sol = solutions[key] = solve(self.b, pos, game.max_capture)
+        left = game.ply_limit - s.ply if game.ply_limit else None
+        path, v = best_moves(sol, pos, left)[0]
+        self.nodes = len(sol.table)
+        plies = sol.distance(dict(sol.moves[pos])[path]) + 1 if v else None
+        move = next(m for m in self.moves if m[0] == path)
+        return move, Verdict(float(self.sign * v), True, plies)
 
-    def _eval(self, black: int, white: int, kings: int, btm: bool) -> int:
+    def wins_at_once(self, move: Move) -> bool:
+        """Does `move` leave the other side without a move (no piece or all blocked)?"""
+        b, s = self.b, self.state
+        nb, nw, nk = apply(b, s.black, s.white, s.kings, s.black_to_move, move)
+        other = not s.black_to_move
+        if generate_captures(b, nb, nw, nk, other):
+            return False
+        return not count_steps(b, nw if s.black_to_move else nb, nk, b.valid & ~(nb | nw),
+                               other)
+
+    def look(self, move: Move) -> Verdict:
+        """The value of a forced move, from a short search (the static value if stopped)."""
+        try:
+            return self.verdict(self.search_move(move, FORCED_LOOK, -WIN, WIN))
+        except SearchStopped:
+            s = self.state
+            nb, nw, nk = apply(self.b, s.black, s.white, s.kings, s.black_to_move, move)
+            return Verdict(to_utility_scale(score(self.b, nb, nw, nk)), False, None)
+
+    # --- the search -----------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Every 1,024 nodes: stop when asked (the stop also shows the node count), and
+        keep the table within its size."""
+        if self.stop.observe(self.nodes):
+            raise SearchStopped
+        if len(self.table) >= self.table.capacity:
+            self.table.make_room()
+
+    def evaluate(self, black: int, white: int, kings: int, btm: bool) -> int:
         s = score(self.b, black, white, kings)
         return s if btm else -s
 
-    def _negamax(self, black: int, white: int, kings: int, btm: bool, h: int, depth: int,
-                 alpha: int, beta: int, ply: int, game_ply: int, quiet: int,
-                 line: list[int], since: int) -> int:
+    def negamax(self, black: int, white: int, kings: int, btm: bool, h: int, depth: int,
+                alpha: int, beta: int, ply: int, game_ply: int, quiet: int,
+                line: list[int], since: int) -> int:
         """Value for the side to move, from `line` (hashes from the game's start of the
         reversible stretch to here; `since` is where the current stretch began)."""
         self.nodes += 1
-        if self.nodes & 1023 == 0 and self.out_of_time():
-            raise TimeUp
+        if self.nodes & 1023 == 0:
+            self.check()
         if ply > self.seldepth:
             self.seldepth = ply
         b = self.b
         moves = generate_captures(b, black, white, kings, btm)
+        if (depth <= 0 and not (moves and self.quiescence)) or ply >= MAX_PLY:
+            # A leaf: only ask whether a move exists.
+            if not moves and not count_steps(b, black if btm else white, kings,
+                                             b.valid & ~(black | white), btm):
+                return -(WIN - ply)
+            if self.drawn(h, game_ply, quiet, line, since):
+                return 0
+            return self.evaluate(black, white, kings, btm)
         if moves:
-            if self.max_capture:
+            if self.game.max_capture:
                 most = max(len(m[0]) for m in moves)
                 moves = [m for m in moves if len(m[0]) == most]
-        elif depth <= 0 or ply >= MAX_PLY:  # a quiet leaf: only ask whether a move exists
-            if not count_steps(b, black if btm else white, kings, b.valid & ~(black | white),
-                               btm):
-                return -(WIN - ply)
-            if ply > 0 and self._drawn(h, game_ply, quiet, line, since):
-                return 0
-            self.evaluated += 1
-            return self._eval(black, white, kings, btm)
         else:
             moves = generate_steps(b, black, white, kings, btm)
             if not moves:
                 return -(WIN - ply)
-        if ply > 0 and self._drawn(h, game_ply, quiet, line, since):
+        if self.drawn(h, game_ply, quiet, line, since):
             return 0
-        if ply >= MAX_PLY:
-            self.evaluated += 1
-            return self._eval(black, white, kings, btm)
-        if len(moves) == 1:
+        if len(moves) == 1 and self.quiescence:
             depth += 1  # a forced move costs no depth
 
-        entry = self.table.get(h)
+        entries = self.entries
         tt_move = None
-        if entry is not None:
-            tt_move = entry.move
-            if entry.depth >= depth and ply > 0:
-                v = _from_table(entry.value, ply)
-                if entry.bound == EXACT:
-                    return v
-                if entry.bound == LOWER and v >= beta:
-                    return v
-                if entry.bound == UPPER and v <= alpha:
-                    return v
+        if entries is not None:
+            entry = entries.get(h)
+            if entry is not None:
+                self.hits += 1
+                tt_move = entry[3]
+                if entry[0] >= depth:
+                    v = from_table(entry[2], ply)
+                    bound = entry[1]
+                    if bound == EXACT:
+                        return v
+                    if bound == LOWER and v >= beta:
+                        return v
+                    if bound == UPPER and v <= alpha:
+                        return v
 
-        ordered = self._order(moves, tt_move, ply, btm)
-        a0 = alpha
+        ordered = self.order(moves, tt_move, ply, btm)
+        a0, pvs = alpha, self.pvs
         best_value, best_move = -WIN, ordered[0][0]
         for i, move in enumerate(ordered):
             nb, nw, nk = apply(b, black, white, kings, btm, move)
@@ -270,30 +303,29 @@ class Engine:
             args = (nb, nw, nk, not btm, nh, depth - 1)
             rest = (ply + 1, game_ply + 1, child_quiet, line, child_since)
             try:
-                if i == 0:
-                    v = -self._negamax(*args, -beta, -alpha, *rest)
+                if i == 0 or not pvs:
+                    v = -self.negamax(*args, -beta, -alpha, *rest)
                 else:  # principal-variation search: prove it is worse with a null window
-                    v = -self._negamax(*args, -alpha - 1, -alpha, *rest)
+                    v = -self.negamax(*args, -alpha - 1, -alpha, *rest)
                     if alpha < v < beta:
-                        v = -self._negamax(*args, -beta, -v, *rest)
+                        v = -self.negamax(*args, -beta, -v, *rest)
             finally:
                 line.pop()
             if v > best_value:
                 best_value, best_move = v, move[0]
-                if ply == 0:
-                    self.root_best = (v, best_move)
             if v > alpha:
                 alpha = v
             if alpha >= beta:
-                if not move[3]:
-                    self._remember_cutoff(move, ply, depth, btm)
+                if not move[3] and self.killing:
+                    self.remember_cutoff(move, ply, depth, btm)
                 break
 
-        bound = UPPER if best_value <= a0 else LOWER if best_value >= beta else EXACT
-        self.table[h] = Entry(depth, _to_table(best_value, ply), bound, best_move)
+        if entries is not None:
+            bound = UPPER if best_value <= a0 else LOWER if best_value >= beta else EXACT
+            entries[h] = (depth, bound, to_table(best_value, ply), best_move)
         return best_value
 
-    def _drawn(self, h: int, game_ply: int, quiet: int, line: list[int], since: int) -> bool:
+    def drawn(self, h: int, game_ply: int, quiet: int, line: list[int], since: int) -> bool:
         game = self.game
         if game.ply_limit and game_ply >= game.ply_limit:
             return True
@@ -303,10 +335,13 @@ class Engine:
         # search: the side that repeated could repeat again, and it stops circling.
         return h in line[since:-1]
 
-    def _order(self, moves: list[Move], tt_move: Path | None, ply: int, btm: bool) -> list[Move]:
-        if moves[0][3]:  # captures: the longest first
-            ranked = sorted(moves, key=lambda m: -len(m[0]))
-        else:
+    def order(self, moves: list[Move], tt_move: Path | None, ply: int,
+              btm: bool) -> list[Move]:
+        """The table's move, then (ordering) the longest captures or (killers) the killer
+        moves and the steps with the most history."""
+        if moves[0][3]:
+            ranked = sorted(moves, key=lambda m: -len(m[0])) if self.ordering else moves
+        elif self.killing:
             killers = self.killers[ply]
             history = self.history
             side = 0 if btm else 1
@@ -320,15 +355,17 @@ class Engine:
                 return -history.get((side, path[0] * 256 + path[1]), 0)
 
             ranked = sorted(moves, key=rank)
+        else:
+            ranked = moves
         if tt_move is not None:
             for i, m in enumerate(ranked):
                 if m[0] == tt_move:
                     if i:
-                        ranked.insert(0, ranked.pop(i))
+                        ranked = [m, *ranked[:i], *ranked[i + 1:]]
                     break
         return ranked
 
-    def _remember_cutoff(self, move: Move, ply: int, depth: int, btm: bool) -> None:
+    def remember_cutoff(self, move: Move, ply: int, depth: int, btm: bool) -> None:
         killers = self.killers[ply]
         if killers[0] != move[0]:
             killers[1] = killers[0]
@@ -337,7 +374,7 @@ class Engine:
         self.history[key] = self.history.get(key, 0) + depth * depth
 
 
-def _to_table(v: int, ply: int) -> int:
+def to_table(v: int, ply: int) -> int:
     """Win scores count plies from the root; the table stores them from this node."""
     if v >= WIN_BOUND:
         return v + ply
@@ -346,24 +383,9 @@ def _to_table(v: int, ply: int) -> int:
     return v
 
 
-def _from_table(v: int, ply: int) -> int:
+def from_table(v: int, ply: int) -> int:
     if v >= WIN_BOUND:
         return v - ply
     if v <= -WIN_BOUND:
         return v + ply
     return v
-
-
-_ENGINES: dict[int, Engine] = {}
-
-
-def engine_move(game: Checkers, state: State, seconds: float,
-                stop: Stop | None = None) -> SearchResult:
-    """The registry's engine entry point: (game, state, seconds) -> SearchResult.
-    Keeps one engine (and its table) per game object."""
-    engine = _ENGINES.get(id(game))
-    if engine is None or engine.game is not game:
-        engine = Engine(game)
-        _ENGINES.clear()  # one game at a time: free the old tables
-        _ENGINES[id(game)] = engine
-    return engine.search(state, seconds, stop=stop)

@@ -21,11 +21,15 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from zerosum.agents import EngineAgent, SearchAgent, play_match
 from zerosum.games.checkers import Checkers, State
-from zerosum.games.checkers.engine import Engine, engine_move
+from zerosum.games.checkers.engine import CheckersKernel, Memory, checkers_kernel
+from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.search import alphabeta_search
+from zerosum.search.driver import analyse_with, deepen, stop_for
+from zerosum.stop import Stop
 
 MAX_PLIES = 300
 
@@ -44,13 +48,26 @@ def sample_positions(game: Checkers, count: int, seed: int = 5) -> list[State]:
     return out
 
 
+def engine_move(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
+                stop: Stop | None = None) -> SearchResult:
+    """The engine as a player (an Analyser): the game's kernel under the one driver."""
+    return analyse_with(checkers_kernel, game, state, limit, on_info, stop)
+
+
+def fresh_search(game: Checkers, state: State, seconds: float) -> SearchResult:
+    """The engine from `state` with an empty table, for `seconds`."""
+    limit = Limit(seconds=seconds)
+    stop = stop_for(limit)
+    return deepen(CheckersKernel(game, state, stop, memory=Memory()), limit, stop)
+
+
 def speed(seconds: float) -> None:
     game = Checkers(8)
     print(f"{'position':<62} {'search':<16} {'depth':>5} {'nodes':>9} {'cpu s':>7} {'nodes/s':>9}")
     totals = {"engine": [0, 0.0], "alpha-beta d6": [0, 0.0]}
     for s in sample_positions(game, 5):
         fen = game.to_fen(s)
-        r = Engine(game).search(s, seconds)
+        r = fresh_search(game, s, seconds)
         totals["engine"][0] += r.stats.nodes
         totals["engine"][1] += r.stats.cpu_time
         print(f"{fen[:62]:<62} {'engine':<16} {r.depth:>5} {r.stats.nodes:>9,} "

@@ -3,7 +3,8 @@
     nice -n 10 python bench/checkers_openspiel_match.py [--games 6] [--seconds 1.0]
         [--simulations 1000] [--seed 1] [--max-plies 300]
 
-The engine is the one the checkers registration offers (`GameSpec.engines["engine"]`),
+The engine is the one the checkers registration offers (`GameSpec.kernel`, run by the
+one driver, zerosum.search.driver),
 `--seconds` per move of *wall-clock* time: it has no CPU-clock option, so on a busy
 machine it gets less work done per move (its CPU time per move is printed too). The
 opponent is `open_spiel.python.algorithms.mcts.MCTSBot` (UCT constant 2, `--simulations`
@@ -58,6 +59,8 @@ from matchlib import Tally
 
 from zerosum.games.checkers import Checkers, State
 from zerosum.games.registry import get_game
+from zerosum.result import Limit, SearchResult
+from zerosum.search.driver import analyse_with
 
 # A board: the set of (row, column, black?, king?) in our coordinates, and Black to move?
 Key = tuple[frozenset[tuple[int, int, bool, bool]], bool]
@@ -203,7 +206,12 @@ def main() -> int:
     except ImportError as e:
         print(f"skipped: OpenSpiel is not installed ({e}); `make bench-deps` installs it")
         return 0
-    engine = get_game("checkers").engines["engine"]
+    kernel = get_game("checkers").kernel
+    assert kernel is not None
+
+    def engine(game: Checkers, s: State, seconds: float) -> SearchResult:
+        return analyse_with(kernel, game, s, Limit(seconds=seconds))
+
     tally = {"win": 0, "draw": 0, "loss": 0}
     scores = Tally()  # the engine's, by pair of games (one with each colour)
     cpu: dict[str, list[float]] = {"engine": [], "mcts": []}

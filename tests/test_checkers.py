@@ -323,10 +323,11 @@ def test_4x4_engine_plays_perfectly() -> None:
     r = analyse_with(checkers_kernel, g, s, Limit(seconds=0.1))
     assert r.value == 0.0 and r.decided and r.plies is None and r.depth is None
     assert g.format_move(r.action) != "A2-B1" and r.stats.nodes == 2409
-    # The engine against itself: perfect play draws.
-    while not g.is_terminal(s):
-        s = g.result(s, analyse_with(checkers_kernel, g, s, Limit(seconds=0.1)).action)
-    assert g.draw_reason(s) == "50 moves by each side without a winner"
+    out = io.StringIO()
+    with redirect_stdout(out):  # the engine against itself: perfect play draws
+        zerosum_main(["play", "checkers", "--size", "4", "--opponent", "engine", "--side",
+                      "none", "--capture", "max"])
+    assert "Game over. Draw: 50 moves by each side without a winner." in out.getvalue()
     # A lost position: the slowest loss, and the plies to it.
     r = analyse_with(checkers_kernel, g, g.result(g.initial_state(), g.parse_move(
         g.initial_state(), "A2-B1")), Limit(seconds=0.1))

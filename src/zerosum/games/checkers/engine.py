@@ -42,7 +42,7 @@ from zerosum.games.checkers.board import (
 )
 from zerosum.games.checkers.evaluation import score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
-from zerosum.games.checkers.solve import Position, Solution, best_moves, solve
+from zerosum.games.checkers.solve import Placement, Solution, best_moves, solve
 from zerosum.kernel import ALL, Enhancements, Verdict
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
@@ -63,7 +63,7 @@ class Memory:
 
     table: TranspositionTable = field(
         default_factory=lambda: TranspositionTable(TABLE_SIZE, same_depth=False))
-    solutions: dict[tuple[Position, bool], Solution] = field(default_factory=dict)
+    solutions: dict[tuple[Placement, bool], Solution] = field(default_factory=dict)
 
 
 _MEMORY: dict[int, tuple[Checkers, Memory]] = {}

@@ -20,7 +20,6 @@ from zerosum.games.checkers.board import Board, Path, apply, generate
 # A position as the solution keys it: where the pieces stand and whose move it is, a
 # State without its counters and history (the move limit is applied afterwards).
 Placement = tuple[int, int, int, bool]  # black, white, kings, black to move
-Position = Placement  # the old name, for engine.py until it imports Placement; to be removed
 
 
 @dataclass

@@ -509,16 +509,30 @@ def test_each_enhancement_switches_off_on_its_own(switch: str) -> None:
             == engine(g, s, Limit(depth=5), without).value
 
 
+class OnePass(CheckersKernel):
+    """The engine's kernel searching only the last pass (no iterative deepening)."""
+
+    last = 1
+
+    def depths(self) -> list[int]:
+        return [self.last]
+
+
 def test_engine_with_nothing_on_is_plain_alpha_beta() -> None:
-    """All enhancements off, the engine finds the generic alpha-beta's value (stopping
-    at the depth limit even with a capture pending) at every depth."""
+    """All enhancements off, one pass of the engine is the textbook alpha-beta (stopping
+    at the depth limit even with a capture pending): the same nodes, the same value."""
     g, plain = Checkers(8), PlainCutoff(8)
     s = g.from_fen(MIDDLE_GAME)
-    for depth in range(1, 5):
-        bare = engine(g, s, Limit(depth=depth), Enhancements.none())
+    none = Enhancements.none()
+    for depth, nodes in zip(range(1, 6), [8, 36, 163, 777, 2575], strict=True):
+        limit = Limit(depth=depth)
+        stop = stop_for(limit)
+        kernel = OnePass(g, s, stop, none, Memory())
+        kernel.last = depth
+        bare = deepen(kernel, limit, stop, enhancements=none)
         generic = alphabeta_search(plain, s, depth)
-        assert bare.value == pytest.approx(generic.value, abs=1e-12)
-        assert bare.value != 0 and not bare.decided
+        assert bare.stats.nodes == generic.stats.nodes == nodes
+        assert bare.value == pytest.approx(generic.value, abs=1e-12) and not bare.decided
 
 
 def test_engine_time_is_measured_by_its_stops_clock() -> None:

@@ -16,6 +16,7 @@ time is CPU time of this process, so compare rows of one run, not runs on a busy
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import time
 from collections.abc import Callable
@@ -67,13 +68,14 @@ def generic(game: AnyGame, state: Any, stop: Stop, enhancements: Enhancements) -
 
 def run(make: KernelFactory, game: AnyGame, states: list[Any], depth: int,
         enhancements: Enhancements) -> tuple[int, float, list[str]]:
-    """(nodes, CPU seconds, the moves chosen) over the positions."""
+    """(nodes, CPU seconds, the moves chosen) over the positions; a fresh copy of the
+    game for each, since a game's engine may keep its table with the game object."""
     nodes, seconds, moves = 0, 0.0, []
     for state in states:
         limit = Limit(depth=depth)
         stop = stop_for(limit)
         t0 = time.process_time()
-        kernel = make(game, state, stop, enhancements)
+        kernel = make(copy.copy(game), state, stop, enhancements)
         result = deepen(kernel, limit, stop, enhancements=enhancements)
         seconds += time.process_time() - t0
         nodes += result.stats.nodes

@@ -2,9 +2,10 @@
 over stdin/stdout. Started as `python -I bench/engine_child.py SRC GAME [NAME=VALUE ...]`
 (the game's options, e.g. draw=tournament), it puts SRC
 first on sys.path, so the zerosum it imports is that tree's (an old commit's or the
-current one), and uses only the registry's entry `get_game(GAME).engines["engine"]`:
-called `(game, state, Limit(seconds=S))` when that tree's zerosum.result has `Limit`,
-else `(game, state, S)` (the entry before the iterative-deepening driver).
+current one), and uses only the game's "engine" player: `agents.engines_of(spec)["engine"]`
+(the game's kernel under the one driver) called `(game, state, Limit(seconds=S))` in a
+tree that has them, else the registry's entry `get_game(GAME).engines["engine"]` called
+`(game, state, S)` (the trees before the iterative-deepening driver).
 
 The protocol, one line each way, moves in the game's written form (format_move):
     -> ready PATH-OF-ZEROSUM           once, at start-up
@@ -30,7 +31,11 @@ def main() -> None:
     except ImportError:  # a tree before the driver: the engine takes seconds
         limit = None
     spec = get_game(name)
-    engine = spec.engines["engine"]
+    try:  # a tree with the one driver: the engine is the game's kernel under it
+        from zerosum.agents import engines_of
+        engine = engines_of(spec)["engine"]
+    except ImportError:
+        engine = spec.engines["engine"]
     types = {o.name: o.type for o in spec.options}
     options = {k: types[k](v) for k, _, v in (s.partition("=") for s in settings)}
     game = spec.create(**options)

@@ -24,7 +24,8 @@ def analyse(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 
 def test_iterative_deepening_pass_by_pass(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = analyse(["tictactoe", "1", "5", "--player", "iterative"], capsys)
+    status, out, err = analyse(["tictactoe", "1", "5", "--player", "iterative", "--time", "60"],
+                               capsys)
     assert status == 0 and err == ""
     assert out.splitlines()[6:] == [
         "    1  +0.111 (estimate, good for X)               8     T  3",
@@ -36,7 +37,7 @@ def test_iterative_deepening_pass_by_pass(capsys: pytest.CaptureFixture[str]) ->
         "    7  0 (draw)                                  816     T  3 2 8 7 4 6 9",
         "best move 3: value 0 (draw), depth 7, nodes 816, time T",
     ]
-    assert out.startswith("Tic-tac-toe: iterative searches, 1 s\nX . .\n. O .\n")
+    assert out.startswith("Tic-tac-toe: iterative searches, 60 s\nX . .\n. O .\n")
 
 
 def test_mcts_reports_every_thousand_simulations(capsys: pytest.CaptureFixture[str]) -> None:

@@ -75,7 +75,7 @@ def test_engine_opponent_on_4x4_plays_from_the_exact_solution() -> None:
     status, text = session("1\n6\n0.5\nw\n")
     assert status == 0
     assert "Thinking... (the strong checkers engine with a time limit, 0.5 s)" in text
-    assert "visited 2409 states\nbest move: b:A4-B3, value: 0 (even)\n" in text
+    assert "visited 2409 states\nbest move: b:A4-B3, value: 0 (draw)\n" in text
 
 
 def test_launcher_runs_with_plain_python() -> None:

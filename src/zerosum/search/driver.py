@@ -63,6 +63,9 @@ def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = 
     prepared = kernel.prepare(limit)
     if prepared is not None:
         move, decision = prepared
+        if move is None:  # the game is over: its value, no move
+            return SearchResult(decision.value, None, [], depth=None, decided=decision.decided,
+                                algorithm=algorithm, plies=decision.plies)
         answer = Pass(0, move, decision.value)
         stop.best = kernel.action(move)
         if on_info is not None:

@@ -14,9 +14,10 @@ It lives on the ground floor because games implement it and know no search algor
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from zerosum.result import Limit
@@ -107,3 +108,17 @@ class Kernel(Protocol):
 # How a game offers its kernel (GameSpec.kernel): (game, state, stop, enhancements) ->
 # a Kernel for that root. The game may keep a table in it from move to move.
 KernelFactory = Callable[[Any, Any, "Stop", Enhancements], Kernel]
+
+
+M = TypeVar("M")
+_MEMORIES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def memory_of(game: Any, make: Callable[[], M]) -> M:
+    """What a game's engine keeps from move to move (its table, say), one per game
+    object: made by `make` the first time, forgotten with the game. A new game object
+    (a new match) starts afresh; two matches never share what one of them learnt."""
+    kept = _MEMORIES.get(game)
+    if kept is None:
+        kept = _MEMORIES[game] = make()
+    return kept

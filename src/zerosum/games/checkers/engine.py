@@ -43,7 +43,7 @@ from zerosum.games.checkers.board import (
 from zerosum.games.checkers.evaluation import score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Placement, Solution, best_moves, solve
-from zerosum.kernel import ALL, Enhancements, Verdict
+from zerosum.kernel import ALL, Enhancements, Verdict, memory_of
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
 from zerosum.table import Bound, TranspositionTable
@@ -66,22 +66,10 @@ class Memory:
     solutions: dict[tuple[Placement, bool], Solution] = field(default_factory=dict)
 
 
-_MEMORY: dict[int, tuple[Checkers, Memory]] = {}
-
-
-def memory_for(game: Checkers) -> Memory:
-    """The game object's memory (one game at a time: a new game frees the old one)."""
-    kept = _MEMORY.get(id(game))
-    if kept is None or kept[0] is not game:
-        _MEMORY.clear()
-        kept = _MEMORY[id(game)] = (game, Memory())
-    return kept[1]
-
-
 def checkers_kernel(game: Checkers, state: State, stop: Stop,
                     enhancements: Enhancements = ALL) -> CheckersKernel:
     """The KernelFactory (GameSpec.kernel): a kernel with the game's memory."""
-    return CheckersKernel(game, state, stop, enhancements, memory_for(game))
+    return CheckersKernel(game, state, stop, enhancements, memory_of(game, Memory))
 
 
 class CheckersKernel:

@@ -335,19 +335,18 @@ class MaxConnect4Kernel:
         return negamax
 
 
+def new_table() -> TranspositionTable:
+    return TranspositionTable(TABLE_CAPACITY, same_depth=False)
+
+
 def factory(table: TranspositionTable | None = None,
             evaluation: Evaluation = potential) -> KernelFactory:
     """A KernelFactory whose kernels share one table (a new one if None): one per game
     (the interactive program), or per process (`zerosum play`)."""
-    shared = TranspositionTable(TABLE_CAPACITY, same_depth=False) if table is None else table
+    shared = new_table() if table is None else table
 
     def make(game: object, state: Position, stop: Stop,
              enhancements: Enhancements = ALL) -> MaxConnect4Kernel:
         return MaxConnect4Kernel(state, stop, enhancements, shared, evaluation)
 
     return make
-
-
-# `zerosum play`'s kernels (the game's registration): one table for the process, so
-# each move reuses the work of the moves before it.
-shared_kernel = factory()

@@ -38,7 +38,7 @@ from zerosum.games.maxconnect4.bitboard import (
     potential,
 )
 from zerosum.games.registry import GameSpec, register
-from zerosum.kernel import Enhancements, Kernel
+from zerosum.kernel import Enhancements, Kernel, memory_of
 from zerosum.stop import Stop
 
 # ----------------------------------------------------------- the file format
@@ -242,9 +242,9 @@ class MaxConnect4(GameBase[Position, int]):
 
 def _kernel(game: AnyGame, state: Position, stop: Stop, enhancements: Enhancements) -> Kernel:
     # Loaded only when it plays, like connect4's and checkers' engines.
-    from zerosum.games.maxconnect4.engine import shared_kernel
+    from zerosum.games.maxconnect4.engine import factory, new_table
 
-    return shared_kernel(game, state, stop, enhancements)
+    return factory(memory_of(game, new_table))(game, state, stop, enhancements)
 
 
 register(

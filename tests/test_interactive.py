@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -29,10 +30,12 @@ from zerosum.games.checkers import Checkers
 from zerosum.games.connect4 import Connect4
 from zerosum.games.maxconnect4 import MaxConnect4, parse_board
 from zerosum.games.nqueens import nqueens
-from zerosum.games.registry import all_games, get_game
+from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.games.takestones import TakeStones
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.result import Analyser, Limit
 from zerosum.search import SearchResult, Stop
+from zerosum.search.driver import analyse_with
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -244,6 +247,13 @@ def requested() -> Stop:
     return stop
 
 
+def engine_of(spec: GameSpec) -> Analyser:
+    """A game's engine player: its kernel through the driver, or its own engine."""
+    if spec.kernel is not None:
+        return partial(analyse_with, spec.kernel)
+    return spec.engines["engine"]
+
+
 def test_every_engine_stops_at_once_with_a_move() -> None:
     for name, options, bound in [("connect4", {}, 256), ("checkers", {"size": 8}, 1024),
                                  ("maxconnect4", {}, 2048)]:
@@ -251,7 +261,7 @@ def test_every_engine_stops_at_once_with_a_move() -> None:
         game = spec.create(**options)
         state = game.initial_state()
         stop = requested()
-        result = spec.engines["engine"](game, state, 60.0, stop)
+        result = engine_of(spec)(game, state, Limit(seconds=60.0), None, stop)
         assert result.action in game.actions(state), name
         assert stop.nodes_used <= bound, name
 
@@ -268,6 +278,9 @@ class StopAfter(Stop):
     def requested(self) -> bool:
         return self.nodes_used >= self.limit
 
+    def expired(self) -> bool:
+        return self.requested or super().expired()
+
 
 @pytest.mark.parametrize(("name", "options", "check"), [
     ("connect4", {}, 256), ("connect4", {"width": 4, "height": 4}, 1024),
@@ -279,7 +292,7 @@ def test_engines_stop_mid_search_with_their_best_move(
     game = spec.create(**options)
     state = game.initial_state()
     stop = StopAfter(5000)
-    result = spec.engines["engine"](game, state, 60.0, stop)
+    result = engine_of(spec)(game, state, Limit(seconds=60.0), None, stop)
     assert result.action in game.actions(state)
     assert 5000 <= stop.nodes_used < 5000 + 2 * check  # reported at each check
 
@@ -288,7 +301,7 @@ def test_engines_report_progress() -> None:
     spec = get_game("connect4")
     game = spec.create()
     stop = Stop()
-    result = spec.engines["engine"](game, game.initial_state(), 0.05, stop)
+    result = engine_of(spec)(game, game.initial_state(), Limit(seconds=0.05), None, stop)
     assert stop.depth == result.depth and stop.best == result.action
 
 

@@ -48,7 +48,6 @@ WEAK_SHARE = 0.5  # of the time that proof may take
 # agree with each other more than consecutive ones; odd depths end on our own move.
 DEPTH_STEP = 2
 INFINITY = 10**9  # beyond every value
-CHECK_MASK = 255  # the stop is asked every 256 nodes
 
 class EvaluationTables:
     """Per-geometry masks for the heuristic, computed once."""
@@ -214,7 +213,7 @@ class Connect4Kernel:
             the opponent's threats if the caller knows them (see solver.py), else -1."""
             nonlocal nodes, hits
             nodes += 1
-            if not nodes & CHECK_MASK and stop.observe(kernel.base + nodes):
+            if not nodes & 255 and stop.observe(kernel.base + nodes):  # every 256 nodes
                 raise SearchStopped
             opponent = current ^ mask
             possible = (mask + bottom) & board

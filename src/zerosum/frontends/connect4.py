@@ -74,7 +74,7 @@ def main(argv: Sequence[str]) -> int:
         raise InputError(f"STATE is already decided ({why}): there is no move to choose")
 
     if mode is None:
-        from zerosum.games.connect4.engine import connect4_kernel
+        from zerosum.games.connect4 import connect4_kernel
         from zerosum.result import Limit
         from zerosum.search.driver import analyse_with
 

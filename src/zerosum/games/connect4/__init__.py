@@ -20,12 +20,14 @@ from zerosum.stop import Stop
 
 
 def connect4_kernel(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Kernel:
-    """The tournament engine's search (engine.Connect4Kernel) for GameSpec.kernel; the
-    engine module is loaded when it first plays."""
-    from zerosum.games.connect4.engine import connect4_kernel as kernel_for
+    """The tournament engine's search (engine.Connect4Kernel) for GameSpec.kernel, with
+    the table, threats and solver it keeps for the board size; the engine module is
+    loaded when it first plays."""
+    from zerosum.games.connect4.engine import Connect4Kernel, kept
 
     assert isinstance(game, Connect4) and isinstance(state, Position)
-    return kernel_for(game, state, stop, enhancements)
+    return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements,
+                          kept(game.geo), state.red_to_move)
 
 
 def solver_player(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,

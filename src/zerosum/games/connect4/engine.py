@@ -34,7 +34,6 @@ from zerosum.stop import SearchStopped
 from zerosum.table import TranspositionTable
 
 if TYPE_CHECKING:
-    from zerosum.games.connect4.game import Connect4, Position
     from zerosum.result import Limit
     from zerosum.stop import Stop
 
@@ -135,18 +134,11 @@ _KEPT: dict[tuple[int, int], Kept] = {}
 
 
 def kept(geo: Geometry) -> Kept:
+    """What the engine keeps for this board size (see GameSpec.kernel)."""
     key = (geo.width, geo.height)
     if key not in _KEPT:
         _KEPT[key] = Kept(geo)
     return _KEPT[key]
-
-
-def connect4_kernel(game: Connect4, state: Position, stop: Stop,
-                    enhancements: Enhancements = ALL) -> Connect4Kernel:
-    """The game's KernelFactory (GameSpec.kernel): the kernel for `state`, with what
-    the engine keeps for the board size."""
-    return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements,
-                          kept(game.geo), state.red_to_move)
 
 
 class Connect4Kernel:

@@ -27,10 +27,14 @@ from collections.abc import Callable
 from matchlib import Tally
 
 from zerosum.games.connect4.course import CourseConnect4
-from zerosum.games.connect4.engine import WEAK_SOLVE_WHEN_EMPTY, Engine
+from zerosum.games.connect4.engine import WEAK_SOLVE_WHEN_EMPTY, Connect4Kernel
 from zerosum.games.connect4.game import Position
 from zerosum.games.connect4.notation import format_moves
+from zerosum.kernel import Enhancements
+from zerosum.result import Limit
 from zerosum.search import alphabeta_search
+from zerosum.search.driver import analyse_with
+from zerosum.stop import Stop
 
 
 def play(game: CourseConnect4, opening: list[int], engine_is_red: bool,
@@ -42,8 +46,8 @@ def play(game: CourseConnect4, opening: list[int], engine_is_red: bool,
         state = game.result(state, c)
     while not game.is_terminal(state):
         if state.red_to_move == engine_is_red:
-            engine = Engine(clock=clock, weak_solve_when_empty=weak)
-            column = engine.choose(state.current, state.mask, seconds)[0]
+            column = analyse_with(new_engine(weak), game, state, Limit(seconds=seconds),
+                                  stop=Stop(clock=clock)).action
         else:
             column = alphabeta_search(game, state, 4).action
         moves.append(column)
@@ -52,6 +56,16 @@ def play(game: CourseConnect4, opening: list[int], engine_is_red: bool,
     if colour is None:
         return "draw", moves
     return ("win" if (colour == "red") == engine_is_red else "loss"), moves
+
+
+def new_engine(weak: int) -> Callable[[CourseConnect4, Position, Stop, Enhancements],
+                                      Connect4Kernel]:
+    """A kernel factory with a new table at every move, as ConnectFour.py has."""
+    def make(game: CourseConnect4, state: Position, stop: Stop,
+             enhancements: Enhancements) -> Connect4Kernel:
+        return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements,
+                              red_to_move=state.red_to_move, weak_solve_when_empty=weak)
+    return make
 
 
 def distinct_openings(rng: random.Random, length: int, count: int) -> list[list[int]]:

@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import io
+import math
 import re
 import subprocess
 import sys
+from functools import cache, partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clocks import SteppingClock
 
 from zerosum.agents import EngineAgent, play_match
 from zerosum.frontends.connect4 import main as connect_four
-from zerosum.game import InputError
-from zerosum.games.connect4 import Connect4, tournament_engine
+from zerosum.game import InputError, format_value
+from zerosum.games.connect4 import Connect4, connect4_kernel
 from zerosum.games.connect4.analysis import solve_rows
 from zerosum.games.connect4.bitboard import geometry
 from zerosum.games.connect4.course import CourseConnect4
-from zerosum.games.connect4.engine import Engine, heuristic
-from zerosum.games.connect4.game import Position, position_from_stones
+from zerosum.games.connect4.engine import SCALE, Connect4Kernel, Kept, heuristic
+from zerosum.games.connect4.game import Position, moves_to_win, position_from_stones
 from zerosum.games.connect4.notation import (
     Stones,
     format_course,
@@ -29,9 +32,13 @@ from zerosum.games.connect4.notation import (
     parse_moves,
     parse_position,
 )
-from zerosum.games.connect4.solver import Solver
+from zerosum.games.connect4.solver import Solver, plies_to_end
 from zerosum.games.registry import get_game
+from zerosum.kernel import ALL, Enhancements, KernelFactory
+from zerosum.result import Limit, SearchResult
 from zerosum.search import alphabeta_search, minimax_search
+from zerosum.search.driver import analyse_with
+from zerosum.stop import Stop
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "connect4"
@@ -106,16 +113,6 @@ def test_game_rules_and_values() -> None:
     won = game.result(state, 0)
     assert game.is_terminal(won) and game.actions(won) == []
     assert game.utility(won) == 22 - 4  # red won with its 4th stone
-    assert game.format_value(18.0) == "+18 (red wins with its 4th stone)"
-    assert game.format_value(-1.0) == "-1 (yellow wins with its 21st stone)"
-    # Given the position the value was found for, also how far off the win is.
-    assert game.format_value(18.0, state) == "+18 (red wins in 1 move, with its 4th stone)"
-    assert game.format_value(18.0, position("4455")) == \
-        "+18 (red wins in 3 moves, with its 4th stone)"
-    assert game.format_value(18.0, position("44556")) == \
-        "+18 (red wins in 2 moves, with its 4th stone)"
-    assert game.format_value(-18.0, position("1212123")) == \
-        "-18 (yellow wins in 1 move, with its 4th stone)"
     lost = game.result(position("1212123"), 1)
     assert game.utility(lost) == -(22 - 4)
     with pytest.raises(InputError, match="column 1 is full"):
@@ -126,7 +123,7 @@ def test_game_rules_and_values() -> None:
 
 def test_registered_with_its_engine() -> None:
     spec = get_game("connect4")
-    assert "engine" in spec.engines
+    assert spec.kernel is connect4_kernel and list(spec.engines) == ["solver"]
     assert [o.name for o in spec.options] == ["width", "height"]
     game = spec.create(width=8, height=7)
     assert game.actions(game.initial_state()) == list(range(8))
@@ -341,38 +338,95 @@ def test_solver_sets(name: str, step: int) -> None:
 # -- the tournament engine ------------------------------------------------------------------
 
 
+def fresh(**options: int) -> KernelFactory:
+    """Kernels with a table, threats and solver of their own (a new engine), so that no
+    test depends on what another left in the kept ones."""
+    def make(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Connect4Kernel:
+        return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements,
+                              Kept(game.geo), state.red_to_move, **options)
+    return make
+
+
+def analyse(state: Position, seconds: float | None = None, depth: int | None = None,
+            clock: SteppingClock | None = None, enhancements: Enhancements = ALL,
+            **options: int) -> SearchResult:
+    """The engine's search from `state` (a fresh engine), as the players run it."""
+    stop = None if clock is None else Stop(clock=clock)
+    return analyse_with(fresh(**options), Connect4(), state, Limit(depth, seconds),
+                        stop=stop, enhancements=enhancements)
+
+
 def test_engine_solves_the_end_game_exactly() -> None:
-    game = Connect4()
+    geo = geometry()
     for moves, score in load("Test_L3_R1", 250, 4):
         p = position(moves)
-        result = tournament_engine(game, p, 2.0)
-        assert result.decided, moves
+        result = analyse(p, 2.0)
+        assert result.decided and result.depth is None, moves  # solved before any pass
         red_score = score if p.red_to_move else -score
         assert result.value == red_score, moves
+        assert result.plies == plies_to_end(geo, p.mask.bit_count(), score)
         solver = Solver()
         assert solver.achieves(p.current, p.mask, result.action, score), moves
 
 
 def test_engine_blocks_and_never_plays_a_full_column() -> None:
-    engine = Engine()
     p = position_from_stones(parse_course("yyy.rr.,r......,r......,.......,.......,......."),
                              red_to_move=True)
-    assert engine.choose(p.current, p.mask, 0.3)[0] == 3
-    p = position("444444")  # column 4 full
-    assert engine.choose(p.current, p.mask, 0.2)[0] != 3
+    assert analyse(p, 0.3).action == 3
+    assert analyse(position("444444"), 0.2).action != 3  # column 4 full
 
 
 def test_play_says_how_far_off_a_decided_game_is() -> None:
     """After an engine move the terminal shows the value; a decided one as "wins in N"."""
     game = Connect4()
     out = io.StringIO()
-    engine = EngineAgent("engine", tournament_engine, 0.5)
+    engine = EngineAgent("engine", partial(analyse_with, connect4_kernel), 0.5)
     # Red has three in the bottom row, open at both ends: yellow blocks one end, red
-    # plays the other (move 2) with its 4th stone.
+    # plays the other (2 plies) with its 4th stone.
     play_match(game, [engine, engine], state=position("44556"), out=out, max_moves=1,
                show_board=False)
-    assert "plays 3: value +18 (red wins in 2 moves, with its 4th stone), depth" \
-        in out.getvalue()
+    assert "plays 3: value +18 (Red wins in 2 plies), depth 1, nodes 1," in out.getvalue()
+
+
+def test_decided_values_are_solver_scores_with_their_plies() -> None:
+    game = Connect4()
+    # Red wins with its 4th stone: 1 ply on (a win in one, before any pass), 3 plies
+    # (red plays three open at both ends), 2 plies (yellow cannot block both ends).
+    for moves, plies in (("121212", 1), ("4455", 3), ("44556", 2)):
+        result = analyse(position(moves), depth=7)
+        assert (result.value, result.decided, result.plies) == (18, True, plies), moves
+    result = analyse(position("1212123"), depth=7)  # yellow wins at once
+    assert (result.value, result.decided, result.plies, result.depth) == (-18, True, 1, None)
+    assert format_value(game, result.value, decided=True, plies=1) == "-18 (Yellow wins in 1 ply)"
+    estimate = analyse(game.initial_state(), depth=5)
+    assert not estimate.decided and 0 < estimate.value < 1 and estimate.plies is None
+
+
+def test_plies_to_end_agree_with_the_solver_command() -> None:
+    """`plies_to_end` (the kernel's and the solver player's) against `moves_to_win` (what
+    `zerosum solve` prints), for every score possible with every number of stones."""
+    geo = geometry()
+    for moves in range(42):
+        mover_has, other_has = moves // 2, (moves + 1) // 2
+        for score in range(1, 19):
+            stone = 22 - score
+            if stone > mover_has and 2 * stone - 1 <= 42 - moves + 2 * mover_has:
+                assert plies_to_end(geo, moves, score) == moves_to_win(stone, mover_has, True)
+            if stone > other_has:
+                assert plies_to_end(geo, moves, -score) == \
+                    moves_to_win(stone, other_has, False), (moves, score)
+        assert plies_to_end(geo, moves, 0) == 42 - moves
+
+
+def test_the_engine_never_misses_nor_delays_a_win() -> None:
+    """With every enhancement off too: a win in one is played at once, a forced win in
+    3 plies is not put off (a later win scores less)."""
+    for enhancements in (ALL, Enhancements.none()):
+        result = analyse(position("121212"), depth=9, enhancements=enhancements)
+        assert (result.action, result.value, result.plies) == (0, 18, 1)
+        # Red makes three in the bottom row open at both ends (column 3 or 6).
+        result = analyse(position("4455"), depth=9, enhancements=enhancements)
+        assert result.action in (2, 5) and (result.value, result.plies) == (18, 3)
 
 
 def random_positions(seed: int, count: int) -> list[tuple[int, int]]:
@@ -403,10 +457,9 @@ def random_positions(seed: int, count: int) -> list[tuple[int, int]]:
 def test_engine_inline_evaluation_is_heuristic() -> None:
     """The search's inlined evaluation (depth 0) equals `heuristic` on random positions."""
     geo = geometry()
-    engine = Engine()
-    engine.deadline = float("inf")
+    kernel = Connect4Kernel(geo, 0, 0, Stop())
     for current, mask in random_positions(3, 250):
-        value = engine.search(current, mask, mask.bit_count(), 0, -10**9, 10**9, -1)
+        value = kernel.search(current, mask, mask.bit_count(), 0, -10**9, 10**9, -1)
         assert value == heuristic(geo, current, mask), (current, mask)
 
 
@@ -438,10 +491,27 @@ def test_engine_search_value_is_the_plain_negamax_value() -> None:
     none of it changes the value of a fixed-depth search (in Connect Four a position
     is always met at the same ply, so one pass never reuses an entry of another depth)."""
     for current, mask in random_positions(5, 40):
-        engine = Engine()
-        engine.deadline = float("inf")
-        value = engine.search(current, mask, mask.bit_count(), 4, -10**9, 10**9, -1)
+        kernel = Connect4Kernel(geometry(), current, mask, Stop())
+        value = kernel.search(current, mask, mask.bit_count(), 4, -10**9, 10**9, -1)
         assert value == reference_value(current, mask, 4), (current, mask)
+
+
+@pytest.mark.parametrize("off", ["none", *Enhancements.names()])
+def test_every_enhancement_keeps_the_plain_negamax_value(off: str) -> None:
+    """Iterative deepening to depth 5 through the driver, with one enhancement off (or
+    all of them): the root's value is still the plain negamax value (each pass meets
+    a position at the same ply, so a pass never uses a shallower pass's entry)."""
+    enhancements = Enhancements.none() if off == "none" else Enhancements(**{off: False})
+    for current, mask, expected in depth_5_values():
+        red = mask.bit_count() % 2 == 0
+        result = analyse(Position(current, mask, red), depth=5, enhancements=enhancements)
+        assert result.value * (1 if red else -1) * SCALE == pytest.approx(expected)
+
+
+@cache
+def depth_5_values() -> list[tuple[int, int, int]]:
+    return [(current, mask, reference_value(current, mask, 5))
+            for current, mask in random_positions(11, 4)]
 
 
 def test_engine_keeps_the_win_its_evaluation_misses() -> None:
@@ -451,24 +521,57 @@ def test_engine_keeps_the_win_its_evaluation_misses() -> None:
     The stepping clock (5 ms a reading) turns the time budget into a node budget: the
     searches read it every 256 or 1024 nodes."""
     p = position("76463662443332")
-    engine = Engine()
-    assert engine.try_weak(p.current, p.mask, float("inf")) == (1, [1])
-    assert engine.nodes < 100_000
-    engine = Engine(clock=SteppingClock(0.005))
-    column, value, exact, _ = engine.choose(p.current, p.mask, 0.6)
-    assert (column, value, exact) == (1, 999, False)  # proven won, its length unknown
-    alone = Engine(clock=SteppingClock(0.005), weak_solve_when_empty=0)
-    assert alone.choose(p.current, p.mask, 0.6)[0] == 3  # what the search alone plays
+    kernel = Connect4Kernel(geometry(), p.current, p.mask, Stop())
+    assert kernel.try_weak(math.inf) == (1, [1])
+    assert kernel.nodes < 100_000
+    result = analyse(p, 0.6, clock=SteppingClock(0.005))
+    # Proven won, its length unknown: the largest estimate, not decided.
+    assert (result.action, result.value, result.decided, result.depth) == (1, 0.999, False, None)
+    alone = analyse(p, 0.6, clock=SteppingClock(0.005), weak_solve_when_empty=0)
+    assert alone.action == 3  # what the search alone plays
 
 
 def test_engine_plays_only_moves_that_keep_a_drawn_game_drawn() -> None:
     p = position("6351166615313145174")  # 23 empty cells: drawn; only d and e keep it
-    engine = Engine()
-    assert engine.try_weak(p.current, p.mask, float("inf")) == (0, [3, 4])
+    kernel = Connect4Kernel(geometry(), p.current, p.mask, Stop())
+    assert kernel.try_weak(math.inf) == (0, [3, 4])
     solver = Solver()
     assert solver.solve(p.current, p.mask, weak=True) == 0
     geo7 = geometry()
     assert [c for c in range(7) if geo7.playable(p.mask, c)
             and solver.achieves(p.current, p.mask, c, 0)] == [3, 4]
-    column, value, exact, depth = Engine(clock=SteppingClock(0.005)).choose(p.current, p.mask, 0.4)
-    assert column in (3, 4) and not exact and abs(value) < 1000 and depth > 0
+    result = analyse(p, 0.4, clock=SteppingClock(0.005))
+    assert result.action in (3, 4) and not result.decided and abs(result.value) < 1
+    assert result.depth is not None and result.depth > 0
+
+
+def test_each_enhancement_changes_the_effort_not_the_move() -> None:
+    """Nodes of the passes 1, 3, 5, 7 from the empty board, one enhancement off at a
+    time (Connect Four has no killer moves nor quiescence search: no change there)."""
+    nodes = {}
+    for off in ["", "all", *Enhancements.names()]:
+        enhancements = ALL if not off else Enhancements.none() if off == "all" \
+            else Enhancements(**{off: False})
+        result = analyse(Connect4().initial_state(), depth=7, enhancements=enhancements)
+        assert (result.action, result.value, result.depth) == (3, 0.013, 7), off
+        nodes[off] = result.stats.nodes
+    assert nodes == {"": 3083, "all": 33036, "table": 6764, "ordering": 7128, "pvs": 3314,
+                     "killers": 3083, "quiescence": 3083, "aspiration": 3146}
+
+
+def test_the_solver_plays_a_best_move_or_says_it_could_not() -> None:
+    spec = get_game("connect4")
+    game = spec.create()
+    solver = spec.engines["solver"]
+    seen = []
+    p = position("6351166615313145174")  # 23 empty cells: drawn; only d and e keep it
+    result = solver(game, p, Limit(seconds=60), seen.append)
+    assert (result.action, result.value, result.decided, result.plies) == (3, 0, True, 23)
+    assert [(i.value, i.decided, i.pv) for i in seen] == [(0, True, (3,))]
+    p = position("4455")
+    result = solver(game, p, Limit(seconds=60))
+    assert (result.action, result.value, result.decided, result.plies) == (2, 18, True, 3)
+    # The empty board within 1,000 nodes: the engine's first choice, the evaluation.
+    result = solver(game, game.initial_state(), Limit(nodes=1000))
+    assert (result.action, result.value, result.decided, result.complete) == (3, 0, False, False)
+    assert 1000 <= result.stats.nodes < 1000 + 1024

@@ -74,11 +74,12 @@ def main(argv: Sequence[str]) -> int:
         raise InputError(f"STATE is already decided ({why}): there is no move to choose")
 
     if mode is None:
-        from zerosum.games.connect4.engine import engine_for
+        from zerosum.games.connect4 import connect4_kernel
+        from zerosum.result import Limit
+        from zerosum.search.driver import analyse_with
 
         seconds = max(MIN_SEARCH, TOURNAMENT_DEADLINE - seconds_since_process_start())
-        column = engine_for(game.geo).choose(state.current, state.mask, seconds)[0]
-        print(column)
+        print(analyse_with(connect4_kernel, game, state, Limit(seconds=seconds)).action)
         return 0
 
     from zerosum.search import alphabeta_search, minimax_search

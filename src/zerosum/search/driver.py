@@ -109,8 +109,13 @@ def search_root(kernel: Kernel, this: Pass, previous: Pass | None,
         if low < value < high or (low == -math.inf and high == math.inf):
             return
         # The value fell outside the aspiration window: search again with a full one.
+        # A move that failed high is proven better than the window: it stays the
+        # pass's choice (should the stop come first) and is searched first.
+        if value >= high:
+            moves = ordered(moves, this.move)
+        else:
+            this.move, this.value = None, -math.inf
         low, high = -math.inf, math.inf
-        this.move, this.value = None, -math.inf
 
 
 def root_window(kernel: Kernel, this: Pass, moves: Sequence[Any], alpha: float,
@@ -119,7 +124,7 @@ def root_window(kernel: Kernel, this: Pass, moves: Sequence[Any], alpha: float,
     first move when `grain` is given (principal variation search)."""
     best = -math.inf
     for move in moves:
-        if grain is not None and this.move is not None:
+        if grain is not None and best > -math.inf:  # after this window's first move
             value = kernel.search_move(move, this.depth, alpha, alpha + grain)
             if alpha < value < beta:  # better after all: search it with the full window
                 value = kernel.search_move(move, this.depth, value, beta)
@@ -127,7 +132,9 @@ def root_window(kernel: Kernel, this: Pass, moves: Sequence[Any], alpha: float,
             value = kernel.search_move(move, this.depth, alpha, beta)
         if value > best:
             best = value
-            if this.move is None or value > this.value:
+            # Only a value above alpha is proven better than the pass's best so far
+            # (which is at most alpha); two values failing low are mere upper bounds.
+            if this.move is None or value > alpha:
                 this.move, this.value = move, value
             if value > alpha:
                 alpha = value

@@ -1,41 +1,42 @@
 """Connect Four: 7 columns, 6 rows (or another size), four in a row wins.
 
 `game.Connect4` is the Game; `notation` reads and writes boards; `solver` is the perfect
-solver; `engine` the tournament engine (offered to players by `tournament_engine` here);
+solver (also a player: `solver_player` here); `engine` the tournament engine's search
+(its kernel, offered by `connect4_kernel` here, which the "engine" player runs);
 `course` the classic assignment's variant (its utility and evaluation, for exact node
 counts).
 """
 
 import argparse
-import time
 from collections.abc import Iterator
 from typing import Any
 
 from zerosum.convert import int_arg
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import GameSpec, Option, Solver, register
-from zerosum.result import InfoSink, Limit, SearchResult, SearchStats
+from zerosum.kernel import Enhancements, Kernel
+from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.stop import Stop
 
 
-def tournament_engine(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
-                      stop: Stop | None = None) -> SearchResult:
-    """The tournament engine (engine.Engine) as GameSpec.engines wants it; the value is
-    from red's (Max's) side. The engine module is loaded when it first plays."""
-    from zerosum.games.connect4.engine import SCALE, engine_for
+def connect4_kernel(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Kernel:
+    """The tournament engine's search (engine.Connect4Kernel) for GameSpec.kernel, with
+    the table, threats and solver it keeps for the board size; the engine module is
+    loaded when it first plays."""
+    from zerosum.games.connect4.engine import Connect4Kernel, kept
 
     assert isinstance(game, Connect4) and isinstance(state, Position)
-    t0, c0 = time.perf_counter(), time.process_time()
-    engine = engine_for(game.geo)
-    seconds = 1.0 if limit.seconds is None else limit.seconds
-    column, value, exact, depth = engine.choose(state.current, state.mask, seconds, stop)
-    red_value = value if state.red_to_move else -value
-    stats = SearchStats(nodes=engine.nodes, max_depth=depth,
-                        cpu_time=time.process_time() - c0, wall_time=time.perf_counter() - t0)
-    value_out = red_value // SCALE if exact else red_value / SCALE
-    return SearchResult(float(value_out), column, [column], stats,
-                        depth=None if depth == 0 else depth, complete=True, decided=exact,
-                        algorithm="connect4 engine")
+    return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements,
+                          kept(game.geo), state.red_to_move)
+
+
+def solver_player(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
+                  stop: Stop | None = None) -> SearchResult:
+    """The perfect solver as a player (analysis.solver_analyser), loaded when it first plays."""
+    from zerosum.games.connect4.analysis import solver_analyser
+
+    assert isinstance(game, Connect4) and isinstance(state, Position)
+    return solver_analyser(game, state, limit, on_info, stop)
 
 
 def _solver_arguments(p: argparse.ArgumentParser) -> None:
@@ -83,7 +84,8 @@ register(
             Option("width", int_arg(4, 12), 7, "number of columns", _size(4, 12)),
             Option("height", int_arg(4, 12), 6, "number of rows", _size(4, 12)),
         ),
-        engines={"engine": tournament_engine},
+        engines={"solver": solver_player},
+        kernel=connect4_kernel,
         default_depth=6,
         summary="drop stones into 7 columns, four in a row wins; the first player wins",
         solver=SOLVER,

@@ -1,14 +1,18 @@
-"""A solved position as a person reads it: what `zerosum solve connect4` prints."""
+"""A solved position as a person reads it (what `zerosum solve connect4` prints), and
+the solver as a player."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 from zerosum.game import InputError
 from zerosum.games.connect4.bitboard import Geometry, geometry
-from zerosum.games.connect4.game import moves_text, moves_to_win, ordinal
+from zerosum.games.connect4.game import Connect4, Position, moves_text, moves_to_win, ordinal
 from zerosum.games.connect4.notation import format_moves, parse_position
-from zerosum.games.connect4.solver import Solver
+from zerosum.games.connect4.solver import Solver, plies_to_end
+from zerosum.result import Clock, Info, InfoSink, Limit, SearchResult, SearchStats
+from zerosum.stop import SearchStopped, Stop
 
 
 def describe_score(score: int, stones_played: int, cells: int) -> str:
@@ -77,3 +81,52 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
 
 
 OUTCOME = {1: "wins", 0: "draws", -1: "loses"}
+
+
+_PLAYING: dict[tuple[int, int], Solver] = {}
+
+
+def playing_solver(geo: Geometry) -> Solver:
+    """The solver the "solver" player keeps from move to move (its table holds proven
+    bounds, true in any later search)."""
+    key = (geo.width, geo.height)
+    if key not in _PLAYING:
+        _PLAYING[key] = Solver(geo.width, geo.height)
+    return _PLAYING[key]
+
+
+def solver_analyser(game: Connect4, state: Position, limit: Limit,
+                    on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+    """The perfect solver as a player (an Analyser): within the limit (its time and node
+    budget) a best move, most central when tied, and the exact value. When the solver
+    cannot finish, the engine's first choice without a search (a block, never a move
+    letting the opponent win at once, most threats created, centre first) with the
+    evaluation's estimate: the value is then not decided."""
+    from zerosum.games.connect4.engine import SCALE, Connect4Kernel, heuristic
+
+    clock = Clock()
+    geo, current, mask = game.geo, state.current, state.mask
+    solver = playing_solver(geo)
+    solver.clock, solver.stop = time.perf_counter if stop is None else stop.clock, stop
+    nodes0 = solver.nodes
+    solver.limit(seconds=limit.seconds, nodes=limit.nodes)
+    sign = 1 if state.red_to_move else -1
+    try:
+        score = solver.solve(current, mask)
+        column = solver.best_move(current, mask, score)
+        value, decided, plies = float(sign * score), True, plies_to_end(geo, mask.bit_count(),
+                                                                         score)
+    except SearchStopped:
+        kernel = Connect4Kernel(geo, current, mask, Stop(), red_to_move=state.red_to_move)
+        column = kernel.action(kernel.start_pass(1)[0])
+        estimate = heuristic(geo, current, mask, state.red_to_move) / SCALE
+        value, decided, plies = sign * estimate, False, None
+    finally:
+        solver.limit()
+        solver.stop = None
+    stats = SearchStats(nodes=solver.nodes - nodes0)
+    clock.stamp(stats)
+    if on_info is not None:
+        on_info(Info(0, value, (column,), stats.nodes, stats.wall_time, decided, plies))
+    return SearchResult(value, column, [column], stats, depth=None, complete=decided,
+                        decided=decided, algorithm="connect4 solver", plies=plies)

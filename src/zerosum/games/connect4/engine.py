@@ -1,48 +1,52 @@
-"""The tournament engine: the strongest move it can find within a time budget.
+"""The tournament engine's search: Connect Four's kernel (zerosum.kernel) for the one
+iterative-deepening driver (zerosum.search.driver), which runs its passes, its time and
+its stop.
 
-Iterative deepening (odd depths: 1, 3, 5, ...) negamax alpha-beta with principal
-variation search on bitboards, sharing a transposition table between depths; move
-ordering: the table's move, then (forced blocks being the only candidates when there is
-a threat to block) the moves creating most threats, centre first. Moves that let the
-opponent win at once are never searched, exactly as in the solver. Leaves are valued
-by `heuristic`. Before searching, the solver gets part of the budget: with at most 20
-empty cells for the exact score (then the engine plays a best move), with at most 30 for
-the outcome alone (a weak solve): a proven win is kept by playing a move proven to win,
-a proven draw by searching only moves proven not to lose.
+Passes of odd depth (1, 3, 5, ...) of negamax alpha-beta with principal variation search
+on bitboards, with a transposition table kept from move to move; move ordering: the
+table's move, then (forced blocks being the only candidates when there is a threat to
+block) the moves creating most threats, centre first. Moves that let the opponent win
+at once are never searched, exactly as in the solver. Leaves are valued by `heuristic`,
+inline. Before the passes (`prepare`), a win in one is played, and the solver gets part
+of the time: with at most 20 empty cells for the exact score (then a best move is
+played), with at most 30 for the outcome alone (a weak solve): a proven win is kept by
+playing a move proven to win, a proven draw by searching only moves proven not to lose.
 The evaluation cannot see a win that turns on a zugzwang 20 plies away; the weak solve
 can, and is cheap when the game is decided (many moves win).
 
-Values are integers from the mover's side: a decided game is worth 1000 x its solver
-score (see solver.py), an estimate lies strictly between -1000 and 1000; a win proven
-by the weak solve, whose length is unknown, is worth 999.
+The kernel's values are integers from the mover's side: a decided game is worth 1000 x
+its solver score (see solver.py: the sooner a win, the higher), an estimate lies strictly
+between -1000 and 1000. `verdict` turns them into the game's utilities (the solver score,
+from red's side) and estimates inside (-1, 1); a win proven by the weak solve, whose
+length is unknown, is the estimate 0.999.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder, winning_cells
-from zerosum.games.connect4.solver import Solver, SolverStopped
+from zerosum.games.connect4.bitboard import Geometry, threat_finder, winning_cells
+from zerosum.games.connect4.solver import Solver, plies_to_end
+from zerosum.kernel import ALL, Enhancements, Verdict
+from zerosum.stop import SearchStopped
+from zerosum.table import TranspositionTable
 
 if TYPE_CHECKING:
+    from zerosum.result import Limit
     from zerosum.stop import Stop
 
 SCALE = 1000  # a decided score s is worth s * SCALE; estimates stay within +-(SCALE - 1)
 SOLVE_WHEN_EMPTY = 20  # try the solver when at most this many cells are empty
+SOLVE_SHARE = 0.4  # of the time the exact solve may take
 WEAK_SOLVE_WHEN_EMPTY = 30  # up to this many empty cells, first try to prove a win (or a draw)
-WEAK_SHARE = 0.5  # of the budget that proof may take
+WEAK_SHARE = 0.5  # of the time that proof may take
 # Iterative deepening by two plies: the evaluation favours the side that moved last by
 # 30-50 points (values swing between odd and even depths), so passes of one parity
 # agree with each other more than consecutive ones; odd depths end on our own move.
 DEPTH_STEP = 2
-
-
-class _Timeout(Exception):
-    pass
-
+INFINITY = 10**9  # beyond every value
 
 class EvaluationTables:
     """Per-geometry masks for the heuristic, computed once."""
@@ -114,55 +118,95 @@ def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None
     return max(-(SCALE - 1), min(SCALE - 1, score))
 
 
-class Engine:
-    """One engine instance keeps its table from move to move (as in a match)."""
 
-    def __init__(self, width: int = 7, height: int = 6, capacity: int = 1_000_000,
-                 clock: Callable[[], float] = time.perf_counter,
-                 weak_solve_when_empty: int = WEAK_SOLVE_WHEN_EMPTY) -> None:
-        """`clock` measures the time budget: wall time as a tournament wants, or
-        time.process_time for benchmarks on a machine shared with other jobs.
-        `weak_solve_when_empty`: 0 turns the weak solve off (to measure what it adds)."""
-        self.clock = clock
+
+class Kept:
+    """What the engine keeps from move to move for one board size (as a match player
+    does): the transposition table, the threats of stone sets already met, the solver."""
+
+    def __init__(self, geo: Geometry, capacity: int = 1_000_000) -> None:
+        self.table = TranspositionTable(capacity, same_depth=False)
+        self.threats: dict[int, int] = {}
+        self.solver = Solver(geo.width, geo.height)
+
+
+_KEPT: dict[tuple[int, int], Kept] = {}
+
+
+def kept(geo: Geometry) -> Kept:
+    """What the engine keeps for this board size (see GameSpec.kernel)."""
+    key = (geo.width, geo.height)
+    if key not in _KEPT:
+        _KEPT[key] = Kept(geo)
+    return _KEPT[key]
+
+
+class Connect4Kernel:
+    """The engine's search from one root `(current, mask)` (see the module doc)."""
+
+    grain: float | None = 1  # integer values
+    # Values of passes of one parity seldom move by more than this (in thousandths).
+    aspiration: float = 50
+    seldepth = 0  # not tracked: every path of a pass ends at its depth or at the game's end
+
+    def __init__(self, geo: Geometry, current: int, mask: int, stop: Stop,
+                 enhancements: Enhancements = ALL, keep: Kept | None = None,
+                 red_to_move: bool | None = None,
+                 weak_solve_when_empty: int = WEAK_SOLVE_WHEN_EMPTY,
+                 solve_when_empty: int = SOLVE_WHEN_EMPTY) -> None:
+        """`keep`: the table, threats and solver to use (default: new ones); the
+        solver stages may be narrowed or turned off (0) to measure what they add."""
+        self.geo, self.current, self.mask, self.stop = geo, current, mask, stop
+        self.enhancements = enhancements
+        self.keep = Kept(geo) if keep is None else keep
+        self.table = self.keep.table
+        self.moves = mask.bit_count()
+        self.red_to_move = self.moves % 2 == 0 if red_to_move is None else red_to_move
         self.weak_solve_when_empty = weak_solve_when_empty
-        self.geo = geometry(width, height)
-        self.solver = Solver(width, height, clock=clock)
-        self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> depth, kind, value, move
-        self.capacity = capacity
-        self.nodes = 0
-        self.deadline = 0.0
-        self.search = self._build_search()
-        self.partial: tuple[int, int] | None = None  # (move, value) of an unfinished pass
-        self.stop: Stop | None = None  # a stop from outside, and where progress is shown
+        self.solve_when_empty = solve_when_empty
+        self.allowed = geo.board  # the cells the passes may play: all, unless proven otherwise
+        self.base = 1  # nodes outside the node function: the root (once), the solver's
+        self.nodes = self.base
+        self.hits = 0
+        self.search, self.sync = self._build_search()
+        self.over = geo.has_four(current ^ mask) or mask == geo.board  # no move to make
 
-    # -- the depth-limited search -------------------------------------------------------
+    # -- the node function ----------------------------------------------------------------
 
-    def _build_search(self) -> Callable[[int, int, int, int, int, int, int], int]:
+    def _build_search(self) -> tuple[Callable[[int, int, int, int, int, int, int], int],
+                                     Callable[[], None]]:
         """The recursive search as a closure over the board's constants (locals are
-        much faster than attributes in CPython). It computes `heuristic` inline."""
+        much faster than attributes in CPython), and the function that copies its node
+        and hit counts to the kernel. It computes `heuristic` inline."""
         geo = self.geo
         cells, board, bottom = geo.cells, geo.board, geo.bottom
-        ordered_columns = [geo.columns[c] for c in geo.centre_order]
-        ranks = range(len(ordered_columns))
-        width = len(ordered_columns)
+        centre_columns = [geo.columns[c] for c in geo.centre_order]
+        ranks = range(len(centre_columns))
+        width = len(centre_columns)
         t = tables(geo)
         odd_rows, even_rows = t.odd_rows, t.even_rows
         plane0, plane1, plane2, plane3, plane4 = t.planes
+        use_table, use_order = self.enhancements.table, self.enhancements.ordering
+        use_pvs = self.enhancements.pvs
+        # Without the ordering enhancement: left to right, and no threats counted.
+        plain_columns = centre_columns if use_order else list(geo.columns)
         table = self.table
-        table_get = table.get
-        capacity = self.capacity
-        engine = self
+        entries = table.entries
+        table_get = entries.get
+        capacity, make_room = table.capacity, table.make_room
+        stop, kernel = self.stop, self
         top = SCALE - 1
-
-        threats = threat_finder(geo)
+        threats = threat_finder(geo, self.keep.threats)
+        nodes = hits = 0
 
         def search(current: int, mask: int, moves: int, depth: int,
                    alpha: int, beta: int, theirs: int) -> int:
             """Negamax alpha-beta, fail-soft; the mover cannot win at once. `theirs`:
             the opponent's threats if the caller knows them (see solver.py), else -1."""
-            engine.nodes += 1
-            if not engine.nodes & 255 and engine.out_of_time():
-                raise _Timeout
+            nonlocal nodes, hits
+            nodes += 1
+            if not nodes & 255 and stop.observe(kernel.base + nodes):  # every 256 nodes
+                raise SearchStopped
             opponent = current ^ mask
             possible = (mask + bottom) & board
             if theirs < 0:
@@ -192,38 +236,40 @@ class Engine:
                       + 16 * ((current & plane4).bit_count() - (opponent & plane4).bit_count()))
                 return top if v > top else -top if v < -top else v
             key = current + mask
-            entry = table_get(key)
             first = 0
-            if entry is not None:
-                e_depth, kind, value, first = entry
-                if e_depth >= depth and (kind == 0 or (kind > 0 and value >= beta)
-                                         or (kind < 0 and value <= alpha)):
-                    return value
-            if candidates & (candidates - 1) and depth > 1:
+            if use_table:
+                entry: Any = table_get(key)
+                if entry is not None:
+                    remaining, bound, value, first = entry
+                    if remaining >= depth and (bound == 0 or (bound == 1 and value >= beta)
+                                               or (bound == 2 and value <= alpha)):
+                        hits += 1
+                        return value  # type: ignore[no-any-return]
+            if use_order and candidates & (candidates - 1) and depth > 1:
                 # The table's move first, then most threats created, centre first:
                 # packed as ints (threats << 4 | 15 - rank) for one descending sort.
                 scored = []
                 created = [0] * width
                 for k in ranks:
-                    move = candidates & ordered_columns[k]
+                    move = candidates & centre_columns[k]
                     if move:
                         created[k] = t = threats(current | move, mask)
                         n = 63 if move == first else t.bit_count()
                         scored.append((n << 4) | (15 - k))
                 scored.sort(reverse=True)
-                order = [(candidates & ordered_columns[k], created[k])
+                order = [(candidates & centre_columns[k], created[k])
                          for k in [15 - (x & 15) for x in scored]]
-            elif depth > 1:
+            elif use_order and depth > 1:
                 order = [(candidates, -1)]
             else:  # children are leaves: centre first is nearly as good, and cheaper
-                order = [(candidates & col, -1) for col in ordered_columns if candidates & col]
+                order = [(candidates & col, -1) for col in plain_columns if candidates & col]
                 if (first, -1) in order:
                     order.remove((first, -1))
                     order.insert(0, (first, -1))
             a0 = alpha
-            best, best_move = -(10**9), 0
+            best, best_move = -INFINITY, 0
             for move, move_threats in order:
-                if best_move:
+                if best_move and use_pvs:
                     # Principal variation search: with the best move first, a later
                     # move only needs the proof that it is no better (a null window);
                     # one that is better after all is searched again with the full one.
@@ -241,24 +287,62 @@ class Engine:
                         alpha = value
                         if alpha >= beta:
                             break
-            kind = 1 if best >= beta else -1 if best <= a0 else 0
-            if len(table) >= capacity:
-                table.clear()
-            table[key] = (depth, kind, best, best_move)
+            if use_table:
+                if len(entries) >= capacity:
+                    make_room()
+                entries[key] = (depth, 1 if best >= beta else 2 if best <= a0 else 0,
+                                best, best_move)
             return best
 
-        return search
+        def sync() -> None:
+            kernel.nodes, kernel.hits = kernel.base + nodes, hits
 
-    def out_of_time(self) -> bool:
-        """Asked every 256 nodes: is the deadline past or a stop requested? (It also
-        shows the node count to whoever watches the stop.)"""
-        if self.stop is not None and self.stop.observe(self.nodes):
-            return True
-        return self.clock() >= self.deadline
+        return search, sync
 
-    def ordered(self, current: int, mask: int, candidates: int, first: int) -> list[int]:
-        """The table's move, then most threats created, then centre first."""
+    # -- the root -------------------------------------------------------------------------
+
+    def root_threats(self) -> tuple[int, int, int]:
+        """The opponent's threats, the forced block (0: none), the candidate moves."""
+        geo, mask = self.geo, self.mask
+        theirs = winning_cells(self.current ^ mask, mask, geo.h1, geo.board)
+        possible = geo.possible(mask) & self.allowed
+        forced = possible & theirs
+        if forced:
+            possible = forced  # with two of them we lose anyway: still block one
+        return theirs, forced, possible & ~(theirs >> 1) or possible
+
+    def depths(self) -> Iterable[int]:
+        return range(1, self.geo.cells - self.moves + DEPTH_STEP, DEPTH_STEP)
+
+    def start_pass(self, depth: int) -> list[int]:
+        if self.over:
+            return []
+        entry = self.table.get(self.current + self.mask) if self.enhancements.table else None
+        return self.ordered(self.root_threats()[2], 0 if entry is None else entry[3])
+
+    def search_move(self, move: int, depth: int, alpha: float, beta: float) -> int:
+        """The root's moves that lose at once are valued without a search."""
+        theirs, forced, _ = self.root_threats()
+        geo, mask = self.geo, self.mask
+        if forced & ~move or (move << 1) & theirs:
+            return -((geo.cells - self.moves) // 2) * SCALE  # the opponent wins next
+        if self.moves + 1 >= geo.cells:
+            return 0
+        low = -INFINITY if alpha < -INFINITY else int(alpha)
+        high = INFINITY if beta > INFINITY else int(beta)
+        try:
+            return -self.search(self.current ^ mask, mask | move, self.moves + 1, depth - 1,
+                                -high, -low, -1)
+        finally:
+            self.sync()
+
+    def ordered(self, candidates: int, first: int) -> list[int]:
+        """The table's move, then most threats created, then centre first (with the
+        ordering enhancement off: the table's move, then left to right)."""
         geo = self.geo
+        if not self.enhancements.ordering:
+            moves = [candidates & column for column in geo.columns if candidates & column]
+            return sorted(moves, key=lambda move: move != first)
         scored = []
         for rank, c in enumerate(geo.centre_order):
             move = candidates & geo.columns[c]
@@ -266,126 +350,75 @@ class Engine:
                 if move == first:
                     n = 99
                 else:
-                    n = winning_cells(current | move, mask, geo.h1, geo.board).bit_count()
+                    n = winning_cells(self.current | move, self.mask, geo.h1,
+                                      geo.board).bit_count()
                 scored.append((n, -rank, move))
         scored.sort(reverse=True)
         return [move for _, _, move in scored]
 
-    # -- the decision ---------------------------------------------------------------------
+    def action(self, move: int) -> int:
+        return self.geo.column_of(move)
 
-    def choose(self, current: int, mask: int, seconds: float,
-               stop: Stop | None = None) -> tuple[int, int, bool, int]:
-        """(column, value from the mover's side, exact?, depth reached; 0 = solved).
-        `stop`, if given, can end the search early from another thread (the best move so
-        far is played) and receives the progress: nodes, depth done, best move."""
-        self.stop = self.solver.stop = stop
-        try:
-            return self._choose(current, mask, seconds)
-        finally:
-            self.stop = self.solver.stop = None
+    def principal_variation(self, move: int, depth: int) -> list[int]:
+        """`move`, then the table's best moves, as far as they go (at most `depth`)."""
+        geo, entries = self.geo, self.table.entries
+        line = [geo.column_of(move)]
+        current, mask = self.current, self.mask
+        while not geo.has_four(current | move) and mask | move != geo.board:
+            current, mask = current ^ mask, mask | move
+            entry = entries.get(current + mask) if self.enhancements.table else None
+            if len(line) >= depth or entry is None:
+                break
+            move = entry[3]
+            if not move or move & geo.possible(mask) != move:
+                break
+            line.append(geo.column_of(move))
+        return line
 
-    def _choose(self, current: int, mask: int, seconds: float) -> tuple[int, int, bool, int]:
-        start = self.clock()
-        geo = self.geo
-        self.nodes = 0
-        moves = mask.bit_count()
-        playable = [c for c in geo.centre_order if geo.playable(mask, c)]
-        if not playable:
-            raise ValueError("the board is full: there is no move")
-        for c in playable:  # a win at once
-            if geo.has_four(current | geo.move_bit(mask, c)):
-                return c, (geo.cells + 1 - moves) // 2 * SCALE, True, 1
-        empty = geo.cells - moves
-        allowed = geo.board  # the cells the search may play: all, unless proven otherwise
-        if empty <= (SOLVE_WHEN_EMPTY if seconds >= 0.4 else SOLVE_WHEN_EMPTY - 4):
-            solved = self.try_solver(current, mask, start + seconds * 0.4)
+    # -- what the numbers mean ------------------------------------------------------------
+
+    def verdict(self, value: float) -> Verdict:
+        if abs(value) >= SCALE:
+            return self.decided(int(value) // SCALE)
+        return Verdict((value if self.red_to_move else -value) / SCALE, False, None)
+
+    def decided(self, score: int) -> Verdict:
+        """The game's value, the solver score `score` from the mover's side."""
+        return Verdict(float(score if self.red_to_move else -score), True,
+                       plies_to_end(self.geo, self.moves, score))
+
+    # -- decisions before the passes ------------------------------------------------------
+
+    def prepare(self, limit: Limit) -> tuple[int, Verdict] | None:
+        """A win in one; then, given a time, the solver stages (see the module doc)."""
+        geo, current, mask = self.geo, self.current, self.mask
+        if self.over:
+            return None
+        for c in geo.centre_order:  # a win at once
+            if geo.playable(mask, c) and geo.has_four(current | geo.move_bit(mask, c)):
+                return geo.move_bit(mask, c), self.decided((geo.cells + 1 - self.moves) // 2)
+        seconds, empty = limit.seconds, geo.cells - self.moves
+        if seconds is None:
+            return None  # a search to a depth or a node budget: the passes alone
+        if empty <= (self.solve_when_empty if seconds >= 0.4 else self.solve_when_empty - 4):
+            solved = self.try_solver(seconds * SOLVE_SHARE)
             if solved is not None:
-                return solved[0], solved[1] * SCALE, True, 0
+                column, score = solved
+                return geo.move_bit(mask, column), self.decided(score)
         elif empty <= self.weak_solve_when_empty and seconds >= 0.3:
-            proven = self.try_weak(current, mask, start + seconds * WEAK_SHARE)
+            proven = self.try_weak(seconds * WEAK_SHARE)
             if proven is not None:
                 outcome, columns = proven
-                if outcome > 0 or len(columns) == 1:
-                    # A proven win (its length unknown: the largest estimate), or the
-                    # only move that does not lose.
-                    return columns[0], outcome * (SCALE - 1), False, 0
-                if outcome == 0:  # a draw: search for chances among the safe moves
-                    allowed = sum(geo.columns[c] for c in columns)
-        self.deadline = start + seconds
-        best_column = self.safe_default(current, mask, playable)
-        if allowed != geo.board:
-            best_column = next(c for c in playable if geo.columns[c] & allowed)
-        best_value, depth_done = 0, 0
-        for depth in range(1, empty + DEPTH_STEP, DEPTH_STEP):
-            try:
-                column, value = self.root(current, mask, moves, depth, allowed)
-            except _Timeout:
-                # The unfinished pass searched the previous best move first; a move it
-                # then found better (a full window at the root) is the better choice.
-                if self.partial is not None:
-                    best_column = geo.column_of(self.partial[0])
-                break
-            best_column, best_value, depth_done = column, value, depth
-            if self.stop is not None:
-                self.stop.depth, self.stop.best = depth, column
-            if abs(value) >= SCALE:  # decided: deeper search cannot change it
-                break
-            # No pass is too late to start: one cut off still searched the previous
-            # best move first, so a move it found better at the root is better.
-        return best_column, best_value, abs(best_value) >= SCALE, depth_done
+                if outcome > 0:  # a proven win, its length unknown: the largest estimate
+                    return geo.move_bit(mask, columns[0]), self.verdict(SCALE - 1)
+                if outcome == 0 and len(columns) == 1:  # the only move keeping the draw
+                    return geo.move_bit(mask, columns[0]), self.decided(0)
+                if outcome == 0:  # a draw: the passes look for chances among the safe moves
+                    self.allowed = sum(geo.columns[c] for c in columns)
+        return None
 
-    def root(self, current: int, mask: int, moves: int, depth: int,
-             allowed: int = -1) -> tuple[int, int]:
-        """One pass at the root, over the moves in `allowed` (a mask of cells; -1: all);
-        it also handles the lost cases the search prunes."""
-        geo = self.geo
-        opponent = current ^ mask
-        theirs = winning_cells(opponent, mask, geo.h1, geo.board)
-        possible = geo.possible(mask) & allowed
-        forced = possible & theirs
-        if forced:
-            possible = forced  # with two of them we lose anyway: still block one
-        candidates = possible & ~(theirs >> 1) or possible
-        lost = -((geo.cells - moves) // 2) * SCALE  # the opponent wins with their next move
-        entry = self.table.get(current + mask)
-        first = entry[3] if entry is not None else 0
-        alpha, beta = -(10**9), 10**9
-        best_move, best = 0, -(10**9)
-        self.partial = None
-        for move in self.ordered(current, mask, candidates, first):
-            if forced & ~move or (move << 1) & theirs:
-                value = lost
-            elif moves + 1 >= geo.cells:
-                value = 0
-            elif best_move:  # principal variation search, as in `search`
-                value = -self.search(opponent, mask | move, moves + 1, depth - 1,
-                                     -alpha - 1, -alpha, -1)
-                if value > alpha:
-                    value = -self.search(opponent, mask | move, moves + 1, depth - 1,
-                                         -beta, -value, -1)
-            else:
-                value = -self.search(opponent, mask | move, moves + 1, depth - 1, -beta, -alpha, -1)
-            if value > best:
-                best, best_move = value, move
-                alpha = max(alpha, value)
-            self.partial = (best_move, best)
-        self.table[current + mask] = (depth, 0, best, best_move)
-        return geo.column_of(best_move), best
-
-    def safe_default(self, current: int, mask: int, playable: list[int]) -> int:
-        """A move to fall back on if not even depth 1 finishes: block, else not losing."""
-        geo = self.geo
-        theirs = winning_cells(current ^ mask, mask, geo.h1, geo.board)
-        for c in playable:
-            if geo.move_bit(mask, c) & theirs:
-                return c
-        for c in playable:
-            if not (geo.move_bit(mask, c) << 1) & theirs:
-                return c
-        return playable[0]
-
-    def try_weak(self, current: int, mask: int, deadline: float) -> tuple[int, list[int]] | None:
-        """Before the deadline, the game's outcome (1 won, 0 drawn, -1 lost, for the
+    def try_weak(self, seconds: float) -> tuple[int, list[int]] | None:
+        """Within `seconds`, the game's outcome (1 won, 0 drawn, -1 lost, for the
         mover) and the moves keeping it: the first winning column found, or every
         column that does not lose; or None if the solver ran out of time. A weak solve
         (win, draw or loss, not how soon) is far cheaper than the exact score.
@@ -394,51 +427,44 @@ class Engine:
         winning move, so the first one found is the answer, with no second search to
         tell which move it was. Moves are tried in the search's order (most threats
         created first), which finds a win soonest."""
-        solver, geo = self.solver, self.geo
+        geo, current, mask = self.geo, self.current, self.mask
         theirs = winning_cells(current ^ mask, mask, geo.h1, geo.board)
         possible = geo.possible(mask)
         candidates = possible & ~(theirs >> 1) & (possible & theirs or possible)
-        order = [geo.column_of(move) for move in self.ordered(current, mask, candidates, 0)]
+        order = [geo.column_of(move) for move in self.ordered(candidates, 0)]
         try:
-            with self.solver_until(deadline):
+            with self.solver_for(seconds) as solver:
                 for c in order:
                     if solver.achieves(current, mask, c, 1):
                         return 1, [c]
                 safe = [c for c in order if solver.achieves(current, mask, c, 0)]
-        except SolverStopped:
+        except SearchStopped:
             return None
         return (0, sorted(safe, key=geo.centre_order.index)) if safe else (-1, [])
 
-    def try_solver(self, current: int, mask: int, deadline: float) -> tuple[int, int] | None:
+    def try_solver(self, seconds: float) -> tuple[int, int] | None:
         """(a best column, the exact score), or None if the solver ran out of time."""
-        solver = self.solver
         try:
-            with self.solver_until(deadline):
-                score = solver.solve(current, mask)
-                column = solver.best_move(current, mask, score)
-        except SolverStopped:
+            with self.solver_for(seconds) as solver:
+                score = solver.solve(self.current, self.mask)
+                column = solver.best_move(self.current, self.mask, score)
+        except SearchStopped:
             return None
         return column, score
 
     @contextmanager
-    def solver_until(self, deadline: float) -> Iterator[Solver]:
-        """The solver, stopped (SolverStopped) at `deadline`; afterwards its nodes are
-        counted as the engine's and its table is cleared for the next use."""
-        solver = self.solver
-        solver.limit(seconds=max(0.0, deadline - self.clock()))
+    def solver_for(self, seconds: float) -> Iterator[Solver]:
+        """The solver, stopped (SearchStopped) after `seconds` or by the kernel's stop;
+        afterwards its nodes are counted as the kernel's and its table is cleared for
+        the next use."""
+        solver = self.keep.solver
+        solver.clock, solver.stop = self.stop.clock, self.stop
+        solver.limit(seconds=seconds)
         try:
             yield solver
         finally:
-            self.nodes += solver.nodes
+            self.base += solver.nodes
+            self.sync()
             solver.reset()
             solver.limit()
-
-
-_ENGINES: dict[tuple[int, int], Engine] = {}
-
-
-def engine_for(geo: Geometry) -> Engine:
-    key = (geo.width, geo.height)
-    if key not in _ENGINES:
-        _ENGINES[key] = Engine(geo.width, geo.height)
-    return _ENGINES[key]
+            solver.stop = None

@@ -39,13 +39,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder
+from zerosum.stop import SearchStopped
 
 if TYPE_CHECKING:
     from zerosum.stop import Stop
-
-
-class SolverStopped(Exception):
-    """The solver's deadline or node budget ran out (see `Solver(deadline=...)`)."""
 
 
 class Solution(NamedTuple):
@@ -61,6 +58,20 @@ class Solution(NamedTuple):
 
 def _half_toward_zero(x: int) -> int:
     return x // 2 if x >= 0 else -((-x) // 2)
+
+
+def plies_to_end(geo: Geometry, moves: int, score: int) -> int:
+    """How many plies a game of score `score` (for the player to move, `moves` stones on
+    the board) lasts with best play: the winning stone lands when the board holds
+    `cells + 1 - 2|score|` stones, or one fewer (the count of the winner's parity); a
+    draw fills the board."""
+    if score == 0:
+        return geo.cells - moves
+    winner_parity = moves % 2 if score > 0 else (moves + 1) % 2
+    before = geo.cells + 1 - 2 * abs(score)
+    if before % 2 != winner_parity:
+        before -= 1
+    return before - moves + 1
 
 
 class Solver:
@@ -227,20 +238,20 @@ class Solver:
         return negamax
 
     next_check: float = float("inf")
-    stop: Stop | None = None  # a stop requested from outside (see Engine.choose)
+    stop: Stop | None = None  # a search's stop, obeyed too (see Connect4Kernel.solver_for)
 
     def check(self) -> None:
         """Called every thousand nodes when a deadline or budget is set."""
         self.next_check = self.nodes + 1024
         if self.stop is not None and self.stop.observe(self.nodes):
-            raise SolverStopped
+            raise SearchStopped
         if self.node_budget is not None and self.nodes >= self.node_budget:
-            raise SolverStopped
+            raise SearchStopped
         if self.deadline is not None and self.clock() >= self.deadline:
-            raise SolverStopped
+            raise SearchStopped
 
     def limit(self, seconds: float | None = None, nodes: int | None = None) -> None:
-        """Stop (raise SolverStopped) after `seconds` of wall time or `nodes` more nodes."""
+        """Stop (raise SearchStopped) after `seconds` of wall time or `nodes` more nodes."""
         self.deadline = None if seconds is None else self.clock() + seconds
         self.node_budget = None if nodes is None else self.nodes + nodes
         self.next_check = self.nodes if (seconds is not None or nodes is not None) \

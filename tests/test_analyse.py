@@ -14,7 +14,7 @@ import pytest
 from zerosum.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-TIMES = re.compile(r"\d[\d,]* +\d+\.\d\ds|\d+\.\d\d s\b")  # nodes/s and times vary
+TIMES = re.compile(r" +\d[\d,]* +\d+\.\d\ds|\d+\.\d\d s\b")  # nodes/s and times vary
 
 
 def analyse(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -28,13 +28,13 @@ def test_iterative_deepening_pass_by_pass(capsys: pytest.CaptureFixture[str]) ->
                                capsys)
     assert status == 0 and err == ""
     assert out.splitlines()[6:] == [
-        "    1  +0.111 (estimate, good for X)               8     T  3",
-        "    2  -0.111 (estimate, good for O)              31     T  3 7",
-        "    3  +0.222 (estimate, good for X)             117     T  3 2 8",
-        "    4  0 (estimate: even)                        207     T  3 2 8 7",
-        "    5  +0.111 (estimate, good for X)             497     T  3 2 8 7 4",
-        "    6  0 (estimate: even)                        669     T  3 2 8 7 4 6",
-        "    7  0 (draw)                                  816     T  3 2 8 7 4 6 9",
+        "    1  +0.111 (estimate, good for X)               8T  3",
+        "    2  -0.111 (estimate, good for O)              31T  3 7",
+        "    3  +0.222 (estimate, good for X)             117T  3 2 8",
+        "    4  0 (estimate: even)                        207T  3 2 8 7",
+        "    5  +0.111 (estimate, good for X)             497T  3 2 8 7 4",
+        "    6  0 (estimate: even)                        669T  3 2 8 7 4 6",
+        "    7  0 (draw)                                  816T  3 2 8 7 4 6 9",
         "best move 3: value 0 (draw), depth 7, nodes 816, time T",
     ]
     assert out.startswith("Tic-tac-toe: iterative searches, 60 s\nX . .\n. O .\n")
@@ -45,7 +45,7 @@ def test_mcts_reports_every_thousand_simulations(capsys: pytest.CaptureFixture[s
                              capsys)
     lines = out.splitlines()
     assert status == 0 and lines[0] == "Tic-tac-toe: mcts searches, 2,500 nodes"
-    assert [re.findall(r" (\d,000) ", line) for line in lines[-3:-1]] == [["1,000"], ["2,000"]]
+    assert [re.findall(r" (\d,000)T", line) for line in lines[-3:-1]] == [["1,000"], ["2,000"]]
     assert lines[-1].startswith("best move ") and "simulations 2,500," in lines[-1]
 
 

@@ -37,9 +37,8 @@ DEPTH = {"connect4": 9, "checkers": 7, "maxconnect4": 7, "tictactoe": 9, "takest
 RANDOM_MOVES = {"connect4": 4, "checkers": 6, "maxconnect4": 4}
 
 
-def configurations() -> list[tuple[str, Enhancements]]:
-    """(label, enhancements): none, each one alone, all, all but each one."""
-    names = Enhancements.names()
+def configurations(names: tuple[str, ...]) -> list[tuple[str, Enhancements]]:
+    """(label, enhancements): none, each of `names` alone, all, all but each one."""
     none, every = Enhancements.none(), Enhancements()
     rows = [("none", none)]
     rows += [(f"only {n}", replace(none, **{n: True})) for n in names]
@@ -86,8 +85,11 @@ def run(make: KernelFactory, game: AnyGame, states: list[Any], depth: int,
 def table(title: str, make: KernelFactory, game: AnyGame, states: list[Any], depth: int,
           markdown: bool) -> None:
     print(f"\n{title}: depth {depth}, {len(states)} positions")
+    used = make(game, states[0], Stop(), Enhancements()).uses
+    names = tuple(n for n in Enhancements.names() if n in used)
+    print(f"  (the enhancements it has: {', '.join(names)})")
     rows = []
-    for label, enhancements in configurations():
+    for label, enhancements in configurations(names):
         nodes, seconds, moves = run(make, game, states, depth, enhancements)
         rows.append((label, nodes, seconds, " ".join(moves)))
     base = next(nodes for label, nodes, _, _ in rows if label == "all")

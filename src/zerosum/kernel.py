@@ -76,6 +76,7 @@ class Kernel(Protocol):
     hits: int  # table hits (0 if not tracked)
     grain: float | None  # the smallest difference between two values (None: no null windows)
     aspiration: float  # the half-width of an aspiration window, in the kernel's units
+    uses: frozenset[str]  # the Enhancements it honours (the others change nothing)
 
     def prepare(self, limit: Limit) -> tuple[Any, Verdict] | None:
         """A decision before any search, or None: a win in one, a single legal move, a

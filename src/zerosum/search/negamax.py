@@ -33,6 +33,7 @@ class ProtocolKernel:
     """A Kernel (zerosum.kernel) over any game's protocol methods."""
 
     grain: float | None = None  # values may be any numbers: no null windows
+    uses = frozenset({"table", "ordering"})
     aspiration = 0.0
     hits = 0
 

@@ -77,6 +77,7 @@ class CheckersKernel:
     board's generated moves (path, from bits, to bits, captured bits)."""
 
     grain: float | None = 1  # integer points
+    uses = frozenset(Enhancements.names())  # every one
     aspiration: float = 50  # half a man
 
     def __init__(self, game: Checkers, state: State, stop: Stop,

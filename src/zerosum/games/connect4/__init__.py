@@ -14,20 +14,21 @@ from typing import Any
 from zerosum.convert import int_arg
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import GameSpec, Option, Solver, register
-from zerosum.kernel import Enhancements, Kernel
+from zerosum.kernel import Enhancements, Kernel, memory_of
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.stop import Stop
 
 
 def connect4_kernel(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Kernel:
     """The tournament engine's search (engine.Connect4Kernel) for GameSpec.kernel, with
-    the table, threats and solver it keeps for the board size; the engine module is
-    loaded when it first plays."""
-    from zerosum.games.connect4.engine import Connect4Kernel, kept
+    the table, threats and solver it keeps for the game object (kernel.memory_of); the
+    engine module is loaded when it first plays."""
+    from zerosum.games.connect4.engine import Connect4Kernel, Kept
 
     assert isinstance(game, Connect4) and isinstance(state, Position)
-    return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements,
-                          kept(game.geo), state.red_to_move)
+    kept = memory_of(game, lambda: Kept(game.geo))
+    return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements, kept,
+                          state.red_to_move)
 
 
 def solver_player(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,

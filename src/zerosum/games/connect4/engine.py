@@ -121,8 +121,8 @@ def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None
 
 
 class Kept:
-    """What the engine keeps from move to move for one board size (as a match player
-    does): the transposition table, the threats of stone sets already met, the solver."""
+    """What the engine keeps from move to move in one game (as a match player does):
+    the transposition table, the threats of stone sets already met, the solver."""
 
     def __init__(self, geo: Geometry, capacity: int = 1_000_000) -> None:
         self.table = TranspositionTable(capacity, same_depth=False)
@@ -130,21 +130,11 @@ class Kept:
         self.solver = Solver(geo.width, geo.height)
 
 
-_KEPT: dict[tuple[int, int], Kept] = {}
-
-
-def kept(geo: Geometry) -> Kept:
-    """What the engine keeps for this board size (see GameSpec.kernel)."""
-    key = (geo.width, geo.height)
-    if key not in _KEPT:
-        _KEPT[key] = Kept(geo)
-    return _KEPT[key]
-
-
 class Connect4Kernel:
     """The engine's search from one root `(current, mask)` (see the module doc)."""
 
     grain: float | None = 1  # integer values
+    uses = frozenset({"table", "ordering", "pvs", "aspiration"})  # no captures, no killers
     # Values of passes of one parity seldom move by more than this (in thousandths).
     aspiration: float = 50
     seldepth = 0  # not tracked: every path of a pass ends at its depth or at the game's end

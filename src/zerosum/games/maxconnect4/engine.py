@@ -135,6 +135,7 @@ class MaxConnect4Kernel:
     """
 
     grain: float | None = 1  # values are whole hundredths
+    uses = frozenset({"table", "ordering", "pvs", "aspiration"})
     aspiration: float = 200  # two points
 
     def __init__(self, pos: Position, stop: Stop, enhancements: Enhancements = ALL,

@@ -95,6 +95,17 @@ class TranspositionTable:
         entries[key] = (remaining, bound, value, action)
 
 
+def narrow(bound: int, value: float, alpha: float, beta: float) -> tuple[float, float]:
+    """The window (alpha, beta) narrowed by a stored bound: a lower bound raises alpha,
+    an upper bound lowers beta (an exact value settles the node: the caller returns it).
+    When alpha >= beta afterwards, the stored value settles the node too."""
+    if bound == Bound.LOWER:
+        return max(alpha, value), beta
+    if bound == Bound.UPPER:
+        return alpha, min(beta, value)
+    return alpha, beta
+
+
 def classify(value: float, alpha: float, beta: float) -> Bound:
     """The kind of result a fail-soft alpha-beta returned for window (alpha, beta)."""
     if value <= alpha:

@@ -15,7 +15,7 @@ from zerosum.game import AnyGame
 from zerosum.result import SearchResult, Tracer
 from zerosum.search.core import Context, check_depth, search_root
 from zerosum.stop import Stop
-from zerosum.table import Bound, Entry, TranspositionTable, classify
+from zerosum.table import Bound, Entry, TranspositionTable, classify, narrow
 
 
 def alphabeta_search(
@@ -65,10 +65,7 @@ def alphabeta_search(
             ctx.inexact += 1
         if bound == Bound.EXACT:
             return alpha, beta, True
-        if bound == Bound.LOWER:
-            alpha = max(alpha, value)
-        else:
-            beta = min(beta, value)
+        alpha, beta = narrow(bound, value, alpha, beta)
         return alpha, beta, alpha >= beta
 
     def max_value(

@@ -23,7 +23,7 @@ from zerosum.game import AnyGame
 from zerosum.kernel import ALL, Enhancements, Verdict
 from zerosum.result import Limit
 from zerosum.stop import Stop
-from zerosum.table import Bound, TranspositionTable, classify
+from zerosum.table import Bound, TranspositionTable, classify, narrow
 
 WIN = 1e12  # decided scores lie beyond it; utilities times 1024 stay far below
 PLIES = 1024  # plies are encoded below this
@@ -124,10 +124,7 @@ class ProtocolKernel:
             self.estimates += 1  # it was an estimate then and still is
         if bound == Bound.EXACT:
             return value, alpha, beta
-        if bound == Bound.LOWER:
-            alpha = max(alpha, value)
-        else:
-            beta = min(beta, value)
+        alpha, beta = narrow(bound, value, alpha, beta)
         return (value if alpha >= beta else None), alpha, beta
 
     def entry(self, state: Any) -> Any:

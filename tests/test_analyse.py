@@ -83,3 +83,15 @@ def test_ctrl_c_prints_the_best_so_far() -> None:
     last = out.splitlines()[-1]
     assert child.returncode == 130 and err == ""
     assert last.startswith("best move ") and " (stopped)" not in last  # a finished pass
+
+
+def test_enhancements_switched_off_cost_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    def nodes(*off: str) -> int:
+        args = ["connect4", "4", "4", "--depth", "7", "--time", "60", *off]
+        status, out, _ = analyse(args, capsys)
+        last = out.splitlines()[-1]
+        assert status == 0 and last.startswith("best move 4: ") and "depth 7," in last
+        return int(re.findall(r"nodes ([\d,]+)", last)[0].replace(",", ""))
+
+    every, plain = nodes(), nodes("--off", "table,ordering,pvs,aspiration")
+    assert (every, plain) == (4_390, 55_411)

@@ -25,6 +25,7 @@ from typing import Any, Protocol, TextIO
 from zerosum.console import EndOfInput, read_answer
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec
+from zerosum.kernel import ALL, Enhancements
 from zerosum.result import Analyser, InfoSink, Limit, SearchResult
 from zerosum.search import (
     TranspositionTable,
@@ -257,6 +258,8 @@ class SearchAgent(ComputerAgent):
     'mcts' (Monte Carlo tree search within `seconds`, its playouts drawn from `seed`).
 
     minimax and alphabeta search to the end of the game unless `depth` is given.
+    `enhancements` switches alpha-beta's table and move ordering (and, for iterative
+    deepening, the driver's principal variation search and aspiration windows).
     """
 
     ALGORITHMS = ("minimax", "alphabeta", "depth-limited", "iterative", "mcts")
@@ -266,8 +269,7 @@ class SearchAgent(ComputerAgent):
         algorithm: str = "alphabeta",
         depth: int | None = None,
         seconds: float | None = None,
-        order: bool = True,
-        table: bool = True,
+        enhancements: Enhancements = ALL,
         seed: int | None = None,
     ) -> None:
         if algorithm not in self.ALGORITHMS:
@@ -282,7 +284,7 @@ class SearchAgent(ComputerAgent):
             seconds = 1.0
         self.algorithm, self.depth, self.seconds = algorithm, depth, seconds
         self.limit = Limit(depth=depth, seconds=seconds)
-        self.order, self.table = order, table
+        self.enhancements = enhancements
         self.seeds = random.Random(seed)  # each move's seed drawn from `seed`
         detail = f"depth {depth}" if depth is not None else ""
         if algorithm in ("iterative", "mcts"):
@@ -306,42 +308,46 @@ class SearchAgent(ComputerAgent):
         if self.algorithm == "iterative":
             return iterative_deepening_search(
                 game, state, seconds=limit.seconds, nodes=limit.nodes, stop=stop,
-                max_depth=limit.depth or 100, order=self.order, on_info=on_info)
+                max_depth=limit.depth or 100, on_info=on_info, enhancements=self.enhancements)
         # A table costs alpha-beta nothing in value and saves it the transposed subtrees;
         # searching the same state again (thinking on after a stop) reuses it.
         table = None
-        if self.table:
+        if self.enhancements.table:
             if self._table is None or self._table[0] != state:
                 self._table = (state, TranspositionTable())
             table = self._table[1]
-        return alphabeta_search(game, state, limit.depth, order=self.order, table=table,
+        return alphabeta_search(game, state, limit.depth, order=self.enhancements.ordering,
+                                table=table,
                                 stop=stop)
 
 
-def engines_of(spec: GameSpec) -> dict[str, Analyser]:
+def engines_of(spec: GameSpec, enhancements: Enhancements = ALL) -> dict[str, Analyser]:
     """A game's own players: "engine", its kernel under the one driver (if it has a
-    kernel), then the other analysers it registers (e.g. a solver)."""
+    kernel; with these enhancements), then the other analysers it registers (e.g. a
+    solver)."""
     players: dict[str, Analyser] = {}
     if spec.kernel is not None:
-        players["engine"] = partial(analyse_with, spec.kernel)
+        players["engine"] = partial(analyse_with, spec.kernel, enhancements=enhancements)
     return {**players, **spec.engines}
 
 
 def make_agent(spec: GameSpec, kind: str, depth: int | None = None,
-               seconds: float | None = None, seed: int | None = None) -> ComputerAgent:
+               seconds: float | None = None, seed: int | None = None,
+               enhancements: Enhancements = ALL) -> ComputerAgent:
     """A computer player by name: "random", one of SearchAgent.ALGORITHMS or one of
     the game's own players (engines_of). `depth` None: to the end for minimax and
     alpha-beta; `seconds` is used by the timed ones (iterative, mcts, engines)."""
     if kind == "random":
         return RandomAgent(seed)
-    engines = engines_of(spec)
+    engines = engines_of(spec, enhancements)
     if kind in engines:
         return EngineAgent(kind, engines[kind], 1.0 if seconds is None else seconds)
     if kind not in SearchAgent.ALGORITHMS:
         known = ", ".join(["random", *SearchAgent.ALGORITHMS, *engines])
         raise InputError(f"unknown player {kind!r} for {spec.name}; choose from {known}")
     timed = kind in ("iterative", "mcts")
-    return SearchAgent(kind, depth=depth, seconds=seconds if timed else None, seed=seed)
+    return SearchAgent(kind, depth=depth, seconds=seconds if timed else None, seed=seed,
+                       enhancements=enhancements)
 
 
 class EngineAgent(ComputerAgent):

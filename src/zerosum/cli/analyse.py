@@ -14,12 +14,14 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from zerosum.agents import SearchAgent, engines_of, make_agent, value_text
-from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg
+from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.kernel import Enhancements
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
 
@@ -53,11 +55,24 @@ def register(sub: Any) -> None:
         g.add_argument("--nodes", type=int_arg(1, MAX_NODES),
                        help="node budget (MCTS: simulations)")
         g.add_argument("--seed", type=seed_arg, default=None, help="seed of random and mcts")
+        g.add_argument("--off", type=enhancement_list, default=(), metavar="NAME[,NAME]",
+                       help="switch enhancements off, to see what each one saves: "
+                       f"{', '.join(Enhancements.names())} (iterative and the engine)")
         for o in spec.options:
             g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
                            default=o.default, choices=o.choices,
                            help=f"{o.help} (default: %(default)s)")
     p.set_defaults(func=run)
+
+
+def enhancement_list(text: str) -> tuple[str, ...]:
+    """`--off pvs,table`: names of Enhancements, checked."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    for name in names:
+        if name not in Enhancements.names():
+            raise argparse.ArgumentTypeError(
+                f"no enhancement {shown(name)}; choose from {', '.join(Enhancements.names())}")
+    return names
 
 
 def default_player(spec: GameSpec) -> str:
@@ -81,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
     if seconds is None and args.player not in ("minimax", "alphabeta", "depth-limited",
                                                "random") and args.nodes is None:
         seconds = 1.0
-    agent = make_agent(spec, args.player, depth, seconds, args.seed)
+    enhancements = replace(Enhancements(), **{name: False for name in args.off})
+    agent = make_agent(spec, args.player, depth, seconds, args.seed, enhancements)
     limit = Limit(depth=depth, seconds=seconds, nodes=args.nodes)
     out = sys.stdout
     out.write(f"{spec.title}: {args.player} searches, {limit}\n{game.render(state)}\n")

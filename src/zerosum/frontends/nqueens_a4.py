@@ -22,6 +22,7 @@ from zerosum.console import Main, Parser, guarded
 from zerosum.convert import MAX_DEPTH, depth_arg, int_arg, parse_int, shown
 from zerosum.game import InputError
 from zerosum.games.nqueens import MAX_SIZE, nqueens
+from zerosum.kernel import Enhancements
 from zerosum.reports import FORMATS, Table, render
 from zerosum.reports.nqueens import Setup, board_sizes, format_number, solve, value_table
 from zerosum.result import SearchResult
@@ -91,13 +92,18 @@ class Match:
                 f"({erred} erred)")
 
 
+# The game's own move order, so that alpha-beta picks the same move as minimax.
+UNORDERED = Enhancements(ordering=False)
+
+
 def play(size: int, variation: str, cutoffs: tuple[int, int],
          algorithms: tuple[str, str] = ("alphabeta", "alphabeta"),
          truth: SearchResult | None = None) -> Match:
     """X and O each search with their own algorithm and depth cutoff, in the game's
     move order (so alpha-beta picks the same move as minimax with that cutoff)."""
     game = nqueens(size, variation)
-    agents = [SearchAgent("depth-limited" if a == "alphabeta" else a, depth=d, order=False)
+    agents = [SearchAgent("depth-limited" if a == "alphabeta" else a, depth=d,
+                          enhancements=UNORDERED)
               for a, d in zip(algorithms, cutoffs, strict=True)]
     record = play_match(game, agents, show_board=False)
     moves = [game.format_move(m.action) for _, m in record.moves]

@@ -317,8 +317,7 @@ class SearchAgent(ComputerAgent):
                 self._table = (state, TranspositionTable())
             table = self._table[1]
         return alphabeta_search(game, state, limit.depth, order=self.enhancements.ordering,
-                                table=table,
-                                stop=stop)
+                                table=table, stop=stop)
 
 
 def engines_of(spec: GameSpec, enhancements: Enhancements = ALL) -> dict[str, Analyser]:

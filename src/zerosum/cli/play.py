@@ -54,7 +54,9 @@ OPPONENT_HELP = """\
     plays the best move of the deepest search it finished.
   mcts: Monte Carlo tree search: plays many random games from each move and
     prefers the moves that win most often; proven wins are played at once.
-  engine: the game's own, stronger player, given a time per move."""
+  engine: the game's own, stronger player, given a time per move.
+  solver (Connect Four): perfect play, when it can prove the position within the
+    time per move; otherwise the engine's first choice."""
 GAME_HELP = """\
   Every game here is for two players who take turns, and one side's gain is the
   other's loss. You play against the computer (or watch it play itself); the

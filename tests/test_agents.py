@@ -10,16 +10,20 @@ import pytest
 
 from zerosum.agents import (
     Agent,
+    EngineAgent,
     HumanAgent,
     MatchObserver,
     MatchRecord,
     Move,
     RandomAgent,
     SearchAgent,
+    agent_from_spec,
     play_match,
 )
 from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import get_game
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.result import Limit
 from zerosum.search import alphabeta_search
 
 
@@ -140,3 +144,28 @@ def test_observer_hears_the_end_of_a_finished_and_of_a_stopped_match() -> None:
     play_match(game, [RandomAgent(1), RandomAgent(2)], max_moves=3, observer=log)
     assert [e[0] for e in log.events] == ["start"] + ["before", "after"] * 3 + ["end"]
     assert log.events[-1][2:] == (None, False)
+
+
+def test_players_from_their_written_form() -> None:
+    c4 = get_game("connect4")
+    engine = agent_from_spec(c4, "engine:time=0.1")
+    assert isinstance(engine, EngineAgent) and engine.limit == Limit(seconds=0.1)
+    ab = agent_from_spec(c4, "alphabeta:depth=6")
+    assert isinstance(ab, SearchAgent) and ab.limit == Limit(depth=6)
+    mcts = agent_from_spec(c4, " mcts:time=0.2,seed=3 ")
+    assert mcts.name == "mcts:time=0.2,seed=3" and mcts.limit == Limit(seconds=0.2)
+    it = agent_from_spec(c4, "iterative:time=0.5,off=pvs+aspiration,nodes=1000")
+    assert isinstance(it, SearchAgent) and it.limit == Limit(seconds=0.5, nodes=1000)
+    assert not it.enhancements.pvs and not it.enhancements.aspiration and it.enhancements.table
+    game = c4.create()
+    assert agent_from_spec(c4, "random:seed=1").play(game, game.initial_state()) in range(7)
+    with pytest.raises(InputError, match=r"^player 'alphabeta:depth=-1': depth must be a "
+                       r"whole number from 0 to 99, not '-1'$"):
+        agent_from_spec(c4, "alphabeta:depth=-1")
+    for text, message in [("engine:speed=3", "'speed=3' is unknown"),
+                          ("engine:time", "'time' is not SETTING=VALUE"),
+                          ("engine:time=1,time=2", "'time=2' is repeated"),
+                          ("engine:off=pvs+magic", "no enhancement 'magic'"),
+                          ("wizard", "unknown player 'wizard' for connect4")]:
+        with pytest.raises(InputError, match=message):
+            agent_from_spec(c4, text)

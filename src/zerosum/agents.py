@@ -18,11 +18,12 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol, TextIO
 
 from zerosum.console import EndOfInput, read_answer
+from zerosum.convert import MAX_DEPTH, parse_float, parse_int, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec
 from zerosum.kernel import ALL, Enhancements
@@ -347,6 +348,45 @@ def make_agent(spec: GameSpec, kind: str, depth: int | None = None,
     timed = kind in ("iterative", "mcts")
     return SearchAgent(kind, depth=depth, seconds=seconds if timed else None, seed=seed,
                        enhancements=enhancements)
+
+
+SETTINGS = ("time", "depth", "nodes", "seed", "off")
+
+
+def agent_from_spec(spec: GameSpec, text: str) -> ComputerAgent:
+    """A computer player from its written form, NAME[:SETTING=VALUE,...]: a player's name
+    (see make_agent) and its settings, `time` (seconds), `depth` (0: to the end),
+    `nodes`, `seed` and `off` (enhancements switched off, joined by +), e.g.
+    `engine:time=0.1`, `alphabeta:depth=6`, `mcts:time=0.2,seed=3`, `random:seed=1`,
+    `iterative:time=0.5,off=pvs+aspiration`; unset, the player's defaults (make_agent).
+    InputError, naming the spec, on anything else."""
+    name, _, rest = text.strip().partition(":")
+    settings: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        if not equals or key not in SETTINGS or key in settings:
+            why = "repeated" if key in settings else "not SETTING=VALUE" if not equals \
+                else f"unknown (settings: {', '.join(SETTINGS)})"
+            raise InputError(f"player {shown(text, 40)}: {shown(item)} is {why}")
+        settings[key] = value
+    what = f"player {shown(text, 40)}: "
+    seconds = parse_float(settings["time"], what + "time", lo=0, lo_open=True) \
+        if "time" in settings else None
+    depth = parse_int(settings["depth"], what + "depth", lo=0, hi=MAX_DEPTH) \
+        if "depth" in settings else None
+    nodes = parse_int(settings["nodes"], what + "nodes", lo=1) if "nodes" in settings else None
+    seed = parse_int(settings["seed"], what + "seed", lo=0) if "seed" in settings else None
+    off = [n for n in settings.get("off", "").split("+") if n]
+    unknown = [n for n in off if n not in Enhancements.names()]
+    if unknown:
+        raise InputError(f"{what}no enhancement {shown(unknown[0])}; choose from "
+                         f"{', '.join(Enhancements.names())}")
+    enhancements = replace(ALL, **{n: False for n in off})
+    agent = make_agent(spec, name, depth or None, seconds, seed, enhancements)
+    if nodes is not None:
+        agent.limit = replace(agent.limit, nodes=nodes)
+    agent.name = text.strip()
+    return agent
 
 
 class EngineAgent(ComputerAgent):

@@ -169,8 +169,8 @@ async function newGame() {
     humanSide = session.players[$("computer-first").checked ? 1 : 0];
     $("infos").replaceChildren();
     $("result").textContent = "";
-    await connect();
     render();
+    await connect();
     if (session.to_move !== humanSide) think();
   });
 }
@@ -187,8 +187,13 @@ async function takeBack() {
 async function start() {
   games = (await api("/api/games")).games;
   $("game").replaceChildren(...games.map((g) => new Option(g.title, g.name)));
-  $("game").value = games.some((g) => g.name === "tictactoe") ? "tictactoe" : games[0].name;
+  // A link may choose the game, the opponent and who starts: ?game=connect4&player=mcts&first=computer
+  const query = new URLSearchParams(location.search);
+  const chosen = games.some((g) => g.name === query.get("game")) ? query.get("game") : "tictactoe";
+  $("game").value = games.some((g) => g.name === chosen) ? chosen : games[0].name;
   fillChoices();
+  if (spec().players.includes(query.get("player"))) $("player").value = query.get("player");
+  $("computer-first").checked = query.get("first") === "computer";
   $("game").addEventListener("change", fillChoices);
   $("setup").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
   $("typed").addEventListener("submit", (e) => {

@@ -25,6 +25,8 @@ function spec() { return games.find((g) => g.name === $("game").value); }
 
 function fillChoices() {
   const g = spec();
+  $("position-field").hidden = !g.position;
+  $("position-name").textContent = g.position ? `Start position (${g.position})` : "";
   $("player").replaceChildren(...g.players.map((p) => new Option(p, p, false, p === g.default_player)));
   $("options").replaceChildren(...g.options.map((o) => {
     const label = document.createElement("label");
@@ -165,7 +167,8 @@ async function playMove(text) {
 
 async function newGame() {
   await guarded(async () => {
-    session = await api("/api/sessions", { game: $("game").value, options: options() });
+    const position = spec().position ? $("position").value.trim() : "";
+    session = await api("/api/sessions", { game: $("game").value, options: options(), position });
     humanSide = session.players[$("computer-first").checked ? 1 : 0];
     $("infos").replaceChildren();
     $("result").textContent = "";

@@ -84,6 +84,8 @@ def test_session_validation(client: TestClient) -> None:
     assert bad(client.post("/api/sessions", json={"game": "checkers",
                                                   "position": "garbage"})).startswith(
         "not a PDN FEN position")
+    assert bad(client.post("/api/sessions", content=b" " * 70_000)) == (
+        "the request body is over 65,536 bytes")
     assert bad(client.get("/api/sessions/nope"), 404).startswith("no session 'nope'")
     assert bad(client.post("/api/sessions/nope/move", json={"move": "1"}), 404)
 
@@ -225,6 +227,11 @@ def test_a_malformed_message_closes_only_its_connection(client: TestClient) -> N
     with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
         ws.send_json({"type": "think", "player": "random"})
         assert until_result(ws)[1]["type"] == "result"
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_json({"type": "think", "player": "x" * 5000})  # too long to read
+        assert ws.receive_json()["error"].startswith("malformed message")
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
     with client.websocket_connect("/api/sessions/nope/think") as ws:
         assert ws.receive_json()["error"].startswith("no session 'nope'")
 

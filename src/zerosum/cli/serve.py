@@ -50,5 +50,5 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(max_searches=args.max_searches, max_seconds=args.max_seconds)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"zerosum serve: open http://{host}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
     return 0

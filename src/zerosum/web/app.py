@@ -42,6 +42,8 @@ FIXED_DEPTH = ("minimax", "alphabeta", "depth-limited")
 MAX_DEPTH = 64
 MAX_SESSIONS = 1000  # the oldest is forgotten beyond this
 DEFAULT_SECONDS = 1.0
+MAX_BODY = 64 * 1024  # bytes of a request (a checkers FEN is under 200)
+MAX_MESSAGE = 4096  # characters of a WebSocket message
 
 
 class NotFound(Exception):
@@ -262,7 +264,11 @@ def limit_json(limit: Limit) -> dict[str, Any]:
 
 
 async def body_of(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise InputError(f"the request body is over {MAX_BODY:,} bytes")
     if not raw.strip():
         return {}
     try:
@@ -403,6 +409,8 @@ class Thinker:
 
     @staticmethod
     def parse(text: str) -> dict[str, Any] | None:
+        if len(text) > MAX_MESSAGE:
+            return None
         try:
             request = json.loads(text)
         except ValueError:

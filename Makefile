@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-slow lint bench bench-deps setup clean
+.PHONY: play serve test test-slow lint bench bench-deps setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ setup: $(STAMP)
 
 play: $(STAMP)
 	$(BIN)/zerosum play
+
+# The browser UI on http://127.0.0.1:8000/ (this machine only).
+serve: $(STAMP)
+	$(BIN)/zerosum serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

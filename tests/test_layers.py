@@ -182,6 +182,7 @@ def test_no_two_modules_import_each_other() -> None:
     ("zerosum.search", ["zerosum.games", "zerosum.cli", "zerosum.frontends"]),
     ("zerosum.cli", ["zerosum.frontends"]),
     ("zerosum.frontends", ["zerosum.cli"]),
+    ("zerosum.web", ["zerosum.cli", "zerosum.frontends"]),
 ])
 def test_layers_import_only_downwards(layer: str, forbidden: list[str]) -> None:
     assert violations(GRAPH, layer, forbidden) == []
@@ -203,6 +204,17 @@ def test_the_ground_floor_needs_only_the_standard_library(module: str) -> None:
 def test_the_console_stands_on_the_ground_floor() -> None:
     assert GRAPH["zerosum.console"] <= GROUND_FLOOR, GRAPH["zerosum.console"]
     assert OUTSIDE["zerosum.console"] <= sys.stdlib_module_names
+
+
+def test_only_the_web_layer_needs_the_web_extra() -> None:
+    """zerosum.web (Starlette, uvicorn) is an optional extra: only it and the command
+    that starts it (cli/serve.py, lazily) may import it or its libraries."""
+    users = sorted(m for m, targets in GRAPH.items() if not in_package(m, "zerosum.web")
+                   and any(in_package(t, "zerosum.web") for t in targets))
+    assert users == ["zerosum.cli.serve"]
+    extra = {"starlette", "uvicorn", "httpx", "wsproto"}
+    needing = sorted(m for m, names in OUTSIDE.items() if names & extra)
+    assert needing == ["zerosum.cli.serve", "zerosum.web.app"]
 
 
 def test_main_blocks_import_only_the_pointer_to_the_command() -> None:

@@ -1,0 +1,495 @@
+"""The web app of `zerosum serve`: play the registered games in a browser and watch the
+computer's search as it runs.
+
+All state lives in memory: a session is one game being played (its options, the
+positions so far and the moves between them). The JSON API creates sessions, plays,
+takes back and restarts them; a WebSocket per session runs a search in a worker thread
+(never on the event loop), streams each `Info` it reports, then plays its move. The
+server bounds every search whatever the client asks (time, nodes, how many run at once).
+Bad input gets HTTP 400 (or an error message on the socket) with one line, never a
+traceback; nothing a client sends is evaluated or imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from importlib.resources import files
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from zerosum.agents import SearchAgent, engines_of, make_agent, playable, player_names, value_text
+from zerosum.convert import one_line, shown
+from zerosum.game import AnyGame, InputError, format_value
+from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.result import Info, Limit, SearchResult
+from zerosum.stop import Stop
+from zerosum.web.views import view_of
+
+STATIC = files("zerosum.web") / "static"
+FIXED_DEPTH = ("minimax", "alphabeta", "depth-limited")
+MAX_DEPTH = 64
+MAX_SESSIONS = 1000  # the oldest is forgotten beyond this
+DEFAULT_SECONDS = 1.0
+MAX_BODY = 64 * 1024  # bytes of a request (a checkers FEN is under 200)
+MAX_MESSAGE = 4096  # characters of a WebSocket message
+
+
+class NotFound(Exception):
+    """A request names a session the server does not have."""
+
+
+def players_of(spec: GameSpec) -> list[str]:
+    return ["random", *SearchAgent.ALGORITHMS, *engines_of(spec)]
+
+
+def default_player(spec: GameSpec) -> str:
+    return next(iter(engines_of(spec)), "iterative")
+
+
+def game_entry(spec: GameSpec) -> dict[str, Any]:
+    return {
+        "name": spec.name,
+        "title": spec.title,
+        "summary": spec.summary,
+        "options": [{"name": o.name, "default": o.default, "help": o.help,
+                     "choices": None if o.choices is None else list(o.choices)}
+                    for o in spec.options],
+        "players": players_of(spec),
+        "default_player": default_player(spec),
+        "position": None if spec.position is None else spec.position.name,
+    }
+
+
+def option_values(spec: GameSpec, given: Any) -> dict[str, Any]:
+    """The game's options from the request, each through the option's own converter."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise InputError("options must be an object of option names and values")
+    known = {o.name: o for o in spec.options}
+    for name in given:
+        if name not in known:
+            names = ", ".join(known) or "none"
+            raise InputError(f"{spec.name} has no option {name!r} (its options: {names})")
+    values = {}
+    for o in spec.options:
+        if o.name not in given:
+            values[o.name] = o.default
+            continue
+        try:
+            value = o.type(str(given[o.name]))
+        except (ValueError, TypeError, argparse.ArgumentTypeError) as e:  # InputError too
+            raise InputError(f"option {o.name}: {message(e)}") from None
+        if o.choices is not None and value not in o.choices:
+            raise InputError(f"option {o.name}: {value!r} is not one of "
+                             f"{', '.join(map(str, o.choices))}")
+        values[o.name] = value
+    return values
+
+
+@dataclass
+class Session:
+    """One game in play: the positions from its start, the moves between them."""
+
+    id: str
+    spec: GameSpec
+    options: dict[str, Any]
+    game: AnyGame
+    states: list[Any]
+    moves: list[str] = field(default_factory=list)
+    thinking: bool = False
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def play(self, text: str) -> None:
+        if self.game.is_terminal(self.state):
+            raise InputError(f"the game is over: {self.game.outcome(self.state)}")
+        action = self.game.parse_move(self.state, text)
+        self.play_action(action)
+
+    def play_action(self, action: Any) -> None:
+        self.states.append(self.game.result(self.state, action))
+        self.moves.append(self.game.format_move(action))
+
+    def undo(self) -> None:
+        """Take back the last move."""
+        if not self.moves:
+            raise InputError("no move to take back")
+        self.states.pop()
+        self.moves.pop()
+
+    def restart(self) -> None:
+        del self.states[1:]
+        self.moves.clear()
+
+    def to_json(self) -> dict[str, Any]:
+        game, state = self.game, self.state
+        over = game.is_terminal(state)
+        names = player_names(game)
+        legal = [] if over else [game.format_move(a) for a in game.actions(state)]
+        position = None
+        if self.spec.position is not None:
+            position = self.spec.position.format(game, state)
+        return {
+            "id": self.id,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "options": self.options,
+            "view": view_of(self.spec.name, game, state),
+            "text": game.render(state),
+            "legal": legal,
+            "move_help": game.move_help(),
+            "players": list(names),
+            "to_move": names[0] if game.is_maxs_turn(state) else names[1],
+            "over": over,
+            "outcome": game.outcome(state) if over else None,
+            "moves": list(self.moves),
+            "position": position,
+            "thinking": self.thinking,
+        }
+
+
+@dataclass
+class Job:
+    """A search the client asked for, within the server's bounds."""
+
+    player: str
+    limit: Limit
+
+
+class Server:
+    """The sessions and the search bounds."""
+
+    def __init__(self, max_searches: int, max_seconds: float, max_nodes: int) -> None:
+        self.max_searches, self.max_seconds, self.max_nodes = max_searches, max_seconds, max_nodes
+        self.sessions: OrderedDict[str, Session] = OrderedDict()
+        self.running = 0
+        self.slots = threading.Lock()  # a test client may run each socket on its own loop
+
+    def acquire(self) -> bool:
+        """A search slot, if one is free."""
+        with self.slots:
+            if self.running >= self.max_searches:
+                return False
+            self.running += 1
+            return True
+
+    def release(self) -> None:
+        with self.slots:
+            self.running -= 1
+
+    def new_session(self, body: dict[str, Any]) -> Session:
+        name = body.get("game")
+        if not isinstance(name, str):
+            raise InputError("name a game: {\"game\": \"tictactoe\"}")
+        spec = get_game(name)
+        options = option_values(spec, body.get("options"))
+        game = spec.create(**options)
+        state = game.initial_state()
+        position = body.get("position")
+        if position not in (None, ""):
+            if spec.position is None:
+                raise InputError(f"{spec.name} has no position format")
+            if not isinstance(position, str):
+                raise InputError("position must be text")
+            state = spec.position.parse(game, position)
+        session = Session(uuid.uuid4().hex, spec, options, game, [state])
+        self.sessions[session.id] = session
+        while len(self.sessions) > MAX_SESSIONS:
+            self.sessions.popitem(last=False)
+        return session
+
+    def session(self, sid: str) -> Session:
+        session = self.sessions.get(sid)
+        if session is None:
+            raise NotFound(f"no session {shown(sid)} (the server may have restarted)")
+        return session
+
+    def job(self, session: Session, request: dict[str, Any]) -> Job:
+        """The search asked for, checked and bounded by the server."""
+        if session.game.is_terminal(session.state):
+            raise InputError("the game is over")
+        player = request.get("player", default_player(session.spec))
+        if player not in players_of(session.spec):
+            raise InputError(f"unknown player {player!r}; choose from "
+                             f"{', '.join(players_of(session.spec))}")
+        seconds = request.get("seconds", DEFAULT_SECONDS)
+        if seconds is None:
+            seconds = DEFAULT_SECONDS
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+            raise InputError(f"seconds must be a positive number, not {seconds!r}")
+        depth = request.get("depth")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                                  or not 0 <= depth <= MAX_DEPTH):
+            raise InputError(f"depth must be a whole number 0-{MAX_DEPTH}, not {depth!r}")
+        if depth is None and player in FIXED_DEPTH:
+            depth = session.spec.default_depth
+        if depth == 0 and player != "depth-limited":
+            depth = None  # to the end of the game
+        limit = Limit(depth=depth, seconds=float(min(seconds, self.max_seconds)),
+                      nodes=self.max_nodes)
+        return Job(player, limit)
+
+
+def info_message(game: AnyGame, info: Info) -> dict[str, Any]:
+    return {
+        "type": "info",
+        "depth": info.depth,
+        "value": format_value(game, info.value, decided=info.decided, plies=info.plies),
+        "decided": info.decided,
+        "nodes": info.nodes,
+        "unit": info.unit,
+        "nodes_per_second": round(info.nodes_per_second),
+        "elapsed": round(info.elapsed, 3),
+        "pv": [game.format_move(a) for a in info.pv],
+    }
+
+
+def limit_json(limit: Limit) -> dict[str, Any]:
+    return {"depth": limit.depth, "seconds": limit.seconds, "nodes": limit.nodes}
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise InputError(f"the request body is over {MAX_BODY:,} bytes")
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise InputError("the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise InputError("the request body must be a JSON object")
+    return body
+
+
+def message(error: BaseException) -> str:
+    """An error as one line for the client."""
+    return one_line(str(error).strip()) or type(error).__name__
+
+
+def create_app(max_searches: int = 2, max_seconds: float = 10.0,
+               max_nodes: int = 20_000_000) -> Starlette:
+    """The app; at most `max_searches` searches at once, each within `max_seconds` and
+    `max_nodes` whatever the client asks."""
+    server = Server(max_searches, max_seconds, max_nodes)
+
+    async def page(request: Request) -> Response:
+        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
+
+    async def games(request: Request) -> Response:
+        return JSONResponse({"games": [game_entry(spec) for spec in all_games()]})
+
+    async def create(request: Request) -> Response:
+        session = server.new_session(await body_of(request))
+        return JSONResponse(session.to_json())
+
+    async def show(request: Request) -> Response:
+        return JSONResponse(server.session(request.path_params["sid"]).to_json())
+
+    def idle(request: Request) -> Session:
+        session = server.session(request.path_params["sid"])
+        if session.thinking:
+            raise InputError("the computer is thinking; stop it first")
+        return session
+
+    async def move(request: Request) -> Response:
+        session = idle(request)
+        text = (await body_of(request)).get("move")
+        if not isinstance(text, str):
+            raise InputError("give the move as text: {\"move\": \"5\"}")
+        session.play(text)
+        return JSONResponse(session.to_json())
+
+    async def undo(request: Request) -> Response:
+        session = idle(request)
+        plies = (await body_of(request)).get("plies", 1)
+        if plies not in (1, 2):
+            raise InputError("plies must be 1 or 2")
+        for _ in range(min(plies, len(session.moves)) or 1):
+            session.undo()
+        return JSONResponse(session.to_json())
+
+    async def restart(request: Request) -> Response:
+        session = idle(request)
+        session.restart()
+        return JSONResponse(session.to_json())
+
+    async def bad_input(request: Request, error: Exception) -> Response:
+        return JSONResponse({"error": message(error)}, status_code=400)
+
+    async def not_found(request: Request, error: Exception) -> Response:
+        return JSONResponse({"error": message(error)}, status_code=404)
+
+    async def think(ws: WebSocket) -> None:
+        await Thinker(server, ws).serve()
+
+    routes = [
+        Route("/", page),
+        Route("/api/games", games),
+        Route("/api/sessions", create, methods=["POST"]),
+        Route("/api/sessions/{sid}", show),
+        Route("/api/sessions/{sid}/move", move, methods=["POST"]),
+        Route("/api/sessions/{sid}/undo", undo, methods=["POST"]),
+        Route("/api/sessions/{sid}/new", restart, methods=["POST"]),
+        WebSocketRoute("/api/sessions/{sid}/think", think),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    handlers = {InputError: bad_input, NotFound: not_found}
+    return Starlette(routes=routes, exception_handlers=handlers)
+
+
+class Thinker:
+    """One WebSocket: {"type": "think", "player", "seconds", "depth"} starts a search
+    (info messages as it goes, then "result" with the move played); {"type": "stop"}
+    makes it move now; closing the socket stops it. A malformed message closes the
+    connection (code 1003); a refused request (busy, bad player) gets an "error" or
+    "busy" message and the socket stays open."""
+
+    def __init__(self, server: Server, ws: WebSocket) -> None:
+        self.server, self.ws = server, ws
+        self.stop: Stop | None = None
+        self.search: asyncio.Task[None] | None = None
+        self.open = True
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if not self.open:
+            return
+        try:
+            await self.ws.send_json(message)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.open = False
+
+    async def serve(self) -> None:
+        await self.ws.accept()
+        try:
+            session = self.server.session(self.ws.path_params["sid"])
+        except NotFound as e:
+            await self.send({"type": "error", "error": message(e)})
+            await self.ws.close(code=1008)
+            return
+        try:
+            while True:
+                request = self.parse(await self.ws.receive_text())
+                if request is None:
+                    await self.send({"type": "error", "error": "malformed message: expected "
+                                     "JSON {\"type\": \"think\"} or {\"type\": \"stop\"}"})
+                    await self.ws.close(code=1003)
+                    self.open = False
+                    return
+                if request["type"] == "stop":
+                    if self.stop is not None:
+                        self.stop.request()
+                else:
+                    await self.start(session, request)
+        except WebSocketDisconnect:
+            self.open = False
+        finally:
+            if self.stop is not None:
+                self.stop.request()  # a closed tab stops its search
+            if self.search is not None:
+                await self.search
+
+    @staticmethod
+    def parse(text: str) -> dict[str, Any] | None:
+        if len(text) > MAX_MESSAGE:
+            return None
+        try:
+            request = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(request, dict) or request.get("type") not in ("think", "stop"):
+            return None
+        return request
+
+    async def start(self, session: Session, request: dict[str, Any]) -> None:
+        if self.search is not None and not self.search.done():
+            await self.send({"type": "error", "error": "already thinking"})
+            return
+        try:
+            if session.thinking:
+                raise InputError("the computer is already thinking in this game")
+            job = self.server.job(session, request)
+        except InputError as e:
+            await self.send({"type": "error", "error": message(e)})
+            return
+        if not self.server.acquire():
+            await self.send({"type": "busy", "error": f"busy: {self.server.max_searches} "
+                             "searches are running; try again in a moment"})
+            return
+        session.thinking = True
+        self.stop = Stop(seconds=job.limit.seconds, nodes=job.limit.nodes, check_every=128)
+        self.search = asyncio.create_task(self.run(session, job, self.stop))
+
+    async def run(self, session: Session, job: Job, stop: Stop) -> None:
+        try:
+            await self.send({"type": "started", "player": job.player,
+                             "limit": limit_json(job.limit)})
+            outcome = await self.search_in_thread(session, job, stop)
+            if isinstance(outcome, BaseException):
+                await self.send({"type": "error", "error": f"the search failed: "
+                                 f"{message(outcome)}"})
+                return
+            if not self.open:
+                return  # the client left: its search is abandoned, no move is played
+            game, state = session.game, session.state
+            result = playable(game, state, outcome)
+            session.play_action(result.action)
+            session.thinking = False
+            await self.send({
+                "type": "result",
+                "move": game.format_move(result.action),
+                "value": value_text(game, result),
+                "depth": result.depth,
+                "complete": result.complete,
+                "stopped": stop.requested,  # by the client: its stop, or a closed socket
+                "nodes": result.stats.nodes,
+                "seconds": round(result.stats.wall_time, 3),
+                "state": session.to_json(),
+            })
+        finally:
+            session.thinking = False
+            self.server.release()
+
+    async def search_in_thread(self, session: Session, job: Job,
+                               stop: Stop) -> SearchResult | BaseException:
+        """Run the search in a worker thread; forward its Info messages as they come."""
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[dict[str, Any] | SearchResult | BaseException] = asyncio.Queue()
+        game, state = session.game, session.state
+        agent = make_agent(session.spec, job.player, job.limit.depth, job.limit.seconds)
+
+        def on_info(info: Info) -> None:
+            loop.call_soon_threadsafe(queue.put_nowait, info_message(game, info))
+
+        def work() -> None:
+            outcome: SearchResult | BaseException
+            try:
+                outcome = agent.analyse(game, state, job.limit, on_info, stop)
+            except Exception as e:  # reported to the client in one line
+                outcome = e
+            loop.call_soon_threadsafe(queue.put_nowait, outcome)
+
+        threading.Thread(target=work, name="zerosum-search", daemon=True).start()
+        while True:
+            item = await queue.get()
+            if not isinstance(item, dict):
+                return item
+            await self.send(item)

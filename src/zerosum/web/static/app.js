@@ -1,0 +1,212 @@
+// The page of `zerosum serve`: choose a game and an opponent, play by clicking or typing,
+// and watch the computer's search stream its Info lines over a WebSocket.
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const CELL = 60;
+
+let games = [];
+let session = null;
+let socket = null;
+let humanSide = null;
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const response = await fetch(path, init);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function showError(text) { $("error").textContent = text || ""; }
+
+function spec() { return games.find((g) => g.name === $("game").value); }
+
+function fillChoices() {
+  const g = spec();
+  $("position-field").hidden = !g.position;
+  $("position-name").textContent = g.position ? `Start position (${g.position})` : "";
+  $("player").replaceChildren(...g.players.map((p) => new Option(p, p, false, p === g.default_player)));
+  $("options").replaceChildren(...g.options.map((o) => {
+    const label = document.createElement("label");
+    label.title = o.help;
+    label.append(o.name);
+    let field;
+    if (o.choices) {
+      field = document.createElement("select");
+      field.append(...o.choices.map((c) => new Option(String(c), String(c), false, c === o.default)));
+    } else {
+      field = document.createElement("input");
+      field.value = String(o.default);
+      field.size = 8;
+    }
+    field.dataset.option = o.name;
+    label.append(field);
+    return label;
+  }));
+}
+
+function options() {
+  const values = {};
+  for (const field of $("options").querySelectorAll("[data-option]")) values[field.dataset.option] = field.value;
+  return values;
+}
+
+function el(name, attrs = {}, text) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function piece(kind, x, y) {
+  if (kind === "red" || kind === "yellow") {
+    return el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4,
+      fill: kind === "red" ? "#d62828" : "#f4c20d", stroke: "#0003" });
+  }
+  return el("text", { x: x + CELL / 2, y: y + CELL * 0.68, "text-anchor": "middle",
+    "font-size": CELL * 0.6, "font-weight": "bold", fill: kind === "X" ? "#2b5cab" : "#b23a48" }, kind);
+}
+
+function target(x, y, w, h, index, label, view) {
+  const rect = el("rect", { x, y, width: w, height: h, fill: "transparent", class: "target",
+    role: "button", tabindex: 0, "aria-label": label });
+  const play = () => { if (view.moves[index] !== undefined) playMove(view.moves[index]); };
+  rect.addEventListener("click", play);
+  rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); play(); } });
+  return rect;
+}
+
+function drawGrid(view) {
+  const svg = el("svg", { viewBox: `0 0 ${view.cols * CELL} ${view.rows * CELL}`, role: "img",
+    "aria-label": `${session.title} board` });
+  const columns = view.click === "column";
+  svg.append(el("rect", { width: view.cols * CELL, height: view.rows * CELL, fill: columns ? "#1f4e9c" : "#fff" }));
+  view.cells.forEach((kind, i) => {
+    const x = (i % view.cols) * CELL, y = Math.floor(i / view.cols) * CELL;
+    if (columns) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, fill: "#f6f7f9" }));
+    else svg.append(el("rect", { x, y, width: CELL, height: CELL, fill: "none", stroke: "#1d2430" }));
+    if (kind) svg.append(piece(kind, x, y));
+    if (!columns && !session.over && view.moves[i] !== undefined) {
+      svg.append(target(x, y, CELL, CELL, i, `cell ${view.moves[i]}`, view));
+    }
+  });
+  if (columns && !session.over) {
+    for (let c = 0; c < view.cols; c++) {
+      if (view.moves[c] !== undefined) svg.append(target(c * CELL, 0, CELL, view.rows * CELL, c, `column ${view.moves[c]}`, view));
+    }
+  }
+  return svg;
+}
+
+function render() {
+  const view = session.view;
+  if (view.kind === "grid") $("board").replaceChildren(drawGrid(view));
+  else { const pre = document.createElement("pre"); pre.textContent = view.text; $("board").replaceChildren(pre); }
+  $("status").textContent = session.over ? session.outcome
+    : session.thinking ? `${session.to_move} (computer) is thinking…`
+    : `${session.to_move} to move${session.to_move === humanSide ? " (you)" : ""}`;
+  $("moves").textContent = session.moves.length ? `Moves: ${session.moves.join(" ")}` : "";
+  $("move").placeholder = session.legal.slice(0, 4).join(", ");
+  $("move").title = session.move_help;
+}
+
+function cell(text) { const td = document.createElement("td"); td.textContent = text; return td; }
+
+function showInfo(m) {
+  const row = document.createElement("tr");
+  row.append(cell(m.depth), cell(m.value), cell(m.nodes.toLocaleString()),
+    cell(m.nodes_per_second.toLocaleString()), cell(`${m.elapsed.toFixed(2)} s`), cell(m.pv.join(" ")));
+  $("infos").append(row);
+}
+
+function connect() {
+  if (socket) socket.close();
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${session.id}/think`);
+  socket.addEventListener("message", (event) => {
+    const m = JSON.parse(event.data);
+    if (m.type === "started") { $("infos").replaceChildren(); $("result").textContent = ""; }
+    else if (m.type === "info") showInfo(m);
+    else if (m.type === "result") {
+      session = m.state;
+      $("stop").disabled = true;
+      $("result").textContent = `Played ${m.move}: value ${m.value}, ${m.nodes.toLocaleString()} nodes, `
+        + `${m.seconds.toFixed(2)} s${m.stopped ? " (stopped)" : ""}`;
+      render();
+    } else { $("stop").disabled = true; showError(m.error); refresh(); }
+  });
+  return new Promise((resolve) => socket.addEventListener("open", resolve, { once: true }));
+}
+
+async function refresh() { session = await api(`/api/sessions/${session.id}`); render(); }
+
+function think() {
+  if (session.over) return;
+  const depth = $("depth").value === "" ? null : Number($("depth").value);
+  socket.send(JSON.stringify({ type: "think", player: $("player").value, seconds: Number($("seconds").value) || 1, depth }));
+  session.thinking = true;
+  $("stop").disabled = false;
+  render();
+}
+
+async function guarded(action) {
+  showError("");
+  try { await action(); } catch (e) { showError(e.message); }
+}
+
+async function playMove(text) {
+  if (session.thinking || session.over) return;
+  await guarded(async () => {
+    session = await api(`/api/sessions/${session.id}/move`, { move: text });
+    render();
+    think();
+  });
+}
+
+async function newGame() {
+  await guarded(async () => {
+    const position = spec().position ? $("position").value.trim() : "";
+    session = await api("/api/sessions", { game: $("game").value, options: options(), position });
+    humanSide = session.players[$("computer-first").checked ? 1 : 0];
+    $("infos").replaceChildren();
+    $("result").textContent = "";
+    render();
+    await connect();
+    if (session.to_move !== humanSide) think();
+  });
+}
+
+async function takeBack() {
+  await guarded(async () => {
+    const plies = session.to_move === humanSide ? 2 : 1;
+    session = await api(`/api/sessions/${session.id}/undo`, { plies });
+    render();
+    if (!session.over && session.to_move !== humanSide) think();
+  });
+}
+
+async function start() {
+  games = (await api("/api/games")).games;
+  $("game").replaceChildren(...games.map((g) => new Option(g.title, g.name)));
+  // A link may choose the game, the opponent and who starts: ?game=connect4&player=mcts&first=computer
+  const query = new URLSearchParams(location.search);
+  const chosen = games.some((g) => g.name === query.get("game")) ? query.get("game") : "tictactoe";
+  $("game").value = games.some((g) => g.name === chosen) ? chosen : games[0].name;
+  fillChoices();
+  if (spec().players.includes(query.get("player"))) $("player").value = query.get("player");
+  $("computer-first").checked = query.get("first") === "computer";
+  $("game").addEventListener("change", fillChoices);
+  $("setup").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
+  $("typed").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("move").value.trim();
+    if (text) { $("move").value = ""; playMove(text); }
+  });
+  $("undo").addEventListener("click", takeBack);
+  $("stop").addEventListener("click", () => socket && socket.send(JSON.stringify({ type: "stop" })));
+  await newGame();
+}
+
+start().catch((e) => showError(e.message));

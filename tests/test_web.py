@@ -1,0 +1,280 @@
+"""The web app of `zerosum serve` through Starlette's test client (no real network)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient  # the `dev` extra installs the `web` one
+from starlette.websockets import WebSocketDisconnect
+
+from zerosum.web.app import create_app
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(max_searches=2, max_seconds=60.0)) as c:
+        yield c
+
+
+def new(client: TestClient, game: str, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/sessions", json={"game": game, **body})
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def bad(response: Any, status: int = 400) -> str:
+    """The one-line error of a refused request."""
+    assert response.status_code == status, response.text
+    error: str = response.json()["error"]
+    assert error and "\n" not in error and "Traceback" not in error
+    return error
+
+
+def until_result(ws: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The info messages, then the result (or the error that ended the search)."""
+    infos = []
+    while True:
+        m: dict[str, Any] = ws.receive_json()
+        if m["type"] == "info":
+            infos.append(m)
+        elif m["type"] in ("result", "error"):
+            return infos, m
+
+
+def test_page_and_static_files(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and '<script type="module" src="/static/app.js">' in page.text
+    script = client.get("/static/app.js")
+    assert script.status_code == 200 and "/api/sessions" in script.text
+    assert client.get("/static/style.css").status_code == 200
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_games_lists_every_game_with_options_and_players(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    assert {"tictactoe", "connect4", "checkers"} <= set(games)
+    c4 = games["connect4"]
+    assert c4["title"] == "Connect Four"
+    assert c4["players"] == ["random", "minimax", "alphabeta", "depth-limited", "iterative",
+                             "mcts", "engine", "solver"]
+    assert c4["default_player"] == "engine"
+    assert c4["options"][0] == {"name": "width", "default": 7, "help": "number of columns",
+                                "choices": list(range(4, 13))}
+    assert c4["position"] is None
+    assert games["checkers"]["position"] == "PDN FEN"
+    assert games["tictactoe"]["default_player"] == "iterative"
+
+
+def test_session_validation(client: TestClient) -> None:
+    assert "unknown game 'chess'" in bad(client.post("/api/sessions", json={"game": "chess"}))
+    assert bad(client.post("/api/sessions", json={})) == 'name a game: {"game": "tictactoe"}'
+    assert bad(client.post("/api/sessions", content=b"{oops")) == "the request body is not JSON"
+    assert bad(client.post("/api/sessions", json=[1])) == "the request body must be a JSON object"
+    assert bad(client.post("/api/sessions", json={"game": "connect4",
+                                                  "options": {"width": "3"}})).startswith(
+        "option width: ")
+    assert bad(client.post("/api/sessions", json={"game": "connect4",
+                                                  "options": {"depth": 3}})) == (
+        "connect4 has no option 'depth' (its options: width, height)")
+    assert bad(client.post("/api/sessions", json={"game": "tictactoe", "position": "x"})) == (
+        "tictactoe has no position format")
+    assert bad(client.post("/api/sessions", json={"game": "checkers",
+                                                  "position": "garbage"})).startswith(
+        "not a PDN FEN position")
+    assert bad(client.post("/api/sessions", content=b" " * 70_000)) == (
+        "the request body is over 65,536 bytes")
+    assert bad(client.get("/api/sessions/nope"), 404).startswith("no session 'nope'")
+    assert bad(client.post("/api/sessions/nope/move", json={"move": "1"}), 404)
+
+
+def test_options_and_position_are_applied(client: TestClient) -> None:
+    small = new(client, "connect4", options={"width": "5", "height": 4})
+    assert (small["view"]["rows"], small["view"]["cols"]) == (4, 5)
+    assert small["options"] == {"width": 5, "height": 4}
+    assert small["legal"] == ["1", "2", "3", "4", "5"]
+    start = new(client, "checkers")["position"]
+    assert new(client, "checkers", position=start)["position"] == start
+    assert new(client, "checkers")["view"]["kind"] == "text"
+
+
+def test_a_whole_tictactoe_game(client: TestClient) -> None:
+    s = new(client, "tictactoe")
+    sid = s["id"]
+    assert (s["to_move"], s["over"], s["legal"]) == ("X", False, [str(n) for n in range(1, 10)])
+    assert s["view"]["click"] == "cell" and s["view"]["moves"]["4"] == "5"
+    url = f"/api/sessions/{sid}/move"
+    assert bad(client.post(url, json={"move": "10"})) == (
+        "a move is a cell number 1-9 (row by row), not '10'")
+    assert bad(client.post(url, json={})) == 'give the move as text: {"move": "5"}'
+    for text in ("1", "2", "5", "3"):
+        s = client.post(url, json={"move": text}).json()
+    assert bad(client.post(url, json={"move": "5"})) == "cell 5 is not free"
+    s = client.post(url, json={"move": "9"}).json()
+    assert s["over"] and s["outcome"] == "X wins: three in a row" and s["legal"] == []
+    assert s["view"]["cells"] == ["X", "O", "O", "", "X", "", "", "", "X"]
+    assert s["moves"] == ["1", "2", "5", "3", "9"]
+    assert bad(client.post(url, json={"move": "4"})).startswith("the game is over")
+    s = client.post(f"/api/sessions/{sid}/undo", json={"plies": 2}).json()
+    assert s["moves"] == ["1", "2", "5"] and s["to_move"] == "O" and not s["over"]
+    assert client.get(f"/api/sessions/{sid}").json() == s
+    s = client.post(f"/api/sessions/{sid}/new").json()
+    assert s["moves"] == [] and s["view"]["cells"] == [""] * 9
+    assert bad(client.post(f"/api/sessions/{sid}/undo")) == "no move to take back"
+    assert bad(client.post(f"/api/sessions/{sid}/undo", json={"plies": 3})) == (
+        "plies must be 1 or 2")
+
+
+def test_connect4_view_and_clicks(client: TestClient) -> None:
+    sid = new(client, "connect4")["id"]
+    for text in ("4", "4", "3"):
+        s = client.post(f"/api/sessions/{sid}/move", json={"move": text}).json()
+    view = s["view"]
+    assert view["click"] == "column" and view["moves"]["0"] == "1"
+    bottom, above = view["cells"][35:42], view["cells"][28:35]
+    assert bottom == ["", "", "red", "red", "", "", ""]
+    assert above == ["", "", "", "yellow", "", "", ""]
+    assert s["to_move"] == "Yellow"
+
+
+def test_think_streams_increasing_depths_then_moves(client: TestClient) -> None:
+    sid = new(client, "tictactoe")["id"]
+    client.post(f"/api/sessions/{sid}/move", json={"move": "5"})
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_json({"type": "think", "player": "iterative", "seconds": 30})
+        started = ws.receive_json()
+        assert started == {"type": "started", "player": "iterative",
+                           "limit": {"depth": None, "seconds": 30.0, "nodes": 20_000_000}}
+        infos, result = until_result(ws)
+    depths = [m["depth"] for m in infos]
+    assert depths == list(range(1, len(depths) + 1)) and len(depths) >= 3
+    assert infos[-1]["value"] == "0 (draw)" and infos[-1]["decided"]
+    assert result["type"] == "result" and result["complete"] and not result["stopped"]
+    assert result["move"] == infos[-1]["pv"][0] and result["value"] == "0 (draw)"
+    assert result["state"]["moves"] == ["5", result["move"]]
+    assert client.get(f"/api/sessions/{sid}").json()["to_move"] == "X"
+
+
+def test_stop_makes_a_long_search_move_now(client: TestClient) -> None:
+    sid = new(client, "connect4")["id"]
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_json({"type": "think", "player": "iterative", "seconds": 60})
+        assert ws.receive_json()["limit"]["seconds"] == 60.0
+        assert ws.receive_json()["type"] == "info"  # depth 1: the search is under way
+        ws.send_json({"type": "stop"})
+        _, result = until_result(ws)
+    assert result["type"] == "result" and result["stopped"]
+    assert result["seconds"] < 5  # asked for 60 s
+    assert result["move"] in [str(c) for c in range(1, 8)]
+    assert result["state"]["moves"] == [result["move"]]
+
+
+def test_server_bounds_time_and_nodes() -> None:
+    with TestClient(create_app(max_seconds=0.5, max_nodes=500)) as client:
+        sid = new(client, "connect4")["id"]
+        with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+            ws.send_json({"type": "think", "player": "iterative", "seconds": 60, "depth": 30})
+            assert ws.receive_json()["limit"] == {"depth": 30, "seconds": 0.5, "nodes": 500}
+            _, result = until_result(ws)
+            assert result["type"] == "result" and 0 < result["nodes"] <= 500
+            for request, error in [
+                ({"player": "deep-blue"}, "unknown player 'deep-blue'; choose from random, "
+                 "minimax, alphabeta, depth-limited, iterative, mcts, engine, solver"),
+                ({"seconds": -1}, "seconds must be a positive number, not -1"),
+                ({"depth": 99}, "depth must be a whole number 0-64, not 99"),
+            ]:
+                ws.send_json({"type": "think", **request})
+                assert ws.receive_json() == {"type": "error", "error": error}
+            ws.send_json({"type": "think", "player": "random"})  # the socket stays open
+            assert until_result(ws)[1]["type"] == "result"
+
+
+def test_busy_limit_and_two_sessions_at_once() -> None:
+    with TestClient(create_app(max_searches=2, max_seconds=60.0)) as client:
+        a, b, c = (new(client, "connect4")["id"] for _ in range(3))
+        with client.websocket_connect(f"/api/sessions/{a}/think") as wa, \
+                client.websocket_connect(f"/api/sessions/{b}/think") as wb, \
+                client.websocket_connect(f"/api/sessions/{c}/think") as wc:
+            for ws in (wa, wb):
+                ws.send_json({"type": "think", "player": "iterative", "seconds": 60})
+                assert ws.receive_json()["type"] == "started"
+            wc.send_json({"type": "think", "player": "random"})
+            assert wc.receive_json() == {
+                "type": "busy", "error": "busy: 2 searches are running; try again in a moment"}
+            assert bad(client.post(f"/api/sessions/{a}/move", json={"move": "1"})) == (
+                "the computer is thinking; stop it first")
+            results = []
+            for ws in (wa, wb):
+                ws.send_json({"type": "stop"})
+                results.append(until_result(ws)[1])
+            wc.send_json({"type": "think", "player": "random"})  # a slot is free again
+            assert until_result(wc)[1]["type"] == "result"
+        for sid, result in zip((a, b), results, strict=True):
+            assert result["type"] == "result"
+            assert client.get(f"/api/sessions/{sid}").json()["moves"] == [result["move"]]
+
+
+def test_a_malformed_message_closes_only_its_connection(client: TestClient) -> None:
+    sid = new(client, "tictactoe")["id"]
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_text("{not json")
+        assert ws.receive_json()["type"] == "error"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1003
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_json({"type": "think", "player": "random"})
+        assert until_result(ws)[1]["type"] == "result"
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_json({"type": "think", "player": "x" * 5000})  # too long to read
+        assert ws.receive_json()["error"].startswith("malformed message")
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    with client.websocket_connect("/api/sessions/nope/think") as ws:
+        assert ws.receive_json()["error"].startswith("no session 'nope'")
+
+
+def test_a_closed_socket_stops_its_search() -> None:
+    with TestClient(create_app(max_searches=1, max_seconds=60.0)) as client:
+        sid = new(client, "connect4")["id"]
+        with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+            ws.send_json({"type": "think", "player": "iterative", "seconds": 60})
+            assert ws.receive_json()["type"] == "started"
+            assert ws.receive_json()["type"] == "info"
+        # The search was abandoned with its socket: no move, the session and the one
+        # search slot free again.
+        s = client.get(f"/api/sessions/{sid}").json()
+        assert not s["thinking"] and s["moves"] == []
+        with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+            ws.send_json({"type": "think", "player": "random"})
+            assert until_result(ws)[1]["type"] == "result"
+
+
+def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from zerosum.cli import main
+
+    monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)  # import fails
+    assert main(["serve"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "zerosum serve needs the web extra: pip install 'zerosum[web]'\n")
+
+
+def test_serve_binds_locally_and_warns_otherwise(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import uvicorn
+
+    from zerosum.cli import main
+
+    calls: list[tuple[str, int]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: calls.append((host, port)))
+    assert main(["serve", "--port", "8123"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "zerosum serve: open http://127.0.0.1:8123/ (Ctrl-C to stop)\n" and err == ""
+    assert main(["serve", "--host", "0.0.0.0"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ("zerosum serve: warning: binding 0.0.0.0, not 127.0.0.1: anyone who can "
+                   "reach this address can use the server\n")
+    assert calls == [("127.0.0.1", 8123), ("0.0.0.0", 8000)]

@@ -40,7 +40,9 @@ from zerosum.web.views import view_of
 STATIC = files("zerosum.web") / "static"
 FIXED_DEPTH = ("minimax", "alphabeta", "depth-limited")
 MAX_DEPTH = 64
-MAX_SESSIONS = 1000  # the oldest is forgotten beyond this
+# The oldest is forgotten beyond this: a session whose engine has played keeps its
+# table (about 1 MB after a Connect Four game), so 200 of them stay near 200 MB.
+MAX_SESSIONS = 200
 DEFAULT_SECONDS = 1.0
 MAX_BODY = 64 * 1024  # bytes of a request (a checkers FEN is under 200)
 MAX_MESSAGE = 4096  # characters of a WebSocket message

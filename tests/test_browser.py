@@ -171,3 +171,20 @@ def test_an_nqueens_game_by_clicks(url: str, page: Any) -> None:
     assert page.inner_text("#moves") == (
         "Moves: ('X', 1) ('O', 3) ('X', 5) ('O', 2) ('X', 4)")
     assert queens.count() == 5 and status(page) == "All 5 queens are placed: X wins"
+
+
+def test_maxconnect4_by_column_clicks_shows_both_scores(url: str, page: Any) -> None:
+    page.goto(f"{url}/?game=maxconnect4&player=alphabeta")
+    page.fill("#depth", "2")
+    page.click("#setup button[type=submit]")
+    page.wait_for_selector("#board svg")
+    assert page.inner_text(".board-note") == "Player 1: 0 · Player 2: 0"
+    columns = page.locator("#board rect.target")
+    assert columns.count() == 7
+    for _ in range(3):
+        play(page, columns.nth(0))  # red stacks three in column 1
+    screenshot(page, "maxconnect4")
+    assert moves(page) == ["1", "4", "1", "5", "1", "3"]  # alpha-beta to depth 2 answers
+    assert page.locator('#board circle[fill="#d62828"]').count() == 3
+    assert page.locator('#board circle[fill="#f4c20d"]').count() == 3
+    assert page.inner_text(".board-note") == "Player 1: 0 · Player 2: 0"

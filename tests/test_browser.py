@@ -93,3 +93,98 @@ def test_the_live_stream_shows_deeper_and_deeper_searches_and_stop_moves_now(
     assert depths[:4] == [1, 2, 3, 4] and depths == sorted(depths)
     assert page.inner_text("#result").endswith("(stopped)")
     assert page.is_disabled("#stop") and status(page) == "Yellow to move (you)"
+
+
+def labels(page: Any, prefix: str) -> list[str]:
+    """The aria-labels of the board's clickable squares that start with `prefix`."""
+    found = page.locator(f'#board [aria-label^="{prefix}"]').evaluate_all(
+        "(nodes) => nodes.map((n) => n.getAttribute('aria-label'))")
+    return sorted(found)
+
+
+def checkers_from(page: Any, url: str, position: str, computer_first: bool) -> None:
+    page.goto(f"{url}/?game=checkers")
+    page.wait_for_selector("#board svg")
+    page.fill("#seconds", "0.1")
+    page.fill("#position", position)
+    if computer_first:
+        page.check("#computer-first")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function(
+        "(p) => document.querySelector('#status').textContent.startsWith(p)",
+        arg="White" if position.startswith("W") else "Black")
+
+
+def test_a_checkers_double_jump_by_two_clicks(url: str, page: Any) -> None:
+    # White (you) to move: E4 can take one man (to C2), G4 two (over F3 and D3, to C4).
+    checkers_from(page, url, "W:W18,26:B1,14,22", computer_first=True)
+    assert status(page) == "White to move (you)"
+    assert labels(page, "piece") == ["piece E4", "piece G4"]
+    page.click('#board [aria-label="piece G4"]')
+    assert labels(page, "to") == ["to C4"]  # the last square of the jump, not E2
+    screenshot(page, "checkers-choose")
+    page.click('#board [aria-label="to C4"]')
+    page.wait_for_function(
+        "() => document.querySelector('#moves').textContent.split(' ').length >= 3")
+    screenshot(page, "checkers-multijump")
+    assert moves(page)[0] == "G4xE2xC4" and moves(page)[1] in ("A2-B1", "A2-B3")
+    assert page.locator("#board circle.man.black").count() == 1  # both jumped men gone
+    assert page.locator("#board circle.man.white").count() == 2
+
+
+def test_two_checkers_capture_paths_to_one_square_are_told_apart_by_clicks(
+        url: str, page: Any) -> None:
+    # The black king on E4 can take all four white men around it, either way round,
+    # ending where it started: the page asks for the next square of the path.
+    checkers_from(page, url, "B:W14,15,6,7:BK18,1", computer_first=False)
+    page.click('#board [aria-label="piece E4"]')
+    assert labels(page, "to") == ["to E4"]
+    page.click('#board [aria-label="to E4"]')
+    assert labels(page, "to") == ["to C2", "to C6"]
+    assert page.inner_text(".board-note").startswith("Two ways end there")
+    screenshot(page, "checkers-two-paths")
+    page.click('#board [aria-label="to C2"]')
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('wins')")
+    screenshot(page, "checkers-king-loop")
+    assert moves(page) == ["E4xC2xA4xC6xE4"]
+    assert status(page) == "White has no pieces left: Black wins"
+    assert page.locator("#board text.king").count() == 1
+    assert page.locator("#board circle.man.white").count() == 0
+
+
+def test_an_nqueens_game_by_clicks(url: str, page: Any) -> None:
+    page.goto(f"{url}/?game=nqueens&player=alphabeta")
+    page.wait_for_selector("#board svg")
+    page.fill('[data-option="size"]', "5")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("() => document.querySelectorAll('#board rect.target').length === 5")
+    screenshot(page, "nqueens-start")
+    queens = page.locator("#board text.queen")
+    while "(you)" in status(page):
+        before = queens.count()
+        page.locator("#board rect.target").first.click()  # the top open square
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('#board text.queen').length >= n + 2"
+            " || document.querySelector('#status').textContent.includes('wins')", arg=before)
+    screenshot(page, "nqueens-end")
+    # X takes the top open square of each column; alpha-beta (O) cannot stop 5 queens.
+    assert page.inner_text("#moves") == (
+        "Moves: ('X', 1) ('O', 3) ('X', 5) ('O', 2) ('X', 4)")
+    assert queens.count() == 5 and status(page) == "All 5 queens are placed: X wins"
+
+
+def test_maxconnect4_by_column_clicks_shows_both_scores(url: str, page: Any) -> None:
+    page.goto(f"{url}/?game=maxconnect4&player=alphabeta")
+    page.fill("#depth", "2")
+    page.click("#setup button[type=submit]")
+    page.wait_for_selector("#board svg")
+    assert page.inner_text(".board-note") == "Player 1: 0 · Player 2: 0"
+    columns = page.locator("#board rect.target")
+    assert columns.count() == 7
+    for _ in range(3):
+        play(page, columns.nth(0))  # red stacks three in column 1
+    screenshot(page, "maxconnect4")
+    assert moves(page) == ["1", "4", "1", "5", "1", "3"]  # alpha-beta to depth 2 answers
+    assert page.locator('#board circle[fill="#d62828"]').count() == 3
+    assert page.locator('#board circle[fill="#f4c20d"]').count() == 3
+    assert page.inner_text(".board-note") == "Player 1: 0 · Player 2: 0"

@@ -97,7 +97,8 @@ def test_options_and_position_are_applied(client: TestClient) -> None:
     assert small["legal"] == ["1", "2", "3", "4", "5"]
     start = new(client, "checkers")["position"]
     assert new(client, "checkers", position=start)["position"] == start
-    assert new(client, "checkers")["view"]["kind"] == "text"
+    assert new(client, "checkers")["view"]["kind"] == "checkers"
+    assert new(client, "takestones")["view"]["kind"] == "text"
 
 
 def test_a_whole_tictactoe_game(client: TestClient) -> None:
@@ -278,3 +279,52 @@ def test_serve_binds_locally_and_warns_otherwise(monkeypatch: pytest.MonkeyPatch
     assert err == ("zerosum serve: warning: binding 0.0.0.0, not 127.0.0.1: anyone who can "
                    "reach this address can use the server\n")
     assert calls == [("127.0.0.1", 8123), ("0.0.0.0", 8000)]
+
+
+def test_checkers_view_offers_each_capture_path_and_plays_a_double_jump(
+        client: TestClient) -> None:
+    # White to move: E4xC2 takes one piece, G4xE2xC4 two (cells are row * 8 + column).
+    s = new(client, "checkers", position="W:W18,26:B1,14,22")
+    view = s["view"]
+    assert (view["kind"], view["rows"], view["cols"]) == ("checkers", 8, 8)
+    assert view["moves"] == [{"path": [35, 17], "text": "E4xC2"},
+                             {"path": [51, 33, 19], "text": "G4xE2xC4"}]
+    pieces = {i: k for i, k in enumerate(view["cells"]) if k}
+    assert pieces == {1: "b", 26: "b", 42: "b", 35: "w", 51: "w"}
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "G4xE2xC4"}).json()
+    assert s["moves"] == ["G4xE2xC4"] and s["to_move"] == "Black"
+    pieces = {i: k for i, k in enumerate(s["view"]["cells"]) if k}
+    assert pieces == {1: "b", 35: "w", 19: "w"}  # both jumped men are gone
+    assert [m["text"] for m in s["view"]["moves"]] == ["A2-B1", "A2-B3"]
+
+
+def test_checkers_4x4_view_draws_kings(client: TestClient) -> None:
+    s = new(client, "checkers", options={"size": 4}, position="B:WK1:BK8")
+    view = s["view"]
+    assert (view["rows"], view["cols"]) == (4, 4)
+    assert {i: k for i, k in enumerate(view["cells"]) if k} == {1: "W", 14: "B"}
+    assert [m["path"] for m in view["moves"]] == [[14, 11], [14, 9]]
+
+
+def test_nqueens_views_map_cells_to_moves(client: TestClient) -> None:
+    s = new(client, "nqueens", options={"size": 4})  # 1a: the left-most empty column
+    assert s["view"]["moves"] == {"0": "('X', 1)", "4": "('X', 2)", "8": "('X', 3)",
+                                  "12": "('X', 4)"}
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "('X', 2)"}).json()
+    assert s["view"]["cells"][4] == "queen-X" and s["view"]["show_open"]
+    assert s["view"]["moves"] == {"13": "('O', 4)"}  # column 2: only row 4 is safe
+    s = new(client, "nqueens", options={"size": 4, "variation": "2"})
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "1 2"}).json()
+    assert s["view"]["cells"][1] == "queen-X"
+    assert s["view"]["moves"] == {"7": "(2, 4)", "8": "(3, 1)", "10": "(3, 3)",
+                                  "12": "(4, 1)", "14": "(4, 3)", "15": "(4, 4)"}
+
+
+def test_maxconnect4_view_has_columns_and_scores(client: TestClient) -> None:
+    sid = new(client, "maxconnect4")["id"]
+    for text in ("1", "7", "2", "7", "3", "7", "4"):
+        s = client.post(f"/api/sessions/{sid}/move", json={"move": text}).json()
+    view = s["view"]
+    assert view["click"] == "column" and view["moves"]["6"] == "7"
+    assert view["cells"][35:42] == ["red"] * 4 + ["", "", "yellow"]
+    assert view["scores"] == {"Player 1": 1, "Player 2": 0}

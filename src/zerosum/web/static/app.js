@@ -8,6 +8,7 @@ let games = [];
 let session = null;
 let socket = null;
 let humanSide = null;
+let pick = null; // checkers: the piece chosen and the squares chosen for its move so far
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -61,6 +62,10 @@ function el(name, attrs = {}, text) {
 }
 
 function piece(kind, x, y) {
+  if (kind.startsWith("queen-")) {
+    return el("text", { x: x + CELL / 2, y: y + CELL * 0.72, "text-anchor": "middle", "font-size": CELL * 0.7,
+      fill: kind === "queen-X" ? "#2b5cab" : "#b23a48", class: "queen" }, "\u265B");
+  }
   if (kind === "red" || kind === "yellow") {
     return el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4,
       fill: kind === "red" ? "#d62828" : "#f4c20d", stroke: "#0003" });
@@ -86,7 +91,12 @@ function drawGrid(view) {
   view.cells.forEach((kind, i) => {
     const x = (i % view.cols) * CELL, y = Math.floor(i / view.cols) * CELL;
     if (columns) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, fill: "#f6f7f9" }));
-    else svg.append(el("rect", { x, y, width: CELL, height: CELL, fill: "none", stroke: "#1d2430" }));
+    else {
+      // N-Queens shows which squares are still safe (open) and which are attacked.
+      const open = view.moves[i] !== undefined;
+      const fill = !view.show_open || kind ? "none" : open && !session.over ? "#e3f4e1" : "#e6e8ec";
+      svg.append(el("rect", { x, y, width: CELL, height: CELL, fill, stroke: "#1d2430" }));
+    }
     if (kind) svg.append(piece(kind, x, y));
     if (!columns && !session.over && view.moves[i] !== undefined) {
       svg.append(target(x, y, CELL, CELL, i, `cell ${view.moves[i]}`, view));
@@ -100,10 +110,88 @@ function drawGrid(view) {
   return svg;
 }
 
-function render() {
+// Checkers: click a piece that can move, then the last square of its move. When two
+// capture paths of that piece end on the same square, the next square of each is
+// offered in turn until one path is left. The server's list of moves decides.
+function squareName(view, i) { return `${String.fromCharCode(65 + Math.floor(i / view.cols))}${(i % view.cols) + 1}`; }
+
+function candidates(view) {
+  return view.moves.filter((m) => pick.prefix.every((sq, k) => m.path[k] === sq)
+    && (pick.end === null || m.path[m.path.length - 1] === pick.end));
+}
+
+function destinations(view) {
+  if (!pick || pick.view !== view) return new Set();
+  const left = candidates(view);
+  return new Set(left.map((m) => (pick.end === null ? m.path[m.path.length - 1] : m.path[pick.prefix.length])));
+}
+
+function choose(view, i) {
+  if (pick.end === null) pick.end = i; else pick.prefix.push(i);
+  const left = candidates(view);
+  if (left.length === 1) { pick = null; playMove(left[0].text); } else drawBoard();
+}
+
+function select(view, i) {
+  pick = pick && pick.view === view && pick.prefix[0] === i ? null : { view, prefix: [i], end: null };
+  drawBoard();
+}
+
+function clickable(x, y, label, action) {
+  const rect = el("rect", { x, y, width: CELL, height: CELL, fill: "transparent", class: "target",
+    role: "button", tabindex: 0, "aria-label": label });
+  rect.addEventListener("click", action);
+  rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action(); } });
+  return rect;
+}
+
+function drawCheckers(view) {
+  const n = view.cols;
+  const svg = el("svg", { viewBox: `0 0 ${n * CELL} ${n * CELL}`, role: "img", "aria-label": `${session.title} board`,
+    class: "checkers" });
+  const open = !session.over && !session.thinking;
+  const movable = new Set(open ? view.moves.map((m) => m.path[0]) : []);
+  const offered = open ? destinations(view) : new Set();
+  const chosen = pick && pick.view === view ? [...pick.prefix, pick.end] : [];
+  view.cells.forEach((kind, i) => {
+    const r = Math.floor(i / n), c = i % n, x = c * CELL, y = r * CELL;
+    const dark = (r + c) % 2 === 1;
+    svg.append(el("rect", { x, y, width: CELL, height: CELL, fill: chosen.includes(i) ? "#c9a227" : dark ? "#7a5230" : "#ecd9b8" }));
+    if (kind) {
+      const black = kind.toLowerCase() === "b";
+      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.38, class: `man ${black ? "black" : "white"}`,
+        fill: black ? "#1d1d1d" : "#f4f1ea", stroke: black ? "#666" : "#444", "stroke-width": 2 }));
+      if (kind === kind.toUpperCase()) {
+        svg.append(el("text", { x: x + CELL / 2, y: y + CELL * 0.64, "text-anchor": "middle", "font-size": CELL * 0.4,
+          "font-weight": "bold", fill: "#d4a017", class: "king" }, "K"));
+      }
+    }
+    if (offered.has(i)) {
+      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.14, fill: "#f0a500" }));
+      svg.append(clickable(x, y, `to ${squareName(view, i)}`, () => choose(view, i)));
+    } else if (movable.has(i)) {
+      svg.append(clickable(x, y, `piece ${squareName(view, i)}`, () => select(view, i)));
+    }
+  });
+  return svg;
+}
+
+function drawBoard() {
   const view = session.view;
-  if (view.kind === "grid") $("board").replaceChildren(drawGrid(view));
-  else { const pre = document.createElement("pre"); pre.textContent = view.text; $("board").replaceChildren(pre); }
+  const parts = [];
+  if (view.kind === "grid") parts.push(drawGrid(view));
+  else if (view.kind === "checkers") parts.push(drawCheckers(view));
+  else { const pre = document.createElement("pre"); pre.textContent = view.text; parts.push(pre); }
+  const note = document.createElement("p");
+  note.className = "board-note";
+  if (view.scores) note.textContent = Object.entries(view.scores).map(([who, points]) => `${who}: ${points}`).join(" · ");
+  else if (pick && pick.view === view && pick.end !== null) note.textContent = "Two ways end there: click the next square of the path.";
+  parts.push(note);
+  $("board").replaceChildren(...parts);
+}
+
+function render() {
+  drawBoard();
   $("status").textContent = session.over ? session.outcome
     : session.thinking ? `${session.to_move} (computer) is thinking…`
     : `${session.to_move} to move${session.to_move === humanSide ? " (you)" : ""}`;

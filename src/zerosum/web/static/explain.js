@@ -6,7 +6,7 @@ const FIG52 = "# AIMA figure 5.2: Max at A, three Min nodes, nine leaves\nA[B[3 
 const GAP = 64;    // between neighbouring leaves
 const LEVEL = 90;  // between depths
 const R = 18;      // a node's half size
-const ZOOM = 1.5;  // the most a small tree is enlarged to fill the page
+const ZOOM = [0.8, 1.5];  // the least and most a tree is scaled to fit the page's width
 const NAMES = { alphabeta: "alpha-beta", minimax: "minimax" };
 
 let data = null;  // the server's answer
@@ -67,6 +67,15 @@ function el(name, attrs, text) {
   return e;
 }
 
+// An unlabelled node's name grows with its depth (root.2.1.3); drawn, the part its parent's
+// name already says is left out (.3), the whole name staying in the tooltip and the log.
+function shortLabel(nodes, parents, i) {
+  const label = nodes[i].label;
+  const parent = parents[i] === undefined ? null : nodes[parents[i]].label;
+  return label.length > 5 && parent !== null && label.startsWith(parent + ".")
+    ? label.slice(parent.length) : label;
+}
+
 function shape(role, x, y) {
   if (role === "leaf") return el("rect", { x: x - R * 0.85, y: y - R * 0.85, width: R * 1.7, height: R * 1.7 });
   const d = role === "max" ? -1 : 1;  // Max points up, Min down
@@ -95,12 +104,14 @@ function draw() {
   const { at, width } = layout(nodes);
   const depth = Math.max(...nodes.map((n) => n.path.length));
   const height = depth * LEVEL + 2 * R + 70;
-  // small trees fill the width; large ones keep their size and scroll sideways
-  const zoom = Math.max(1, Math.min(ZOOM, ($("drawing").clientWidth - 4) / width));
+  // small trees fill the width; large ones shrink a little, then scroll sideways
+  const zoom = Math.max(ZOOM[0], Math.min(ZOOM[1], ($("drawing").clientWidth - 4) / width));
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width: width * zoom, height: height * zoom,
                           role: "img", "aria-label": "the search tree" });
   const { done, pruned } = stateAt();
   const current = step > 0 ? data.events[step - 1].node : null;
+  const parents = [];
+  nodes.forEach((n, i) => { for (const c of n.children) parents[c] = i; });
   nodes.forEach((n, i) => {
     for (const c of n.children) {
       const edge = el("line", { x1: at[i].x, y1: at[i].y + R * 0.75, x2: at[c].x, y2: at[c].y - R * 0.85,
@@ -128,8 +139,9 @@ function draw() {
     g.append(el("title", {}, title), shape(n.role, x, y));
     const shown = event ? event.value : n.value;  // a leaf's number is known before it is examined
     if (shown !== null) g.append(el("text", { x, y: y + (n.role === "min" ? -1 : n.role === "max" ? 9 : 5), class: "value" }, shown));
-    if (n.role === "leaf") g.append(el("text", { x, y: y + R + 16, class: "label" }, n.label));
-    else g.append(el("text", { x: x - R * 1.3 - 4, y: y - 4, class: "label", "text-anchor": "end" }, n.label));
+    const label = shortLabel(nodes, parents, i);
+    if (n.role === "leaf") g.append(el("text", { x, y: y + R + 16, class: "label" }, label));
+    else g.append(el("text", { x: x - R * 1.3 - 4, y: y - 4, class: "label", "text-anchor": "end" }, label));
     if (event && event.alpha !== null && n.role !== "leaf") {
       g.append(el("text", { x, y: y - R - 7, class: "window" },
                   `(${event.alpha}, ${event.beta})`));
@@ -137,6 +149,9 @@ function draw() {
     svg.append(g);
   });
   $("drawing").replaceChildren(svg);
+  if (current !== null) {  // keep the node that just returned in sight
+    $("drawing").scrollLeft = at[current].x * zoom - $("drawing").clientWidth / 2;
+  }
 }
 
 function describe(e) {

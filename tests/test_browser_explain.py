@@ -44,6 +44,12 @@ def test_figure_5_2_played_through(page: Any, url: str) -> None:
     assert labels(page, "g.node.current") == ["B.2"]
     page.click("#back")
     assert labels(page, "g.node.current") == ["B.1"]
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert labels(page, "g.node.current") == ["B.3"]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#step") == "step 1 of 11"
     for _ in range(5):
         page.click("#next")
     assert labels(page, "g.node.current") == ["C"]  # C has just cut off C.2 and C.3

@@ -212,4 +212,12 @@ $("next").addEventListener("click", () => { stopPlaying(); go(step + 1); });
 $("back").addEventListener("click", () => { stopPlaying(); go(step - 1); });
 $("end").addEventListener("click", () => { stopPlaying(); go(data.events.length); });
 $("play").addEventListener("click", togglePlay);
+document.addEventListener("keydown", (event) => {  // arrows step, except while typing a tree
+  if (!data || event.target.closest("textarea, input, select")) return;
+  const to = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: data.events.length }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  stopPlaying();
+  go(to);
+});
 $("tree-text").value = FIG52;

@@ -1,0 +1,84 @@
+"""The /explain page in headless Debian Chromium (Playwright): AIMA figure 5.2 stepped
+through alpha-beta, as a person uses it. Screenshots go to build/screenshots/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser import chromium_page, live_server, screenshot
+
+pytest.importorskip("starlette")
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    from zerosum.web.app import create_app
+
+    with live_server(create_app()) as base:
+        yield base
+
+
+@pytest.fixture()
+def page() -> Iterator[Any]:
+    with chromium_page() as p:
+        yield p
+
+
+def labels(page: Any, selector: str) -> list[str]:
+    return [str(g.get_attribute("data-label")) for g in page.query_selector_all(selector)]
+
+
+def test_figure_5_2_played_through(page: Any, url: str) -> None:
+    page.goto(url + "/")
+    page.click("a[href='/explain']")
+    page.click("#example")
+    page.wait_for_selector("#drawing svg")
+    assert page.inner_text("#step") == "step 0 of 11"
+    assert page.inner_text("#counts tbody").split() == [
+        "alpha-beta", "(shown)", "11", "7", "minimax", "13", "9"]
+    page.click("#next")
+    page.click("#next")
+    assert page.inner_text("#step") == "step 2 of 11"
+    assert labels(page, "g.node.current") == ["B.2"]
+    page.click("#back")
+    assert labels(page, "g.node.current") == ["B.1"]
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert labels(page, "g.node.current") == ["B.3"]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#step") == "step 1 of 11"
+    for _ in range(5):
+        page.click("#next")
+    assert labels(page, "g.node.current") == ["C"]  # C has just cut off C.2 and C.3
+    assert page.inner_text("#summary") == ("alpha-beta: C (min) returns 2, window (3, +inf); "
+                                           "pruned C.2, C.3: value 2 <= alpha 3 at a Min node")
+    assert labels(page, "g.node.done") == ["B", "B.1", "B.2", "B.3", "C", "C.1"]
+    screenshot(page, "explain-fig52-step6")
+    page.select_option("#speed", "150")
+    page.click("#play")
+    page.wait_for_function("document.querySelector('#step').textContent === 'step 11 of 11'")
+    assert page.inner_text("#play") == "Play"  # it stopped at the end
+    assert page.inner_text("#summary") == (
+        "alpha-beta: the value of A is 3, best move B; 11 nodes examined.")
+    assert labels(page, "g.node.pruned") == ["C.2", "C.3"]
+    assert page.text_content("g.node[data-label='C.2'] > title") == (
+        "C.2 (leaf) pruned: value 2 <= alpha 3 at a Min node")
+    log = page.inner_text("#log").splitlines()
+    assert len(log) == 11
+    assert log[5] == ("C (min) returns 2, window (3, +inf); "
+                      "pruned C.2, C.3: value 2 <= alpha 3 at a Min node")
+    assert log[10] == "A (max) returns 3, window (3, +inf)"
+    assert page.text_content("g.node[data-label='A'] text.value") == "3"
+    screenshot(page, "explain-fig52")
+
+
+def test_a_bad_tree_shows_one_line(page: Any, url: str) -> None:
+    page.goto(url + "/explain")
+    page.fill("#tree-text", "A[B[3 12")
+    page.click("button[type=submit]")
+    page.wait_for_function("document.querySelector('#error').textContent !== ''")
+    assert page.inner_text("#error") == "tree: line 1: missing ']' for node B"
+    assert page.is_hidden("#search")

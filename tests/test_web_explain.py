@@ -1,0 +1,93 @@
+"""POST /api/explain and the /explain page through Starlette's test client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from test_web import bad
+
+from zerosum.games.tree import MAX_DEPTH
+from zerosum.web.app import create_app
+
+FIG52 = (Path(__file__).parent.parent / "docs" / "examples" / "fig52.txt").read_text()
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def explain(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/explain", json=body)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def test_figure_5_2_alphabeta(client: TestClient) -> None:
+    data = explain(client, tree=FIG52)
+    assert (data["algorithm"], data["value"], data["best"]) == ("alphabeta", "3", "B")
+    # as `zerosum tree docs/examples/fig52.txt --algorithm alphabeta` reports
+    assert data["counts"] == {"alphabeta": {"nodes": 11, "leaves": 7},
+                              "minimax": {"nodes": 13, "leaves": 9}}
+    nodes = data["nodes"]
+    assert [n["label"] for n in nodes] == [
+        "A", "B", "B.1", "B.2", "B.3", "C", "C.1", "C.2", "C.3", "D", "D.1", "D.2", "D.3"]
+    assert nodes[0] == {"path": [], "label": "A", "role": "max", "value": None,
+                        "children": [1, 5, 9]}
+    assert nodes[5]["role"] == "min" and nodes[7]["value"] == "4"
+    events = data["events"]
+    # post-order: each node after its children; C's children after the first never return
+    assert [nodes[e["node"]]["label"] for e in events] == [
+        "B.1", "B.2", "B.3", "B", "C.1", "C", "D.1", "D.2", "D.3", "D", "A"]
+    by_label = {e["label"]: e for e in events}
+    assert by_label["B"] == {"node": 1, "path": [0], "label": "B", "value": "3",
+                             "alpha": "-inf", "beta": "3", "pruned": [], "reason": None}
+    c = by_label["C"]
+    assert (c["value"], c["alpha"], c["beta"]) == ("2", "3", "+inf")
+    assert [nodes[i]["label"] for i in c["pruned"]] == ["C.2", "C.3"]
+    assert c["reason"] == "value 2 <= alpha 3 at a Min node"
+    assert by_label["D"]["pruned"] == [] and by_label["A"]["value"] == "3"
+
+
+def test_minimax_examines_every_node_without_a_window(client: TestClient) -> None:
+    data = explain(client, tree=FIG52, algorithm="minimax")
+    assert data["value"] == "3" and len(data["events"]) == 13
+    assert all(e["alpha"] is None and e["pruned"] == [] for e in data["events"])
+
+
+def test_min_first_and_a_cut_at_a_max_node(client: TestClient) -> None:
+    data = explain(client, tree="R[X[5 9 1] Y[7 2]]", min_first=True)
+    # Min at R: X = 9, Y = 7 (no cut: 7 < beta 9), R = 7
+    assert data["value"] == "7"
+    data = explain(client, tree="R[X[5 9] Y[10 1]]", min_first=True)
+    y = next(e for e in data["events"] if e["label"] == "Y")
+    assert y["reason"] == "value 10 >= beta 9 at a Max node"
+    assert [data["nodes"][i]["label"] for i in y["pruned"]] == ["Y.2"]
+
+
+def test_bad_trees_get_one_line(client: TestClient) -> None:
+    assert "missing ']'" in bad(client.post("/api/explain", json={"tree": "A[B[3 12"}))
+    assert "unexpected character" in bad(client.post("/api/explain", json={"tree": "A[3 ?]"}))
+    assert "give the tree" in bad(client.post("/api/explain", json={}))
+    assert "algorithm" in bad(client.post("/api/explain",
+                                          json={"tree": FIG52, "algorithm": "mcts"}))
+    assert "min_first" in bad(client.post("/api/explain", json={"tree": FIG52, "min_first": 1}))
+    deep = "[" * (MAX_DEPTH + 1) + "1" + "]" * (MAX_DEPTH + 1)
+    assert f"more than {MAX_DEPTH} deep" in bad(client.post("/api/explain", json={"tree": deep}))
+    wide = "[" + " ".join(["1"] * 2500) + "]"
+    assert "at most 2,000" in bad(client.post("/api/explain", json={"tree": wide}))
+    huge = "[" + " 1" * 40_000 + "]"
+    assert "over 65,536 bytes" in bad(client.post("/api/explain", json={"tree": huge}))
+
+
+def test_the_page_is_served(client: TestClient) -> None:
+    response = client.get("/explain")
+    assert response.status_code == 200 and "explain.js" in response.text
+    assert client.get("/static/explain.js").status_code == 200
+    assert 'href="/explain"' in client.get("/").text

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import json
 import threading
 import uuid
@@ -24,7 +25,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -36,6 +37,7 @@ from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
 from zerosum.web.explain import explain_routes
+from zerosum.web.record import HUMAN, Ply, checkers_pdn, connect4_record, plain_record
 from zerosum.web.views import view_of
 
 STATIC = files("zerosum.web") / "static"
@@ -111,33 +113,56 @@ class Session:
     options: dict[str, Any]
     game: AnyGame
     states: list[Any]
-    moves: list[str] = field(default_factory=list)
+    plies: list[Ply] = field(default_factory=list)
     thinking: bool = False
+    start_position: str | None = None  # as given, when the game began from one
 
     @property
     def state(self) -> Any:
         return self.states[-1]
 
+    @property
+    def moves(self) -> list[str]:
+        return [ply.text for ply in self.plies]
+
     def play(self, text: str) -> None:
         if self.game.is_terminal(self.state):
             raise InputError(f"the game is over: {self.game.outcome(self.state)}")
         action = self.game.parse_move(self.state, text)
-        self.play_action(action)
+        self.play_action(action, HUMAN)
 
-    def play_action(self, action: Any) -> None:
+    def play_action(self, action: Any, by: str, **figures: Any) -> None:
+        """Play `action`; a computer move (`by` its player) keeps its search figures."""
+        text = self.game.format_move(action)
         self.states.append(self.game.result(self.state, action))
-        self.moves.append(self.game.format_move(action))
+        self.plies.append(Ply(action, text, by, **figures))
 
     def undo(self) -> None:
         """Take back the last move."""
         if not self.moves:
             raise InputError("no move to take back")
         self.states.pop()
-        self.moves.pop()
+        self.plies.pop()
 
     def restart(self) -> None:
         del self.states[1:]
-        self.moves.clear()
+        self.plies.clear()
+
+    def record(self, today: datetime.date) -> tuple[str, str]:
+        """The game so far in its notation, and a file name for it."""
+        game, over = self.game, self.game.is_terminal(self.state)
+        outcome = game.outcome(self.state) if over else None
+        if self.spec.name == "checkers":
+            fen = None
+            if self.start_position is not None and self.spec.position is not None:
+                fen = self.spec.position.format(game, self.states[0])
+            text = checkers_pdn(game, self.states[0], self.plies, self.state, fen, today)
+            return text, f"checkers-{today:%Y%m%d}.pdn"
+        if self.spec.name == "connect4":
+            text = connect4_record(self.plies, outcome, self.start_position)
+        else:
+            text = plain_record(self.plies, outcome, self.start_position)
+        return text, f"{self.spec.name}-{today:%Y%m%d}.txt"
 
     def to_json(self) -> dict[str, Any]:
         game, state = self.game, self.state
@@ -210,7 +235,8 @@ class Server:
             if not isinstance(position, str):
                 raise InputError("position must be text")
             state = spec.position.parse(game, position)
-        session = Session(uuid.uuid4().hex, spec, options, game, [state])
+        session = Session(uuid.uuid4().hex, spec, options, game, [state],
+                          start_position=None if position in (None, "") else str(position))
         self.sessions[session.id] = session
         while len(self.sessions) > MAX_SESSIONS:
             self.sessions.popitem(last=False)
@@ -335,6 +361,12 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         session.restart()
         return JSONResponse(session.to_json())
 
+    async def record(request: Request) -> Response:
+        session = server.session(request.path_params["sid"])
+        text, name = session.record(datetime.date.today())
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="{name}"'})
+
     async def bad_input(request: Request, error: Exception) -> Response:
         return JSONResponse({"error": message(error)}, status_code=400)
 
@@ -352,6 +384,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         Route("/api/sessions/{sid}/move", move, methods=["POST"]),
         Route("/api/sessions/{sid}/undo", undo, methods=["POST"]),
         Route("/api/sessions/{sid}/new", restart, methods=["POST"]),
+        Route("/api/sessions/{sid}/record", record),
         WebSocketRoute("/api/sessions/{sid}/think", think),
         *explain_routes(body_of),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -455,7 +488,9 @@ class Thinker:
                 return  # the client left: its search is abandoned, no move is played
             game, state = session.game, session.state
             result = playable(game, state, outcome)
-            session.play_action(result.action)
+            session.play_action(result.action, job.player, value=value_text(game, result),
+                                depth=result.depth, nodes=result.stats.nodes,
+                                seconds=result.stats.wall_time)
             session.thinking = False
             await self.send({
                 "type": "result",

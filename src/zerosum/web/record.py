@@ -1,0 +1,117 @@
+"""A session's game record in the game's own notation, for the page's "Download record".
+
+Checkers: PDN (tags, then numbered moves with the computer's figures as comments).
+Connect Four: the move string (columns 1-7), then one line per computer move.
+Any other game: the moves as typed, one a line, with the same figures.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from zerosum.game import AnyGame
+
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One move played: who made it and, for a computer move, what its search found."""
+
+    action: Any
+    text: str
+    by: str  # HUMAN, or the computer player's name (alphabeta, mcts, ...)
+    value: str | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    seconds: float | None = None
+
+    def figures(self) -> str:
+        """The search figures of a computer move; "" for a human one."""
+        if self.by == HUMAN:
+            return ""
+        depth = "end" if self.depth is None else str(self.depth)
+        return (f"{self.by}: value {self.value}, depth {depth}, "
+                f"{self.nodes or 0:,} nodes, {self.seconds or 0.0:.2f} s")
+
+
+def side_players(game: AnyGame, first_max: bool, plies: list[Ply]) -> tuple[str, str]:
+    """Who played each side (Max's first): the names seen on its moves, or "?"."""
+    seen: tuple[list[str], list[str]] = ([], [])
+    for i, ply in enumerate(plies):
+        side = seen[0] if (i % 2 == 0) == first_max else seen[1]
+        if ply.by not in side:
+            side.append(ply.by)
+    return (", ".join(seen[0]) or "?", ", ".join(seen[1]) or "?")
+
+
+def pdn_result(game: AnyGame, state: Any) -> str:
+    if not game.is_terminal(state):
+        return "*"
+    u = game.utility(state)
+    return "1-0" if u > 0 else "0-1" if u < 0 else "1/2-1/2"
+
+
+def checkers_pdn(game: Any, start: Any, plies: list[Ply], end: Any, fen: str | None,
+                 today: datetime.date) -> str:
+    """PDN of a checkers game; `fen` when it began from a set-up position."""
+    black, white = side_players(game, game.is_maxs_turn(start), plies)
+    result = pdn_result(game, end)
+    tags = [("Event", "zerosum game"), ("Date", today.strftime("%Y.%m.%d")),
+            ("Black", black), ("White", white), ("Result", result)]
+    if fen is not None:
+        tags += [("SetUp", "1"), ("FEN", fen)]
+    lines = [f'[{name} "{value}"]' for name, value in tags]
+    words: list[str] = []
+    black_first = game.is_maxs_turn(start)
+    for i, ply in enumerate(plies):
+        black_moves = (i % 2 == 0) == black_first
+        number = (i + (0 if black_first else 1)) // 2 + 1
+        if black_moves:
+            words.append(f"{number}.")
+        elif i == 0:
+            words.append(f"{number}...")
+        words.append(game.format_pdn(ply.action))
+        if ply.by != HUMAN:
+            depth = "end" if ply.depth is None else ply.depth
+            words.append(f"{{{ply.value}, depth {depth}, {ply.nodes or 0} nodes, "
+                         f"{ply.seconds or 0.0:.2f} s}}")
+    words.append(result)
+    return "\n".join(lines) + "\n\n" + wrap(words) + "\n"
+
+
+def wrap(words: list[str], width: int = 79) -> str:
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join([*lines, line])
+
+
+def figure_lines(plies: list[Ply]) -> list[str]:
+    return [f"{i + 1}. {ply.text}  {ply.figures()}" for i, ply in enumerate(plies)
+            if ply.by != HUMAN]
+
+
+def connect4_record(plies: list[Ply], outcome: str | None, position: str | None) -> str:
+    from zerosum.games.connect4.notation import format_moves
+
+    lines = [] if position is None else [f"from: {position}"]
+    lines.append(format_moves([ply.action for ply in plies]))
+    lines += figure_lines(plies)
+    lines.append(outcome or "unfinished")
+    return "\n".join(lines) + "\n"
+
+
+def plain_record(plies: list[Ply], outcome: str | None, position: str | None) -> str:
+    lines = [] if position is None else [f"from: {position}"]
+    for i, ply in enumerate(plies):
+        figures = ply.figures()
+        lines.append(f"{i + 1}. {ply.text}" + (f"  {figures}" if figures else ""))
+    lines.append(outcome or "unfinished")
+    return "\n".join(lines) + "\n"

@@ -404,6 +404,7 @@ class Thinker:
         self.server, self.ws = server, ws
         self.stop: Stop | None = None
         self.search: asyncio.Task[None] | None = None
+        self.busy = False  # a search of this socket is running
         self.open = True
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -457,7 +458,7 @@ class Thinker:
         return request
 
     async def start(self, session: Session, request: dict[str, Any]) -> None:
-        if self.search is not None and not self.search.done():
+        if self.busy:
             await self.send({"type": "error", "error": "already thinking"})
             return
         try:
@@ -471,41 +472,48 @@ class Thinker:
             await self.send({"type": "busy", "error": f"busy: {self.server.max_searches} "
                              "searches are running; try again in a moment"})
             return
-        session.thinking = True
+        session.thinking = self.busy = True
         self.stop = Stop(seconds=job.limit.seconds, nodes=job.limit.nodes, check_every=128)
         self.search = asyncio.create_task(self.run(session, job, self.stop))
 
     async def run(self, session: Session, job: Job, stop: Stop) -> None:
+        # The search is over (slot freed, no longer busy) before its reply goes out, so a
+        # client may ask for the next move as soon as it reads this one.
         try:
             await self.send({"type": "started", "player": job.player,
                              "limit": limit_json(job.limit)})
-            outcome = await self.search_in_thread(session, job, stop)
-            if isinstance(outcome, BaseException):
-                await self.send({"type": "error", "error": f"the search failed: "
-                                 f"{message(outcome)}"})
-                return
-            if not self.open:
-                return  # the client left: its search is abandoned, no move is played
-            game, state = session.game, session.state
-            result = playable(game, state, outcome)
-            session.play_action(result.action, job.player, value=value_text(game, result),
-                                depth=result.depth, nodes=result.stats.nodes,
-                                seconds=result.stats.wall_time)
-            session.thinking = False
-            await self.send({
-                "type": "result",
-                "move": game.format_move(result.action),
-                "value": value_text(game, result),
-                "depth": result.depth,
-                "complete": result.complete,
-                "stopped": stop.requested,  # by the client: its stop, or a closed socket
-                "nodes": result.stats.nodes,
-                "seconds": round(result.stats.wall_time, 3),
-                "state": session.to_json(),
-            })
+            reply = await self.finish(session, job, stop)
         finally:
             session.thinking = False
+            self.busy = False
             self.server.release()
+        if reply is not None:
+            await self.send(reply)
+
+    async def finish(self, session: Session, job: Job, stop: Stop) -> dict[str, Any] | None:
+        """Search, play the move found; the message to send (None if the client left)."""
+        outcome = await self.search_in_thread(session, job, stop)
+        if isinstance(outcome, BaseException):
+            return {"type": "error", "error": f"the search failed: {message(outcome)}"}
+        if not self.open:
+            return None  # the client left: its search is abandoned, no move is played
+        game, state = session.game, session.state
+        result = playable(game, state, outcome)
+        session.play_action(result.action, job.player, value=value_text(game, result),
+                            depth=result.depth, nodes=result.stats.nodes,
+                            seconds=result.stats.wall_time)
+        session.thinking = False  # as the state sent with the result shows
+        return {
+            "type": "result",
+            "move": game.format_move(result.action),
+            "value": value_text(game, result),
+            "depth": result.depth,
+            "complete": result.complete,
+            "stopped": stop.requested,  # by the client: its stop, or a closed socket
+            "nodes": result.stats.nodes,
+            "seconds": round(result.stats.wall_time, 3),
+            "state": session.to_json(),
+        }
 
     async def search_in_thread(self, session: Session, job: Job,
                                stop: Stop) -> SearchResult | BaseException:

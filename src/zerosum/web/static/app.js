@@ -7,7 +7,10 @@ const CELL = 60;
 let games = [];
 let session = null;
 let socket = null;
-let humanSide = null;
+let humanSide = null; // null when the computer plays both sides
+let ownSide = null; // the side the person plays, or that "Your side" plays for them
+let paused = false; // watching two computers: stop after the current move
+let ghost = []; // the latest Info's principal variation while the computer thinks
 let pick = null; // checkers: the piece chosen and the squares chosen for its move so far
 
 async function api(path, body) {
@@ -29,6 +32,7 @@ function fillChoices() {
   $("position-field").hidden = !g.position;
   $("position-name").textContent = g.position ? `Start position (${g.position})` : "";
   $("player").replaceChildren(...g.players.map((p) => new Option(p, p, false, p === g.default_player)));
+  $("player2").replaceChildren(new Option("you", ""), ...g.players.map((p) => new Option(p, p)));
   $("options").replaceChildren(...g.options.map((o) => {
     const label = document.createElement("label");
     label.title = o.help;
@@ -83,6 +87,42 @@ function target(x, y, w, h, index, label, view) {
   return rect;
 }
 
+// The cells the principal variation would fill, in order: a move's text back to its
+// cell (or column, where the piece drops onto the highest filled cell so far).
+function ghostCells(view) {
+  if (!session.thinking || !ghost.length) return [];
+  const index = new Map(Object.entries(view.moves).map(([i, text]) => [text, Number(i)]));
+  const filled = view.cells.map((kind) => kind !== "");
+  const cells = [];
+  for (const text of ghost) {
+    let i = index.get(text);
+    if (i === undefined) break; // a move the drawing cannot place: the rest would be guesses
+    if (view.click === "column") {
+      let r = view.rows - 1;
+      while (r >= 0 && filled[r * view.cols + i]) r--;
+      if (r < 0) break;
+      i = r * view.cols + i;
+    } else if (filled[i]) break;
+    filled[i] = true;
+    cells.push(i);
+  }
+  return cells;
+}
+
+function drawGhosts(svg, view) {
+  const colours = view.click === "column" ? ["#d62828", "#f4c20d"] : ["#2b5cab", "#b23a48"];
+  const first = Math.max(0, session.players.indexOf(session.to_move));
+  ghostCells(view).forEach((i, k) => {
+    const x = (i % view.cols) * CELL, y = Math.floor(i / view.cols) * CELL;
+    const g = el("g", { class: "ghost", "aria-label": `principal variation move ${k + 1}` });
+    g.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.34, fill: colours[(first + k) % 2],
+      "fill-opacity": 0.35, stroke: colours[(first + k) % 2], "stroke-width": 2, "stroke-dasharray": "4 3" }));
+    g.append(el("text", { x: x + CELL / 2, y: y + CELL * 0.62, "text-anchor": "middle", "font-size": CELL * 0.34,
+      "font-weight": "bold", fill: "#1d2430" }, String(k + 1)));
+    svg.append(g);
+  });
+}
+
 function drawGrid(view) {
   const svg = el("svg", { viewBox: `0 0 ${view.cols * CELL} ${view.rows * CELL}`, role: "img",
     "aria-label": `${session.title} board` });
@@ -102,6 +142,7 @@ function drawGrid(view) {
       svg.append(target(x, y, CELL, CELL, i, `cell ${view.moves[i]}`, view));
     }
   });
+  drawGhosts(svg, view);
   if (columns && !session.over) {
     for (let c = 0; c < view.cols; c++) {
       if (view.moves[c] !== undefined) svg.append(target(c * CELL, 0, CELL, view.rows * CELL, c, `column ${view.moves[c]}`, view));
@@ -216,15 +257,17 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${session.id}/think`);
   socket.addEventListener("message", (event) => {
     const m = JSON.parse(event.data);
-    if (m.type === "started") { $("infos").replaceChildren(); $("result").textContent = ""; }
-    else if (m.type === "info") showInfo(m);
+    if (m.type === "started") { ghost = []; $("infos").replaceChildren(); $("result").textContent = ""; }
+    else if (m.type === "info") { showInfo(m); ghost = m.pv; drawBoard(); }
     else if (m.type === "result") {
       session = m.state;
+      ghost = [];
       $("stop").disabled = true;
       $("result").textContent = `Played ${m.move}: value ${m.value}, ${m.nodes.toLocaleString()} nodes, `
         + `${m.seconds.toFixed(2)} s${m.stopped ? " (stopped)" : ""}`;
       render();
-    } else { $("stop").disabled = true; showError(m.error); refresh(); }
+      if (humanSide === null && !paused) think(); // watching: the other side's turn
+    } else { ghost = []; $("stop").disabled = true; showError(m.error); refresh(); }
   });
   return new Promise((resolve) => socket.addEventListener("open", resolve, { once: true }));
 }
@@ -234,7 +277,9 @@ async function refresh() { session = await api(`/api/sessions/${session.id}`); r
 function think() {
   if (session.over) return;
   const depth = $("depth").value === "" ? null : Number($("depth").value);
-  socket.send(JSON.stringify({ type: "think", player: $("player").value, seconds: Number($("seconds").value) || 1, depth }));
+  // Watching, the person's own side is played by the "Your side" choice.
+  const player = session.to_move === ownSide && humanSide === null ? $("player2").value : $("player").value;
+  socket.send(JSON.stringify({ type: "think", player, seconds: Number($("seconds").value) || 1, depth }));
   session.thinking = true;
   $("stop").disabled = false;
   render();
@@ -250,7 +295,8 @@ async function playMove(text) {
   await guarded(async () => {
     session = await api(`/api/sessions/${session.id}/move`, { move: text });
     render();
-    think();
+    if (humanSide !== null) think(); // watching, a move by hand is made while paused
+
   });
 }
 
@@ -258,7 +304,11 @@ async function newGame() {
   await guarded(async () => {
     const position = spec().position ? $("position").value.trim() : "";
     session = await api("/api/sessions", { game: $("game").value, options: options(), position });
-    humanSide = session.players[$("computer-first").checked ? 1 : 0];
+    ownSide = session.players[$("computer-first").checked ? 1 : 0];
+    humanSide = $("player2").value === "" ? ownSide : null;
+    setPaused(false);
+    $("pause").hidden = humanSide !== null;
+    ghost = [];
     $("infos").replaceChildren();
     $("result").textContent = "";
     render();
@@ -272,8 +322,18 @@ async function takeBack() {
     const plies = session.to_move === humanSide ? 2 : 1;
     session = await api(`/api/sessions/${session.id}/undo`, { plies });
     render();
-    if (!session.over && session.to_move !== humanSide) think();
+    if (!session.over && session.to_move !== humanSide && !(humanSide === null && paused)) think();
   });
+}
+
+function setPaused(value) {
+  paused = value;
+  $("pause").textContent = paused ? "Resume" : "Pause";
+}
+
+function pauseOrResume() {
+  setPaused(!paused);
+  if (!paused && !session.thinking) think();
 }
 
 async function start() {
@@ -294,6 +354,7 @@ async function start() {
     if (text) { $("move").value = ""; playMove(text); }
   });
   $("undo").addEventListener("click", takeBack);
+  $("pause").addEventListener("click", pauseOrResume);
   $("stop").addEventListener("click", () => socket && socket.send(JSON.stringify({ type: "stop" })));
   await newGame();
 }

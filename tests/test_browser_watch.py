@@ -1,0 +1,69 @@
+"""The browser UI's watching features in headless Chromium: the principal variation drawn
+on the board while the computer thinks, and two computers playing each other."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser import chromium_page, live_server, screenshot
+
+pytest.importorskip("starlette")
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    from zerosum.web.app import create_app
+
+    with live_server(create_app(max_searches=2, max_seconds=30.0)) as base:
+        yield base
+
+
+@pytest.fixture()
+def page() -> Iterator[Any]:
+    with chromium_page() as p:
+        yield p
+
+
+def test_connect4_search_draws_its_principal_variation_until_the_move(url: str,
+                                                                       page: Any) -> None:
+    page.goto(f"{url}/?game=connect4&player=engine&first=computer")
+    page.fill("#seconds", "30")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("document.querySelectorAll('#board .ghost').length >= 2")
+    ghosts = page.locator("#board .ghost")
+    assert ghosts.count() >= 2
+    assert ghosts.nth(0).text_content() == "1" and ghosts.nth(1).text_content() == "2"
+    screenshot(page, "connect4-ghost-pv")
+    page.click("#stop")
+    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Played')")
+    assert page.locator("#board .ghost").count() == 0  # the move played clears the line
+    assert page.inner_text("#status") == "Yellow to move (you)"
+
+
+def test_two_computers_play_a_whole_tictactoe_game(url: str, page: Any) -> None:
+    page.goto(f"{url}/?game=tictactoe&player=alphabeta")
+    page.select_option("#player2", "alphabeta")
+    assert page.is_hidden("#pause")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Draw')",
+                           timeout=30_000)
+    screenshot(page, "tictactoe-two-computers")
+    assert page.inner_text("#status") == "Draw: the board is full"
+    assert len(page.inner_text("#moves").removeprefix("Moves: ").split()) == 9
+    assert page.is_visible("#pause")
+
+
+def test_pause_stops_two_computers_after_the_current_move(url: str, page: Any) -> None:
+    page.goto(f"{url}/?game=connect4&player=engine")
+    page.select_option("#player2", "engine")
+    page.fill("#seconds", "30")
+    page.click("#setup button[type=submit]")
+    page.wait_for_selector("#board .ghost")
+    page.click("#pause")
+    page.click("#stop")  # the current move now; the pause keeps the next one from starting
+    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Played')")
+    assert page.inner_text("#status") == "Yellow to move"
+    assert page.inner_text("#pause") == "Resume"
+    assert len(page.inner_text("#moves").removeprefix("Moves: ").split()) == 1

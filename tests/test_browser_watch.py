@@ -40,13 +40,11 @@ def test_connect4_search_draws_its_principal_variation_until_the_move(url: str,
     page.wait_for_function("document.querySelector('#result').textContent.startsWith('Played')")
     assert page.locator("#board .ghost").count() == 0  # the move played clears the line
     assert page.inner_text("#status") == "Yellow to move (you)"
+    assert page.is_hidden("#pause")  # only two computers playing pause
 
 
 def test_two_computers_play_a_whole_tictactoe_game(url: str, page: Any) -> None:
-    page.goto(f"{url}/?game=tictactoe&player=alphabeta")
-    page.select_option("#player2", "alphabeta")
-    assert page.is_hidden("#pause")
-    page.click("#setup button[type=submit]")
+    page.goto(f"{url}/?game=tictactoe&player=alphabeta&side=alphabeta")  # a link may say so
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Draw')",
                            timeout=30_000)
     screenshot(page, "tictactoe-two-computers")

@@ -4,6 +4,7 @@ on the board while the computer thinks, and two computers playing each other."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -51,6 +52,12 @@ def test_two_computers_play_a_whole_tictactoe_game(url: str, page: Any) -> None:
     assert page.inner_text("#status") == "Draw: the board is full"
     assert len(page.inner_text("#moves").removeprefix("Moves: ").split()) == 9
     assert page.is_visible("#pause")
+    with page.expect_download() as download:
+        page.click("#record")
+    assert download.value.suggested_filename.startswith("tictactoe-")
+    lines = Path(download.value.path()).read_text().splitlines()
+    assert lines[0].startswith("1. 1  alphabeta: value 0 (estimate: even), depth 9, 4,762 nodes, ")
+    assert len(lines) == 10 and lines[-1] == "Draw: the board is full"
 
 
 def test_pause_stops_two_computers_after_the_current_move(url: str, page: Any) -> None:

@@ -198,6 +198,7 @@ function render() {
   $("moves").textContent = session.moves.length ? `Moves: ${session.moves.join(" ")}` : "";
   $("move").placeholder = session.legal.slice(0, 4).join(", ");
   $("move").title = session.move_help;
+  document.dispatchEvent(new CustomEvent("zerosum:session", { detail: session })); // analysis.js
 }
 
 function cell(text) { const td = document.createElement("td"); td.textContent = text; return td; }

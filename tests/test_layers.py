@@ -214,7 +214,8 @@ def test_only_the_web_layer_needs_the_web_extra() -> None:
     assert users == ["zerosum.cli.serve"]
     extra = {"starlette", "uvicorn", "httpx", "wsproto"}
     needing = sorted(m for m, names in OUTSIDE.items() if names & extra)
-    assert needing == ["zerosum.cli.serve", "zerosum.web.app", "zerosum.web.explain"]
+    assert needing == ["zerosum.cli.serve", "zerosum.web.analysis", "zerosum.web.app",
+                       "zerosum.web.explain"]
 
 
 def test_main_blocks_import_only_the_pointer_to_the_command() -> None:

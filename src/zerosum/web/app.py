@@ -36,6 +36,7 @@ from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
+from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
 from zerosum.web.record import HUMAN, Ply, checkers_pdn, connect4_record, plain_record
 from zerosum.web.views import view_of
@@ -387,6 +388,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         Route("/api/sessions/{sid}/record", record),
         WebSocketRoute("/api/sessions/{sid}/think", think),
         *explain_routes(body_of),
+        *analysis_routes(server),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers = {InputError: bad_input, NotFound: not_found}

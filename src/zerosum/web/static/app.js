@@ -240,6 +240,7 @@ function render() {
   $("move").placeholder = session.legal.slice(0, 4).join(", ");
   $("move").title = session.move_help;
   $("record").href = `/api/sessions/${session.id}/record`;
+  document.dispatchEvent(new CustomEvent("zerosum:session", { detail: session })); // analysis.js
 }
 
 function cell(text) { const td = document.createElement("td"); td.textContent = text; return td; }

@@ -1,0 +1,58 @@
+"""The Connect Four analysis panel in a real browser (tests/browser.py): press Analyse
+some moves from the end and every column's verdict appears, coloured."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser import chromium_page, live_server, screenshot
+
+pytest.importorskip("starlette")
+
+# Red's moves against alpha-beta at depth 2 (deterministic), which answers 4 1 4 4 4 4 2 2:
+# after them, 16 stones with red to move and lost in every column.
+REDS = ["1", "1", "1", "1", "4", "1", "2", "2"]
+MOVES = "1 4 1 1 1 4 1 4 4 4 1 4 2 2 2 2"
+
+
+@pytest.fixture()
+def page() -> Iterator[Any]:
+    from zerosum.web.app import create_app
+
+    with live_server(create_app(max_searches=2, max_seconds=30.0)) as base, \
+            chromium_page() as p:
+        p.goto(f"{base}/?game=connect4&player=alphabeta")
+        yield p
+
+
+def test_analyse_shows_every_columns_verdict_for_connect_four_only(page: Any) -> None:
+    page.fill("#depth", "2")
+    page.click("#setup button[type=submit]")
+    page.wait_for_selector("#board svg")
+    assert page.is_visible("#analyse")
+    for i, move in enumerate(REDS):
+        page.fill("#move", move)
+        page.press("#move", "Enter")
+        page.wait_for_function(
+            "(n) => document.querySelector('#moves').textContent.split(' ').length - 1 >= n"
+            " && document.querySelector('#status').textContent.includes('(you)')",
+            arg=2 * (i + 1))
+    assert page.inner_text("#moves") == f"Moves: {MOVES}"
+    page.click("#analyse")
+    page.wait_for_function(
+        "() => document.querySelector('#analysis-status').textContent.startsWith('done')")
+    screenshot(page, "connect4-analysis")
+    verdicts = page.locator(".analysis-column .analysis-verdict").all_inner_texts()
+    # `zerosum solve connect4 --all-moves 1411141444142222` scores columns 2, 3, 5, 6, 7
+    # -10, -5, -9, -6, -6: yellow wins with its 12th, 17th, 13th, 16th, 16th stone.
+    assert verdicts == ["full", "loses in 8 moves", "loses in 18 moves", "full",
+                        "loses in 10 moves", "loses in 16 moves", "loses in 16 moves"]
+    assert page.locator(".analysis-column.proven.loss").count() == 5
+    assert page.inner_text("#analysis-status") == "done: every column proven"
+    page.click("#undo")  # a new position clears the verdicts
+    page.wait_for_function("() => document.querySelector('#analysis-row').children.length === 0")
+    page.select_option("#game", "tictactoe")  # the panel is for Connect Four only
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#analysis').hidden")

@@ -240,6 +240,7 @@ function render() {
   $("move").placeholder = session.legal.slice(0, 4).join(", ");
   $("move").title = session.move_help;
   $("record").href = `/api/sessions/${session.id}/record`;
+  $("flip").disabled = session.over || session.thinking || humanSide === null;
   document.dispatchEvent(new CustomEvent("zerosum:session", { detail: session })); // analysis.js
 }
 
@@ -319,12 +320,28 @@ async function newGame() {
 }
 
 async function takeBack() {
+  // The server refuses to change the game under a running search.
+  if (session.thinking) { showError("The computer is thinking: press \u201cStop, move now\u201d first, then take back."); return; }
   await guarded(async () => {
     const plies = session.to_move === humanSide ? 2 : 1;
     session = await api(`/api/sessions/${session.id}/undo`, { plies });
     render();
     if (!session.over && session.to_move !== humanSide && !(humanSide === null && paused)) think();
   });
+}
+
+// The person takes over the side the computer was playing and the computer the
+// person's; if that makes it the computer's turn, it starts thinking at once.
+function flipSides() {
+  if (session.over || session.thinking || humanSide === null) return;
+  showError("");
+  humanSide = session.players.find((p) => p !== humanSide);
+  ownSide = humanSide;
+  // A new game from the setup keeps the sides as they are now.
+  $("computer-first").checked = humanSide !== session.players[0];
+  pick = null;
+  render();
+  if (session.to_move !== humanSide) think();
 }
 
 function setPaused(value) {
@@ -357,6 +374,7 @@ async function start() {
     if (text) { $("move").value = ""; playMove(text); }
   });
   $("undo").addEventListener("click", takeBack);
+  $("flip").addEventListener("click", flipSides);
   $("pause").addEventListener("click", pauseOrResume);
   $("stop").addEventListener("click", () => socket && socket.send(JSON.stringify({ type: "stop" })));
   await newGame();

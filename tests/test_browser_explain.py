@@ -82,3 +82,47 @@ def test_a_bad_tree_shows_one_line(page: Any, url: str) -> None:
     page.wait_for_function("document.querySelector('#error').textContent !== ''")
     assert page.inner_text("#error") == "tree: line 1: missing ']' for node B"
     assert page.is_hidden("#search")
+
+
+def test_a_connect_four_position_explained(page: Any, url: str) -> None:
+    """Connect Four after 4 4 at depth 2: the tree opens node by node as the steps reach
+    it, and the value at the end is the search's own."""
+    from zerosum.explain import fmt
+    from zerosum.games.registry import get_game
+    from zerosum.search import alphabeta_search
+
+    game = get_game("connect4").create()
+    state = game.initial_state()
+    for move in ("4", "4"):
+        state = game.result(state, game.parse_move(state, move))
+    result = alphabeta_search(game, state, 2)
+
+    page.goto(url + "/explain")
+    page.select_option("#kind", "game")
+    page.wait_for_selector("#game option[value='connect4']", state="attached")
+    page.select_option("#game", "connect4")
+    page.fill("#moves", "4 4")
+    page.select_option("#depth", "2")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#drawing svg")
+    total = result.stats.nodes
+    assert page.inner_text("#step") == f"step 0 of {total}"
+    assert page.inner_text("#counts tbody").split()[:4] == [
+        "alpha-beta", "(shown)", str(total), str(result.stats.evaluated)]
+    # lazily: the root and its seven columns, nothing deeper yet
+    assert labels(page, "g.node") == ["start", "1", "2", "3", "4", "5", "6", "7"]
+    page.click("#next")  # the first leaf returns: its parent opens to show it
+    assert labels(page, "g.node.current") == ["1 1"]
+    assert len(labels(page, "g.node")) == 8 + 7
+    page.click("g.node[data-label='1']")  # a click closes it again
+    assert len(labels(page, "g.node")) == 8
+    page.click("g.node[data-label='7']")  # and opens another
+    assert labels(page, "g.node")[-7:] == ["7 1", "7 2", "7 3", "7 4", "7 5", "7 6", "7 7"]
+    page.click("#end")
+    assert page.inner_text("#step") == f"step {total} of {total}"
+    assert page.inner_text("#summary") == (
+        f"alpha-beta: the value of the position is {fmt(result.value)}, best move "
+        f"{game.format_move(result.action)}; {total} nodes examined.")
+    assert page.text_content("g.node[data-label='start'] text.value") == fmt(result.value)
+    page.click("g.node[data-label='4']")
+    screenshot(page, "explain-connect4")

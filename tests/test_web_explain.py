@@ -91,3 +91,66 @@ def test_the_page_is_served(client: TestClient) -> None:
     assert response.status_code == 200 and "explain.js" in response.text
     assert client.get("/static/explain.js").status_code == 200
     assert 'href="/explain"' in client.get("/").text
+
+
+def test_a_tictactoe_position_at_depth_2(client: TestClient) -> None:
+    """The trace of a real position counts the nodes the search itself counts."""
+    from zerosum.games.registry import get_game
+    from zerosum.search import alphabeta_search, minimax_search
+
+    game = get_game("tictactoe").create()
+    state = game.initial_state()
+    for move in ("1", "5"):
+        state = game.result(state, game.parse_move(state, move))
+    own = {"alphabeta": alphabeta_search(game, state, 2).stats,
+           "minimax": minimax_search(game, state, 2).stats}
+    for algorithm in ("alphabeta", "minimax"):
+        data = explain(client, game="tictactoe", moves="1 5", depth=2, algorithm=algorithm)
+        assert data["counts"] == {
+            name: {"nodes": s.nodes, "leaves": s.evaluated, "table_hits": 0}
+            for name, s in own.items()}
+        assert data["counts"]["alphabeta"]["nodes"] == 29
+        assert data["counts"]["minimax"]["nodes"] == 50 == len(data["nodes"])
+        assert (data["value"], data["best"]) == ("-0.111111", "3")
+        # one event per node examined, the root's last, in the order they returned
+        assert len(data["events"]) == data["counts"][algorithm]["nodes"]
+        assert data["events"][-1]["node"] == 0 and data["events"][-1]["value"] == data["value"]
+        nodes = data["nodes"]
+        assert nodes[0]["label"] == "start" and nodes[0]["role"] == "max"
+        assert [nodes[i]["label"] for i in nodes[0]["children"]] == [
+            "2", "3", "4", "6", "7", "8", "9"]
+        assert nodes[nodes[0]["children"][0]]["role"] == "min"
+    assert not any(e["pruned"] for e in data["events"])  # the last run: minimax prunes nothing
+    data = explain(client, game="tictactoe", moves="1 5", depth=2)
+    cut = next(e for e in data["events"] if e["pruned"])
+    assert cut["label"] == "4"
+    assert [data["nodes"][i]["label"] for i in cut["pruned"]] == ["4 3", "4 6", "4 7", "4 8", "4 9"]
+    assert cut["reason"] == "value -0.111111 <= alpha -0.111111 at a Min node"
+
+
+def test_a_transposition_table_marks_its_hits(client: TestClient) -> None:
+    data = explain(client, game="tictactoe", moves="1 5", depth=4, table=True)
+    hits = data["counts"]["alphabeta"]["table_hits"]
+    assert hits == 16 and data["counts"]["alphabeta"]["nodes"] == 144
+    assert sum(e["table"] for e in data["events"]) == hits
+    assert explain(client, game="tictactoe", moves="1 5", depth=4)["value"] == data["value"]
+
+
+def test_connect_four_and_bad_positions(client: TestClient) -> None:
+    data = explain(client, game="connect4", moves="4 4", depth=2)
+    assert data["counts"]["minimax"]["nodes"] == 57 and data["best"] == "4"
+
+    def refused(**body: Any) -> str:
+        return bad(client.post("/api/explain", json=body))
+
+    assert refused(game="connect4", moves="4 4", depth=5) == (
+        "depth must be a whole number from 1 to 4")
+    assert refused(game="checkers", depth=4) == (
+        "checkers at depth 4 has over 3,000 nodes from this position; choose a smaller depth")
+    assert refused(game="tictactoe", moves="1 5 5", depth=2) == (
+        "move 3 '5' is not legal: cell 5 is not free")
+    assert refused(game="connect4", moves="4 x").startswith("move 2 'x' is not legal: ")
+    assert refused(game="tictactoe", moves="1 4 2 5 3 6", depth=2) == (
+        "move 6 '6': the game is already over")
+    assert refused(game="tictactoe", depth=2, table=1) == "table must be true or false"
+    assert "unknown game 'go'" in refused(game="go", depth=2)

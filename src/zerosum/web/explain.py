@@ -9,6 +9,7 @@ the nodes returned (post-order); nothing here searches. Values are sent as text
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
 
@@ -17,13 +18,19 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from zerosum.explain import fmt, trace_tree
-from zerosum.game import InputError
+from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import get_game
 from zerosum.games.tree import Node, Path, TreeGame
-from zerosum.result import TraceEvent
+from zerosum.result import SearchResult, TraceEvent
+from zerosum.search import alphabeta_search, minimax_search
+from zerosum.stop import Stop
+from zerosum.table import TranspositionTable
 
 PAGE = files("zerosum.web") / "static" / "explain.html"
 ALGORITHMS = ("alphabeta", "minimax")
 MAX_NODES = 2000  # a tree the page can still draw; the request body limit comes first mostly
+MAX_DEPTH = 4  # a game position's search depth: Connect Four at 4 plies is 2,801 nodes
+MAX_GAME_NODES = 3000  # the page expands such a tree lazily, one node's children at a time
 
 BodyReader = Callable[[Request], Awaitable[dict[str, Any]]]
 
@@ -51,9 +58,9 @@ def tree_json(game: TreeGame) -> tuple[list[dict[str, Any]], dict[Path, int]]:
     return nodes, index
 
 
-def cut_reason(game: TreeGame, event: TraceEvent) -> str:
+def cut_reason(maxs_turn: bool, event: TraceEvent) -> str:
     """Why a node stopped searching its children: the textbook's two tests."""
-    if game.is_maxs_turn(event.state):
+    if maxs_turn:
         return f"value {fmt(event.value)} >= beta {fmt(event.beta)} at a Max node"
     return f"value {fmt(event.value)} <= alpha {fmt(event.alpha)} at a Min node"
 
@@ -71,12 +78,14 @@ def event_json(game: TreeGame, event: TraceEvent, index: dict[Path, int],
         "alpha": fmt(event.alpha) if windowed else None,
         "beta": fmt(event.beta) if windowed else None,
         "pruned": pruned,
-        "reason": cut_reason(game, event) if pruned else None,
+        "reason": cut_reason(game.is_maxs_turn(path), event) if pruned else None,
     }
 
 
 def explain_json(body: dict[str, Any]) -> dict[str, Any]:
     """The answer of POST /api/explain {tree, algorithm?, min_first?}."""
+    if "game" in body:
+        return game_json(body)
     text = body.get("tree")
     if not isinstance(text, str) or not text.strip():
         raise InputError("give the tree as text: {\"tree\": \"A[B[3 12 8] C[2 4 6]]\"}")
@@ -102,6 +111,142 @@ def explain_json(body: dict[str, Any]) -> dict[str, Any]:
         "nodes": nodes,
         # a dict keeps the order of first insertion: the order the nodes returned
         "events": [event_json(game, e, index, seen, windowed) for e in seen.values()],
+    }
+
+
+@dataclass
+class Visit:
+    """A node a game search returned from, with the children it searched."""
+
+    event: TraceEvent
+    kids: list[Visit]
+
+
+def visits(events: list[TraceEvent]) -> Visit:
+    """The searched tree, rebuilt from post-order events: a node's children are the
+    nodes one ply deeper that returned just before it (states may repeat, paths do not)."""
+    stack: list[Visit] = []
+    for event in events:
+        kids: list[Visit] = []
+        while stack and stack[-1].event.depth == event.depth + 1:
+            kids.append(stack.pop())
+        stack.append(Visit(event, kids[::-1]))
+    return stack[-1]
+
+
+def play_moves(game: AnyGame, text: str) -> Any:
+    """The position after the moves `text` (written as in play) from the start."""
+    state = game.initial_state()
+    for i, move in enumerate(text.split(), 1):
+        if game.is_terminal(state):
+            raise InputError(f"move {i} {move!r}: the game is already over")
+        try:
+            action = game.parse_move(state, move)
+        except InputError as e:
+            raise InputError(f"move {i} {move!r} is not legal: {e}") from None
+        state = game.result(state, action)
+    return state
+
+
+def game_search(game: AnyGame, state: Any, algorithm: str, depth: int,
+                table: bool) -> tuple[SearchResult, list[TraceEvent]]:
+    events: list[TraceEvent] = []
+    if algorithm == "minimax":
+        return minimax_search(game, state, depth, tracer=events.append), events
+    tt = TranspositionTable() if table else None
+    return alphabeta_search(game, state, depth, table=tt, tracer=events.append), events
+
+
+def game_nodes(game: AnyGame, root: Visit, depth: int,
+               windowed: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The nodes in pre-order (the searched ones and the children cut off) and the
+    events in the order the nodes returned."""
+    nodes: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []  # appended as the nodes returned: post-order
+
+    def role(state: Any, ply: int) -> str:
+        if ply == depth or game.is_terminal(state):
+            return "leaf"
+        return "max" if game.is_maxs_turn(state) else "min"
+
+    def add(path: list[int], label: str, state: Any, value: str | None) -> int:
+        nodes.append({"path": path, "label": label, "role": role(state, len(path)),
+                      "value": value, "children": []})
+        return len(nodes) - 1
+
+    def walk(visit: Visit, path: list[int], label: str) -> int:
+        e = visit.event
+        i = add(path, label, e.state, None)
+        for k, kid in enumerate(visit.kids):
+            text = game.format_move(kid.event.action)
+            name = text if not path else f"{label} {text}"
+            nodes[i]["children"].append(walk(kid, [*path, k], name))
+        inner = nodes[i]["role"] != "leaf"
+        from_table = inner and not visit.kids  # settled by a stored value, not searched
+        pruned: list[int] = []
+        if inner and visit.kids:
+            searched = [kid.event.action for kid in visit.kids]
+            for a in game.actions(e.state):
+                if a not in searched:
+                    k = len(nodes[i]["children"])
+                    text = game.format_move(a)
+                    cut = add([*path, k], text if not path else f"{label} {text}",
+                              game.result(e.state, a), None)
+                    nodes[i]["children"].append(cut)
+                    pruned.append(cut)
+        events.append({
+            "node": i, "path": path, "label": label, "value": fmt(e.value),
+            "alpha": fmt(e.alpha) if windowed else None,
+            "beta": fmt(e.beta) if windowed else None,
+            "pruned": pruned,
+            "reason": cut_reason(game.is_maxs_turn(e.state), e) if pruned else None,
+            "table": from_table,
+        })
+        return i
+
+    walk(root, [], "start")
+    return nodes, events
+
+
+def game_json(body: dict[str, Any]) -> dict[str, Any]:
+    """The answer of POST /api/explain {game, moves?, depth, algorithm?, table?}."""
+    name = body.get("game")
+    if not isinstance(name, str):
+        raise InputError("name a game: {\"game\": \"tictactoe\"}")
+    spec = get_game(name)
+    moves = body.get("moves", "")
+    if not isinstance(moves, str):
+        raise InputError("moves must be text, e.g. \"1 5\"")
+    depth = body.get("depth", 2)
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
+        raise InputError(f"depth must be a whole number from 1 to {MAX_DEPTH}")
+    algorithm = body.get("algorithm", "alphabeta")
+    if algorithm not in ALGORITHMS:
+        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
+    table = body.get("table", False)
+    if not isinstance(table, bool):
+        raise InputError("table must be true or false")
+    game = spec.create()
+    state = play_moves(game, moves)
+    # the whole tree's size first, with a budget, so a wide game cannot run on
+    if not minimax_search(game, state, depth, stop=Stop(nodes=MAX_GAME_NODES)).complete:
+        raise InputError(f"{name} at depth {depth} has over {MAX_GAME_NODES:,} nodes "
+                         "from this position; choose a smaller depth")
+    counts = {}
+    for algo in ALGORITHMS:
+        r, _ = game_search(game, state, algo, depth, table)
+        counts[algo] = {"nodes": r.stats.nodes, "leaves": r.stats.evaluated,
+                        "table_hits": r.stats.table_hits}
+    result, events = game_search(game, state, algorithm, depth, table)
+    nodes, steps = game_nodes(game, visits(events), depth, algorithm == "alphabeta")
+    return {
+        "algorithm": algorithm,
+        "value": fmt(result.value),
+        "best": None if result.action is None else game.format_move(result.action),
+        "counts": counts,
+        "lazy": True,
+        "nodes": nodes,
+        "events": steps,
     }
 
 

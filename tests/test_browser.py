@@ -5,27 +5,12 @@ build/screenshots/ (tests/browser.py)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import chromium_page, live_server, screenshot
+from browser import screenshot
 
 pytest.importorskip("starlette")
-
-
-@pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    from zerosum.web.app import create_app
-
-    with live_server(create_app(max_searches=2, max_seconds=30.0)) as base:
-        yield base
-
-
-@pytest.fixture()
-def page() -> Iterator[Any]:
-    with chromium_page() as p:
-        yield p
 
 
 def status(page: Any) -> str:

@@ -3,27 +3,12 @@ through alpha-beta, as a person uses it. Screenshots go to build/screenshots/.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import chromium_page, live_server, screenshot
+from browser import screenshot
 
 pytest.importorskip("starlette")
-
-
-@pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    from zerosum.web.app import create_app
-
-    with live_server(create_app()) as base:
-        yield base
-
-
-@pytest.fixture()
-def page() -> Iterator[Any]:
-    with chromium_page() as p:
-        yield p
 
 
 def labels(page: Any, selector: str) -> list[str]:

@@ -3,28 +3,13 @@ on the board while the computer thinks, and two computers playing each other."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import chromium_page, live_server, screenshot
+from browser import screenshot
 
 pytest.importorskip("starlette")
-
-
-@pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    from zerosum.web.app import create_app
-
-    with live_server(create_app(max_searches=2, max_seconds=30.0)) as base:
-        yield base
-
-
-@pytest.fixture()
-def page() -> Iterator[Any]:
-    with chromium_page() as p:
-        yield p
 
 
 def test_connect4_search_draws_its_principal_variation_until_the_move(url: str,

@@ -12,7 +12,6 @@ work runs in a worker thread and holds one of the server's search slots, like a 
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
@@ -26,10 +25,10 @@ from zerosum.games.connect4.game import Connect4, Position, moves_text, moves_to
 from zerosum.games.connect4.solver import Solver
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
+from zerosum.web.messages import parse_message
 
 ESTIMATE_DEPTH = 4  # plies of the engine's search under each column: quick, a hint only
 DEFAULT_SECONDS = 10.0
-MAX_MESSAGE = 4096
 SOLVER_CAPACITY = 1_000_000  # table entries of one analysis's own solver
 
 
@@ -130,7 +129,7 @@ class Analyst:
             return
         try:
             while True:
-                request = parse(await self.ws.receive_text())
+                request = parse_message(await self.ws.receive_text(), ("analyse", "stop"))
                 if request is None:
                     await self.refuse("malformed message: expected JSON {\"type\": "
                                       "\"analyse\"} or {\"type\": \"stop\"}", 1003)
@@ -201,18 +200,6 @@ class Analyst:
                     return
         finally:
             self.server.release()
-
-
-def parse(text: str) -> dict[str, Any] | None:
-    if len(text) > MAX_MESSAGE:
-        return None
-    try:
-        request = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(request, dict) or request.get("type") not in ("analyse", "stop"):
-        return None
-    return request
 
 
 def analysis_routes(server: Sessions) -> list[BaseRoute]:

@@ -38,6 +38,7 @@ from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
+from zerosum.web.messages import parse_message
 from zerosum.web.record import HUMAN, Ply, checkers_pdn, connect4_record, plain_record
 from zerosum.web.views import view_of
 
@@ -49,7 +50,6 @@ MAX_DEPTH = 64
 MAX_SESSIONS = 200
 DEFAULT_SECONDS = 1.0
 MAX_BODY = 64 * 1024  # bytes of a request (a checkers FEN is under 200)
-MAX_MESSAGE = 4096  # characters of a WebSocket message
 
 
 class NotFound(Exception):
@@ -427,7 +427,7 @@ class Thinker:
             return
         try:
             while True:
-                request = self.parse(await self.ws.receive_text())
+                request = parse_message(await self.ws.receive_text(), ("think", "stop"))
                 if request is None:
                     await self.send({"type": "error", "error": "malformed message: expected "
                                      "JSON {\"type\": \"think\"} or {\"type\": \"stop\"}"})
@@ -446,18 +446,6 @@ class Thinker:
                 self.stop.request()  # a closed tab stops its search
             if self.search is not None:
                 await self.search
-
-    @staticmethod
-    def parse(text: str) -> dict[str, Any] | None:
-        if len(text) > MAX_MESSAGE:
-            return None
-        try:
-            request = json.loads(text)
-        except ValueError:
-            return None
-        if not isinstance(request, dict) or request.get("type") not in ("think", "stop"):
-            return None
-        return request
 
     async def start(self, session: Session, request: dict[str, Any]) -> None:
         if self.busy:

@@ -1,0 +1,26 @@
+"""Fixtures shared by the browser tests (tests/test_browser*.py): the web app served on
+127.0.0.1 for a test module, and a page of headless Debian Chromium (tests/browser.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser import chromium_page, live_server
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    """The base URL of `zerosum serve`'s app, two searches at once, 30 s each at most."""
+    pytest.importorskip("starlette")
+    from zerosum.web.app import create_app
+
+    with live_server(create_app(max_searches=2, max_seconds=30.0)) as base:
+        yield base
+
+
+@pytest.fixture()
+def page() -> Iterator[Any]:
+    with chromium_page() as p:
+        yield p

@@ -353,29 +353,39 @@ def make_agent(spec: GameSpec, kind: str, depth: int | None = None,
 SETTINGS = ("time", "depth", "nodes", "seed", "off")
 
 
-def agent_from_spec(spec: GameSpec, text: str) -> ComputerAgent:
+def agent_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) -> ComputerAgent:
     """A computer player from its written form, NAME[:SETTING=VALUE,...]: a player's name
     (see make_agent) and its settings, `time` (seconds), `depth` (0: to the end),
-    `nodes`, `seed` and `off` (enhancements switched off, joined by +), e.g.
-    `engine:time=0.1`, `alphabeta:depth=6`, `mcts:time=0.2,seed=3`, `random:seed=1`,
-    `iterative:time=0.5,off=pvs+aspiration`; unset, the player's defaults (make_agent).
+    `nodes`, `seed` (else `default_seed`) and `off` (enhancements switched off, joined
+    by +), e.g. `engine:time=0.1`, `alphabeta:depth=6`, `mcts:time=0.2,seed=3`,
+    `random:seed=1`, `iterative:time=0.5,off=pvs+aspiration`; unset, the player's
+    defaults (make_agent). A NAME ending in `.py` is a person's own agent from that file
+    (zerosum.gamefile.load_agent_file), given the settings as they are written.
     InputError, naming the spec, on anything else."""
     name, _, rest = text.strip().partition(":")
     settings: dict[str, str] = {}
+    own_file = name.endswith(".py")
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, equals, value = item.partition("=")
-        if not equals or key not in SETTINGS or key in settings:
+        if not equals or key in settings or not (own_file or key in SETTINGS):
             why = "repeated" if key in settings else "not SETTING=VALUE" if not equals \
                 else f"unknown (settings: {', '.join(SETTINGS)})"
             raise InputError(f"player {shown(text, 40)}: {shown(item)} is {why}")
         settings[key] = value
     what = f"player {shown(text, 40)}: "
+    if own_file:
+        from zerosum.gamefile import load_agent_file
+
+        own = FileAgent(load_agent_file(name, settings, default_seed))
+        own.name = text.strip()
+        return own
     seconds = parse_float(settings["time"], what + "time", lo=0, lo_open=True) \
         if "time" in settings else None
     depth = parse_int(settings["depth"], what + "depth", lo=0, hi=MAX_DEPTH) \
         if "depth" in settings else None
     nodes = parse_int(settings["nodes"], what + "nodes", lo=1) if "nodes" in settings else None
-    seed = parse_int(settings["seed"], what + "seed", lo=0) if "seed" in settings else None
+    seed = parse_int(settings["seed"], what + "seed", lo=0) if "seed" in settings \
+        else default_seed
     off = [n for n in settings.get("off", "").split("+") if n]
     unknown = [n for n in off if n not in Enhancements.names()]
     if unknown:
@@ -405,6 +415,29 @@ class EngineAgent(ComputerAgent):
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
         return self.engine(game, state, limit or self.limit, on_info, stop)
+
+
+class FileAgent(ComputerAgent):
+    """A person's own agent (from a file): anything with `play(game, state)`, returning a
+    move, and optionally the whole contract (`analyse`), whose figures are then kept."""
+
+    def __init__(self, own: Any) -> None:
+        self.own = own
+        self.name = str(getattr(own, "name", "own agent"))
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        if hasattr(self.own, "analyse"):
+            result: SearchResult = self.own.analyse(game, state, limit, on_info, stop)
+            return result
+        action = self.own.play(game, state)
+        return SearchResult(0.0, action, [action], algorithm=self.name)
+
+    def choose(self, game: AnyGame, state: Any) -> Move:
+        t0 = time.perf_counter()
+        if hasattr(self.own, "analyse"):
+            return think(self, game, state)
+        return Move(self.own.play(game, state), None, time.perf_counter() - t0)
 
 
 class HumanAgent:

@@ -1,4 +1,5 @@
-"""A person's own game from a Python file: `zerosum play --game-file mygame.py`.
+"""A person's own game from a Python file: `zerosum play --game-file mygame.py`; and a
+person's own agent (`zerosum tournament --agent myagent.py:depth=3`).
 
 The convention: the file defines a module-level `GAME`, either a game (an instance of
 a GameBase subclass, or any object with the Game protocol's methods) or a `GameSpec`
@@ -30,22 +31,28 @@ CHECK_PLAYTHROUGHS = 5  # the quick check before playing: a few random games
 
 def load_game_file(path: str) -> GameSpec:
     """The game `path` defines, as a GameSpec; InputError naming the file if it has none."""
-    source = read_text(path, "game file")
-    module = types.ModuleType(f"zerosum_game_file_{Path(path).stem}")
+    return _spec(_load_module(path, "game file"), path)
+
+
+def _load_module(path: str, what: str) -> types.ModuleType:
+    """Run the file as a module of its own; InputError naming it if that fails."""
+    source = read_text(path, what)
+    kind = what.split()[0]
+    module = types.ModuleType(f"zerosum_{kind}_file_{Path(path).stem}")
     module.__file__ = path
     try:
         code = compile(source, path, "exec")
     except SyntaxError as e:
-        raise InputError(f"game file {path}, line {e.lineno}: syntax error: {e.msg}") from None
+        raise InputError(f"{what} {path}, line {e.lineno}: syntax error: {e.msg}") from None
     # Registered as a module: dataclasses and typing look classes' modules up there.
     sys.modules[module.__name__] = module
     try:
         exec(code, module.__dict__)
     except Exception as e:  # whatever the person's code raises
         sys.modules.pop(module.__name__, None)
-        raise InputError(f"game file {path}{_line_in(e, path)}: {type(e).__name__} while "
+        raise InputError(f"{what} {path}{_line_in(e, path)}: {type(e).__name__} while "
                          f"loading it: {e}") from None
-    return _spec(module, path)
+    return module
 
 
 @contextlib.contextmanager
@@ -112,3 +119,23 @@ def load_checked(path: str, check: bool = True) -> tuple[GameSpec, AnyGame]:
             raise InputError(f"game file {path} breaks a rule: {problems[0]} "
                              "(--no-check plays it anyway)")
     return spec, game
+
+
+def load_agent_file(path: str, settings: dict[str, str], seed: int | None) -> Any:
+    """The agent `path` makes: the file defines `make_agent(seed, **settings)` (the
+    settings as written in the spec, strings) returning an object with `play(game,
+    state)` -> a legal move (see docs/examples/myagent.py). InputError naming the file."""
+    module = _load_module(path, "agent file")
+    make = getattr(module, "make_agent", None)
+    if not callable(make):
+        raise InputError(f"agent file {path}: defines no make_agent(seed, **settings) "
+                         "(see docs/examples/myagent.py)")
+    try:
+        agent = make(seed, **settings)
+    except Exception as e:  # the person's code
+        raise InputError(f"agent file {path}{_line_in(e, path)}: {type(e).__name__} while "
+                         f"making the agent: {e}") from None
+    if not callable(getattr(agent, "play", None)):
+        raise InputError(f"agent file {path}: make_agent returned an object with no "
+                         "play(game, state) method")
+    return agent

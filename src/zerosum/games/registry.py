@@ -61,7 +61,9 @@ class GameSpec:
 
     The optional capabilities: `perft(game, state, depth)`, a leaf counter faster than
     walking `actions` and `result`; `position`, a position format; `solver`, a perfect
-    solver.
+    solver; `adjudicator(game, state)`, a quick and exact verdict on a position near the
+    end (Max's utility if the position is decided, else None), which lets a tournament
+    end such a game early.
     """
 
     name: str
@@ -75,6 +77,7 @@ class GameSpec:
     perft: Callable[[Any, Any, int], int] | None = None
     position: PositionFormat | None = None
     solver: Solver | None = None
+    adjudicator: Callable[[Any, Any], float | None] | None = None
 
     def create(self, **kwargs: Any) -> AnyGame:
         values = {o.name: kwargs.get(o.name, o.default) for o in self.options}

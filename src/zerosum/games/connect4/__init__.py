@@ -16,7 +16,7 @@ from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import GameSpec, Option, Solver, register
 from zerosum.kernel import Enhancements, Kernel, memory_of
 from zerosum.result import InfoSink, Limit, SearchResult
-from zerosum.stop import Stop
+from zerosum.stop import SearchStopped, Stop
 
 
 def connect4_kernel(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Kernel:
@@ -38,6 +38,28 @@ def solver_player(game: Any, state: Any, limit: Limit, on_info: InfoSink | None 
 
     assert isinstance(game, Connect4) and isinstance(state, Position)
     return solver_analyser(game, state, limit, on_info, stop)
+
+
+ADJUDICATE_EMPTY = 12  # cells: with this few left, the solver settles a game in moments
+ADJUDICATE_NODES = 2_000_000  # a bound that a position so near the end never reaches
+
+
+def adjudicate(game: Any, state: Any) -> float | None:
+    """The exact result of a position with few empty cells (Max's utility), by a fresh
+    solver (the same nodes every time: a rerun adjudicates alike); None earlier on."""
+    from zerosum.games.connect4.solver import Solver as PerfectSolver
+
+    assert isinstance(game, Connect4) and isinstance(state, Position)
+    if game.geo.cells - state.mask.bit_count() > ADJUDICATE_EMPTY:
+        return None
+    solver = PerfectSolver(game.geo.width, game.geo.height, capacity=1 << 16)
+    solver.limit(nodes=ADJUDICATE_NODES)
+    try:
+        score = solver.solve(state.current, state.mask)
+    except SearchStopped:
+        return None
+    sign = 1 if state.red_to_move else -1
+    return float((score > 0) - (score < 0)) * sign
 
 
 def _solver_arguments(p: argparse.ArgumentParser) -> None:
@@ -90,6 +112,7 @@ register(
         default_depth=6,
         summary="drop stones into 7 columns, four in a row wins; the first player wins",
         solver=SOLVER,
+        adjudicator=adjudicate,
     )
 )
 

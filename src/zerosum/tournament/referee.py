@@ -1,0 +1,141 @@
+"""Plays one game of a tournament by its rules: `play_game(job) -> GameResult`.
+
+The rules, beyond the game's own:
+- the opening's moves are played first, by nobody;
+- each agent is made fresh for the game from its spec, seeded from the job, so a game
+  played again, here or on another machine, is the same game (for agents limited by
+  depth, nodes or a seed; one limited by time searches as deep as the machine allows);
+- an agent that raises, takes longer than its move timeout, or returns an illegal move
+  loses the game, and the tournament goes on;
+- after `max_plies` plies the game is a draw;
+- a game whose spec has an adjudicator (Connect Four: its solver, once few cells are
+  empty) ends as soon as the adjudicator says the position is decided.
+
+The timeout interrupts the agent with SIGALRM, so it needs the main thread of a process
+(a worker's); elsewhere only the result counts and a slow move is not interrupted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from zerosum.agents import Move, agent_from_spec, value_text
+from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import GameSpec, get_game
+from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
+
+
+class MoveTimeout(BaseException):
+    """Raised in an agent's move when its time is up. A BaseException, so that an
+    agent's own `except Exception` cannot swallow it."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise MoveTimeout in this thread after `seconds` (the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise MoveTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def game_spec(name: str) -> GameSpec:
+    """A registered game by name, or a person's own game from a Python file (`.py`)."""
+    if name.endswith(".py"):
+        from zerosum.gamefile import load_game_file
+
+        return load_game_file(name)
+    return get_game(name)
+
+
+def make_game(job: GameJob) -> tuple[GameSpec, AnyGame]:
+    spec = game_spec(job.game)
+    return spec, spec.create(**dict(job.options))
+
+
+def opening_state(game: AnyGame, opening: tuple[str, ...]) -> Any:
+    """The position after the opening's moves; InputError naming a move that is not legal."""
+    state = game.initial_state()
+    for ply, text in enumerate(opening, 1):
+        if game.is_terminal(state):
+            raise InputError(f"opening {' '.join(opening)}: the game is over before move {ply}")
+        state = game.result(state, game.parse_move(state, text))
+    return state
+
+
+def score_of(utility: float) -> float:
+    """The first agent's (Max's) score of a finished game."""
+    return 1.0 if utility > 0 else 0.0 if utility < 0 else 0.5
+
+
+def forfeit(side: int) -> float:
+    return 0.0 if side == 0 else 1.0
+
+
+def record(game: AnyGame, move: Move, side: int) -> MoveRecord:
+    r = move.result
+    if r is None:
+        return MoveRecord(game.format_move(move.action), round(move.seconds, 4), by=side)
+    return MoveRecord(game.format_move(move.action), round(move.seconds, 4),
+                      value_text(game, r), r.depth, r.stats.nodes, side)
+
+
+def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -> GameResult:
+    """Play `job`'s game to its end; `on_turn(side, ply)` is told before each agent's move
+    (a worker reports it, so that a worker that dies is blamed on the right agent)."""
+    t0 = time.perf_counter()
+    spec, game = make_game(job)
+    agents = [agent_from_spec(spec, text, default_seed=seed)
+              for text, seed in zip(job.agents, job.seeds, strict=True)]
+    state = opening_state(game, job.opening)
+    moves = [MoveRecord(text, 0.0, by=-1) for text in job.opening]
+
+    def result(score: float, reason: str, fault: int | None = None) -> GameResult:
+        return GameResult(job.number, score, reason, tuple(moves), fault,
+                          round(time.perf_counter() - t0, 4))
+
+    names = getattr(game, "players", ("Max", "Min"))
+    while not game.is_terminal(state):
+        if job.max_plies is not None and len(moves) >= job.max_plies:
+            return result(0.5, f"draw by the move limit ({job.max_plies} plies)")
+        if job.adjudicate and spec.adjudicator is not None:
+            verdict = spec.adjudicator(game, state)
+            if verdict is not None:
+                return result(score_of(verdict), f"adjudicated: {verdict_text(names, verdict)}")
+        side = 0 if game.is_maxs_turn(state) else 1
+        who = f"{names[side]} ({job.agents[side]})"
+        if on_turn is not None:
+            on_turn(side, len(moves))
+        try:
+            with time_limit(job.move_timeout[side]):
+                move = agents[side].choose(game, state)
+        except MoveTimeout:
+            return result(forfeit(side), f"{who} lost on time: no move within "
+                          f"{job.move_timeout[side]:g} s", side)
+        except Exception as e:  # whatever the agent's code raises: it loses, play goes on
+            return result(forfeit(side), f"{who} crashed: {type(e).__name__}: {e}", side)
+        if move.action not in game.actions(state):
+            return result(forfeit(side), f"{who} played an illegal move: {move.action!r}",
+                          side)
+        moves.append(record(game, move, side))
+        state = game.result(state, move.action)
+    return result(score_of(game.utility(state)), game.outcome(state))
+
+
+def verdict_text(names: tuple[str, str], utility: float) -> str:
+    return "a draw" if utility == 0 else f"{names[0 if utility > 0 else 1]} wins"

@@ -123,7 +123,7 @@ class LocalBackend:
             try:
                 kind, payload = w.conn.recv()
             except (EOFError, OSError):
-                return self.lost(w, "its worker process died")
+                return self.died(w)
             if kind == "turn":
                 w.side, w.since = payload, time.monotonic()
                 return None
@@ -131,11 +131,15 @@ class LocalBackend:
             assert isinstance(payload, GameResult) and payload.number == job.number
             return payload
         if w.process.sentinel in ready:
-            return self.lost(w, f"its worker process died (exit code {w.process.exitcode})")
+            return self.died(w)
         if time.monotonic() > w.deadline():
             return self.lost(w, f"no move within {job.move_timeout[w.side]:g} s "
                                 "(its worker was stopped)")
         return None
+
+    def died(self, w: Worker) -> GameResult:
+        w.process.join(GRACE)
+        return self.lost(w, f"its worker process died (exit code {w.process.exitcode})")
 
     def lost(self, w: Worker, why: str) -> GameResult:
         """The game in `w` lost by the agent to move; `w` is closed (the caller replaces it)."""

@@ -74,7 +74,14 @@ def opening_state(game: AnyGame, opening: tuple[str, ...]) -> Any:
     for ply, text in enumerate(opening, 1):
         if game.is_terminal(state):
             raise InputError(f"opening {' '.join(opening)}: the game is over before move {ply}")
-        state = game.result(state, game.parse_move(state, text))
+        where = f"opening {' '.join(opening)}: move {ply} ({text})"
+        try:
+            action = game.parse_move(state, text)
+        except InputError as e:
+            raise InputError(f"{where}: {e}") from None
+        if action not in game.actions(state):
+            raise InputError(f"{where} is not legal")
+        state = game.result(state, action)
     return state
 
 

@@ -1,0 +1,254 @@
+"""`zerosum tournament GAME --agent SPEC ...`, `zerosum sprt GAME --agent A --agent B` and
+`zerosum results DB`: which agent is stronger, measured (see zerosum.tournament)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from zerosum.agents import agent_from_spec
+from zerosum.convert import float_arg, int_arg, seed_arg
+from zerosum.fileio import read_text
+from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.ratings import Sprt, Tally
+from zerosum.tournament.backends import Backend, LocalBackend
+from zerosum.tournament.jobs import GameJob, GameResult
+from zerosum.tournament.report import report
+from zerosum.tournament.run import play
+from zerosum.tournament.schedule import (
+    FORMATS,
+    Settings,
+    check_agents,
+    move_timeout,
+    read_openings,
+)
+from zerosum.tournament.store import Store
+
+MAX_GAMES = 1_000_000
+AGENT_HELP = ("an agent, NAME[:SETTING=VALUE,...]: random, minimax, alphabeta, depth-limited, "
+              "iterative, mcts or the game's own (engine, solver), with time, depth, nodes, "
+              "seed, off; e.g. engine:time=0.1, alphabeta:depth=6, mcts:time=0.2,seed=3, "
+              "or your own agent FILE.py[:SETTINGS] (see docs/tournaments.md)")
+
+
+def register(sub: Any) -> None:
+    t = sub.add_parser(
+        "tournament", help="play agents against each other and rate them",
+        description="Play every pairing of agents (or the first against each other) in "
+        "colour-swapped pairs of games from shared openings, and show standings with "
+        "Bradley-Terry ratings and 95 %% intervals, a cross-table and each pairing's "
+        "figures. Each game is committed to a SQLite database as it ends: run the same "
+        "command again to resume.")
+    games = t.add_subparsers(title="games", metavar="GAME", dest="game")
+    for spec in all_games():
+        g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
+        g.add_argument("--games", type=int_arg(2, MAX_GAMES, "games"), default=10,
+                       help="games per pairing, an even number (default: %(default)s)")
+        g.add_argument("--format", choices=FORMATS, default="round-robin",
+                       help="round-robin: every two agents meet; gauntlet: the first agent "
+                       "against each other (default: %(default)s)")
+        common(g, spec, "tournament")
+    t.set_defaults(func=run_tournament)
+
+    s = sub.add_parser(
+        "sprt", help="match two agents until one is shown stronger (or not)",
+        description="Play two agents in colour-swapped pairs of games until the sequential "
+        "probability ratio test accepts 'the first is stronger by ELO1 Elo' or 'by no more "
+        "than ELO0' (or --max-games is reached). Resumable like `zerosum tournament`.")
+    games = s.add_subparsers(title="games", metavar="GAME", dest="game")
+    for spec in all_games():
+        g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
+        g.add_argument("--elo0", type=float_arg(-1000, 1000, name="Elo"), default=0.0,
+                       help="the null hypothesis: stronger by at most this (default: %(default)g)")
+        g.add_argument("--elo1", type=float_arg(-1000, 1000, name="Elo"), default=50.0,
+                       help="the alternative: stronger by this (default: %(default)g)")
+        g.add_argument("--alpha", type=float_arg(0, 0.5, lo_open=True, name="probability"),
+                       default=0.05, help="false positive rate (default: %(default)g)")
+        g.add_argument("--beta", type=float_arg(0, 0.5, lo_open=True, name="probability"),
+                       default=0.05, help="false negative rate (default: %(default)g)")
+        g.add_argument("--max-games", type=int_arg(2, MAX_GAMES, "games"), default=2000,
+                       help="stop undecided after this many games (default: %(default)s)")
+        common(g, spec, "sprt")
+    s.set_defaults(func=run_sprt)
+
+    r = sub.add_parser("results", help="show (or export) a tournament's results again",
+                       description="Show the standings, cross-table and pairings of a "
+                       "tournament database without playing.")
+    r.add_argument("db", metavar="DB", help="the tournament's database file")
+    r.set_defaults(func=run_results)
+
+
+def common(g: argparse.ArgumentParser, spec: GameSpec, kind: str) -> None:
+    g.add_argument("--agent", action="append", default=[], metavar="SPEC", help=AGENT_HELP)
+    g.add_argument("--seed", type=seed_arg, default=1,
+                   help="seed of the openings and the agents (default: %(default)s)")
+    g.add_argument("--opening-plies", type=int_arg(0, 40, "plies"), default=2,
+                   help="random moves of each opening (default: %(default)s)")
+    g.add_argument("--openings", metavar="FILE",
+                   help="openings from a file, one per line in the game's notation")
+    g.add_argument("--max-plies", type=int_arg(1, 100_000, "plies"), default=400,
+                   help="a game this long is a draw (default: %(default)s)")
+    g.add_argument("--no-adjudication", action="store_true",
+                   help="play every game to its end (Connect Four's solver otherwise ends a "
+                   "decided game once 12 cells are empty)")
+    g.add_argument("--move-timeout", type=float_arg(0, 86_400, lo_open=True, name="seconds"),
+                   help="seconds a move may take before its agent loses (default: 3 times "
+                   "the agent's time plus 2 s, or 60 s for agents without a time limit)")
+    g.add_argument("--workers", type=int_arg(1, 256, "workers"),
+                   help="games played at once (default: the number of cores)")
+    g.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local worker processes, or a Ray cluster (default: %(default)s)")
+    g.add_argument("--address", help="with --backend ray: the cluster's address, HOST:PORT")
+    g.add_argument("--db", default=f"{spec.name}-{kind}.sqlite",
+                   help="the database of results (default: %(default)s)")
+    for o in spec.options:
+        g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
+                       default=o.default, choices=o.choices,
+                       help=f"{o.help} (default: %(default)s)")
+
+
+def settings_of(args: argparse.Namespace, games: int | None, format_: str
+                ) -> tuple[Settings, AnyGame]:
+    """The tournament's settings from the arguments, every agent made once to check it."""
+    if args.game is None:
+        raise InputError("name a game, e.g. zerosum tournament connect4 --agent engine "
+                         "--agent random")
+    spec = get_game(args.game)
+    options = tuple((o.name, getattr(args, o.name)) for o in spec.options)
+    game = spec.create(**dict(options))
+    agents = tuple(a.strip() for a in args.agent)
+    check_agents(agents, format_)
+    timeouts = tuple(args.move_timeout or move_timeout(agent_from_spec(spec, a).limit.seconds)
+                     for a in agents)
+    if games is not None and games % 2:
+        raise InputError(f"games come in colour-swapped pairs: give an even --games, not {games}")
+    openings = None
+    if args.openings is not None:
+        openings = read_openings(read_text(args.openings, "openings file"), args.openings, game)
+    if args.backend != "ray" and args.address is not None:
+        raise InputError("--address goes with --backend ray")
+    return Settings(spec.name, agents, games, format_, args.seed, args.opening_plies,
+                    openings, args.max_plies, not args.no_adjudication, timeouts,
+                    options), game
+
+
+def backend_of(args: argparse.Namespace) -> Backend:
+    if args.backend == "ray":
+        from zerosum.tournament.raycluster import RayBackend
+
+        return RayBackend(args.address, args.workers)
+    return LocalBackend(args.workers)
+
+
+def game_line(job: GameJob, result: GameResult, count: int, total: int | None) -> str:
+    score = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[result.score]
+    plies = sum(1 for m in result.moves if m.by >= 0)
+    of = "" if total is None else f"/{total}"
+    return (f"game {job.number:>4}  [{count}{of}]  {job.agents[0]} - {job.agents[1]}: "
+            f"{score}  {result.reason} ({plies} plies, {result.seconds:.1f} s)")
+
+
+def say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def interrupted(store: Store) -> int:
+    n = len(store.results())
+    sys.stderr.write(f"Stopped: {n} games are in {store.path}; run the same command again "
+                     "to play the rest.\n")
+    return 130
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    settings, game = settings_of(args, args.games, args.format)
+    backend = backend_of(args)
+    with Store(args.db, settings.to_json()) as store:
+        count = len(store.results())
+        total = settings.total()
+        if count:
+            say(f"Resuming: {count} of {total} games are already in {args.db}.")
+        else:
+            say(f"{total} games, {len(settings.agents)} agents, "
+                f"{len(settings.pairings())} pairings, results in {args.db}.")
+
+        def shown(job: GameJob, result: GameResult) -> None:
+            nonlocal count
+            count += 1
+            say(game_line(job, result, count, total))
+
+        try:
+            play(settings, game, store, backend, shown)
+        except KeyboardInterrupt:
+            return interrupted(store)
+        say("\n" + report(store.results(), store.jobs(), settings.agents).rstrip("\n"))
+    return 0
+
+
+def sprt_state(sprt: Sprt, results: dict[int, GameResult], jobs: dict[int, GameJob],
+               first: str) -> tuple[Tally, float, str | None]:
+    """The first agent's tally, the LLR over complete pairs, and the decision if any."""
+    tally = Tally()
+    for n, result in results.items():
+        job = jobs[n]
+        tally.add(job.pair, result.score if job.agents[0] == first else 1.0 - result.score)
+    complete = [sum(s) for s in tally.scores.values() if len(s) == 2]
+    counts = [complete.count(k / 2) for k in range(5)]
+    llr = sprt.llr_pentanomial(counts)
+    return tally, llr, sprt.decision(llr)
+
+
+def run_sprt(args: argparse.Namespace) -> int:
+    settings, game = settings_of(args, args.max_games + args.max_games % 2, "round-robin")
+    if len(settings.agents) != 2:
+        raise InputError(f"an SPRT matches two agents (--agent twice), not "
+                         f"{len(settings.agents)}")
+    try:
+        sprt = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    first = settings.agents[0]
+    backend = backend_of(args)
+    with Store(args.db, settings.to_json()) as store:
+        say(f"SPRT: is {first} stronger than {settings.agents[1]} by {args.elo1:g} Elo "
+            f"(H1) or by at most {args.elo0:g} (H0)? LLR bounds [{sprt.lower:.3f}, "
+            f"{sprt.upper:.3f}], results in {args.db}.")
+        results, jobs = store.results(), store.jobs()
+        tally, llr, decision = sprt_state(sprt, results, jobs, first)
+
+        def shown(job: GameJob, result: GameResult) -> bool:
+            nonlocal tally, llr, decision
+            results[job.number], jobs[job.number] = result, job
+            tally, llr, decision = sprt_state(sprt, results, jobs, first)
+            say(f"{game_line(job, result, len(results), settings.games)}  LLR {llr:+.3f}")
+            return decision is not None
+
+        if decision is None:
+            try:
+                play(settings, game, store, backend, shown)
+            except KeyboardInterrupt:
+                return interrupted(store)
+        say("")
+        say(f"{first} vs {settings.agents[1]}: {tally.stats().summary()}")
+        verdict = {"H1": f"H1 accepted: {first} is stronger by about {args.elo1:g} Elo or more",
+                   "H0": f"H0 accepted: {first} is not stronger by {args.elo1:g} Elo",
+                   None: "no decision within --max-games"}[decision]
+        say(f"LLR {llr:+.3f} in [{sprt.lower:.3f}, {sprt.upper:.3f}]: {verdict}")
+    return 0
+
+
+def run_results(args: argparse.Namespace) -> int:
+    with Store.existing(args.db) as store:
+        settings = Settings(**_loaded(store.settings_json))
+        say(report(store.results(), store.jobs(), settings.agents).rstrip("\n"))
+    return 0
+
+
+def _loaded(text: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(text)
+    data["agents"] = tuple(data["agents"])
+    return data
+

@@ -1,0 +1,104 @@
+"""What a tournament's results say: standings with ratings, a cross-table, each
+pairing's match figures, and the forfeits; as text.
+
+Ratings are Bradley-Terry (zerosum.ratings.bradley_terry) over every game, in Elo,
+centred on the field's mean, with 95 % intervals. A pairing's figures are pentanomial
+(zerosum.ratings) when all its pairs of games are complete.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from zerosum.ratings import MatchStats, Rating, Tally, bradley_terry, format_elo
+from zerosum.tournament.jobs import GameJob, GameResult
+
+PRIOR_DRAWS = 1.0  # virtual draws per pairing: keeps a player who won every game finite
+
+
+@dataclass(frozen=True)
+class Played:
+    job: GameJob
+    result: GameResult
+
+    def score_of(self, agent: str) -> float:
+        return self.result.score if self.job.agents[0] == agent else 1.0 - self.result.score
+
+
+def pair_stats(played: Sequence[Played], a: str, b: str) -> MatchStats:
+    """a's figures against b, pair by pair."""
+    tally = Tally()
+    for p in played:
+        if set(p.job.agents) == {a, b}:
+            tally.add(p.job.pair, p.score_of(a))
+    return tally.stats()
+
+
+def ratings(played: Sequence[Played]) -> list[Rating]:
+    return bradley_terry([(p.job.agents[0], p.job.agents[1], p.result.score)
+                          for p in played], prior_draws=PRIOR_DRAWS)
+
+
+def standings(played: Sequence[Played]) -> str:
+    rows = ratings(played)
+    width = max(len("agent"), *(len(r.name) for r in rows))
+    lines = ["Standings: Bradley-Terry ratings in Elo (mean 0), 95 % intervals",
+             f"  #  {'agent':<{width}}  games  points  score   Elo   interval"]
+    for rank, r in enumerate(rows, 1):
+        share = 100 * r.points / r.games if r.games else math.nan
+        lines.append(f"{rank:>3}  {r.name:<{width}}  {r.games:>5}  {r.points:>6g}  "
+                     f"{share:>5.1f} %  {format_elo(r.elo):>4}  "
+                     f"[{format_elo(r.low)}, {format_elo(r.high)}]")
+    return "\n".join(lines)
+
+
+def cross_table(played: Sequence[Played], agents: Sequence[str]) -> str:
+    """Points of each row's agent against each column's, of the games they played."""
+    points: dict[tuple[str, str], float] = defaultdict(float)
+    games: dict[tuple[str, str], int] = defaultdict(int)
+    for p in played:
+        first, second = p.job.agents
+        points[first, second] += p.result.score
+        points[second, first] += 1.0 - p.result.score
+        games[first, second] += 1
+        games[second, first] += 1
+    width = max(len(a) for a in agents)
+    cells = {(a, b): "-" if a == b else f"{points[a, b]:g}/{games[a, b]}" if games[a, b]
+             else "." for a in agents for b in agents}
+    column = max(5, *(len(c) for c in cells.values()))
+    lines = ["Cross-table: points of the row against the column / games",
+             f"{'':>{width + 5}}" + "".join(f"{j:>{column + 2}}" for j in
+                                            range(1, len(agents) + 1))]
+    for i, a in enumerate(agents, 1):
+        lines.append(f"{i:>3}  {a:<{width}}" + "".join(f"{cells[a, b]:>{column + 2}}"
+                                                      for b in agents))
+    return "\n".join(lines)
+
+
+def pairings(played: Sequence[Played], agents: Sequence[str]) -> str:
+    lines = ["Pairings: the first agent's figures (pairs: how many scored 0 ½ 1 1½ 2)"]
+    for i, a in enumerate(agents):
+        for b in agents[i + 1:]:
+            if any(set(p.job.agents) == {a, b} for p in played):
+                lines.append(f"  {a} vs {b}: {pair_stats(played, a, b).summary()}")
+    return "\n".join(lines)
+
+
+def forfeits(played: Sequence[Played]) -> str:
+    lost = [p for p in played if p.result.fault is not None]
+    if not lost:
+        return "Forfeits: none"
+    return "\n".join(["Forfeits:"] + [f"  game {p.result.number}: {p.result.reason}"
+                                      for p in lost])
+
+
+def report(results: Mapping[int, GameResult], jobs: Mapping[int, GameJob],
+           agents: Sequence[str]) -> str:
+    played = [Played(jobs[n], results[n]) for n in sorted(results)]
+    if not played:
+        return "No games played yet."
+    return "\n\n".join([standings(played), cross_table(played, agents),
+                        pairings(played, agents), forfeits(played)]) + "\n"

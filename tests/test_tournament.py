@@ -1,0 +1,258 @@
+"""zerosum.tournament: the schedule, the referee's rules, the worker processes, the
+database and the reports, with exact games and figures."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from zerosum.game import InputError
+from zerosum.games.connect4 import adjudicate
+from zerosum.games.registry import get_game
+from zerosum.tournament.backends import LocalBackend
+from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
+from zerosum.tournament.referee import opening_state, play_game
+from zerosum.tournament.report import Played, cross_table, pair_stats
+from zerosum.tournament.schedule import (
+    Settings,
+    agent_seed,
+    check_agents,
+    jobs,
+    move_timeout,
+    random_openings,
+    read_openings,
+)
+from zerosum.tournament.store import Store
+
+AGENTS = Path(__file__).parent / "data" / "agents"
+TTT = get_game("tictactoe").create()
+C4 = get_game("connect4").create()
+
+
+def settings(**kw: object) -> Settings:
+    base: dict[str, object] = dict(game="tictactoe", agents=("random", "alphabeta",
+                                                             "mcts:nodes=50"),
+                                   games=4, move_timeouts=(60.0, 60.0, 60.0))
+    base.update(kw)
+    return Settings(**base)  # type: ignore[arg-type]
+
+
+def moves_of(result: GameResult) -> list[str]:
+    return [m.move for m in result.moves]
+
+
+# -- the schedule ---------------------------------------------------------------------
+
+def test_round_robin_pairs_every_two_agents_on_shared_openings_with_colours_swapped() -> None:
+    schedule = list(jobs(settings(), TTT))
+    assert len(schedule) == 12 == settings().total()
+    assert [j.number for j in schedule] == list(range(1, 13))
+    assert [j.agents for j in schedule[:6]] == [
+        ("random", "alphabeta"), ("alphabeta", "random"),
+        ("random", "mcts:nodes=50"), ("mcts:nodes=50", "random"),
+        ("alphabeta", "mcts:nodes=50"), ("mcts:nodes=50", "alphabeta")]
+    assert [j.pair for j in schedule] == [0] * 6 + [1] * 6
+    assert [j.round for j in schedule[:6]] == [0, 0, 1, 1, 2, 2]
+    # pair k of every pairing starts from opening k; the two pairs' openings differ
+    assert len({j.opening for j in schedule[:6]}) == 1
+    assert len({j.opening for j in schedule[6:]}) == 1
+    assert schedule[0].opening != schedule[6].opening
+    assert all(len(j.opening) == 2 for j in schedule)
+    # the same settings make the same jobs, seeds included
+    assert list(jobs(settings(), TTT)) == schedule
+    assert next(jobs(settings(seed=2), TTT)).opening != schedule[0].opening
+
+
+def test_a_gauntlet_pairs_the_first_agent_with_each_other() -> None:
+    s = settings(format="gauntlet", agents=("a", "b", "c", "d"), move_timeouts=(1, 2, 3, 4))
+    assert s.pairings() == [(0, 1), (0, 2), (0, 3)]
+    schedule = list(jobs(s, TTT))
+    assert len(schedule) == 12
+    assert schedule[3].agents == ("c", "a") and schedule[3].move_timeout == (3, 1)
+
+
+def test_agent_seeds_depend_on_the_seed_the_game_and_the_side_only() -> None:
+    assert agent_seed(1, 5, 0) == agent_seed(1, 5, 0)
+    assert len({agent_seed(1, 5, 0), agent_seed(1, 5, 1), agent_seed(1, 6, 0),
+                agent_seed(2, 5, 0)}) == 4
+
+
+def test_random_openings_do_not_repeat_until_they_run_out() -> None:
+    # tic-tac-toe has 9 * 8 = 72 openings of two plies: the first 72 are all different
+    drawn = random_openings(TTT, 2, random.Random(3))
+    first = [next(drawn) for _ in range(72)]
+    assert len(set(first)) == 72
+    assert len(next(drawn)) == 2  # then they repeat rather than loop forever
+
+
+def test_openings_from_a_file_are_checked_line_by_line() -> None:
+    assert read_openings("# two\n4 4\n\n3 5 4\n", "o.txt", C4) == (("4", "4"), ("3", "5", "4"))
+    with pytest.raises(InputError, match=r"openings file o.txt, line 2: .*8"):
+        read_openings("4\n8 1\n", "o.txt", C4)
+    with pytest.raises(InputError, match=r"openings file o\.txt holds no opening"):
+        read_openings("# nothing\n", "o.txt", C4)
+    with pytest.raises(InputError, match=r"line 1: .*the game is over"):
+        read_openings("1 2 1 2 1 2 1\n", "o.txt", C4)
+
+
+def test_agent_lists_are_checked() -> None:
+    with pytest.raises(InputError, match="two agents or more"):
+        check_agents(["engine"], "round-robin")
+    with pytest.raises(InputError, match="'random' is given twice"):
+        check_agents(["random", "engine", "random"], "round-robin")
+
+
+def test_move_timeout_gives_timed_agents_room_and_untimed_a_minute() -> None:
+    assert move_timeout(0.1) == pytest.approx(2.3)
+    assert move_timeout(None) == 60.0
+
+
+# -- the referee ----------------------------------------------------------------------
+
+def job(agents: tuple[str, str], game: str = "tictactoe", **kw: object) -> GameJob:
+    return GameJob(1, game, agents, **kw)  # type: ignore[arg-type]
+
+
+def test_a_full_alphabeta_never_loses_tic_tac_toe_and_records_every_move() -> None:
+    for number in range(1, 7):
+        r = play_game(GameJob(number, "tictactoe", ("random", "alphabeta"),
+                              seeds=(number, 0)))
+        assert r.score in (0.0, 0.5) and r.fault is None
+        assert all(m.by == i % 2 for i, m in enumerate(r.moves))
+        assert all(m.value is not None and m.nodes for m in r.moves if m.by == 1)
+        assert all(m.value is None for m in r.moves if m.by == 0)  # random judges nothing
+
+
+def test_the_same_job_plays_the_same_game() -> None:
+    j = job(("mcts:nodes=30", "random"), "connect4", opening=("4", "4"), seeds=(7, 8))
+    first, again = play_game(j), play_game(j)
+    assert moves_of(first) == moves_of(again)
+    assert first.moves[:2] == (MoveRecord("4", 0.0, by=-1), MoveRecord("4", 0.0, by=-1))
+    assert (first.score, first.reason) == (again.score, again.reason)
+
+
+def test_the_move_limit_makes_a_draw() -> None:
+    r = play_game(job(("random", "random"), "connect4", max_plies=6))
+    assert (r.score, r.reason) == (0.5, "draw by the move limit (6 plies)")
+    assert len(r.moves) == 6
+
+
+def test_an_agent_that_crashes_loses_and_the_reason_says_why() -> None:
+    crashing = str(AGENTS / "crashing.py")
+    r = play_game(job((crashing, "alphabeta:depth=1")))
+    assert (r.score, r.fault) == (0.0, 0)
+    assert r.reason == f"X ({crashing}) crashed: RuntimeError: out of ideas"
+    assert len(r.moves) == 4  # its two moves and the opponent's two
+
+
+def test_an_illegal_move_loses() -> None:
+    illegal = str(AGENTS / "illegal.py")
+    r = play_game(job(("random", illegal)))
+    assert (r.score, r.fault) == (1.0, 1)
+    assert r.reason == f"O ({illegal}) played an illegal move: 99"
+
+
+def test_an_agent_past_its_move_timeout_loses_on_time() -> None:
+    hanging = str(AGENTS / "hanging.py")
+    r = play_game(job((hanging, "random"), move_timeout=(0.2, 60.0)))
+    assert (r.score, r.fault) == (0.0, 0)
+    assert r.reason == f"X ({hanging}) lost on time: no move within 0.2 s"
+
+
+def test_connect_four_is_adjudicated_by_its_solver_once_few_cells_are_empty() -> None:
+    moves = tuple("475774457522754657214321516462")  # 30 stones: 12 cells empty
+    before = opening_state(C4, moves[:29])
+    assert adjudicate(C4, before) is None  # 13 empty cells: too early
+    verdict = adjudicate(C4, opening_state(C4, moves))
+    assert verdict == -1.0  # Yellow wins with best play
+    r = play_game(job(("random", "random"), "connect4", opening=moves))
+    assert r.reason.startswith("adjudicated: ") and len(r.moves) == 30
+    assert r.score == {1.0: 1.0, 0.0: 0.5, -1.0: 0.0}[verdict]
+    r = play_game(job(("random", "random"), "connect4", opening=moves, adjudicate=False))
+    assert not r.reason.startswith("adjudicated") and len(r.moves) > 30
+
+
+def test_openings_must_be_legal() -> None:
+    with pytest.raises(InputError, match=r"opening 1 1: move 2 \(1\): cell 1 is not free"):
+        opening_state(TTT, ("1", "1"))
+
+
+# -- worker processes -----------------------------------------------------------------
+
+def test_workers_play_the_same_games_as_one_process_and_survive_a_dying_agent() -> None:
+    dying = str(AGENTS / "dying.py")
+    pairs = [("random", "alphabeta:depth=2"), (dying, "random"), ("alphabeta:depth=2", "random"),
+             ("random", dying), ("mcts:nodes=40", "random")]
+    schedule = [GameJob(n, "tictactoe", agents, seeds=(n, n + 100))
+                for n, agents in enumerate(pairs, 1)]
+    results: list[GameResult] = []
+    LocalBackend(2).run(iter(schedule), results.append)
+    by_number = {r.number: r for r in results}
+    assert sorted(by_number) == [1, 2, 3, 4, 5]
+    for n in (1, 3, 5):
+        here = play_game(schedule[n - 1])
+        assert (moves_of(by_number[n]), by_number[n].reason) == (moves_of(here), here.reason)
+    assert (by_number[2].score, by_number[2].fault) == (0.0, 0)
+    assert by_number[2].reason == f"{dying} lost: its worker process died (exit code 3)"
+    assert (by_number[4].score, by_number[4].fault) == (1.0, 1)
+
+
+def test_a_backend_stops_taking_jobs_when_told() -> None:
+    schedule = (GameJob(n, "tictactoe", ("random", "random"), seeds=(n, n))
+                for n in range(1, 1000))
+    results: list[GameResult] = []
+
+    def take(result: GameResult) -> bool:
+        results.append(result)
+        return len(results) == 3
+
+    LocalBackend(1).run(schedule, take)
+    assert [r.number for r in results] == [1, 2, 3]
+
+
+# -- the database ---------------------------------------------------------------------
+
+def test_the_store_keeps_games_and_refuses_another_tournament(tmp_path: Path) -> None:
+    path = str(tmp_path / "t.sqlite")
+    j = job(("random", "alphabeta"))
+    r = play_game(j)
+    with Store(path, "settings A") as store:
+        store.add(j, r)
+    with Store(path, "settings A") as store:
+        assert store.results() == {1: r} and store.jobs() == {1: j}
+    with pytest.raises(InputError, match="holds another tournament"):
+        Store(path, "settings B")
+    with Store.existing(path) as store:
+        assert store.settings_json == "settings A"
+
+
+def test_a_file_that_is_no_database_is_refused(tmp_path: Path) -> None:
+    garbled = tmp_path / "notes.txt"
+    garbled.write_text("this is no database\n" * 100)
+    with pytest.raises(InputError, match=r"notes\.txt is not a tournament database"):
+        Store(str(garbled), "s")
+    with pytest.raises(InputError, match="no tournament database"):
+        Store.existing(str(tmp_path / "missing.sqlite"))
+    with pytest.raises(InputError, match="no directory"):
+        Store(str(tmp_path / "nowhere" / "t.sqlite"), "s")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+# -- reports --------------------------------------------------------------------------
+
+def played(agents: tuple[str, str], pair: int, score: float, number: int) -> Played:
+    return Played(GameJob(number, "tictactoe", agents, pair=pair),
+                  GameResult(number, score, "x"))
+
+
+def test_cross_table_and_pair_figures() -> None:
+    games = [played(("a", "b"), 0, 1.0, 1), played(("b", "a"), 0, 0.5, 2),
+             played(("a", "b"), 1, 1.0, 3), played(("b", "a"), 1, 0.0, 4)]
+    assert cross_table(games, ["a", "b"]).splitlines()[2:] == [
+        "  1  a      -  3.5/4",
+        "  2  b  0.5/4      -"]
+    stats = pair_stats(games, "a", "b")
+    assert (stats.wins, stats.draws, stats.losses) == (3, 1, 0)
+    assert stats.pairs == (0, 0, 0, 1, 1)  # pairs scored 1½ and 2 for a

@@ -1,9 +1,11 @@
 """zerosum.ratings.bradley_terry: ratings of many players, checked against closed forms
-(two players, a chain of players) and against a Newton fit written here on its own."""
+(two players, a chain of players), against a Newton fit written here on its own, and
+against the likelihood equations the maximum solves."""
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 
 import pytest
@@ -93,6 +95,26 @@ def test_three_transitive_players_match_a_newton_fit(prior: float) -> None:
     for rating in got:
         assert rating.elo == pytest.approx(expected[rating.name], abs=1e-8)
     assert [round(x.elo) for x in bradley_terry(games, 0.0)] == [89, 39, -128]
+
+
+def test_the_ratings_solve_the_likelihood_equations() -> None:
+    # At the maximum every player's expected points equal the points scored (the
+    # prior's half points included): a check that needs no fitting of its own.
+    rng = random.Random(5)
+    names = ["ab", "mcts", "greedy", "random", "minimax", "pvs"]
+    games: list[Game] = [(a, b, rng.choice([1.0, 0.5, 0.0, 1.0]))
+                         for _ in range(6) for a in names for b in names if a < b]
+    ratings = by_name(bradley_terry(games, prior_draws=2))
+    for a in names:
+        expected = scored = 0.0
+        for b in names:
+            if a != b:
+                p = 1 / (1 + 10 ** ((ratings[b].elo - ratings[a].elo) / 400))
+                expected += (6 + 2) * p  # six games and two virtual draws
+                scored += 1.0  # the prior's two half points
+        assert expected - scored == pytest.approx(ratings[a].points, abs=1e-9)
+        assert ratings[a].games == 30
+    assert sum(r.elo for r in ratings.values()) == pytest.approx(0, abs=1e-9)
 
 
 def test_symmetric_results_rate_everyone_0_and_sort_by_name() -> None:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from zerosum.ratings import Sprt, score_from_elo
+from zerosum.ratings import Sprt, Tally, score_from_elo, trinomial
 
 ELO_60 = 400 * math.log10(1.5)  # the Elo difference of a 60 % score
 ELO_55 = 400 * math.log10(11 / 9)  # and of a 55 % score
@@ -47,6 +47,19 @@ def test_trinomial_llr_by_hand() -> None:
     assert llr == pytest.approx(10 * 0.1 * (1.4 - 1.1) / (2 * 0.16), rel=1e-10)
     assert llr == pytest.approx(0.9375, rel=1e-10)
     assert Sprt(0, ELO_60).llr_trinomial(2, 2, 6) < 0
+
+
+def test_the_llr_of_a_tally_is_pentanomial_once_every_pair_is_complete() -> None:
+    sprt, tally = Sprt(0, ELO_55), Tally()
+    for pair, scores in enumerate([(0, 0), (0, .5), (.5, 0), (.5, .5), (1, 0), (0, 1),
+                                   (1, .5), (.5, 1), (1, 1), (1, 1)]):
+        tally.add(pair, scores[0])
+        tally.add(pair, scores[1])
+    assert tally.stats().pairs == (1, 2, 3, 2, 2)
+    assert sprt.llr(tally.stats()) == pytest.approx(5 / 39, rel=1e-10)
+    tally.add(10, 1.0)  # a pair cut short: the games count one by one
+    assert sprt.llr(tally.stats()) == sprt.llr_trinomial(9, 6, 6) != 5 / 39
+    assert sprt.llr(trinomial(6, 2, 2)) == sprt.llr_trinomial(6, 2, 2)
 
 
 def test_samples_without_variance_use_the_exact_likelihood_ratio() -> None:

@@ -31,38 +31,42 @@ stronger), and Phi((s - 1/2) / standard error) for pentanomial counts.
 Ratings of many players (`bradley_terry`): the Bradley-Terry model gives player i a
 strength r_i and i beats j with probability 1 / (1 + exp(r_j - r_i)), the logistic Elo
 curve once r is multiplied by 400 / ln 10. A draw counts as half a win for each side.
-The ratings are the most likely ones given the games, found by the MM algorithm of
-D. R. Hunter, "MM algorithms for generalized Bradley-Terry models", The Annals of
-Statistics 32(1), 2004, pp. 384-406: each sweep sets gamma_i = exp(r_i) to
-W_i / sum_j N_ij / (gamma_i + gamma_j) (W_i the points of i, N_ij the games of i and
-j), which raises the likelihood every time. When a player (or a group) wins or loses
-every game, no most likely ratings exist: they run off to infinity. So, after the
-prior of Remi Coulom's BayesElo (https://www.remi-coulom.fr/Bayesian-Elo/), every pair
-of players that met is given `prior_draws` extra virtual draws, which pulls the
-ratings a little towards each other and keeps them finite; the ratings are then the
-most probable ones under that prior. The 95 % interval of each rating is its estimate
-plus or minus 1.96 standard deviations, from the observed Fisher information (the
-curvature of the log-likelihood at its maximum, virtual draws included): the matrix
-with N_ij p_ij (1 - p_ij) off the diagonal (negated) and the row sums on it, a weighted
-graph Laplacian. It is singular, as adding a constant to every rating changes nothing;
-the ratings are centred (mean 0), and their covariance is the pseudo-inverse of that
-matrix, (L + J/n)^-1 - J/n for a connected graph of n players (J all ones). The
-intervals say how well each rating is known relative to the mean of the field.
+The ratings are the most likely ones given the games (see D. R. Hunter, "MM algorithms
+for generalized Bradley-Terry models", The Annals of Statistics 32(1), 2004,
+pp. 384-406, for the model, its MM fit, and when the maximum exists), found here by
+Newton's method on the log-likelihood, which is concave: each step solves I d = g (g
+the gradient, W_i - sum_j N_ij p_ij with W_i the points of i and N_ij the games of i and
+j; I the information matrix below) and is halved until the likelihood rises. When a
+player (or a group) wins or loses every game, no most likely ratings exist: they run
+off to infinity. So, after the prior of Remi Coulom's BayesElo
+(https://www.remi-coulom.fr/Bayesian-Elo/), every pair of players that met is given
+`prior_draws` extra virtual draws, which pulls the ratings a little towards each other
+and keeps them finite; the ratings are then the most probable ones under that prior.
+The 95 % interval of each rating is its estimate plus or minus 1.96 standard
+deviations, from the observed Fisher information (the curvature of the log-likelihood
+at its maximum, virtual draws included): the matrix I with N_ij p_ij (1 - p_ij) off the
+diagonal (negated) and the row sums on it, a weighted graph Laplacian L. It is
+singular, as adding a constant to every rating changes nothing; the ratings are centred
+(mean 0), and their covariance is the pseudo-inverse of L, (L + J/n)^-1 - J/n for a
+connected graph of n players (J all ones). The intervals say how well each rating is
+known relative to the mean of the field.
 
 The SPRT (`Sprt`) decides between H0: the player's Elo advantage is elo0, and H1: it
 is elo1 (elo1 > elo0), with error rates alpha (accepting H1 when H0 holds) and beta.
 It adds up the log-likelihood ratio (LLR) of the results and stops when it leaves
 [ln(beta / (1 - alpha)), ln((1 - beta) / alpha)] (Wald's bounds). The LLR is the one
 of the generalized SPRT in its normal approximation, as worked out by Michel Van den
-Bergh for fishtest (the notes "A note on the GSPRT" / "Normalized Elo and the SPRT",
-https://hardy.uhasselt.be/Fishtest/): with n units (games for trinomial counts,
-pairs scored 0, 1/4, ..., 1 for pentanomial ones) of observed mean m and variance v
-(the maximum-likelihood one, denominator n), and s0, s1 the scores of elo0 and elo1,
-LLR = n (s1 - s0) (2m - s0 - s1) / (2v). When every unit scored the same, v is 0 and
-the approximation says nothing; the LLR is then the exact generalized one for that
-sample: among the distributions with mean s, the most likely one gives the observed
-value x the probability s/x (x > s) or (1 - s)/(1 - x) (x < s), the rest going to the
-far end, so a sweep of n pairs won has LLR n ln(s1 / s0). No units: LLR 0.
+Bergh for fishtest (the note "GSPRT approximation",
+http://hardy.uhasselt.be/Fishtest/GSPRT_approximation.pdf): with n units (games for
+trinomial counts, pairs scored 0, 1/4, ..., 1 for pentanomial ones) of observed mean m
+and variance v (the maximum-likelihood one, denominator n), and s0, s1 the scores of
+elo0 and elo1, LLR = n (s1 - s0) (2m - s0 - s1) / (2v). Like every normal
+approximation it is poor for few units or a mean near 0 or 1. When every unit scored
+the same, v is 0 and it says nothing; the LLR is then the exact generalized one for
+that sample: among the distributions on [0, 1] with mean s, the most likely one gives
+the observed value x the probability s/x (x > s) or (1 - s)/(1 - x) (x < s), the rest
+going to the far end, so a sweep of n pairs won has LLR n ln(s1 / s0) and the test
+ends even when one player wins every game. No units: LLR 0.
 """
 
 from __future__ import annotations
@@ -258,8 +262,8 @@ class Tally:
 # ------------------------------------------------------------ Bradley-Terry ratings
 
 ELO_PER_UNIT = 400.0 / math.log(10.0)  # Elo per unit of the model's natural strength
-MM_TOLERANCE = 1e-12  # the largest change of a strength (natural units) in a last sweep
-MM_SWEEPS = 100_000
+FIT_TOLERANCE = 1e-11  # the largest change of a strength (natural units) in a last step
+FIT_STEPS = 200
 
 
 @dataclass(frozen=True)
@@ -297,7 +301,7 @@ def bradley_terry(games: Sequence[tuple[str, str, float]],
               for i in range(n)]
     if prior_draws == 0:
         _check_likelihood_has_maximum(names, wins)
-    strength = _fit_mm(wins, counts)
+    strength = _fit(wins, counts)
     mean = sum(strength) / n
     sd = _standard_deviations(strength, counts)
     ratings = []
@@ -373,51 +377,85 @@ def _check_likelihood_has_maximum(names: Sequence[str], wins: Sequence[Sequence[
                          "ratings exist (use prior draws)")
 
 
-def _fit_mm(wins: Sequence[Sequence[float]], counts: Sequence[Sequence[float]]
-            ) -> list[float]:
-    """The maximum-likelihood strengths (natural units, mean 0) by Hunter's MM sweeps,
-    each player updated in turn from the latest strengths of the others."""
-    n = len(wins)
-    total = [sum(row) for row in wins]
-    gamma = [1.0] * n
-    for _ in range(MM_SWEEPS):
-        before = [math.log(g) for g in gamma]
-        for i in range(n):
-            gamma[i] = total[i] / sum(counts[i][j] / (gamma[i] + gamma[j])
-                                      for j in range(n) if counts[i][j])
-        strength = [math.log(g) for g in gamma]
-        mean = sum(strength) / n
-        strength = [r - mean for r in strength]
-        gamma = [math.exp(r) for r in strength]  # rescaled: the ratios are what count
-        if max(abs(r - b) for r, b in zip(strength, before, strict=True)) < MM_TOLERANCE:
-            return strength
-    raise ArithmeticError(f"the ratings did not settle in {MM_SWEEPS} sweeps")
+def _log_sigmoid(x: float) -> float:
+    """ln(1 / (1 + e^-x)), without overflow for large |x|."""
+    return -math.log1p(math.exp(-x)) if x >= 0 else x - math.log1p(math.exp(x))
 
 
-def _standard_deviations(strength: Sequence[float], counts: Sequence[Sequence[float]]
-                         ) -> list[float]:
-    """The standard deviation of each centred strength: the square root of the diagonal
-    of the pseudo-inverse of the information matrix (a weighted Laplacian)."""
+def _log_likelihood(strength: Sequence[float], wins: Sequence[Sequence[float]]) -> float:
+    n = len(strength)
+    return sum(wins[i][j] * _log_sigmoid(strength[i] - strength[j])
+               for i in range(n) for j in range(n) if wins[i][j])
+
+
+def _information(strength: Sequence[float], counts: Sequence[Sequence[float]]
+                 ) -> list[list[float]]:
+    """The observed Fisher information of the strengths (minus the Hessian of the
+    log-likelihood): N_ij p_ij (1 - p_ij) off the diagonal, negated, row sums on it."""
     n = len(strength)
     laplacian = [[0.0] * n for _ in range(n)]
     for i in range(n):
         for j in range(n):
             if i != j and counts[i][j]:
-                p = 1.0 / (1.0 + math.exp(strength[j] - strength[i]))
+                p = math.exp(_log_sigmoid(strength[i] - strength[j]))
                 laplacian[i][j] = -counts[i][j] * p * (1.0 - p)
                 laplacian[i][i] += counts[i][j] * p * (1.0 - p)
-    inverse = _inverse([[x + 1.0 / n for x in row] for row in laplacian])
+    return laplacian
+
+
+def _fit(wins: Sequence[Sequence[float]], counts: Sequence[Sequence[float]]) -> list[float]:
+    """The maximum-likelihood strengths (natural units, mean 0) by Newton's method,
+    each step halved until it raises the likelihood (which is concave, so this ends)."""
+    n = len(wins)
+    strength = [0.0] * n
+    value = _log_likelihood(strength, wins)
+    for _ in range(FIT_STEPS):
+        gradient = [sum(wins[i][j] - counts[i][j] * math.exp(_log_sigmoid(r - strength[j]))
+                        for j in range(n) if counts[i][j])
+                    for i, r in enumerate(strength)]
+        # The gradient sums to 0, and on such vectors (L + J/n)^-1 is L's pseudo-inverse.
+        step = [row[0] for row in _solve(_plus_mean(_information(strength, counts)),
+                                         [[g] for g in gradient])]
+        for _ in range(60):
+            trial = [r + s for r, s in zip(strength, step, strict=True)]
+            trial_value = _log_likelihood(trial, wins)
+            if trial_value >= value:
+                break
+            step = [s / 2 for s in step]
+        else:  # no step raises it: the maximum, to the precision of floating point
+            return strength
+        mean = sum(trial) / n
+        strength, value = [r - mean for r in trial], trial_value
+        if max(abs(s) for s in step) < FIT_TOLERANCE:
+            return strength
+    raise ArithmeticError(f"the ratings did not settle in {FIT_STEPS} Newton steps")
+
+
+def _plus_mean(laplacian: Sequence[Sequence[float]]) -> list[list[float]]:
+    """L + J/n: invertible when L is the Laplacian of a connected graph."""
+    return [[x + 1.0 / len(laplacian) for x in row] for row in laplacian]
+
+
+def _standard_deviations(strength: Sequence[float], counts: Sequence[Sequence[float]]
+                         ) -> list[float]:
+    """The standard deviation of each centred strength: the square root of the diagonal
+    of the pseudo-inverse of the information matrix, (L + J/n)^-1 - J/n."""
+    n = len(strength)
+    identity = [[1.0 if j == i else 0.0 for j in range(n)] for i in range(n)]
+    inverse = _solve(_plus_mean(_information(strength, counts)), identity)
     return [math.sqrt(max(0.0, inverse[i][i] - 1.0 / n)) for i in range(n)]
 
 
-def _inverse(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
-    """The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting."""
+def _solve(matrix: Sequence[Sequence[float]], right: Sequence[Sequence[float]]
+           ) -> list[list[float]]:
+    """X with matrix X = right (right given row by row; the identity gives the inverse),
+    by Gauss-Jordan elimination with partial pivoting."""
     n = len(matrix)
-    rows = [[*row, *(1.0 if j == i else 0.0 for j in range(n))] for i, row in enumerate(matrix)]
+    rows = [[*row, *extra] for row, extra in zip(matrix, right, strict=True)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
         if rows[pivot][col] == 0.0:
-            raise ArithmeticError("a singular matrix has no inverse")
+            raise ArithmeticError("a singular matrix")
         rows[col], rows[pivot] = rows[pivot], rows[col]
         scale = rows[col][col]
         rows[col] = [x / scale for x in rows[col]]
@@ -476,6 +514,13 @@ class Sprt:
         if len(pairs) != len(PAIR_SCORES):
             raise ValueError(f"pentanomial counts are five numbers, not {list(pairs)}")
         return self._llr([s / 2 for s in PAIR_SCORES], pairs)
+
+    def llr(self, stats: MatchStats) -> float:
+        """The LLR of a match's figures (e.g. Tally.stats()): pentanomial when they carry
+        pair counts, trinomial otherwise."""
+        if stats.pairs is not None:
+            return self.llr_pentanomial(stats.pairs)
+        return self.llr_trinomial(stats.wins, stats.draws, stats.losses)
 
     def decision(self, llr: float) -> Hypothesis | None:
         """The hypothesis accepted at this LLR, None while the test goes on."""

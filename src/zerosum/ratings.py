@@ -73,12 +73,13 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975: the 95 % interval
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)  # what the pentanomial counts count
+GAME_SCORES = (1.0, 0.5, 0.0)  # a win, a draw, a loss: what the trinomial counts count
 
 
 def elo_from_score(score: float) -> float:
@@ -228,9 +229,6 @@ def pair_counts(pair_scores: Sequence[float]) -> tuple[int, int, int, int, int]:
     return counts[0], counts[1], counts[2], counts[3], counts[4]
 
 
-GAME_SCORES = (1.0, 0.5, 0.0)  # a win, a draw, a loss
-
-
 @dataclass
 class Tally:
     """A player's scores (1, 1/2, 0) by pair: the figures are pentanomial when every pair
@@ -314,10 +312,9 @@ def bradley_terry(games: Sequence[tuple[str, str, float]],
     return sorted(ratings, key=lambda r: (-round(r.elo, 6), r.name))
 
 
-def _tabulate(games: Iterable[tuple[str, str, float]]
+def _tabulate(games: Sequence[tuple[str, str, float]]
               ) -> tuple[list[str], list[list[float]], list[list[int]]]:
     """The players (sorted), the points of each against each, and their games."""
-    games = list(games)
     for a, b, score in games:
         if a == b:
             raise ValueError(f"{a} cannot play a rated game against itself")
@@ -349,10 +346,11 @@ def _reachable(start: int, edge: Sequence[Sequence[bool]]) -> set[int]:
 
 
 def _check_connected(names: Sequence[str], met: Sequence[Sequence[int]]) -> None:
+    linked = [[m > 0 for m in row] for row in met]
     groups: list[set[int]] = []
     for i in range(len(names)):
         if not any(i in g for g in groups):
-            groups.append(_reachable(i, [[m > 0 for m in row] for row in met]))
+            groups.append(_reachable(i, linked))
     if len(groups) > 1:
         main = max(groups, key=len)  # the first of the largest: the one with the first name
         apart = sorted(names[i] for g in groups if g is not main for i in g)

@@ -55,10 +55,9 @@ import sys
 import time
 from typing import Any
 
-from matchlib import Tally
-
 from zerosum.games.checkers import Checkers, State
 from zerosum.games.registry import get_game
+from zerosum.ratings import Tally
 from zerosum.result import Limit, SearchResult
 from zerosum.search.driver import analyse_with
 

@@ -24,13 +24,12 @@ import sys
 import time
 from collections.abc import Callable
 
-from matchlib import Tally
-
 from zerosum.games.connect4.course import CourseConnect4
 from zerosum.games.connect4.engine import WEAK_SOLVE_WHEN_EMPTY, Connect4Kernel
 from zerosum.games.connect4.game import Position
 from zerosum.games.connect4.notation import format_moves
 from zerosum.kernel import Enhancements
+from zerosum.ratings import Tally
 from zerosum.result import Limit
 from zerosum.search import alphabeta_search
 from zerosum.search.driver import analyse_with

@@ -1,7 +1,7 @@
 """Matches for the bench scripts: two players, colour-swapped pairs of games from seeded
-openings, and the tally that turns the results into zerosum.ratings figures.
+openings, tallied by zerosum.ratings.Tally (which turns the results into figures).
 
-    from matchlib import Tally, play_pairs, random_openings   # bench/ is on sys.path
+    from matchlib import play_pairs, random_openings   # bench/ is on sys.path
 
 A player is any object with a `name` and `choose(game, state, moves)`, where `moves`
 is every action played from the initial state to `state` (the opening included): a
@@ -15,11 +15,11 @@ import queue
 import random
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from zerosum.game import AnyGame
-from zerosum.ratings import MatchStats, pair_counts, pentanomial, trinomial
+from zerosum.ratings import Tally
 
 OUTCOMES = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 
@@ -28,33 +28,6 @@ class Player(Protocol):
     name: str
 
     def choose(self, game: AnyGame, state: Any, moves: Sequence[Any]) -> Any: ...
-
-
-@dataclass
-class Tally:
-    """A's scores (1, 1/2, 0) by pair: the figures are pentanomial when every pair has
-    both its games, trinomial otherwise (a match cut short, a replay of some games)."""
-
-    scores: dict[int, list[float]] = field(default_factory=dict)
-
-    def add(self, pair: int, score: float) -> None:
-        if score not in OUTCOMES:
-            raise ValueError(f"a game scores 1, 0.5 or 0, not {score}")
-        self.scores.setdefault(pair, []).append(score)
-
-    def counts(self) -> tuple[int, int, int]:
-        every = [s for pair in self.scores.values() for s in pair]
-        return every.count(1.0), every.count(0.5), every.count(0.0)
-
-    def stats(self) -> MatchStats:
-        wins, draws, losses = self.counts()
-        pairs = list(self.scores.values())
-        if pairs and all(len(p) == 2 for p in pairs):
-            return pentanomial(pair_counts([sum(p) for p in pairs]), wins, draws, losses)
-        return trinomial(wins, draws, losses)
-
-    def summary(self) -> str:
-        return self.stats().summary()
 
 
 def random_openings(game: AnyGame, plies: int, count: int,

@@ -23,12 +23,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from matchlib import Tally
-
 from zerosum.agents import Move, play_match
 from zerosum.game import AnyGame, GameBase
 from zerosum.games.connect4.game import Connect4
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.ratings import Tally
 from zerosum.search import SearchResult, iterative_deepening_search, mcts_search
 
 GAMES: dict[str, Callable[[], GameBase[Any, Any]]] = {"tictactoe": TicTacToe, "connect4": Connect4}

@@ -1,5 +1,7 @@
-"""zerosum.ratings: the figures of a match, checked against values worked out by hand;
-and bench/matchlib.py, which plays the pairs of games behind them."""
+"""zerosum.ratings: the figures of a match, checked against values worked out by hand,
+and the Tally that collects them; bench/matchlib.py, which plays the pairs of games
+behind them. Ratings of many players: test_ratings_bradley_terry.py; the SPRT:
+test_ratings_sprt.py."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import pytest
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.ratings import (
     Z95,
+    Tally,
     elo_from_score,
     normal_cdf,
     pair_counts,
@@ -171,12 +174,12 @@ def test_a_pair_plays_each_side_once_and_scores_for_a() -> None:
     assert [(r.number, r.pair, r.a_is_max, r.result) for r in records] == [
         (1, 0, True, "win"), (2, 0, False, "loss"), (3, 1, True, "loss"), (4, 1, False, "win")]
     assert [len(r.moves) for r in records] == [5, 5, 6, 6]
-    assert tally.stats().pairs == (0, 0, 2, 0, 0)
+    assert isinstance(tally, Tally) and tally.stats().pairs == (0, 0, 2, 0, 0)
     assert tally.summary().startswith("2W 0D 2L of 4, pairs (0 ½ 1 1½ 2) 0 0 2 0 0: score 50.0 %")
 
 
 def test_a_tally_with_a_lone_game_is_trinomial() -> None:
-    tally = matchlib.Tally()
+    tally = Tally()
     for pair, score in [(0, 1.0), (0, 0.5), (1, 0.0)]:
         tally.add(pair, score)
     assert tally.counts() == (1, 1, 1) and tally.stats() == trinomial(1, 1, 1)

@@ -158,10 +158,11 @@ def _signals_raise() -> Iterator[None]:
             signal.signal(s, h)
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, newline: str = "\n",
+def write_atomic(path: str | os.PathLike[str], text: str | bytes, newline: str = "\n",
                  what: str = "output file") -> None:
-    """Write `text` (with '\\n' turned into `newline`) so that readers see either the old
-    file or the whole new one, never half: write a temporary file beside it, then rename.
+    """Write `text` (with '\\n' turned into `newline`; bytes as they are) so that readers
+    see either the old file or the whole new one, never half: write a temporary file
+    beside it, then rename.
     The file gets the permissions a plain open() would give it (0666 less the umask), and
     the temporary file goes away on any error or terminating signal. Errors name `path`."""
     check_writable(path, what)
@@ -176,8 +177,12 @@ def write_atomic(path: str | os.PathLike[str], text: str, newline: str = "\n",
             raise _fail(what, name, e.strerror or "cannot be written") from None
         try:
             os.fchmod(fd, stat.S_IMODE(0o666 & ~_umask()))
-            with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
-                f.write(text)
+            if isinstance(text, bytes):
+                with os.fdopen(fd, "wb") as binary:
+                    binary.write(text)
+            else:
+                with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
+                    f.write(text)
             os.replace(tmp, target)
         except OSError as e:
             with contextlib.suppress(OSError):

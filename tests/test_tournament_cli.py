@@ -98,9 +98,13 @@ def test_an_sprt_stops_once_decided(tmp_path: Path, capsys: pytest.CaptureFixtur
             "--elo1", "100", "--workers", "1", "--db", db]
     status, out, err = zerosum(args, capsys)
     assert (status, err) == (0, "")
-    assert "H1 accepted: alphabeta is stronger by about 100 Elo or more" in out
-    played = sum(line.startswith("game ") for line in out.splitlines())
-    assert 2 <= played < 2000
+    # one worker: the games end in order, so the test stops after the same game each time
+    assert out.splitlines()[-2:] == [
+        "alphabeta vs random: 10W 0D 2L of 12, pairs (0 ½ 1 1½ 2) 0 0 2 0 4: score 83.3 % "
+        "± 20.7 %, Elo +280 [+90, +inf], LOS 99.9 %",
+        "LLR +3.983 in [-2.944, +2.944]: H1 accepted: alphabeta is stronger by about 100 Elo "
+        "or more"]
+    assert sum(line.startswith("game ") for line in out.splitlines()) == 12
     # run again: decided already, nothing more is played
     status, again, _ = zerosum(args, capsys)
     assert status == 0 and not any(line.startswith("game ") for line in again.splitlines())
@@ -143,3 +147,19 @@ def test_a_database_of_another_tournament_or_none_at_all_is_refused(
     status, _, err = zerosum(["results", str(tmp_path / "none.sqlite")], capsys)
     assert (status, err) == (2, f"zerosum: error: no tournament database "
                                 f"{tmp_path / 'none.sqlite'}\n")
+
+
+def test_own_agents_forfeits_and_the_plot(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    db, png = str(tmp_path / "t.sqlite"), str(tmp_path / "ratings.png")
+    greedy = str(Path(__file__).parent.parent / "docs" / "examples" / "myagent.py")
+    crashing = str(Path(__file__).parent / "data" / "agents" / "crashing.py")
+    status, out, err = zerosum(["tournament", "connect4", "--agent", greedy, "--agent",
+                                crashing, "--agent", "random", "--games", "2",
+                                "--workers", "2", "--db", db, "--plot", png], capsys)
+    assert (status, err) == (0, "")
+    forfeits = out[out.index("Forfeits:"):].splitlines()[1:-1]
+    assert len(forfeits) == 4  # the crashing agent's four games, each lost on its 3rd move
+    assert all(f"{crashing}) crashed: RuntimeError: out of ideas" in line for line in forfeits), forfeits
+    assert out.splitlines()[-1] == f"Plot of the ratings: {png}"
+    assert Path(png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

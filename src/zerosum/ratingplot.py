@@ -19,6 +19,17 @@ from zerosum.ratings import Rating, format_elo
 WIDTH = 7.0  # inches, at 100 dots per inch
 ROW_HEIGHT = 0.4  # inches per player
 MARGIN_HEIGHT = 1.3  # inches for the title and the axis
+NO_MATPLOTLIB = "plotting needs matplotlib: pip install 'zerosum[plot]'"
+
+
+def check_plot(path: str | os.PathLike[str]) -> None:
+    """InputError now if a plot could not be drawn at `path` later (no matplotlib, or
+    the file cannot be written): a long tournament learns it before it starts."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise InputError(NO_MATPLOTLIB)
+    check_writable(path, "plot")
 
 
 def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike[str], title: str) -> None:
@@ -28,7 +39,7 @@ def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike[str], title:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise InputError("plotting needs matplotlib: pip install 'zerosum[plot]'") from None
+        raise InputError(NO_MATPLOTLIB) from None
     if not ratings:
         raise ValueError("no ratings to plot")
     check_writable(path, "plot")  # before the drawing, which takes a moment

@@ -13,10 +13,11 @@ from zerosum.convert import float_arg, int_arg, seed_arg
 from zerosum.fileio import read_text
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt, Tally
 from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.jobs import GameJob, GameResult
-from zerosum.tournament.report import report
+from zerosum.tournament.report import Played, ratings, report
 from zerosum.tournament.run import play
 from zerosum.tournament.schedule import (
     FORMATS,
@@ -28,6 +29,7 @@ from zerosum.tournament.schedule import (
 from zerosum.tournament.store import Store
 
 MAX_GAMES = 1_000_000
+PLOT_HELP = "also draw the ratings with their intervals as a PNG (needs matplotlib)"
 AGENT_HELP = ("an agent, NAME[:SETTING=VALUE,...]: random, minimax, alphabeta, depth-limited, "
               "iterative, mcts or the game's own (engine, solver), with time, depth, nodes, "
               "seed, off; e.g. engine:time=0.1, alphabeta:depth=6, mcts:time=0.2,seed=3, "
@@ -47,6 +49,7 @@ def register(sub: Any) -> None:
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
         g.add_argument("--games", type=int_arg(2, MAX_GAMES, "games"), default=10,
                        help="games per pairing, an even number (default: %(default)s)")
+        g.add_argument("--plot", metavar="FILE.png", help=PLOT_HELP)
         g.add_argument("--format", choices=FORMATS, default="round-robin",
                        help="round-robin: every two agents meet; gauntlet: the first agent "
                        "against each other (default: %(default)s)")
@@ -78,6 +81,7 @@ def register(sub: Any) -> None:
                        description="Show the standings, cross-table and pairings of a "
                        "tournament database without playing.")
     r.add_argument("db", metavar="DB", help="the tournament's database file")
+    r.add_argument("--plot", metavar="FILE.png", help=PLOT_HELP)
     r.set_defaults(func=run_results)
 
 
@@ -165,6 +169,8 @@ def interrupted(store: Store) -> int:
 
 def run_tournament(args: argparse.Namespace) -> int:
     settings, game = settings_of(args, args.games, args.format)
+    if args.plot is not None:
+        check_plot(args.plot)
     backend = backend_of(args)
     with Store(args.db, settings.to_json()) as store:
         count = len(store.results())
@@ -184,8 +190,19 @@ def run_tournament(args: argparse.Namespace) -> int:
             play(settings, game, store, backend, shown)
         except KeyboardInterrupt:
             return interrupted(store)
-        say("\n" + report(store.results(), store.jobs(), settings.agents).rstrip("\n"))
+        say("")
+        show(store, settings, args.plot)
     return 0
+
+
+def show(store: Store, settings: Settings, plot: str | None) -> None:
+    """The tables of the games in `store`; the plot of the ratings if asked."""
+    results, jobs = store.results(), store.jobs()
+    say(report(results, jobs, settings.agents).rstrip("\n"))
+    if plot is not None and results:
+        played = [Played(jobs[n], results[n]) for n in sorted(results)]
+        plot_ratings(ratings(played), plot, f"{settings.game}: {len(results)} games")
+        say(f"Plot of the ratings: {plot}")
 
 
 def sprt_state(sprt: Sprt, results: dict[int, GameResult], jobs: dict[int, GameJob],
@@ -214,8 +231,8 @@ def run_sprt(args: argparse.Namespace) -> int:
     backend = backend_of(args)
     with Store(args.db, settings.to_json()) as store:
         say(f"SPRT: is {first} stronger than {settings.agents[1]} by {args.elo1:g} Elo "
-            f"(H1) or by at most {args.elo0:g} (H0)? LLR bounds [{sprt.lower:.3f}, "
-            f"{sprt.upper:.3f}], results in {args.db}.")
+            f"(H1) or by at most {args.elo0:g} (H0)? LLR bounds [{sprt.lower:+.3f}, "
+            f"{sprt.upper:+.3f}], results in {args.db}.")
         results, jobs = store.results(), store.jobs()
         tally, llr, decision = sprt_state(sprt, results, jobs, first)
 
@@ -236,14 +253,15 @@ def run_sprt(args: argparse.Namespace) -> int:
         verdict = {"H1": f"H1 accepted: {first} is stronger by about {args.elo1:g} Elo or more",
                    "H0": f"H0 accepted: {first} is not stronger by {args.elo1:g} Elo",
                    None: "no decision within --max-games"}[decision]
-        say(f"LLR {llr:+.3f} in [{sprt.lower:.3f}, {sprt.upper:.3f}]: {verdict}")
+        say(f"LLR {llr:+.3f} in [{sprt.lower:+.3f}, {sprt.upper:+.3f}]: {verdict}")
     return 0
 
 
 def run_results(args: argparse.Namespace) -> int:
+    if args.plot is not None:
+        check_plot(args.plot)
     with Store.existing(args.db) as store:
-        settings = Settings(**_loaded(store.settings_json))
-        say(report(store.results(), store.jobs(), settings.agents).rstrip("\n"))
+        show(store, Settings(**_loaded(store.settings_json)), args.plot)
     return 0
 
 

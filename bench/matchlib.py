@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from zerosum.game import AnyGame
 from zerosum.ratings import Tally
+from zerosum.tournament import schedule
 
 OUTCOMES = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 
@@ -32,22 +33,16 @@ class Player(Protocol):
 
 def random_openings(game: AnyGame, plies: int, count: int,
                     rng: random.Random) -> list[list[Any]]:
-    """`count` openings of `plies` random moves (each in the game's search order, drawn
-    from `rng`), none ending the game; no opening repeats while a fresh one turns up
-    in a few hundred draws (short openings have only so many)."""
+    """`count` openings of `plies` random moves, as actions (those of the tournament's
+    zerosum.tournament.schedule.random_openings, drawn from `rng`)."""
+    drawn = schedule.random_openings(game, plies, rng)
     openings: list[list[Any]] = []
-    seen: set[str] = set()
-    while len(openings) < count:
-        for _ in range(500):
-            state, moves = game.initial_state(), list[Any]()
-            while len(moves) < plies and not game.is_terminal(state):
-                moves.append(rng.choice(list(game.actions(state))))
-                state = game.result(state, moves[-1])
-            key = " ".join(game.format_move(m) for m in moves)
-            if not game.is_terminal(state) and key not in seen:
-                break
-        seen.add(key)
-        openings.append(moves)
+    for _ in range(count):
+        state, actions = game.initial_state(), list[Any]()
+        for text in next(drawn):
+            actions.append(game.parse_move(state, text))
+            state = game.result(state, actions[-1])
+        openings.append(actions)
     return openings
 
 

@@ -163,3 +163,18 @@ def test_own_agents_forfeits_and_the_plot(tmp_path: Path,
     assert all(f"{crashing}) crashed: RuntimeError: out of ideas" in line for line in forfeits), forfeits
     assert out.splitlines()[-1] == f"Plot of the ratings: {png}"
     assert Path(png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_persons_own_game_from_its_file(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    game = str(Path(__file__).parent.parent / "docs" / "examples" / "mygame.py")
+    status, out, err = zerosum(["tournament", "game-file", game, "--agent", "alphabeta",
+                                "--agent", "random", "--games", "4", "--workers", "2",
+                                "--db", str(tmp_path / "g.sqlite")], capsys)
+    assert (status, err) == (0, "")
+    # Twenty-one is a first-player win, and a full alpha-beta wins it from either side
+    # after two random moves: it takes the counters down to a multiple of 4
+    assert "  alphabeta vs random: 4W 0D 0L of 4, pairs (0 ½ 1 1½ 2) 0 0 0 0 2" in out
+    status, _, err = zerosum(["tournament", "game-file", str(tmp_path / "none.py"),
+                              "--agent", "random", "--agent", "alphabeta"], capsys)
+    assert status == 2 and "none.py" in err and len(err.splitlines()) == 1

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from zerosum.agents import agent_from_spec
 from zerosum.convert import float_arg, int_arg, seed_arg
 from zerosum.fileio import read_text
 from zerosum.game import AnyGame, InputError
+from zerosum.gamefile import GAME_FILE_HELP, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt, Tally
@@ -47,13 +50,9 @@ def register(sub: Any) -> None:
     games = t.add_subparsers(title="games", metavar="GAME", dest="game")
     for spec in all_games():
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
-        g.add_argument("--games", type=int_arg(2, MAX_GAMES, "games"), default=10,
-                       help="games per pairing, an even number (default: %(default)s)")
-        g.add_argument("--plot", metavar="FILE.png", help=PLOT_HELP)
-        g.add_argument("--format", choices=FORMATS, default="round-robin",
-                       help="round-robin: every two agents meet; gauntlet: the first agent "
-                       "against each other (default: %(default)s)")
+        tournament_arguments(g)
         common(g, spec, "tournament")
+    own_game(games, tournament_arguments)
     t.set_defaults(func=run_tournament)
 
     s = sub.add_parser(
@@ -64,17 +63,9 @@ def register(sub: Any) -> None:
     games = s.add_subparsers(title="games", metavar="GAME", dest="game")
     for spec in all_games():
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
-        g.add_argument("--elo0", type=float_arg(-1000, 1000, name="Elo"), default=0.0,
-                       help="the null hypothesis: stronger by at most this (default: %(default)g)")
-        g.add_argument("--elo1", type=float_arg(-1000, 1000, name="Elo"), default=50.0,
-                       help="the alternative: stronger by this (default: %(default)g)")
-        g.add_argument("--alpha", type=float_arg(0, 0.5, lo_open=True, name="probability"),
-                       default=0.05, help="false positive rate (default: %(default)g)")
-        g.add_argument("--beta", type=float_arg(0, 0.5, lo_open=True, name="probability"),
-                       default=0.05, help="false negative rate (default: %(default)g)")
-        g.add_argument("--max-games", type=int_arg(2, MAX_GAMES, "games"), default=2000,
-                       help="stop undecided after this many games (default: %(default)s)")
+        sprt_arguments(g)
         common(g, spec, "sprt")
+    own_game(games, sprt_arguments)
     s.set_defaults(func=run_sprt)
 
     r = sub.add_parser("results", help="show (or export) a tournament's results again",
@@ -85,7 +76,41 @@ def register(sub: Any) -> None:
     r.set_defaults(func=run_results)
 
 
-def common(g: argparse.ArgumentParser, spec: GameSpec, kind: str) -> None:
+def sprt_arguments(g: argparse.ArgumentParser) -> None:
+    g.add_argument("--elo0", type=float_arg(-1000, 1000, name="Elo"), default=0.0,
+                   help="the null hypothesis: stronger by at most this (default: %(default)g)")
+    g.add_argument("--elo1", type=float_arg(-1000, 1000, name="Elo"), default=50.0,
+                   help="the alternative: stronger by this (default: %(default)g)")
+    g.add_argument("--alpha", type=float_arg(0, 0.5, lo_open=True, name="probability"),
+                   default=0.05, help="false positive rate (default: %(default)g)")
+    g.add_argument("--beta", type=float_arg(0, 0.5, lo_open=True, name="probability"),
+                   default=0.05, help="false negative rate (default: %(default)g)")
+    g.add_argument("--max-games", type=int_arg(2, MAX_GAMES, "games"), default=2000,
+                   help="stop undecided after this many games (default: %(default)s)")
+
+
+def tournament_arguments(g: argparse.ArgumentParser) -> None:
+    g.add_argument("--games", type=int_arg(2, MAX_GAMES, "games"), default=10,
+                   help="games per pairing, an even number (default: %(default)s)")
+    g.add_argument("--format", choices=FORMATS, default="round-robin",
+                   help="round-robin: every two agents meet; gauntlet: the first agent "
+                   "against each other (default: %(default)s)")
+    g.add_argument("--plot", metavar="FILE.png", help=PLOT_HELP)
+
+
+def own_game(games: Any, arguments: Callable[[argparse.ArgumentParser], None]) -> None:
+    """`game-file FILE`: a person's own game (a Python file defining GAME), in place of
+    a game's name."""
+    g = games.add_parser("game-file", help="your own game, from a Python file",
+                         description="Your own game: a Python file defining GAME (see "
+                         "docs/examples/mygame.py). " + GAME_FILE_HELP)
+    g.add_argument("game_file", metavar="FILE", help="the game's file")
+    arguments(g)
+    common(g, None, "tournament" if arguments is tournament_arguments else "sprt")
+
+
+def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None:
+    """The arguments of every game's tournament or SPRT; `spec` None: a game file's."""
     g.add_argument("--agent", action="append", default=[], metavar="SPEC", help=AGENT_HELP)
     g.add_argument("--seed", type=seed_arg, default=1,
                    help="seed of the openings and the agents (default: %(default)s)")
@@ -106,9 +131,9 @@ def common(g: argparse.ArgumentParser, spec: GameSpec, kind: str) -> None:
     g.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local worker processes, or a Ray cluster (default: %(default)s)")
     g.add_argument("--address", help="with --backend ray: the cluster's address, HOST:PORT")
-    g.add_argument("--db", default=f"{spec.name}-{kind}.sqlite",
+    g.add_argument("--db", default=f"{'game' if spec is None else spec.name}-{kind}.sqlite",
                    help="the database of results (default: %(default)s)")
-    for o in spec.options:
+    for o in () if spec is None else spec.options:
         g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
                        default=o.default, choices=o.choices,
                        help=f"{o.help} (default: %(default)s)")
@@ -120,9 +145,13 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
     if args.game is None:
         raise InputError("name a game, e.g. zerosum tournament connect4 --agent engine "
                          "--agent random")
-    spec = get_game(args.game)
-    options = tuple((o.name, getattr(args, o.name)) for o in spec.options)
-    game = spec.create(**dict(options))
+    if args.game == "game-file":
+        spec, game = load_checked(args.game_file)
+        name, options = os.path.abspath(args.game_file), ()
+    else:
+        spec = get_game(args.game)
+        options = tuple((o.name, getattr(args, o.name)) for o in spec.options)
+        game, name = spec.create(**dict(options)), spec.name
     agents = tuple(a.strip() for a in args.agent)
     check_agents(agents, format_)
     timeouts = tuple(args.move_timeout or move_timeout(agent_from_spec(spec, a).limit.seconds)
@@ -134,7 +163,7 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
         openings = read_openings(read_text(args.openings, "openings file"), args.openings, game)
     if args.backend != "ray" and args.address is not None:
         raise InputError("--address goes with --backend ray")
-    return Settings(spec.name, agents, games, format_, args.seed, args.opening_plies,
+    return Settings(name, agents, games, format_, args.seed, args.opening_plies,
                     openings, args.max_plies, not args.no_adjudication, timeouts,
                     options), game
 
@@ -178,8 +207,9 @@ def run_tournament(args: argparse.Namespace) -> int:
         if count:
             say(f"Resuming: {count} of {total} games are already in {args.db}.")
         else:
-            say(f"{total} games, {len(settings.agents)} agents, "
-                f"{len(settings.pairings())} pairings, results in {args.db}.")
+            pairings = len(settings.pairings())
+            say(f"{total} games, {len(settings.agents)} agents, {pairings} "
+                f"pairing{'s' if pairings > 1 else ''}, results in {args.db}.")
 
         def shown(job: GameJob, result: GameResult) -> None:
             nonlocal count

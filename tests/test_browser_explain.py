@@ -111,3 +111,74 @@ def test_a_connect_four_position_explained(page: Any, url: str) -> None:
     assert page.text_content("g.node[data-label='start'] text.value") == fmt(result.value)
     page.click("g.node[data-label='4']")
     screenshot(page, "explain-connect4")
+
+
+def explain_position(page: Any, url: str, moves: str, depth: int, table: bool = False) -> None:
+    page.goto(url + "/explain")
+    page.select_option("#kind", "game")
+    page.wait_for_selector("#game option[value='connect4']", state="attached")
+    page.select_option("#game", "connect4")
+    page.fill("#moves", moves)
+    page.select_option("#depth", str(depth))
+    if table:
+        page.check("#table")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#drawing svg")
+
+
+# The drawn nodes whose boxes (shape, value, label and window together) overlap.
+OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('g.node')].map(
+    (g) => [g.dataset.label, g.getBoundingClientRect()]);
+  const hits = [];
+  for (const [i, [a, p]] of boxes.entries()) {
+    for (const [b, q] of boxes.slice(i + 1)) {
+      if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) {
+        hits.push(a + ' / ' + b);
+      }
+    }
+  }
+  return hits;
+}"""
+
+
+def test_a_wide_tree_keeps_its_nodes_apart(page: Any, url: str) -> None:
+    """Connect Four at depth 3 (seven children a node) opened three levels down: no two
+    nodes' texts overlap; the drawing scrolls sideways instead of squeezing them."""
+    explain_position(page, url, "4 4", 3)
+    page.keyboard.press("End")
+    for label in ("1", "1 1", "1 4", "2", "2 2"):
+        page.click(f"g.node[data-label='{label}']")
+    drawn = labels(page, "g.node")
+    assert len(drawn) == 1 + 7 + 7 + 7 + 7 + 7 + 7
+    assert page.evaluate(OVERLAPS) == []
+    assert page.evaluate("(() => { const d = document.querySelector('#drawing');"
+                         " return d.scrollWidth > d.clientWidth; })()")
+    # a leaf's box is as wide as its value: "-0.001" stays inside
+    assert page.evaluate("""(() => {
+      const g = document.querySelector("g.node[data-label='1 1 7']");
+      const box = g.querySelector('rect').getBBox(), text = g.querySelector('text.value');
+      return box.width >= text.getBBox().width;
+    })()""")
+    screenshot(page, "explain-connect4-depth3")
+
+
+def test_table_hits_that_narrow_are_marked_apart_from_cuts(page: Any, url: str) -> None:
+    explain_position(page, url, "4 4", 4, table=True)
+    assert page.inner_text("#counts tbody").split()[2:5] == ["768", "562", "35"]
+    page.keyboard.press("End")
+    for label in ("2", "2 3", "2 5"):
+        page.click(f"g.node[data-label='{label}']")
+    assert labels(page, "g.node.table-narrowed") == ["2 5 1"]
+    assert "2 3 1" in labels(page, "g.node.table")  # settled by the table's bound
+    assert page.text_content("g.node[data-label='2 5 1'] > title") == (
+        "2 5 1 (min): value -0.006, window (-0.006, -0.005); the table's lower bound -0.006 "
+        "narrowed its window (-0.01, -0.005) to (-0.006, -0.005); click to show its children")
+    assert page.text_content("g.node[data-label='2 3 1'] > title") == (
+        "2 3 1 (min): value -0.014, window (-0.01, -0.014); the table's upper bound -0.014 "
+        "closes its window (-0.01, -0.005): cut by the table, unsearched")
+    log = page.inner_text("#log").splitlines()
+    assert any(line.startswith("2 5 1 (min) returns -0.006, window (-0.006, -0.005); the "
+                               "table's lower bound -0.006 narrowed its window") for line in log)
+    page.click("g.node[data-label='2 5 1']")
+    screenshot(page, "explain-connect4-table")

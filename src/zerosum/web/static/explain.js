@@ -5,17 +5,23 @@
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const FIG52 = "# AIMA figure 5.2: Max at A, three Min nodes, nine leaves\nA[B[3 12 8] C[2 4 6] D[14 5 2]]\n";
-const GAP = 64;    // between neighbouring leaves
+const GAP = 32;    // the least room of a node side by side with its neighbours
+const PAD = 14;    // the least space between neighbouring nodes' texts
+const MARGIN = 40; // left and right of the tree
 const LEVEL = 90;  // between depths
 const R = 18;      // a node's half size
-const ZOOM = [0.8, 1.5];  // the least and most a tree is scaled to fit the page's width
+const VALUE_PX = 13, LABEL_PX = 13, WINDOW_PX = 11;  // font sizes, as in explain.html
+const ZOOM = [1, 1.5];  // a small tree is scaled up to fill the page's width, at most this
 const NAMES = { alphabeta: "alpha-beta", minimax: "minimax" };
+const SETTLED = new Set(["exact", "cut"]);  // table effects that end a node unsearched
 
 let data = null;  // the server's answer
 let step = 0;     // how many events have happened
 let timer = null;
 let parents = [];  // each node's parent index
 let open = null;   // the nodes whose children are drawn (null: all of them)
+let finals = new Map();  // each node's event: the value and window it returned with
+let measurer = null;  // a canvas context, to measure texts
 
 async function explain() {
   stopPlaying();
@@ -38,6 +44,7 @@ async function explain() {
   step = 0;
   parents = [];
   data.nodes.forEach((n, i) => { for (const c of n.children) parents[c] = i; });
+  finals = new Map(data.events.map((e) => [e.node, e]));
   open = data.lazy ? new Set([0]) : null;
   showCounts();
   $("search").hidden = false;
@@ -64,28 +71,81 @@ function shownKids(i) {
   return open === null || open.has(i) ? data.nodes[i].children : [];
 }
 
-// Leaves side by side in tree order; an inner node centred over its children. Only the
-// nodes drawn get a place (at[i] stays undefined under a closed node).
+// Each drawn node gets room for its own texts (its shape, sized to its value; its label;
+// its window), a subtree the room of its children side by side, at least its own; a node
+// is centred over its children. The room comes from the final values, so a node stays put
+// while the steps go by. Only the nodes drawn get a place (at[i] stays undefined under a
+// closed node). A wide tree is not squeezed: the drawing scrolls sideways instead.
 function layout(nodes) {
-  const at = [];
-  let leaves = 0;
-  const todo = [0];  // pre-order: a node, then its children's subtrees in turn
+  const room = [];
+  const post = [];  // the drawn nodes, each after its children
+  const todo = [0];
   while (todo.length) {
     const i = todo.pop();
-    at[i] = { x: 0, y: nodes[i].path.length * LEVEL + R + 30 };
+    post.push(i);
+    todo.push(...shownKids(i));
+  }
+  post.reverse();
+  for (const i of post) {
+    const kids = shownKids(i).reduce((sum, c) => sum + room[c], 0);
+    room[i] = Math.max(ownRoom(nodes, i), kids);
+  }
+  const at = [];
+  const place = (i, left) => {  // pre-order, children left to right within the parent's room
     const kids = shownKids(i);
-    if (kids.length === 0) {  // a closed inner node gets room for its window's text
-      const room = nodes[i].children.length ? 2 : 1;
-      at[i].x = (leaves + room / 2) * GAP + 40;
-      leaves += room;
+    at[i] = { x: left + room[i] / 2, y: nodes[i].path.length * LEVEL + R + 30 };
+    let x = left + (room[i] - kids.reduce((sum, c) => sum + room[c], 0)) / 2;
+    for (const c of kids) {
+      place(c, x);
+      x += room[c];
     }
-    todo.push(...kids.slice().reverse());
-  }
-  for (let i = nodes.length - 1; i >= 0; i--) {  // pre-order reversed: children first
-    const kids = shownKids(i);
-    if (at[i] && kids.length) at[i].x = (at[kids[0]].x + at[kids[kids.length - 1]].x) / 2;
-  }
-  return { at, width: leaves * GAP + 120 };
+    if (kids.length) at[i].x = (at[kids[0]].x + at[kids[kids.length - 1]].x) / 2;
+  };
+  place(0, MARGIN);
+  return { at, width: room[0] + 2 * MARGIN };
+}
+
+// A text's width in pixels at a font size, measured in the page's font.
+function textWidth(text, px) {
+  if (measurer === null) measurer = document.createElement("canvas").getContext("2d");
+  measurer.font = `${px}px ${getComputedStyle(document.body).fontFamily}`;
+  return measurer.measureText(text).width;
+}
+
+// The value drawn in node i once it has returned (a leaf of a pasted tree shows its own).
+function finalValue(nodes, i) {
+  const event = finals.get(i);
+  return event ? event.value : nodes[i].value;
+}
+
+// Is node i drawn small? In a game's tree (wide: Connect Four has seven moves a node),
+// the nodes the search never examined (pruned) are, to leave the room to those it did.
+function packed(i) {
+  return data.lazy && !finals.has(i);
+}
+
+// Half the width of node i's shape: wide enough for its value inside.
+function halfWidth(nodes, i) {
+  if (packed(i)) return R * 0.55;
+  const value = finalValue(nodes, i);
+  const text = value === null ? 0 : textWidth(value, VALUE_PX);
+  return nodes[i].role === "leaf" ? Math.max(R * 0.85, text / 2 + 5) : Math.max(R * 1.15, text * 0.65 + 8);
+}
+
+// The width node i's own texts take: a leaf's label is under it, an inner node's on its
+// left (room is kept on both sides, to stay centred) and its window above it.
+function ownRoom(nodes, i) {
+  const half = halfWidth(nodes, i);
+  const label = textWidth(shortLabel(nodes, i), LABEL_PX);
+  const shape = nodes[i].role === "leaf" ? Math.max(2 * half, label) : 2 * (half + 6 + label);
+  if (packed(i)) return shape + PAD / 2;
+  const event = finals.get(i);
+  const window = event && event.alpha !== null && nodes[i].role !== "leaf" ? textWidth(windowText(event), WINDOW_PX) : 0;
+  return Math.max(shape, window, GAP) + PAD;
+}
+
+function windowText(event) {
+  return `(${event.alpha}, ${event.beta})`;
 }
 
 // Open the path down to node i, so the node the search has reached is in the drawing.
@@ -118,10 +178,11 @@ function shortLabel(nodes, i) {
     ? label.slice(parent.length) : label;
 }
 
-function shape(role, x, y) {
-  if (role === "leaf") return el("rect", { x: x - R * 0.85, y: y - R * 0.85, width: R * 1.7, height: R * 1.7 });
+// A leaf's square (a wider box for a long value) or an inner node's triangle, `half` wide.
+function shape(role, x, y, half) {
+  if (role === "leaf") return el("rect", { x: x - half, y: y - R * 0.85, width: 2 * half, height: R * 1.7 });
   const d = role === "max" ? -1 : 1;  // Max points up, Min down
-  const pts = [[x, y + d * R], [x - R * 1.15, y - d * R * 0.75], [x + R * 1.15, y - d * R * 0.75]];
+  const pts = [[x, y + d * R], [x - half, y - d * R * 0.75], [x + half, y - d * R * 0.75]];
   return el("polygon", { points: pts.map((p) => p.join(",")).join(" ") });
 }
 
@@ -175,28 +236,28 @@ function draw() {
     if (event) classes.push("done");
     if (pruned.has(i)) classes.push("pruned");
     if (i === current) classes.push("current");
-    if (event && event.table) classes.push("table");
+    if (event && event.table) classes.push(SETTLED.has(event.table.effect) ? "table" : `table-${event.table.effect}`);
     if (open !== null && n.children.length) classes.push("openable");
     const g = el("g", { class: classes.join(" "), "data-label": n.label });
     let title = `${n.label} (${n.role})`;
     if (event) title += `: value ${event.value}` + (event.alpha === null ? "" : `, window (${event.alpha}, ${event.beta})`);
     if (pruned.has(i)) title += ` pruned: ${pruned.get(i)}`;
-    if (event && event.table) title += " (from the transposition table)";
+    if (event && event.table) title += `; ${tableText(event.table)}`;
     if (open !== null && n.children.length) title += closed ? "; click to show its children" : "; click to hide its children";
-    g.append(el("title", {}, title), shape(n.role, x, y));
+    const half = halfWidth(nodes, i);
+    g.append(el("title", {}, title), shape(n.role, x, y, half));
     const shown = event ? event.value : n.value;  // a leaf's number is known before it is examined
     if (shown !== null) {
       g.append(el("text", { x, y: y + (n.role === "min" ? -1 : n.role === "max" ? 9 : 5),
-                            class: shown.length > 5 ? "value long" : "value" }, shown));
+                            class: "value" }, shown));
     }
     if (closed) g.append(el("text", { x, y: y + R + 14, class: "more" }, "+"));
     if (open !== null && n.children.length) g.addEventListener("click", () => toggle(i));
     const label = shortLabel(nodes, i);
     if (n.role === "leaf") g.append(el("text", { x, y: y + R + 16, class: "label" }, label));
-    else g.append(el("text", { x: x - R * 1.3 - 4, y: y - 4, class: "label", "text-anchor": "end" }, label));
+    else g.append(el("text", { x: x - half - 6, y: y - 4, class: "label", "text-anchor": "end" }, label));
     if (event && event.alpha !== null && n.role !== "leaf") {
-      g.append(el("text", { x, y: y - R - 7, class: "window" },
-                  `(${event.alpha}, ${event.beta})`));
+      g.append(el("text", { x, y: y - R - 7, class: "window" }, windowText(event)));
     }
     svg.append(g);
   });
@@ -206,10 +267,23 @@ function draw() {
   }
 }
 
+// What the transposition table's entry did at a node: settled it (an exact value, or a
+// bound that closes the window: a cut by the table), narrowed its window, or nothing.
+function tableText(t) {
+  const stored = t.bound === "exact" ? `the table's exact value ${t.value}`
+    : `the table's ${t.bound} bound ${t.value}`;
+  const before = `(${t.window[0]}, ${t.window[1]})`;
+  if (t.effect === "exact") return `${stored} settles it, unsearched`;
+  if (t.effect === "cut") return `${stored} closes its window ${before}: cut by the table, unsearched`;
+  if (t.effect === "narrowed") return `${stored} narrowed its window ${before} to (${t.narrowed[0]}, ${t.narrowed[1]})`;
+  return `${stored} lies outside its window ${before}: no change`;
+}
+
 function describe(e) {
   const n = data.nodes[e.node];
-  let text = `${e.label} (${n.role}) returns ${e.value}` + (e.table ? " from the transposition table" : "");
+  let text = `${e.label} (${n.role}) returns ${e.value}`;
   if (e.alpha !== null && n.role !== "leaf") text += `, window (${e.alpha}, ${e.beta})`;
+  if (e.table) text += `; ${tableText(e.table)}`;
   if (e.pruned.length) {
     text += `; pruned ${e.pruned.map((i) => data.nodes[i].label).join(", ")}: ${e.reason}`;
   }
@@ -225,6 +299,7 @@ function render() {
     if (i === step - 1) li.className = "current";
     return li;
   }));
+  $("log").scrollTop = $("log").scrollHeight;  // the step just taken in sight, the page still
   $("step").textContent = `step ${step} of ${total}`;
   const root = data.lazy ? "the position" : data.nodes[0].label;
   $("summary").textContent = step === total

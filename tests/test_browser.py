@@ -153,8 +153,7 @@ def test_an_nqueens_game_by_clicks(url: str, page: Any) -> None:
             " || document.querySelector('#status').textContent.includes('wins')", arg=before)
     screenshot(page, "nqueens-end")
     # X takes the top open square of each column; alpha-beta (O) cannot stop 5 queens.
-    assert page.inner_text("#moves") == (
-        "Moves: ('X', 1) ('O', 3) ('X', 5) ('O', 2) ('X', 4)")
+    assert page.inner_text("#moves") == "Moves: X1 O3 X5 O2 X4"  # each queen's row
     assert queens.count() == 5 and status(page) == "All 5 queens are placed: X wins"
 
 

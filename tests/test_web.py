@@ -308,16 +308,39 @@ def test_checkers_4x4_view_draws_kings(client: TestClient) -> None:
 
 def test_nqueens_views_map_cells_to_moves(client: TestClient) -> None:
     s = new(client, "nqueens", options={"size": 4})  # 1a: the left-most empty column
-    assert s["view"]["moves"] == {"0": "('X', 1)", "4": "('X', 2)", "8": "('X', 3)",
-                                  "12": "('X', 4)"}
-    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "('X', 2)"}).json()
+    assert s["view"]["moves"] == {"0": "X1", "4": "X2", "8": "X3", "12": "X4"}
+    assert s["move_help"] == ("Type the row (1-4, top to bottom) for your queen in the "
+                              "left-most empty column, e.g. 3 or X3.")
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "X2"}).json()
     assert s["view"]["cells"][4] == "queen-X" and s["view"]["show_open"]
-    assert s["view"]["moves"] == {"13": "('O', 4)"}  # column 2: only row 4 is safe
+    assert s["view"]["moves"] == {"13": "O4"}  # column 2: only row 4 is safe
+    assert s["moves"] == ["X2"] and s["legal"] == ["O4"]
     s = new(client, "nqueens", options={"size": 4, "variation": "2"})
     s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "1 2"}).json()
-    assert s["view"]["cells"][1] == "queen-X"
-    assert s["view"]["moves"] == {"7": "(2, 4)", "8": "(3, 1)", "10": "(3, 3)",
-                                  "12": "(4, 1)", "14": "(4, 3)", "15": "(4, 4)"}
+    assert s["view"]["cells"][1] == "queen-X" and s["moves"] == ["r1c2"]
+    assert s["view"]["moves"] == {"7": "r2c4", "8": "r3c1", "10": "r3c3",
+                                  "12": "r4c1", "14": "r4c3", "15": "r4c4"}
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "r3c1"}).json()
+    assert s["moves"] == ["r1c2", "r3c1"]
+
+
+def test_nqueens_moves_in_the_page_notation_read_back() -> None:
+    """The page writes N-Queens moves as X3 / r2c3 (the game's format_move stays the
+    tuple the assignment's outputs print); the game's own parser reads every one back."""
+    from zerosum.games.nqueens import nqueens
+    from zerosum.web.views import move_text
+
+    for variation in ("1a", "1b", "2", "2b"):
+        game = nqueens(5, variation)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            actions = game.actions(state)
+            for a in actions:
+                assert game.parse_move(state, move_text(game, a)) == a
+            state = game.result(state, actions[-1])
+    game = nqueens(5, "1a")
+    assert (move_text(game, ("O", 3)), game.format_move(("O", 3))) == ("O3", "('O', 3)")
+    assert move_text(nqueens(5, "2"), (2, 3)) == "r2c3"
 
 
 def test_maxconnect4_view_has_columns_and_scores(client: TestClient) -> None:

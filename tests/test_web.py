@@ -63,8 +63,10 @@ def test_games_lists_every_game_with_options_and_players(client: TestClient) -> 
     assert c4["default_player"] == "engine"
     assert c4["options"][0] == {"name": "width", "default": 7, "help": "number of columns",
                                 "choices": list(range(4, 13))}
-    assert c4["position"] is None
+    assert c4["position"] == "move sequence, e.g. 4455"
     assert games["checkers"]["position"] == "PDN FEN"
+    assert games["maxconnect4"]["position"].startswith("input file: 6 rows of 7 digits")
+    assert games["tictactoe"]["position"] is None
     assert games["tictactoe"]["default_player"] == "iterative"
 
 
@@ -99,6 +101,61 @@ def test_options_and_position_are_applied(client: TestClient) -> None:
     assert new(client, "checkers", position=start)["position"] == start
     assert new(client, "checkers")["view"]["kind"] == "checkers"
     assert new(client, "takestones")["view"]["kind"] == "text"
+
+
+def test_positions_set_up_from_their_strings(client: TestClient) -> None:
+    """Connect Four from its move sequence (spaces allowed) or course string, Max-Connect4
+    from its input file (its lines, or run together as a one-line field leaves them);
+    each refused with the parser's own one line when it is not a position."""
+    s = new(client, "connect4", position="4 4 5 5")
+    assert s["to_move"] == "Red" and s["moves"] == []
+    assert s["view"]["cells"][35:42] == ["", "", "", "red", "red", "", ""]
+    assert s["view"]["cells"][28:35] == ["", "", "", "yellow", "yellow", "", ""]
+    assert s["position"] == "...rr..,...yy..,.......,.......,.......,......."  # bottom first
+    assert new(client, "connect4", position=s["position"])["view"] == s["view"]
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "3"}).json()
+    assert client.get(f"/api/sessions/{s['id']}/record").text.startswith(
+        "from: 4 4 5 5\n3\n")
+    assert bad(client.post("/api/sessions", json={"game": "connect4", "position": "4448"})) \
+        == "move sequence: '8' at position 4 is not a column 1-7"
+    assert bad(client.post("/api/sessions", json={"game": "connect4", "position": 44})) == (
+        "position must be text")
+    rows = ["0000000"] * 5 + ["1200000"]
+    file = "\n".join([*rows, "1"]) + "\n"
+    s = new(client, "maxconnect4", position=file)
+    assert s["to_move"] == "Player 1" and s["view"]["cells"][35:37] == ["red", "yellow"]
+    assert s["position"] == " ".join([*rows, "1"])
+    assert new(client, "maxconnect4", position="".join([*rows, "1"]))["view"] == s["view"]
+    assert bad(client.post("/api/sessions", json={"game": "maxconnect4",
+                                                  "position": "1200000"})) == (
+        "position: only 1 line; expected 6 rows of 7 digits and a line with the next "
+        "player (1 or 2)")
+    assert bad(client.post("/api/sessions", json={
+        "game": "maxconnect4", "position": file.replace("1200000", "0010000")})).startswith(
+        "position: player 1 has 1 pieces and player 2 has 0")
+
+
+def test_every_game_against_every_player() -> None:
+    """Each registered game plays a move by each of its players (a small node budget,
+    depth and time: only that each kind answers with a legal move)."""
+    from zerosum.games.registry import all_games
+
+    with TestClient(create_app(max_seconds=5.0, max_nodes=3000)) as client:
+        played = 0
+        for entry in client.get("/api/games").json()["games"]:
+            for player in entry["players"]:
+                s = new(client, entry["name"])
+                with client.websocket_connect(f"/api/sessions/{s['id']}/think") as ws:
+                    ws.send_json({"type": "think", "player": player, "depth": 1,
+                                  "seconds": 0.1})
+                    _, result = until_result(ws)
+                assert result["type"] == "result", (entry["name"], player, result)
+                assert result["move"] in s["legal"]
+                assert result["state"]["moves"] == [result["move"]]
+                played += 1
+        assert {g["name"] for g in client.get("/api/games").json()["games"]} == {
+            spec.name for spec in all_games()}
+        assert played == 7 + 8 + 7 + 6 + 6 + 6
 
 
 def test_a_whole_tictactoe_game(client: TestClient) -> None:

@@ -39,6 +39,7 @@ from zerosum.stop import Stop
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
 from zerosum.web.messages import parse_message
+from zerosum.web.positions import position_format
 from zerosum.web.record import HUMAN, Ply, checkers_pdn, connect4_record, plain_record
 from zerosum.web.views import move_help, move_text, view_of
 
@@ -65,6 +66,7 @@ def default_player(spec: GameSpec) -> str:
 
 
 def game_entry(spec: GameSpec) -> dict[str, Any]:
+    written = position_format(spec)
     return {
         "name": spec.name,
         "title": spec.title,
@@ -74,7 +76,7 @@ def game_entry(spec: GameSpec) -> dict[str, Any]:
                     for o in spec.options],
         "players": players_of(spec),
         "default_player": default_player(spec),
-        "position": None if spec.position is None else spec.position.name,
+        "position": None if written is None else written.name,
     }
 
 
@@ -170,9 +172,8 @@ class Session:
         over = game.is_terminal(state)
         names = player_names(game)
         legal = [] if over else [move_text(game, a) for a in game.actions(state)]
-        position = None
-        if self.spec.position is not None:
-            position = self.spec.position.format(game, state)
+        written = position_format(self.spec)
+        position = None if written is None else written.format(game, state)
         return {
             "id": self.id,
             "game": self.spec.name,
@@ -231,11 +232,13 @@ class Server:
         state = game.initial_state()
         position = body.get("position")
         if position not in (None, ""):
-            if spec.position is None:
+            written = position_format(spec)
+            if written is None:
                 raise InputError(f"{spec.name} has no position format")
             if not isinstance(position, str):
                 raise InputError("position must be text")
-            state = spec.position.parse(game, position)
+            state = written.parse(game, position)
+            position = " ".join(position.split())  # one line, as the record writes it
         session = Session(uuid.uuid4().hex, spec, options, game, [state],
                           start_position=None if position in (None, "") else str(position))
         self.sessions[session.id] = session

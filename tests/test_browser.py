@@ -200,3 +200,14 @@ def test_positions_set_up_from_their_strings(url: str, page: Any) -> None:
     assert page.locator('#board circle[fill="#f4c20d"]').count() == 1
     assert status(page) == "Player 1 to move (you)"
     screenshot(page, "maxconnect4-from-a-file")
+
+
+def test_a_bad_typed_move_is_one_line_in_the_page(url: str, page: Any) -> None:
+    page.goto(f"{url}/?game=checkers&player=random")
+    page.wait_for_selector("#board svg")
+    page.fill("#move", "Z9-Q1")
+    page.press("#move", "Enter")
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+    assert page.inner_text("#error") == (
+        "not a square: 'Z9' (write it like C3, or a number like 11)")
+    assert moves(page) == [] and status(page) == "Black to move (you)"

@@ -182,3 +182,31 @@ def test_table_hits_that_narrow_are_marked_apart_from_cuts(page: Any, url: str) 
                                "table's lower bound -0.006 narrowed its window") for line in log)
     page.click("g.node[data-label='2 5 1']")
     screenshot(page, "explain-connect4-table")
+
+
+def test_a_tree_read_from_a_file_and_a_large_one_opened_lazily(page: Any, url: str) -> None:
+    """A tree file chosen in the page is read there and explained (AIMA figure 5.2 from
+    docs/examples); a pasted tree over 200 nodes opens node by node like a game's."""
+    from pathlib import Path
+
+    page.goto(url + "/explain")
+    page.set_input_files("#tree-file", str(Path(__file__).parent.parent / "docs" / "examples"
+                                           / "fig52.txt"))
+    page.wait_for_selector("#drawing svg")
+    page.keyboard.press("End")
+    assert page.inner_text("#summary") == (
+        "alpha-beta: the value of A is 3, best move B; 11 nodes examined.")
+    assert len(labels(page, "g.node")) == 13  # small: drawn whole
+
+    def tree(depth: int, seed: int) -> str:  # branching 3: 364 nodes at depth 5
+        if depth == 0:
+            return str(seed * 7 % 10)
+        return "[" + " ".join(tree(depth - 1, seed * 3 + k) for k in range(3)) + "]"
+
+    page.fill("#tree-text", tree(5, 1))
+    page.click("button[type=submit]")
+    page.wait_for_function("document.querySelector('#step').textContent.startsWith('step 0')")
+    assert len(labels(page, "g.node")) == 4  # the root and its three children
+    page.click("#next")  # the first leaf returns: the path down to it opens
+    assert len(labels(page, "g.node")) == 1 + 3 * 5
+    assert labels(page, "g.node.current") == ["root.1.1.1.1.1"]

@@ -408,3 +408,21 @@ def test_maxconnect4_view_has_columns_and_scores(client: TestClient) -> None:
     assert view["click"] == "column" and view["moves"]["6"] == "7"
     assert view["cells"][35:42] == ["red"] * 4 + ["", "", "yellow"]
     assert view["scores"] == {"Player 1": 1, "Player 2": 0}
+
+
+def test_nothing_a_client_sends_is_evaluated_or_imported() -> None:
+    """The web layer's code (server and page) has no way to run what it is sent: no eval,
+    exec, dynamic import or unpickling; requests are JSON read by json.loads."""
+    from pathlib import Path
+
+    import zerosum.web
+
+    root = Path(zerosum.web.__file__).parent
+    sources = [*root.glob("*.py"), *root.glob("static/*.js"), *root.glob("static/*.html")]
+    assert len(sources) >= 12
+    forbidden = ("eval(", "exec(", "import_module", "__import__", "pickle", "marshal",
+                 "new Function", "innerHTML = m.", "yaml")
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        assert not [word for word in forbidden if word in text], path.name
+

@@ -1,7 +1,8 @@
 // The "explain a search" page: send a tree, or a game position and a depth, to /api/explain,
 // then replay the search's events (the order its nodes returned) one step at a time over an
-// SVG drawing of the tree. A game's tree (data.lazy) opens lazily: the root's children first,
-// then each node the stepping reaches or the reader clicks.
+// SVG drawing of the tree. A game's tree (data.lazy), or a pasted one over LAZY_FROM nodes,
+// opens lazily: the root's children first, then each node the stepping reaches or the reader
+// clicks. A tree file is read in the page; the server only ever gets its text.
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const FIG52 = "# AIMA figure 5.2: Max at A, three Min nodes, nine leaves\nA[B[3 12 8] C[2 4 6] D[14 5 2]]\n";
@@ -11,6 +12,7 @@ const MARGIN = 40; // left and right of the tree
 const LEVEL = 90;  // between depths
 const R = 18;      // a node's half size
 const VALUE_PX = 13, LABEL_PX = 13, WINDOW_PX = 11;  // font sizes, as in explain.html
+const LAZY_FROM = 200;  // a pasted tree of more nodes opens lazily, as a game's does
 const ZOOM = [1, 1.5];  // a small tree is scaled up to fill the page's width, at most this
 const NAMES = { alphabeta: "alpha-beta", minimax: "minimax" };
 const SETTLED = new Set(["exact", "cut"]);  // table effects that end a node unsearched
@@ -45,7 +47,7 @@ async function explain() {
   parents = [];
   data.nodes.forEach((n, i) => { for (const c of n.children) parents[c] = i; });
   finals = new Map(data.events.map((e) => [e.node, e]));
-  open = data.lazy ? new Set([0]) : null;
+  open = data.lazy || data.nodes.length > LAZY_FROM ? new Set([0]) : null;
   showCounts();
   $("search").hidden = false;
   render();
@@ -336,6 +338,12 @@ function togglePlay() {
 
 $("source").addEventListener("submit", (event) => { event.preventDefault(); explain(); });
 $("example").addEventListener("click", () => { $("tree-text").value = FIG52; explain(); });
+$("tree-file").addEventListener("change", async () => {  // read here; the server gets its text
+  const file = $("tree-file").files[0];
+  if (!file) return;
+  $("tree-text").value = await file.text();
+  explain();
+});
 $("next").addEventListener("click", () => { stopPlaying(); go(step + 1); });
 $("back").addEventListener("click", () => { stopPlaying(); go(step - 1); });
 $("end").addEventListener("click", () => { stopPlaying(); go(data.events.length); });

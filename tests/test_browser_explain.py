@@ -210,3 +210,35 @@ def test_a_tree_read_from_a_file_and_a_large_one_opened_lazily(page: Any, url: s
     page.click("#next")  # the first leaf returns: the path down to it opens
     assert len(labels(page, "g.node")) == 1 + 3 * 5
     assert labels(page, "g.node.current") == ["root.1.1.1.1.1"]
+
+
+def test_minimax_and_alphabeta_side_by_side(page: Any, url: str) -> None:
+    """AIMA figure 5.2 with both searches drawn next to each other and stepped together:
+    alpha-beta is done after 11 steps while minimax goes on to 13, pruning nothing."""
+    page.goto(url + "/explain")
+    page.check("#both")
+    page.click("#example")
+    page.wait_for_selector("#drawing2 svg")
+    assert page.inner_text("#step") == "step 0 of 13"
+    assert len(labels(page, "#drawing g.node")) == len(labels(page, "#drawing2 g.node")) == 13
+    for _ in range(6):
+        page.click("#next")
+    assert labels(page, "#drawing g.node.current") == ["C"]
+    assert labels(page, "#drawing2 g.node.current") == ["C.2"]  # minimax looks at C.2
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    assert page.inner_text("#caption1") == (
+        "alpha-beta: the value of A is 3, best move B; 11 nodes examined.")
+    assert page.inner_text("#caption2") == "minimax: D.3 (leaf) returns 2"
+    page.click("#end")
+    assert page.inner_text("#step") == "step 13 of 13"
+    assert page.inner_text("#caption2") == (
+        "minimax: the value of A is 3, best move B; 13 nodes examined.")
+    assert labels(page, "#drawing g.node.pruned") == ["C.2", "C.3"]
+    assert labels(page, "#drawing2 g.node.pruned") == []
+    assert len(page.inner_text("#log").splitlines()) == 11  # the log is the first search's
+    screenshot(page, "explain-side-by-side")
+    page.uncheck("#both")
+    page.click("button[type=submit]")
+    page.wait_for_function("document.querySelector('#pane2').hidden")
+    assert page.inner_text("#step") == "step 0 of 11"

@@ -2,7 +2,8 @@
 // then replay the search's events (the order its nodes returned) one step at a time over an
 // SVG drawing of the tree. A game's tree (data.lazy), or a pasted one over LAZY_FROM nodes,
 // opens lazily: the root's children first, then each node the stepping reaches or the reader
-// clicks. A tree file is read in the page; the server only ever gets its text.
+// clicks. A tree file is read in the page; the server only ever gets its text. With "both
+// side by side", the other algorithm's search is drawn next to it, stepped in step with it.
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const FIG52 = "# AIMA figure 5.2: Max at A, three Min nodes, nine leaves\nA[B[3 12 8] C[2 4 6] D[14 5 2]]\n";
@@ -17,13 +18,30 @@ const ZOOM = [1, 1.5];  // a small tree is scaled up to fill the page's width, a
 const NAMES = { alphabeta: "alpha-beta", minimax: "minimax" };
 const SETTLED = new Set(["exact", "cut"]);  // table effects that end a node unsearched
 
-let data = null;  // the server's answer
-let step = 0;     // how many events have happened
+// A pane: one search drawn and stepped through. `data` is the server's answer; `step`, how
+// many of its events have happened; `parents`, each node's parent; `open`, the nodes whose
+// children are drawn (null: all of them); `finals`, each node's event (the value and window
+// it returned with); `box`, the element it is drawn in.
+function newPane(data, box) {
+  const parents = [];
+  data.nodes.forEach((n, i) => { for (const c of n.children) parents[c] = i; });
+  return { data, step: 0, parents, box, finals: new Map(data.events.map((e) => [e.node, e])),
+           open: data.lazy || data.nodes.length > LAZY_FROM ? new Set([0]) : null };
+}
+
+let panes = [];   // the search shown (its log and summary below), then the other, if asked
+let data = null;  // the first pane's answer
 let timer = null;
-let parents = [];  // each node's parent index
-let open = null;   // the nodes whose children are drawn (null: all of them)
-let finals = new Map();  // each node's event: the value and window it returned with
 let measurer = null;  // a canvas context, to measure texts
+
+async function search(body) {
+  const response = await fetch("/api/explain", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.error || response.statusText);
+  return answer;
+}
 
 async function explain() {
   stopPlaying();
@@ -33,21 +51,20 @@ async function explain() {
         algorithm: $("algorithm").value, table: $("table").checked }
     : { tree: $("tree-text").value, algorithm: $("algorithm").value,
         min_first: $("min-first").checked };
-  const response = await fetch("/api/explain", {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) {
-    $("error").textContent = answer.error || response.statusText;
+  const both = $("both").checked;
+  const other = { ...body, algorithm: body.algorithm === "alphabeta" ? "minimax" : "alphabeta" };
+  let answers;
+  try {
+    answers = await Promise.all(both ? [search(body), search(other)] : [search(body)]);
+  } catch (e) {
+    $("error").textContent = e.message;
     $("search").hidden = true;
     return;
   }
-  data = answer;
-  step = 0;
-  parents = [];
-  data.nodes.forEach((n, i) => { for (const c of n.children) parents[c] = i; });
-  finals = new Map(data.events.map((e) => [e.node, e]));
-  open = data.lazy || data.nodes.length > LAZY_FROM ? new Set([0]) : null;
+  panes = answers.map((answer, k) => newPane(answer, $(k === 0 ? "drawing" : "drawing2")));
+  data = panes[0].data;
+  $("drawings").classList.toggle("both", both);
+  $("pane2").hidden = !both;
   showCounts();
   $("search").hidden = false;
   render();
@@ -69,8 +86,8 @@ function showCounts() {
 }
 
 // The children drawn under node i: all of them, or none while it is closed.
-function shownKids(i) {
-  return open === null || open.has(i) ? data.nodes[i].children : [];
+function shownKids(p, i) {
+  return p.open === null || p.open.has(i) ? p.data.nodes[i].children : [];
 }
 
 // Each drawn node gets room for its own texts (its shape, sized to its value; its label;
@@ -78,23 +95,24 @@ function shownKids(i) {
 // is centred over its children. The room comes from the final values, so a node stays put
 // while the steps go by. Only the nodes drawn get a place (at[i] stays undefined under a
 // closed node). A wide tree is not squeezed: the drawing scrolls sideways instead.
-function layout(nodes) {
+function layout(p) {
+  const { nodes } = p.data;
   const room = [];
   const post = [];  // the drawn nodes, each after its children
   const todo = [0];
   while (todo.length) {
     const i = todo.pop();
     post.push(i);
-    todo.push(...shownKids(i));
+    todo.push(...shownKids(p, i));
   }
   post.reverse();
   for (const i of post) {
-    const kids = shownKids(i).reduce((sum, c) => sum + room[c], 0);
-    room[i] = Math.max(ownRoom(nodes, i), kids);
+    const kids = shownKids(p, i).reduce((sum, c) => sum + room[c], 0);
+    room[i] = Math.max(ownRoom(p, i), kids);
   }
   const at = [];
   const place = (i, left) => {  // pre-order, children left to right within the parent's room
-    const kids = shownKids(i);
+    const kids = shownKids(p, i);
     at[i] = { x: left + room[i] / 2, y: nodes[i].path.length * LEVEL + R + 30 };
     let x = left + (room[i] - kids.reduce((sum, c) => sum + room[c], 0)) / 2;
     for (const c of kids) {
@@ -115,34 +133,35 @@ function textWidth(text, px) {
 }
 
 // The value drawn in node i once it has returned (a leaf of a pasted tree shows its own).
-function finalValue(nodes, i) {
-  const event = finals.get(i);
-  return event ? event.value : nodes[i].value;
+function finalValue(p, i) {
+  const event = p.finals.get(i);
+  return event ? event.value : p.data.nodes[i].value;
 }
 
 // Is node i drawn small? In a game's tree (wide: Connect Four has seven moves a node),
 // the nodes the search never examined (pruned) are, to leave the room to those it did.
-function packed(i) {
-  return data.lazy && !finals.has(i);
+function packed(p, i) {
+  return p.data.lazy && !p.finals.has(i);
 }
 
 // Half the width of node i's shape: wide enough for its value inside.
-function halfWidth(nodes, i) {
-  if (packed(i)) return R * 0.55;
-  const value = finalValue(nodes, i);
+function halfWidth(p, i) {
+  if (packed(p, i)) return R * 0.55;
+  const value = finalValue(p, i);
   const text = value === null ? 0 : textWidth(value, VALUE_PX);
-  return nodes[i].role === "leaf" ? Math.max(R * 0.85, text / 2 + 5) : Math.max(R * 1.15, text * 0.65 + 8);
+  return p.data.nodes[i].role === "leaf" ? Math.max(R * 0.85, text / 2 + 5) : Math.max(R * 1.15, text * 0.65 + 8);
 }
 
 // The width node i's own texts take: a leaf's label is under it, an inner node's on its
 // left (room is kept on both sides, to stay centred) and its window above it.
-function ownRoom(nodes, i) {
-  const half = halfWidth(nodes, i);
-  const label = textWidth(shortLabel(nodes, i), LABEL_PX);
-  const shape = nodes[i].role === "leaf" ? Math.max(2 * half, label) : 2 * (half + 6 + label);
-  if (packed(i)) return shape + PAD / 2;
-  const event = finals.get(i);
-  const window = event && event.alpha !== null && nodes[i].role !== "leaf" ? textWidth(windowText(event), WINDOW_PX) : 0;
+function ownRoom(p, i) {
+  const node = p.data.nodes[i];
+  const half = halfWidth(p, i);
+  const label = textWidth(shortLabel(p, i), LABEL_PX);
+  const shape = node.role === "leaf" ? Math.max(2 * half, label) : 2 * (half + 6 + label);
+  if (packed(p, i)) return shape + PAD / 2;
+  const event = p.finals.get(i);
+  const window = event && event.alpha !== null && node.role !== "leaf" ? textWidth(windowText(event), WINDOW_PX) : 0;
   return Math.max(shape, window, GAP) + PAD;
 }
 
@@ -151,14 +170,14 @@ function windowText(event) {
 }
 
 // Open the path down to node i, so the node the search has reached is in the drawing.
-function reveal(i) {
-  if (open === null) return;
-  for (let p = parents[i]; p !== undefined; p = parents[p]) open.add(p);
+function reveal(p, i) {
+  if (p.open === null) return;
+  for (let up = p.parents[i]; up !== undefined; up = p.parents[up]) p.open.add(up);
 }
 
-function toggle(i) {
-  if (open === null || data.nodes[i].children.length === 0) return;
-  if (open.has(i)) open.delete(i); else open.add(i);
+function toggle(p, i) {
+  if (p.open === null || p.data.nodes[i].children.length === 0) return;
+  if (p.open.has(i)) p.open.delete(i); else p.open.add(i);
   render();
 }
 
@@ -172,10 +191,11 @@ function el(name, attrs, text) {
 // An unlabelled node's name grows with its depth (root.2.1.3); drawn, the part its parent's
 // name already says is left out (.3), the whole name staying in the tooltip and the log.
 // A game's node is named by the moves to it (4 4 3); drawn, only its last move (3).
-function shortLabel(nodes, i) {
+function shortLabel(p, i) {
+  const { nodes } = p.data;
   const label = nodes[i].label;
-  const parent = parents[i] === undefined ? null : nodes[parents[i]].label;
-  if (data.lazy) return parent !== null && label.startsWith(parent + " ") ? label.slice(parent.length + 1) : label;
+  const parent = p.parents[i] === undefined ? null : nodes[p.parents[i]].label;
+  if (p.data.lazy) return parent !== null && label.startsWith(parent + " ") ? label.slice(parent.length + 1) : label;
   return label.length > 5 && parent !== null && label.startsWith(parent + ".")
     ? label.slice(parent.length) : label;
 }
@@ -185,39 +205,39 @@ function shape(role, x, y, half) {
   if (role === "leaf") return el("rect", { x: x - half, y: y - R * 0.85, width: 2 * half, height: R * 1.7 });
   const d = role === "max" ? -1 : 1;  // Max points up, Min down
   const pts = [[x, y + d * R], [x - half, y - d * R * 0.75], [x + half, y - d * R * 0.75]];
-  return el("polygon", { points: pts.map((p) => p.join(",")).join(" ") });
+  return el("polygon", { points: pts.map((pt) => pt.join(",")).join(" ") });
 }
 
 // What the first `step` events have shown: each node's event, the pruned nodes and why.
-function stateAt() {
+function stateAt(p) {
   const done = new Map();
   const pruned = new Map();
-  for (const e of data.events.slice(0, step)) {
+  for (const e of p.data.events.slice(0, p.step)) {
     done.set(e.node, e);
     const todo = e.pruned.slice();
     while (todo.length) {  // a pruned child's whole subtree is never examined
       const i = todo.pop();
       pruned.set(i, e.reason);
-      todo.push(...data.nodes[i].children);
+      todo.push(...p.data.nodes[i].children);
     }
   }
   return { done, pruned };
 }
 
-function draw() {
-  const { nodes } = data;
-  const { at, width } = layout(nodes);
+function draw(p) {
+  const { nodes } = p.data;
+  const { at, width } = layout(p);
   const depth = Math.max(...nodes.map((n, i) => (at[i] ? n.path.length : 0)));
   const height = depth * LEVEL + 2 * R + 70;
   // small trees fill the width; large ones shrink a little, then scroll sideways
-  const zoom = Math.max(ZOOM[0], Math.min(ZOOM[1], ($("drawing").clientWidth - 4) / width));
+  const zoom = Math.max(ZOOM[0], Math.min(ZOOM[1], (p.box.clientWidth - 4) / width));
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width: width * zoom, height: height * zoom,
                           role: "img", "aria-label": "the search tree" });
-  const { done, pruned } = stateAt();
-  const current = step > 0 ? data.events[step - 1].node : null;
+  const { done, pruned } = stateAt(p);
+  const current = p.step > 0 ? p.data.events[p.step - 1].node : null;
   nodes.forEach((n, i) => {
     if (!at[i]) return;
-    for (const c of shownKids(i)) {
+    for (const c of shownKids(p, i)) {
       const edge = el("line", { x1: at[i].x, y1: at[i].y + R * 0.75, x2: at[c].x, y2: at[c].y - R * 0.85,
                                 class: pruned.has(c) ? "edge pruned" : "edge" });
       svg.append(edge);
@@ -232,21 +252,22 @@ function draw() {
   nodes.forEach((n, i) => {
     if (!at[i]) return;
     const { x, y } = at[i];
-    const closed = open !== null && n.children.length > 0 && !open.has(i);
+    const openable = p.open !== null && n.children.length > 0;
+    const closed = openable && !p.open.has(i);
     const event = done.get(i);
     const classes = ["node", n.role];
     if (event) classes.push("done");
     if (pruned.has(i)) classes.push("pruned");
     if (i === current) classes.push("current");
     if (event && event.table) classes.push(SETTLED.has(event.table.effect) ? "table" : `table-${event.table.effect}`);
-    if (open !== null && n.children.length) classes.push("openable");
+    if (openable) classes.push("openable");
     const g = el("g", { class: classes.join(" "), "data-label": n.label });
     let title = `${n.label} (${n.role})`;
     if (event) title += `: value ${event.value}` + (event.alpha === null ? "" : `, window (${event.alpha}, ${event.beta})`);
     if (pruned.has(i)) title += ` pruned: ${pruned.get(i)}`;
     if (event && event.table) title += `; ${tableText(event.table)}`;
-    if (open !== null && n.children.length) title += closed ? "; click to show its children" : "; click to hide its children";
-    const half = halfWidth(nodes, i);
+    if (openable) title += closed ? "; click to show its children" : "; click to hide its children";
+    const half = halfWidth(p, i);
     g.append(el("title", {}, title), shape(n.role, x, y, half));
     const shown = event ? event.value : n.value;  // a leaf's number is known before it is examined
     if (shown !== null) {
@@ -254,8 +275,8 @@ function draw() {
                             class: "value" }, shown));
     }
     if (closed) g.append(el("text", { x, y: y + R + 14, class: "more" }, "+"));
-    if (open !== null && n.children.length) g.addEventListener("click", () => toggle(i));
-    const label = shortLabel(nodes, i);
+    if (openable) g.addEventListener("click", () => toggle(p, i));
+    const label = shortLabel(p, i);
     if (n.role === "leaf") g.append(el("text", { x, y: y + R + 16, class: "label" }, label));
     else g.append(el("text", { x: x - half - 6, y: y - 4, class: "label", "text-anchor": "end" }, label));
     if (event && event.alpha !== null && n.role !== "leaf") {
@@ -263,9 +284,9 @@ function draw() {
     }
     svg.append(g);
   });
-  $("drawing").replaceChildren(svg);
+  p.box.replaceChildren(svg);
   if (current !== null) {  // keep the node that just returned in sight
-    $("drawing").scrollLeft = at[current].x * zoom - $("drawing").clientWidth / 2;
+    p.box.scrollLeft = at[current].x * zoom - p.box.clientWidth / 2;
   }
 }
 
@@ -281,43 +302,67 @@ function tableText(t) {
   return `${stored} lies outside its window ${before}: no change`;
 }
 
-function describe(e) {
-  const n = data.nodes[e.node];
+function describe(p, e) {
+  const n = p.data.nodes[e.node];
   let text = `${e.label} (${n.role}) returns ${e.value}`;
   if (e.alpha !== null && n.role !== "leaf") text += `, window (${e.alpha}, ${e.beta})`;
   if (e.table) text += `; ${tableText(e.table)}`;
   if (e.pruned.length) {
-    text += `; pruned ${e.pruned.map((i) => data.nodes[i].label).join(", ")}: ${e.reason}`;
+    text += `; pruned ${e.pruned.map((i) => p.data.nodes[i].label).join(", ")}: ${e.reason}`;
   }
   return text;
 }
 
+// A pane's search in one line: where its stepping is, or its value and effort at the end.
+function caption(p) {
+  const { data: d, step } = p;
+  const root = d.lazy ? "the position" : d.nodes[0].label;
+  if (step === d.events.length) {
+    return `${NAMES[d.algorithm]}: the value of ${root} is ${d.value}` +
+      (d.best ? `, best move ${d.best}` : "") + `; ${d.counts[d.algorithm].nodes} nodes examined.`;
+  }
+  return `${NAMES[d.algorithm]}: ${step === 0 ? "press Next or Play" : describe(p, d.events[step - 1])}`;
+}
+
+// The most steps of the searches shown: stepping goes on while one is not at its end.
+function total() {
+  return Math.max(...panes.map((p) => p.data.events.length));
+}
+
+// How far the stepping is (a pane at its end stays there while the other goes on).
+function stepNow() {
+  return Math.max(...panes.map((p) => p.step));
+}
+
 function render() {
-  const total = data.events.length;
-  draw();
-  $("log").replaceChildren(...data.events.slice(0, step).map((e, i) => {
+  const [first] = panes;
+  for (const p of panes) draw(p);
+  $("log").replaceChildren(...data.events.slice(0, first.step).map((e, i) => {
     const li = document.createElement("li");
-    li.textContent = describe(e);
-    if (i === step - 1) li.className = "current";
+    li.textContent = describe(first, e);
+    if (i === first.step - 1) li.className = "current";
     return li;
   }));
   $("log").scrollTop = $("log").scrollHeight;  // the step just taken in sight, the page still
-  $("step").textContent = `step ${step} of ${total}`;
-  const root = data.lazy ? "the position" : data.nodes[0].label;
-  $("summary").textContent = step === total
-    ? `${NAMES[data.algorithm]}: the value of ${root} is ${data.value}` +
-      (data.best ? `, best move ${data.best}` : "") + `; ${data.counts[data.algorithm].nodes} nodes examined.`
-    : `${NAMES[data.algorithm]}: ${step === 0 ? "press Next or Play" : describe(data.events[step - 1])}`;
+  const step = stepNow();
+  $("step").textContent = `step ${step} of ${total()}`;
+  $("summary").textContent = caption(first);
+  $("caption1").textContent = panes.length > 1 ? caption(first) : "";
+  if (panes.length > 1) $("caption2").textContent = caption(panes[1]);
   $("back").disabled = step === 0;
-  $("next").disabled = $("end").disabled = step === total;
+  $("next").disabled = $("end").disabled = step === total();
   $("play").textContent = timer === null ? "Play" : "Pause";
 }
 
+// Step every pane to `to` (each no further than its own end).
 function go(to) {
   if (!data) return;
-  step = Math.max(0, Math.min(data.events.length, to));
-  if (step > 0) reveal(data.events[step - 1].node);
-  if (step === data.events.length) stopPlaying();
+  to = Math.max(0, Math.min(total(), to));
+  for (const p of panes) {
+    p.step = Math.min(p.data.events.length, to);
+    if (p.step > 0) reveal(p, p.data.events[p.step - 1].node);
+  }
+  if (to === total()) stopPlaying();
   render();
 }
 
@@ -330,8 +375,8 @@ function togglePlay() {
   if (timer !== null) {
     stopPlaying();
   } else {
-    if (step === data.events.length) step = 0;
-    timer = setInterval(() => go(step + 1), Number($("speed").value));
+    if (stepNow() === total()) go(0);
+    timer = setInterval(() => go(stepNow() + 1), Number($("speed").value));
   }
   render();
 }
@@ -344,13 +389,13 @@ $("tree-file").addEventListener("change", async () => {  // read here; the serve
   $("tree-text").value = await file.text();
   explain();
 });
-$("next").addEventListener("click", () => { stopPlaying(); go(step + 1); });
-$("back").addEventListener("click", () => { stopPlaying(); go(step - 1); });
-$("end").addEventListener("click", () => { stopPlaying(); go(data.events.length); });
+$("next").addEventListener("click", () => { stopPlaying(); go(stepNow() + 1); });
+$("back").addEventListener("click", () => { stopPlaying(); go(stepNow() - 1); });
+$("end").addEventListener("click", () => { stopPlaying(); go(total()); });
 $("play").addEventListener("click", togglePlay);
 document.addEventListener("keydown", (event) => {  // arrows step, except while typing a tree
   if (!data || event.target.closest("textarea, input, select")) return;
-  const to = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: data.events.length }[event.key];
+  const to = { ArrowRight: stepNow() + 1, ArrowLeft: stepNow() - 1, Home: 0, End: total() }[event.key];
   if (to === undefined) return;
   event.preventDefault();
   stopPlaying();

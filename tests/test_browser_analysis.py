@@ -3,11 +3,10 @@ some moves from the end and every column's verdict appears, coloured."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import chromium_page, live_server, screenshot
+from browser import screenshot
 
 pytest.importorskip("starlette")
 
@@ -18,13 +17,10 @@ MOVES = "1 4 1 1 1 4 1 4 4 4 1 4 2 2 2 2"
 
 
 @pytest.fixture()
-def page() -> Iterator[Any]:
-    from zerosum.web.app import create_app
-
-    with live_server(create_app(max_searches=2, max_seconds=30.0)) as base, \
-            chromium_page() as p:
-        p.goto(f"{base}/?game=connect4&player=alphabeta")
-        yield p
+def page(page: Any, url: str) -> Any:
+    """The page (conftest.py's) on a Connect Four game against alpha-beta."""
+    page.goto(f"{url}/?game=connect4&player=alphabeta")
+    return page
 
 
 def test_analyse_shows_every_columns_verdict_for_connect_four_only(page: Any) -> None:

@@ -182,8 +182,8 @@ def test_positions_set_up_from_their_strings(url: str, page: Any) -> None:
     assert page.inner_text("#position-name") == "Start position (move sequence, e.g. 4455)"
     page.fill("#position", "4455")
     page.click("#setup button[type=submit]")
-    page.wait_for_function("() => document.querySelectorAll('#board circle').length > 0"
-                           " && document.querySelector('#status').textContent.includes('you')")
+    page.wait_for_function(  # the set-up board has replaced the empty one
+        "() => document.querySelectorAll('#board circle[fill=\"#d62828\"]').length === 2")
     assert page.locator('#board circle[fill="#d62828"]').count() == 2
     assert page.locator('#board circle[fill="#f4c20d"]').count() == 2
     assert status(page) == "Red to move (you)"

@@ -47,8 +47,9 @@ def live_server(app: Any) -> Iterator[str]:
 
 
 @contextmanager
-def chromium_page(width: int = 1100, height: int = 800) -> Iterator[Any]:
-    """A page of headless Debian Chromium, closed afterwards."""
+def chromium() -> Iterator[Any]:
+    """Headless Debian Chromium, closed afterwards (one a test session: it takes seconds
+    to start, a fresh page in a new context takes milliseconds)."""
     executable = shutil.which("chromium")
     if executable is None:
         pytest.skip("the browser tests need Chromium: apt-get install chromium")
@@ -57,11 +58,21 @@ def chromium_page(width: int = 1100, height: int = 800) -> Iterator[Any]:
         browser = playwright.chromium.launch(executable_path=executable, headless=True,
                                              args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.set_default_timeout(15_000)
-            yield page
+            yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def fresh_page(browser: Any, width: int = 1100, height: int = 800) -> Iterator[Any]:
+    """A page in a context of its own (no cookies, storage or cache from another test)."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        yield page
+    finally:
+        context.close()
 
 
 def screenshot(page: Any, name: str) -> Path:

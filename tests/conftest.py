@@ -1,5 +1,6 @@
 """Fixtures shared by the browser tests (tests/test_browser*.py): the web app served on
-127.0.0.1 for a test module, and a page of headless Debian Chromium (tests/browser.py)."""
+127.0.0.1 for a test module, and a page of headless Debian Chromium (tests/browser.py), one
+browser for the session and a fresh page a test."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import chromium_page, live_server
+from browser import chromium, fresh_page, live_server
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +21,14 @@ def url() -> Iterator[str]:
         yield base
 
 
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One Chromium for the session (each test gets its own context and page)."""
+    with chromium() as b:
+        yield b
+
+
 @pytest.fixture()
-def page() -> Iterator[Any]:
-    with chromium_page() as p:
+def page(browser: Any) -> Iterator[Any]:
+    with fresh_page(browser) as p:
         yield p

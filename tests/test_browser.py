@@ -153,8 +153,7 @@ def test_an_nqueens_game_by_clicks(url: str, page: Any) -> None:
             " || document.querySelector('#status').textContent.includes('wins')", arg=before)
     screenshot(page, "nqueens-end")
     # X takes the top open square of each column; alpha-beta (O) cannot stop 5 queens.
-    assert page.inner_text("#moves") == (
-        "Moves: ('X', 1) ('O', 3) ('X', 5) ('O', 2) ('X', 4)")
+    assert page.inner_text("#moves") == "Moves: X1 O3 X5 O2 X4"  # each queen's row
     assert queens.count() == 5 and status(page) == "All 5 queens are placed: X wins"
 
 
@@ -173,3 +172,42 @@ def test_maxconnect4_by_column_clicks_shows_both_scores(url: str, page: Any) -> 
     assert page.locator('#board circle[fill="#d62828"]').count() == 3
     assert page.locator('#board circle[fill="#f4c20d"]').count() == 3
     assert page.inner_text(".board-note") == "Player 1: 0 · Player 2: 0"
+
+
+def test_positions_set_up_from_their_strings(url: str, page: Any) -> None:
+    """Connect Four from its move sequence, Max-Connect4 from its input file's contents
+    (pasted into the one-line field: its rows run together)."""
+    page.goto(f"{url}/?game=connect4&player=alphabeta")
+    page.wait_for_selector("#board svg")
+    assert page.inner_text("#position-name") == "Start position (move sequence, e.g. 4455)"
+    page.fill("#position", "4455")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function(  # the set-up board has replaced the empty one
+        "() => document.querySelectorAll('#board circle[fill=\"#d62828\"]').length === 2")
+    assert page.locator('#board circle[fill="#d62828"]').count() == 2
+    assert page.locator('#board circle[fill="#f4c20d"]').count() == 2
+    assert status(page) == "Red to move (you)"
+    page.fill("#position", "4448")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+    assert page.inner_text("#error") == "move sequence: '8' at position 4 is not a column 1-7"
+    page.select_option("#game", "maxconnect4")
+    page.fill("#position", "0000000" * 5 + "1200000" + "1")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#error').textContent === ''"
+                           " && document.querySelectorAll('#board circle[fill=\"#d62828\"]')"
+                           ".length === 1")
+    assert page.locator('#board circle[fill="#f4c20d"]').count() == 1
+    assert status(page) == "Player 1 to move (you)"
+    screenshot(page, "maxconnect4-from-a-file")
+
+
+def test_a_bad_typed_move_is_one_line_in_the_page(url: str, page: Any) -> None:
+    page.goto(f"{url}/?game=checkers&player=random")
+    page.wait_for_selector("#board svg")
+    page.fill("#move", "Z9-Q1")
+    page.press("#move", "Enter")
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+    assert page.inner_text("#error") == (
+        "not a square: 'Z9' (write it like C3, or a number like 11)")
+    assert moves(page) == [] and status(page) == "Black to move (you)"

@@ -3,11 +3,10 @@ some moves from the end and every column's verdict appears, coloured."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import chromium_page, live_server, screenshot
+from browser import screenshot
 
 pytest.importorskip("starlette")
 
@@ -18,13 +17,10 @@ MOVES = "1 4 1 1 1 4 1 4 4 4 1 4 2 2 2 2"
 
 
 @pytest.fixture()
-def page() -> Iterator[Any]:
-    from zerosum.web.app import create_app
-
-    with live_server(create_app(max_searches=2, max_seconds=30.0)) as base, \
-            chromium_page() as p:
-        p.goto(f"{base}/?game=connect4&player=alphabeta")
-        yield p
+def page(page: Any, url: str) -> Any:
+    """The page (conftest.py's) on a Connect Four game against alpha-beta."""
+    page.goto(f"{url}/?game=connect4&player=alphabeta")
+    return page
 
 
 def test_analyse_shows_every_columns_verdict_for_connect_four_only(page: Any) -> None:
@@ -56,3 +52,35 @@ def test_analyse_shows_every_columns_verdict_for_connect_four_only(page: Any) ->
     page.select_option("#game", "tictactoe")  # the panel is for Connect Four only
     page.click("#setup button[type=submit]")
     page.wait_for_function("() => document.querySelector('#analysis').hidden")
+
+
+def test_columns_not_proven_in_time_show_the_engines_estimate(page: Any) -> None:
+    """The empty board within half a second: the solver proves no column of it in that
+    time on any machine (each takes it far longer), so every column keeps the engine's
+    estimate and says it is not proven."""
+    from zerosum.games.registry import get_game
+    from zerosum.stop import Stop
+    from zerosum.web.analysis import estimates
+
+    spec = get_game("connect4")
+    game = spec.create()
+    found: list[dict[str, Any]] = []
+    estimates(spec, game, game.initial_state(), Stop(), found.append)
+    expected = [f"≈ {m['value']:+.3f}" for m in found]
+
+    page.wait_for_selector("#board svg")
+    page.fill("#analysis-seconds", "0.5")
+    page.click("#analyse")
+    page.wait_for_function(
+        "() => document.querySelector('#analysis-status').textContent.startsWith(\"time's up\")")
+    assert page.inner_text("#analysis-status") == (
+        "time's up: 7 column(s) not proven (engine estimate shown)")
+    verdicts = page.locator(".analysis-column .analysis-verdict").all_inner_texts()
+    assert verdicts == expected
+    notes = page.locator(".analysis-column .analysis-note").all_inner_texts()
+    assert notes == ["not proven"] * 7
+    assert page.locator(".analysis-column.unproven.estimate").count() == 7
+    assert page.locator(".analysis-column.proven").count() == 0
+    assert page.get_attribute(".analysis-column[data-column='4']", "title") == (
+        "time's up before it was proven: the engine's estimate")
+    screenshot(page, "connect4-analysis-unproven")

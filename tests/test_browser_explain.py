@@ -111,3 +111,134 @@ def test_a_connect_four_position_explained(page: Any, url: str) -> None:
     assert page.text_content("g.node[data-label='start'] text.value") == fmt(result.value)
     page.click("g.node[data-label='4']")
     screenshot(page, "explain-connect4")
+
+
+def explain_position(page: Any, url: str, moves: str, depth: int, table: bool = False) -> None:
+    page.goto(url + "/explain")
+    page.select_option("#kind", "game")
+    page.wait_for_selector("#game option[value='connect4']", state="attached")
+    page.select_option("#game", "connect4")
+    page.fill("#moves", moves)
+    page.select_option("#depth", str(depth))
+    if table:
+        page.check("#table")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#drawing svg")
+
+
+# The drawn nodes whose boxes (shape, value, label and window together) overlap.
+OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('g.node')].map(
+    (g) => [g.dataset.label, g.getBoundingClientRect()]);
+  const hits = [];
+  for (const [i, [a, p]] of boxes.entries()) {
+    for (const [b, q] of boxes.slice(i + 1)) {
+      if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) {
+        hits.push(a + ' / ' + b);
+      }
+    }
+  }
+  return hits;
+}"""
+
+
+def test_a_wide_tree_keeps_its_nodes_apart(page: Any, url: str) -> None:
+    """Connect Four at depth 3 (seven children a node) opened three levels down: no two
+    nodes' texts overlap; the drawing scrolls sideways instead of squeezing them."""
+    explain_position(page, url, "4 4", 3)
+    page.keyboard.press("End")
+    for label in ("1", "1 1", "1 4", "2", "2 2"):
+        page.click(f"g.node[data-label='{label}']")
+    drawn = labels(page, "g.node")
+    assert len(drawn) == 1 + 7 + 7 + 7 + 7 + 7 + 7
+    assert page.evaluate(OVERLAPS) == []
+    assert page.evaluate("(() => { const d = document.querySelector('#drawing');"
+                         " return d.scrollWidth > d.clientWidth; })()")
+    # a leaf's box is as wide as its value: "-0.001" stays inside
+    assert page.evaluate("""(() => {
+      const g = document.querySelector("g.node[data-label='1 1 7']");
+      const box = g.querySelector('rect').getBBox(), text = g.querySelector('text.value');
+      return box.width >= text.getBBox().width;
+    })()""")
+    screenshot(page, "explain-connect4-depth3")
+
+
+def test_table_hits_that_narrow_are_marked_apart_from_cuts(page: Any, url: str) -> None:
+    explain_position(page, url, "4 4", 4, table=True)
+    assert page.inner_text("#counts tbody").split()[2:5] == ["768", "562", "35"]
+    page.keyboard.press("End")
+    for label in ("2", "2 3", "2 5"):
+        page.click(f"g.node[data-label='{label}']")
+    assert labels(page, "g.node.table-narrowed") == ["2 5 1"]
+    assert "2 3 1" in labels(page, "g.node.table")  # settled by the table's bound
+    assert page.text_content("g.node[data-label='2 5 1'] > title") == (
+        "2 5 1 (min): value -0.006, window (-0.006, -0.005); the table's lower bound -0.006 "
+        "narrowed its window (-0.01, -0.005) to (-0.006, -0.005); click to show its children")
+    assert page.text_content("g.node[data-label='2 3 1'] > title") == (
+        "2 3 1 (min): value -0.014, window (-0.01, -0.014); the table's upper bound -0.014 "
+        "closes its window (-0.01, -0.005): cut by the table, unsearched")
+    log = page.inner_text("#log").splitlines()
+    assert any(line.startswith("2 5 1 (min) returns -0.006, window (-0.006, -0.005); the "
+                               "table's lower bound -0.006 narrowed its window") for line in log)
+    page.click("g.node[data-label='2 5 1']")
+    screenshot(page, "explain-connect4-table")
+
+
+def test_a_tree_read_from_a_file_and_a_large_one_opened_lazily(page: Any, url: str) -> None:
+    """A tree file chosen in the page is read there and explained (AIMA figure 5.2 from
+    docs/examples); a pasted tree over 200 nodes opens node by node like a game's."""
+    from pathlib import Path
+
+    page.goto(url + "/explain")
+    page.set_input_files("#tree-file", str(Path(__file__).parent.parent / "docs" / "examples"
+                                           / "fig52.txt"))
+    page.wait_for_selector("#drawing svg")
+    page.keyboard.press("End")
+    assert page.inner_text("#summary") == (
+        "alpha-beta: the value of A is 3, best move B; 11 nodes examined.")
+    assert len(labels(page, "g.node")) == 13  # small: drawn whole
+
+    def tree(depth: int, seed: int) -> str:  # branching 3: 364 nodes at depth 5
+        if depth == 0:
+            return str(seed * 7 % 10)
+        return "[" + " ".join(tree(depth - 1, seed * 3 + k) for k in range(3)) + "]"
+
+    page.fill("#tree-text", tree(5, 1))
+    page.click("button[type=submit]")
+    page.wait_for_function("document.querySelector('#step').textContent.startsWith('step 0')")
+    assert len(labels(page, "g.node")) == 4  # the root and its three children
+    page.click("#next")  # the first leaf returns: the path down to it opens
+    assert len(labels(page, "g.node")) == 1 + 3 * 5
+    assert labels(page, "g.node.current") == ["root.1.1.1.1.1"]
+
+
+def test_minimax_and_alphabeta_side_by_side(page: Any, url: str) -> None:
+    """AIMA figure 5.2 with both searches drawn next to each other and stepped together:
+    alpha-beta is done after 11 steps while minimax goes on to 13, pruning nothing."""
+    page.goto(url + "/explain")
+    page.check("#both")
+    page.click("#example")
+    page.wait_for_selector("#drawing2 svg")
+    assert page.inner_text("#step") == "step 0 of 13"
+    assert len(labels(page, "#drawing g.node")) == len(labels(page, "#drawing2 g.node")) == 13
+    for _ in range(6):
+        page.click("#next")
+    assert labels(page, "#drawing g.node.current") == ["C"]
+    assert labels(page, "#drawing2 g.node.current") == ["C.2"]  # minimax looks at C.2
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    assert page.inner_text("#caption1") == (
+        "alpha-beta: the value of A is 3, best move B; 11 nodes examined.")
+    assert page.inner_text("#caption2") == "minimax: D.3 (leaf) returns 2"
+    page.click("#end")
+    assert page.inner_text("#step") == "step 13 of 13"
+    assert page.inner_text("#caption2") == (
+        "minimax: the value of A is 3, best move B; 13 nodes examined.")
+    assert labels(page, "#drawing g.node.pruned") == ["C.2", "C.3"]
+    assert labels(page, "#drawing2 g.node.pruned") == []
+    assert len(page.inner_text("#log").splitlines()) == 11  # the log is the first search's
+    screenshot(page, "explain-side-by-side")
+    page.uncheck("#both")
+    page.click("button[type=submit]")
+    page.wait_for_function("document.querySelector('#pane2').hidden")
+    assert page.inner_text("#step") == "step 0 of 11"

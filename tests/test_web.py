@@ -63,8 +63,10 @@ def test_games_lists_every_game_with_options_and_players(client: TestClient) -> 
     assert c4["default_player"] == "engine"
     assert c4["options"][0] == {"name": "width", "default": 7, "help": "number of columns",
                                 "choices": list(range(4, 13))}
-    assert c4["position"] is None
+    assert c4["position"] == "move sequence, e.g. 4455"
     assert games["checkers"]["position"] == "PDN FEN"
+    assert games["maxconnect4"]["position"].startswith("input file: 6 rows of 7 digits")
+    assert games["tictactoe"]["position"] is None
     assert games["tictactoe"]["default_player"] == "iterative"
 
 
@@ -99,6 +101,61 @@ def test_options_and_position_are_applied(client: TestClient) -> None:
     assert new(client, "checkers", position=start)["position"] == start
     assert new(client, "checkers")["view"]["kind"] == "checkers"
     assert new(client, "takestones")["view"]["kind"] == "text"
+
+
+def test_positions_set_up_from_their_strings(client: TestClient) -> None:
+    """Connect Four from its move sequence (spaces allowed) or course string, Max-Connect4
+    from its input file (its lines, or run together as a one-line field leaves them);
+    each refused with the parser's own one line when it is not a position."""
+    s = new(client, "connect4", position="4 4 5 5")
+    assert s["to_move"] == "Red" and s["moves"] == []
+    assert s["view"]["cells"][35:42] == ["", "", "", "red", "red", "", ""]
+    assert s["view"]["cells"][28:35] == ["", "", "", "yellow", "yellow", "", ""]
+    assert s["position"] == "...rr..,...yy..,.......,.......,.......,......."  # bottom first
+    assert new(client, "connect4", position=s["position"])["view"] == s["view"]
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "3"}).json()
+    assert client.get(f"/api/sessions/{s['id']}/record").text.startswith(
+        "from: 4 4 5 5\n3\n")
+    assert bad(client.post("/api/sessions", json={"game": "connect4", "position": "4448"})) \
+        == "move sequence: '8' at position 4 is not a column 1-7"
+    assert bad(client.post("/api/sessions", json={"game": "connect4", "position": 44})) == (
+        "position must be text")
+    rows = ["0000000"] * 5 + ["1200000"]
+    file = "\n".join([*rows, "1"]) + "\n"
+    s = new(client, "maxconnect4", position=file)
+    assert s["to_move"] == "Player 1" and s["view"]["cells"][35:37] == ["red", "yellow"]
+    assert s["position"] == " ".join([*rows, "1"])
+    assert new(client, "maxconnect4", position="".join([*rows, "1"]))["view"] == s["view"]
+    assert bad(client.post("/api/sessions", json={"game": "maxconnect4",
+                                                  "position": "1200000"})) == (
+        "position: only 1 line; expected 6 rows of 7 digits and a line with the next "
+        "player (1 or 2)")
+    assert bad(client.post("/api/sessions", json={
+        "game": "maxconnect4", "position": file.replace("1200000", "0010000")})).startswith(
+        "position: player 1 has 1 pieces and player 2 has 0")
+
+
+def test_every_game_against_every_player() -> None:
+    """Each registered game plays a move by each of its players (a small node budget,
+    depth and time: only that each kind answers with a legal move)."""
+    from zerosum.games.registry import all_games
+
+    with TestClient(create_app(max_seconds=5.0, max_nodes=3000)) as client:
+        played = 0
+        for entry in client.get("/api/games").json()["games"]:
+            for player in entry["players"]:
+                s = new(client, entry["name"])
+                with client.websocket_connect(f"/api/sessions/{s['id']}/think") as ws:
+                    ws.send_json({"type": "think", "player": player, "depth": 1,
+                                  "seconds": 0.1})
+                    _, result = until_result(ws)
+                assert result["type"] == "result", (entry["name"], player, result)
+                assert result["move"] in s["legal"]
+                assert result["state"]["moves"] == [result["move"]]
+                played += 1
+        assert {g["name"] for g in client.get("/api/games").json()["games"]} == {
+            spec.name for spec in all_games()}
+        assert played == 7 + 8 + 7 + 6 + 6 + 6
 
 
 def test_a_whole_tictactoe_game(client: TestClient) -> None:
@@ -308,16 +365,39 @@ def test_checkers_4x4_view_draws_kings(client: TestClient) -> None:
 
 def test_nqueens_views_map_cells_to_moves(client: TestClient) -> None:
     s = new(client, "nqueens", options={"size": 4})  # 1a: the left-most empty column
-    assert s["view"]["moves"] == {"0": "('X', 1)", "4": "('X', 2)", "8": "('X', 3)",
-                                  "12": "('X', 4)"}
-    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "('X', 2)"}).json()
+    assert s["view"]["moves"] == {"0": "X1", "4": "X2", "8": "X3", "12": "X4"}
+    assert s["move_help"] == ("Type the row (1-4, top to bottom) for your queen in the "
+                              "left-most empty column, e.g. 3 or X3.")
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "X2"}).json()
     assert s["view"]["cells"][4] == "queen-X" and s["view"]["show_open"]
-    assert s["view"]["moves"] == {"13": "('O', 4)"}  # column 2: only row 4 is safe
+    assert s["view"]["moves"] == {"13": "O4"}  # column 2: only row 4 is safe
+    assert s["moves"] == ["X2"] and s["legal"] == ["O4"]
     s = new(client, "nqueens", options={"size": 4, "variation": "2"})
     s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "1 2"}).json()
-    assert s["view"]["cells"][1] == "queen-X"
-    assert s["view"]["moves"] == {"7": "(2, 4)", "8": "(3, 1)", "10": "(3, 3)",
-                                  "12": "(4, 1)", "14": "(4, 3)", "15": "(4, 4)"}
+    assert s["view"]["cells"][1] == "queen-X" and s["moves"] == ["r1c2"]
+    assert s["view"]["moves"] == {"7": "r2c4", "8": "r3c1", "10": "r3c3",
+                                  "12": "r4c1", "14": "r4c3", "15": "r4c4"}
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "r3c1"}).json()
+    assert s["moves"] == ["r1c2", "r3c1"]
+
+
+def test_nqueens_moves_in_the_page_notation_read_back() -> None:
+    """The page writes N-Queens moves as X3 / r2c3 (the game's format_move stays the
+    tuple the assignment's outputs print); the game's own parser reads every one back."""
+    from zerosum.games.nqueens import nqueens
+    from zerosum.web.views import move_text
+
+    for variation in ("1a", "1b", "2", "2b"):
+        game = nqueens(5, variation)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            actions = game.actions(state)
+            for a in actions:
+                assert game.parse_move(state, move_text(game, a)) == a
+            state = game.result(state, actions[-1])
+    game = nqueens(5, "1a")
+    assert (move_text(game, ("O", 3)), game.format_move(("O", 3))) == ("O3", "('O', 3)")
+    assert move_text(nqueens(5, "2"), (2, 3)) == "r2c3"
 
 
 def test_maxconnect4_view_has_columns_and_scores(client: TestClient) -> None:
@@ -328,3 +408,21 @@ def test_maxconnect4_view_has_columns_and_scores(client: TestClient) -> None:
     assert view["click"] == "column" and view["moves"]["6"] == "7"
     assert view["cells"][35:42] == ["red"] * 4 + ["", "", "yellow"]
     assert view["scores"] == {"Player 1": 1, "Player 2": 0}
+
+
+def test_nothing_a_client_sends_is_evaluated_or_imported() -> None:
+    """The web layer's code (server and page) has no way to run what it is sent: no eval,
+    exec, dynamic import or unpickling; requests are JSON read by json.loads."""
+    from pathlib import Path
+
+    import zerosum.web
+
+    root = Path(zerosum.web.__file__).parent
+    sources = [*root.glob("*.py"), *root.glob("static/*.js"), *root.glob("static/*.html")]
+    assert len(sources) >= 12
+    forbidden = ("eval(", "exec(", "import_module", "__import__", "pickle", "marshal",
+                 "new Function", "innerHTML = m.", "yaml")
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        assert not [word for word in forbidden if word in text], path.name
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -132,8 +133,40 @@ def test_a_transposition_table_marks_its_hits(client: TestClient) -> None:
     data = explain(client, game="tictactoe", moves="1 5", depth=4, table=True)
     hits = data["counts"]["alphabeta"]["table_hits"]
     assert hits == 16 and data["counts"]["alphabeta"]["nodes"] == 144
-    assert sum(e["table"] for e in data["events"]) == hits
+    effects = Counter(e["table"]["effect"] for e in data["events"] if e["table"])
+    assert effects == {"cut": 13, "exact": 3}  # every hit: one per probe that found an entry
     assert explain(client, game="tictactoe", moves="1 5", depth=4)["value"] == data["value"]
+
+
+def test_table_hits_that_only_narrow_the_window(client: TestClient) -> None:
+    """Connect Four after 4 4 at depth 4: of the 35 hits, 13 bounds narrow a window
+    without closing it (the node is still searched), 14 close it and 8 exact values
+    settle their node; the search's own trace agrees with the replayed windows."""
+    data = explain(client, game="connect4", moves="4 4", depth=4, table=True)
+    assert data["counts"]["alphabeta"] == {"nodes": 768, "leaves": 562, "table_hits": 35}
+    hits = [e for e in data["events"] if e["table"]]
+    assert Counter(e["table"]["effect"] for e in hits) == {
+        "narrowed": 13, "cut": 14, "exact": 8}
+    nodes = data["nodes"]
+    for e in hits:
+        t = e["table"]
+        searched = bool(nodes[e["node"]]["children"])
+        assert searched == (t["effect"] == "narrowed"), e
+        if t["effect"] == "cut":  # the search traces a settled node with its narrowed window
+            assert [e["alpha"], e["beta"]] == t["narrowed"]
+    by_label = {e["label"]: e for e in hits}
+    assert by_label["2 5 1"]["table"] == {
+        "bound": "lower", "value": "-0.006", "effect": "narrowed",
+        "window": ["-0.01", "-0.005"], "narrowed": ["-0.006", "-0.005"]}
+    assert by_label["2 3 1"]["table"] == {
+        "bound": "upper", "value": "-0.014", "effect": "cut",
+        "window": ["-0.01", "-0.005"], "narrowed": ["-0.01", "-0.014"]}
+    assert by_label["2 4 1"]["table"]["effect"] == "exact"
+    # a bound outside the window is a hit that changes nothing
+    data = explain(client, game="connect4", moves="4", depth=4, table=True)
+    effects = Counter(e["table"]["effect"] for e in data["events"] if e["table"])
+    assert effects == {"exact": 11, "narrowed": 9, "cut": 26, "none": 4}
+    assert sum(effects.values()) == data["counts"]["alphabeta"]["table_hits"]
 
 
 def test_connect_four_and_bad_positions(client: TestClient) -> None:

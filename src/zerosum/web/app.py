@@ -39,8 +39,9 @@ from zerosum.stop import Stop
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
 from zerosum.web.messages import parse_message
+from zerosum.web.positions import position_format
 from zerosum.web.record import HUMAN, Ply, checkers_pdn, connect4_record, plain_record
-from zerosum.web.views import view_of
+from zerosum.web.views import move_help, move_text, view_of
 
 STATIC = files("zerosum.web") / "static"
 FIXED_DEPTH = ("minimax", "alphabeta", "depth-limited")
@@ -65,6 +66,7 @@ def default_player(spec: GameSpec) -> str:
 
 
 def game_entry(spec: GameSpec) -> dict[str, Any]:
+    written = position_format(spec)
     return {
         "name": spec.name,
         "title": spec.title,
@@ -74,7 +76,7 @@ def game_entry(spec: GameSpec) -> dict[str, Any]:
                     for o in spec.options],
         "players": players_of(spec),
         "default_player": default_player(spec),
-        "position": None if spec.position is None else spec.position.name,
+        "position": None if written is None else written.name,
     }
 
 
@@ -134,7 +136,7 @@ class Session:
 
     def play_action(self, action: Any, by: str, **figures: Any) -> None:
         """Play `action`; a computer move (`by` its player) keeps its search figures."""
-        text = self.game.format_move(action)
+        text = move_text(self.game, action)
         self.states.append(self.game.result(self.state, action))
         self.plies.append(Ply(action, text, by, **figures))
 
@@ -169,10 +171,9 @@ class Session:
         game, state = self.game, self.state
         over = game.is_terminal(state)
         names = player_names(game)
-        legal = [] if over else [game.format_move(a) for a in game.actions(state)]
-        position = None
-        if self.spec.position is not None:
-            position = self.spec.position.format(game, state)
+        legal = [] if over else [move_text(game, a) for a in game.actions(state)]
+        written = position_format(self.spec)
+        position = None if written is None else written.format(game, state)
         return {
             "id": self.id,
             "game": self.spec.name,
@@ -181,7 +182,7 @@ class Session:
             "view": view_of(self.spec.name, game, state),
             "text": game.render(state),
             "legal": legal,
-            "move_help": game.move_help(),
+            "move_help": move_help(game),
             "players": list(names),
             "to_move": names[0] if game.is_maxs_turn(state) else names[1],
             "over": over,
@@ -231,11 +232,13 @@ class Server:
         state = game.initial_state()
         position = body.get("position")
         if position not in (None, ""):
-            if spec.position is None:
+            written = position_format(spec)
+            if written is None:
                 raise InputError(f"{spec.name} has no position format")
             if not isinstance(position, str):
                 raise InputError("position must be text")
-            state = spec.position.parse(game, position)
+            state = written.parse(game, position)
+            position = " ".join(position.split())  # one line, as the record writes it
         session = Session(uuid.uuid4().hex, spec, options, game, [state],
                           start_position=None if position in (None, "") else str(position))
         self.sessions[session.id] = session
@@ -285,7 +288,7 @@ def info_message(game: AnyGame, info: Info) -> dict[str, Any]:
         "unit": info.unit,
         "nodes_per_second": round(info.nodes_per_second),
         "elapsed": round(info.elapsed, 3),
-        "pv": [game.format_move(a) for a in info.pv],
+        "pv": [move_text(game, a) for a in info.pv],
     }
 
 
@@ -495,7 +498,7 @@ class Thinker:
         session.thinking = False  # as the state sent with the result shows
         return {
             "type": "result",
-            "move": game.format_move(result.action),
+            "move": move_text(game, result.action),
             "value": value_text(game, result),
             "depth": result.depth,
             "complete": result.complete,

@@ -4,12 +4,20 @@ minimax or alpha-beta, sent to the browser node by node to be stepped through.
 The events come from the search's own tracer (zerosum.explain.trace_tree), in the order
 the nodes returned (post-order); nothing here searches. Values are sent as text
 ("-inf", "3", "+inf") because JSON has no infinity.
+
+A game position may be searched with a transposition table. The table is watched (each
+probe's answer is logged between the tracer's events), and each hit is told by what it
+did: an exact value or a bound that closes the window settles the node (a cut by the
+table), a bound inside the window only narrows it, a bound outside it changes nothing.
+To tell these apart, the window each node was entered with is replayed from the events:
+alpha-beta's own update, a node's children entered with its window as it stood then.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+import math
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
@@ -24,7 +32,8 @@ from zerosum.games.tree import Node, Path, TreeGame
 from zerosum.result import SearchResult, TraceEvent
 from zerosum.search import alphabeta_search, minimax_search
 from zerosum.stop import Stop
-from zerosum.table import TranspositionTable
+from zerosum.table import Bound, Entry, TranspositionTable, narrow
+from zerosum.web.views import move_text
 
 PAGE = files("zerosum.web") / "static" / "explain.html"
 ALGORITHMS = ("alphabeta", "minimax")
@@ -115,23 +124,94 @@ def explain_json(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @dataclass
+class Probe:
+    """What the table answered when the search entered an inner node `depth` plies down."""
+
+    depth: int
+    entry: Entry | None
+
+
+class WatchedTable(TranspositionTable):
+    """A transposition table that logs each probe's answer into the search's event log."""
+
+    def __init__(self, log: list[TraceEvent | Probe], limit: int) -> None:
+        super().__init__()
+        self.log, self.limit = log, limit
+
+    def probe(self, key: Hashable, remaining: int | None) -> Entry | None:
+        entry = super().probe(key, remaining)
+        depth = self.limit - (0 if remaining is None else remaining)
+        self.log.append(Probe(depth, entry))
+        return entry
+
+
+@dataclass
 class Visit:
-    """A node a game search returned from, with the children it searched."""
+    """A node a game search returned from, with the children it searched and what the
+    table had for it (None: no usable entry, or no table)."""
 
     event: TraceEvent
     kids: list[Visit]
+    entry: Entry | None = None
+    window: tuple[float, float] = field(default=(-math.inf, math.inf))  # as entered
 
 
-def visits(events: list[TraceEvent]) -> Visit:
+def visits(log: list[TraceEvent | Probe]) -> Visit:
     """The searched tree, rebuilt from post-order events: a node's children are the
-    nodes one ply deeper that returned just before it (states may repeat, paths do not)."""
+    nodes one ply deeper that returned just before it (states may repeat, paths do not).
+    A probe comes when its node is entered; that node returns before another of its depth
+    is entered, so the last probe at a depth belongs to the next node returning there."""
     stack: list[Visit] = []
-    for event in events:
+    probed: dict[int, Entry | None] = {}
+    for item in log:
+        if isinstance(item, Probe):
+            probed[item.depth] = item.entry
+            continue
         kids: list[Visit] = []
-        while stack and stack[-1].event.depth == event.depth + 1:
+        while stack and stack[-1].event.depth == item.depth + 1:
             kids.append(stack.pop())
-        stack.append(Visit(event, kids[::-1]))
+        stack.append(Visit(item, kids[::-1], probed.pop(item.depth, None)))
     return stack[-1]
+
+
+def replay_windows(game: AnyGame, visit: Visit, window: tuple[float, float]) -> None:
+    """Set the window each node of `visit`'s tree was entered with: alpha-beta's update
+    (fail-soft), the stored bound first."""
+    visit.window = alpha, beta = window
+    if visit.entry is not None:
+        alpha, beta = narrow(visit.entry[1], visit.entry[2], alpha, beta)
+    maxs_turn = game.is_maxs_turn(visit.event.state)
+    v = -math.inf if maxs_turn else math.inf
+    for kid in visit.kids:
+        replay_windows(game, kid, (alpha, beta))
+        if maxs_turn:
+            v = max(v, kid.event.value)
+            alpha = max(alpha, v)
+        else:
+            v = min(v, kid.event.value)
+            beta = min(beta, v)
+
+
+BOUNDS = {Bound.EXACT: "exact", Bound.LOWER: "lower", Bound.UPPER: "upper"}
+
+
+def table_json(visit: Visit) -> dict[str, Any] | None:
+    """What the table's entry did at this node: "exact" (its value settles the node), "cut"
+    (its bound closes the window: settled too), "narrowed" (the node is searched within
+    a smaller window) or "none" (the bound lies outside the window)."""
+    if visit.entry is None:
+        return None
+    _, bound, value, _ = visit.entry
+    alpha, beta = visit.window
+    after = narrow(bound, value, alpha, beta)
+    if bound == Bound.EXACT:
+        effect = "exact"
+    elif after[0] >= after[1]:
+        effect = "cut"
+    else:
+        effect = "narrowed" if after != (alpha, beta) else "none"
+    return {"bound": BOUNDS[Bound(bound)], "value": fmt(value), "effect": effect,
+            "window": [fmt(alpha), fmt(beta)], "narrowed": [fmt(after[0]), fmt(after[1])]}
 
 
 def play_moves(game: AnyGame, text: str) -> Any:
@@ -149,12 +229,12 @@ def play_moves(game: AnyGame, text: str) -> Any:
 
 
 def game_search(game: AnyGame, state: Any, algorithm: str, depth: int,
-                table: bool) -> tuple[SearchResult, list[TraceEvent]]:
-    events: list[TraceEvent] = []
+                table: bool) -> tuple[SearchResult, list[TraceEvent | Probe]]:
+    log: list[TraceEvent | Probe] = []
     if algorithm == "minimax":
-        return minimax_search(game, state, depth, tracer=events.append), events
-    tt = TranspositionTable() if table else None
-    return alphabeta_search(game, state, depth, table=tt, tracer=events.append), events
+        return minimax_search(game, state, depth, tracer=log.append), log
+    tt = WatchedTable(log, depth) if table else None
+    return alphabeta_search(game, state, depth, table=tt, tracer=log.append), log
 
 
 def game_nodes(game: AnyGame, root: Visit, depth: int,
@@ -178,18 +258,17 @@ def game_nodes(game: AnyGame, root: Visit, depth: int,
         e = visit.event
         i = add(path, label, e.state, None)
         for k, kid in enumerate(visit.kids):
-            text = game.format_move(kid.event.action)
+            text = move_text(game, kid.event.action)
             name = text if not path else f"{label} {text}"
             nodes[i]["children"].append(walk(kid, [*path, k], name))
         inner = nodes[i]["role"] != "leaf"
-        from_table = inner and not visit.kids  # settled by a stored value, not searched
         pruned: list[int] = []
         if inner and visit.kids:
             searched = [kid.event.action for kid in visit.kids]
             for a in game.actions(e.state):
                 if a not in searched:
                     k = len(nodes[i]["children"])
-                    text = game.format_move(a)
+                    text = move_text(game, a)
                     cut = add([*path, k], text if not path else f"{label} {text}",
                               game.result(e.state, a), None)
                     nodes[i]["children"].append(cut)
@@ -200,7 +279,7 @@ def game_nodes(game: AnyGame, root: Visit, depth: int,
             "beta": fmt(e.beta) if windowed else None,
             "pruned": pruned,
             "reason": cut_reason(game.is_maxs_turn(e.state), e) if pruned else None,
-            "table": from_table,
+            "table": table_json(visit),
         })
         return i
 
@@ -237,12 +316,14 @@ def game_json(body: dict[str, Any]) -> dict[str, Any]:
         r, _ = game_search(game, state, algo, depth, table)
         counts[algo] = {"nodes": r.stats.nodes, "leaves": r.stats.evaluated,
                         "table_hits": r.stats.table_hits}
-    result, events = game_search(game, state, algorithm, depth, table)
-    nodes, steps = game_nodes(game, visits(events), depth, algorithm == "alphabeta")
+    result, log = game_search(game, state, algorithm, depth, table)
+    root = visits(log)
+    replay_windows(game, root, (-math.inf, math.inf))
+    nodes, steps = game_nodes(game, root, depth, algorithm == "alphabeta")
     return {
         "algorithm": algorithm,
         "value": fmt(result.value),
-        "best": None if result.action is None else game.format_move(result.action),
+        "best": None if result.action is None else move_text(game, result.action),
         "counts": counts,
         "lazy": True,
         "nodes": nodes,

@@ -3,7 +3,7 @@
 // the session's analysis WebSocket. app.js announces each position with a
 // "zerosum:session" event; this panel shows itself for Connect Four only.
 const $ = (id) => document.getElementById(id);
-const SECONDS = 10; // the server caps it too
+const SECONDS = 10; // the time budget unless one is typed; the server caps it too
 
 let session = null;
 let socket = null;
@@ -18,6 +18,8 @@ function setup() {
   panel().innerHTML = `<h2>Analysis</h2>
     <div class="analysis-controls"><button type="button" id="analyse">Analyse</button>
     <button type="button" id="analyse-stop" disabled>Stop</button>
+    <label class="analysis-budget">within <input id="analysis-seconds" type="number" min="0.1"
+      max="60" step="0.1" value="${SECONDS}" size="4"> s</label>
     <span id="analysis-status" role="status"></span></div>
     <div id="analysis-row" class="analysis-row"></div>`;
   $("analyse").addEventListener("click", analyse);
@@ -31,7 +33,8 @@ function columnsOf(width) {
     const div = document.createElement("div");
     div.className = "analysis-column";
     div.dataset.column = String(i + 1);
-    div.innerHTML = `<span class="analysis-label">${i + 1}</span><span class="analysis-verdict"></span>`;
+    div.innerHTML = `<span class="analysis-label">${i + 1}</span><span class="analysis-verdict"></span>
+      <span class="analysis-note"></span>`;
     return div;
   }));
 }
@@ -67,7 +70,9 @@ function onMessage(m) {
     for (const column of m.unproven) {
       const div = cellOf(column);
       div.classList.add("unproven");
-      div.title = m.stopped ? "stopped before it was proven" : "time's up before it was proven";
+      div.querySelector(".analysis-note").textContent = "not proven";
+      div.title = m.stopped ? "stopped before it was proven: the engine's estimate"
+        : "time's up before it was proven: the engine's estimate";
     }
     finish(m.unproven.length === 0 ? "done: every column proven"
       : `${m.stopped ? "stopped" : "time's up"}: ${m.unproven.length} column(s) not proven (engine estimate shown)`);
@@ -84,7 +89,8 @@ function analyse() {
   $("analysis-status").textContent = "starting…";
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${session.id}/analysis`);
-  socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "analyse", seconds: SECONDS })));
+  const seconds = Number($("analysis-seconds").value) || SECONDS;
+  socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "analyse", seconds })));
   socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
   socket.addEventListener("close", () => { if (socket) finish("the connection closed"); });
 }

@@ -15,6 +15,7 @@ import pytest
 
 from zerosum.cli import main
 from zerosum.games.registry import get_game
+from zerosum.tournament.jobs import GameResult
 from zerosum.tournament.referee import play_game
 from zerosum.tournament.report import report
 from zerosum.tournament.schedule import Settings, jobs
@@ -160,7 +161,8 @@ def test_own_agents_forfeits_and_the_plot(tmp_path: Path,
     assert (status, err) == (0, "")
     forfeits = out[out.index("Forfeits:"):].splitlines()[1:-1]
     assert len(forfeits) == 4  # the crashing agent's four games, each lost on its 3rd move
-    assert all(f"{crashing}) crashed: RuntimeError: out of ideas" in line for line in forfeits), forfeits
+    crashed = f"{crashing}) crashed: RuntimeError: out of ideas"
+    assert all(crashed in line for line in forfeits), forfeits
     assert out.splitlines()[-1] == f"Plot of the ratings: {png}"
     assert Path(png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -178,3 +180,45 @@ def test_a_persons_own_game_from_its_file(tmp_path: Path,
     status, _, err = zerosum(["tournament", "game-file", str(tmp_path / "none.py"),
                               "--agent", "random", "--agent", "alphabeta"], capsys)
     assert status == 2 and "none.py" in err and len(err.splitlines()) == 1
+
+
+def test_export_writes_every_game_in_its_notation_with_the_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, text = str(tmp_path / "c.sqlite"), tmp_path / "games.txt"
+    assert zerosum(["tournament", "connect4", "--agent", "alphabeta:depth=2", "--agent",
+                    "random", "--games", "2", "--workers", "1", "--db", db], capsys)[0] == 0
+    status, out, _ = zerosum(["results", db, "--export", str(text)], capsys)
+    assert (status, out) == (0, f"2 games written to {text}\n")
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT number, result FROM games ORDER BY number").fetchall()
+    results = [GameResult.from_json(r) for _, r in rows]
+    records = text.read_text().split("\n# game ")
+    assert len(records) == 2
+    first = records[0].splitlines()
+    score = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[results[0].score]
+    assert first[0] == (f"# game 1: alphabeta:depth=2 (Red) - random (Yellow): {score}, "
+                        f"{results[0].reason}")
+    assert first[1] == "".join(m.move for m in results[0].moves)  # the move string
+    searched = [(i, m) for i, m in enumerate(results[0].moves, 1) if m.value is not None]
+    assert first[2:-1] == [f"{i}. {m.move}  alphabeta:depth=2: value {m.value}, depth "
+                           f"{m.depth}, {m.nodes:,} nodes, {m.seconds:.2f} s"
+                           for i, m in searched]
+    assert first[-1] == results[0].reason
+    status, _, err = zerosum(["results", db, "--export", str(tmp_path / "no" / "x.txt")],
+                             capsys)
+    assert status == 2 and "no folder" in err
+
+
+def test_checkers_games_export_as_pdn(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    db, pdn = str(tmp_path / "k.sqlite"), tmp_path / "games.pdn"
+    assert zerosum(["tournament", "checkers", "--agent", "alphabeta:depth=1", "--agent",
+                    "random", "--games", "2", "--workers", "1", "--max-plies", "30",
+                    "--db", db], capsys)[0] == 0
+    assert zerosum(["results", db, "--export", str(pdn)], capsys)[0] == 0
+    games = pdn.read_text().split('[Event "zerosum tournament, game ')
+    assert [g[:1] for g in games[1:]] == ["1", "2"]
+    assert '[Black "alphabeta:depth=1"]\n[White "random"]' in games[1]
+    assert '[Black "random"]\n[White "alphabeta:depth=1"]' in games[2]
+    assert all('[Result "1/2-1/2"]' in g or '[Result "1-0"]' in g or '[Result "0-1"]' in g
+               for g in games[1:])

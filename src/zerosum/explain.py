@@ -15,7 +15,7 @@ def fmt(x: float) -> str:
         return "+inf"
     if x == -math.inf:
         return "-inf"
-    return f"{x:g}"
+    return f"{x + 0.0:g}"  # + 0.0: a negated 0 is shown as 0, not -0
 
 
 def trace_tree(game: TreeGame, algorithm: str) -> tuple[SearchResult, dict[Path, TraceEvent]]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import sys
@@ -12,13 +13,14 @@ from typing import Any
 
 from zerosum.agents import agent_from_spec
 from zerosum.convert import float_arg, int_arg, seed_arg
-from zerosum.fileio import read_text
+from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt, Tally
 from zerosum.tournament.backends import Backend, LocalBackend
+from zerosum.tournament.export import export
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.report import Played, ratings, report
 from zerosum.tournament.run import play
@@ -73,6 +75,9 @@ def register(sub: Any) -> None:
                        "tournament database without playing.")
     r.add_argument("db", metavar="DB", help="the tournament's database file")
     r.add_argument("--plot", metavar="FILE.png", help=PLOT_HELP)
+    r.add_argument("--export", metavar="FILE",
+                   help="write every game in the game's notation (checkers: PDN), with each "
+                   "searching agent's value, depth, nodes and time per move")
     r.set_defaults(func=run_results)
 
 
@@ -291,6 +296,13 @@ def run_results(args: argparse.Namespace) -> int:
     if args.plot is not None:
         check_plot(args.plot)
     with Store.existing(args.db) as store:
+        if args.export is not None:
+            check_writable(args.export, "export file")
+            results = store.results()
+            write_atomic(args.export, export(store.jobs(), results, datetime.date.today()),
+                         what="export file")
+            say(f"{len(results)} games written to {args.export}")
+            return 0
         show(store, Settings(**_loaded(store.settings_json)), args.plot)
     return 0
 

@@ -34,13 +34,13 @@ from zerosum.agents import SearchAgent, engines_of, make_agent, playable, player
 from zerosum.convert import one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.records import HUMAN, Ply, game_record
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
 from zerosum.web.messages import parse_message
 from zerosum.web.positions import position_format
-from zerosum.web.record import HUMAN, Ply, checkers_pdn, connect4_record, plain_record
 from zerosum.web.views import move_help, move_text, view_of
 
 STATIC = files("zerosum.web") / "static"
@@ -153,19 +153,12 @@ class Session:
 
     def record(self, today: datetime.date) -> tuple[str, str]:
         """The game so far in its notation, and a file name for it."""
-        game, over = self.game, self.game.is_terminal(self.state)
-        outcome = game.outcome(self.state) if over else None
-        if self.spec.name == "checkers":
-            fen = None
-            if self.start_position is not None and self.spec.position is not None:
-                fen = self.spec.position.format(game, self.states[0])
-            text = checkers_pdn(game, self.states[0], self.plies, self.state, fen, today)
-            return text, f"checkers-{today:%Y%m%d}.pdn"
-        if self.spec.name == "connect4":
-            text = connect4_record(self.plies, outcome, self.start_position)
-        else:
-            text = plain_record(self.plies, outcome, self.start_position)
-        return text, f"{self.spec.name}-{today:%Y%m%d}.txt"
+        fen = None
+        if self.start_position is not None and self.spec.position is not None:
+            fen = self.spec.position.format(self.game, self.states[0])
+        text, extension = game_record(self.spec.name, self.game, self.states[0], self.plies,
+                                      self.state, self.start_position, today, fen)
+        return text, f"{self.spec.name}-{today:%Y%m%d}.{extension}"
 
     def to_json(self) -> dict[str, Any]:
         game, state = self.game, self.state

@@ -1,4 +1,5 @@
-"""A session's game record in the game's own notation, for the page's "Download record".
+"""A game's record in the game's own notation: the browser's "Download record" and
+`zerosum results DB --export`.
 
 Checkers: PDN (tags, then numbered moves with the computer's figures as comments).
 Connect Four: the move string (columns 1-7), then one line per computer move.
@@ -14,6 +15,7 @@ from typing import Any
 from zerosum.game import AnyGame
 
 HUMAN = "human"
+OPENING = "opening"  # a move of a tournament's opening: nobody's
 
 
 @dataclass(frozen=True)
@@ -29,8 +31,9 @@ class Ply:
     seconds: float | None = None
 
     def figures(self) -> str:
-        """The search figures of a computer move; "" for a human one."""
-        if self.by == HUMAN:
+        """The search figures of a computer move; "" for a move without a search (a
+        person's, an opening's, a random player's)."""
+        if self.by == HUMAN or self.value is None:
             return ""
         depth = "end" if self.depth is None else str(self.depth)
         return (f"{self.by}: value {self.value}, depth {depth}, "
@@ -42,7 +45,7 @@ def side_players(game: AnyGame, first_max: bool, plies: list[Ply]) -> tuple[str,
     seen: tuple[list[str], list[str]] = ([], [])
     for i, ply in enumerate(plies):
         side = seen[0] if (i % 2 == 0) == first_max else seen[1]
-        if ply.by not in side:
+        if ply.by not in side and ply.by != OPENING:
             side.append(ply.by)
     return (", ".join(seen[0]) or "?", ", ".join(seen[1]) or "?")
 
@@ -55,11 +58,13 @@ def pdn_result(game: AnyGame, state: Any) -> str:
 
 
 def checkers_pdn(game: Any, start: Any, plies: list[Ply], end: Any, fen: str | None,
-                 today: datetime.date) -> str:
-    """PDN of a checkers game; `fen` when it began from a set-up position."""
+                 today: datetime.date, event: str = "zerosum game",
+                 result: str | None = None) -> str:
+    """PDN of a checkers game; `fen` when it began from a set-up position; `result` as
+    PDN writes it when the game ended otherwise than by its rules (adjudicated)."""
     black, white = side_players(game, game.is_maxs_turn(start), plies)
-    result = pdn_result(game, end)
-    tags = [("Event", "zerosum game"), ("Date", today.strftime("%Y.%m.%d")),
+    result = result or pdn_result(game, end)
+    tags = [("Event", event), ("Date", today.strftime("%Y.%m.%d")),
             ("Black", black), ("White", white), ("Result", result)]
     if fen is not None:
         tags += [("SetUp", "1"), ("FEN", fen)]
@@ -74,7 +79,7 @@ def checkers_pdn(game: Any, start: Any, plies: list[Ply], end: Any, fen: str | N
         elif i == 0:
             words.append(f"{number}...")
         words.append(game.format_pdn(ply.action))
-        if ply.by != HUMAN:
+        if ply.figures():
             depth = "end" if ply.depth is None else ply.depth
             words.append(f"{{{ply.value}, depth {depth}, {ply.nodes or 0} nodes, "
                          f"{ply.seconds or 0.0:.2f} s}}")
@@ -95,7 +100,7 @@ def wrap(words: list[str], width: int = 79) -> str:
 
 def figure_lines(plies: list[Ply]) -> list[str]:
     return [f"{i + 1}. {ply.text}  {ply.figures()}" for i, ply in enumerate(plies)
-            if ply.by != HUMAN]
+            if ply.figures()]
 
 
 def connect4_record(plies: list[Ply], outcome: str | None, position: str | None) -> str:
@@ -115,3 +120,21 @@ def plain_record(plies: list[Ply], outcome: str | None, position: str | None) ->
         lines.append(f"{i + 1}. {ply.text}" + (f"  {figures}" if figures else ""))
     lines.append(outcome or "unfinished")
     return "\n".join(lines) + "\n"
+
+
+def game_record(name: str, game: AnyGame, start: Any, plies: list[Ply], end: Any,
+                position: str | None, today: datetime.date, fen: str | None = None,
+                event: str = "zerosum game", result: str | None = None,
+                outcome: str | None = None) -> tuple[str, str]:
+    """The record of game `name` (its registered name) from `start` to `end` in its
+    notation, and the file extension for it: checkers PDN (`fen` and `position` when it
+    began from a set-up position), Connect Four's move string, or the moves one a line.
+    `outcome` in words defaults to the game's own at a finished game; `result` (1-0,
+    0-1, 1/2-1/2) to the end position's."""
+    if outcome is None and game.is_terminal(end):
+        outcome = game.outcome(end)
+    if name == "checkers":
+        return checkers_pdn(game, start, plies, end, fen, today, event, result), "pdn"
+    if name == "connect4":
+        return connect4_record(plies, outcome, position), "txt"
+    return plain_record(plies, outcome, position), "txt"

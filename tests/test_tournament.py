@@ -256,3 +256,9 @@ def test_cross_table_and_pair_figures() -> None:
     stats = pair_stats(games, "a", "b")
     assert (stats.wins, stats.draws, stats.losses) == (3, 1, 0)
     assert stats.pairs == (0, 0, 0, 1, 1)  # pairs scored 1½ and 2 for a
+
+
+def test_a_game_that_cannot_be_set_up_in_a_worker_stops_the_tournament_with_one_line() -> None:
+    broken = GameJob(1, "tictactoe", ("random", "random"), opening=("1", "1"))
+    with pytest.raises(InputError, match=r"^game 1: opening 1 1: move 2 \(1\): cell 1 is not"):
+        LocalBackend(1).run(iter([broken]), lambda result: None)

@@ -25,6 +25,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
 
+from zerosum.game import InputError
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import forfeit, play_game
 
@@ -45,7 +46,11 @@ def serve(conn: Connection) -> None:
     """A worker process: play each job it is sent, telling whose turn it is, until None."""
     try:
         while (job := conn.recv()) is not None:
-            result = play_game(job, lambda side, ply: conn.send(("turn", side)))
+            try:
+                result = play_game(job, lambda side, ply: conn.send(("turn", side)))
+            except (InputError, OSError) as e:  # the game cannot be set up here
+                conn.send(("error", f"game {job.number}: {e}"))
+                continue
             conn.send(("done", result))
     except (EOFError, BrokenPipeError, KeyboardInterrupt):
         pass  # the tournament ended or was killed: nothing is left to report to
@@ -127,6 +132,8 @@ class LocalBackend:
             if kind == "turn":
                 w.side, w.since = payload, time.monotonic()
                 return None
+            if kind == "error":
+                raise InputError(payload)
             w.job = None
             assert isinstance(payload, GameResult) and payload.number == job.number
             return payload

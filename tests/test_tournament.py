@@ -262,3 +262,15 @@ def test_a_game_that_cannot_be_set_up_in_a_worker_stops_the_tournament_with_one_
     broken = GameJob(1, "tictactoe", ("random", "random"), opening=("1", "1"))
     with pytest.raises(InputError, match=r"^game 1: opening 1 1: move 2 \(1\): cell 1 is not"):
         LocalBackend(1).run(iter([broken]), lambda result: None)
+
+
+def test_reading_another_sqlite_database_leaves_it_unchanged(tmp_path: Path) -> None:
+    import sqlite3
+
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as con:
+        con.execute("CREATE TABLE notes (text TEXT)")
+    before = other.read_bytes()
+    with pytest.raises(InputError, match=r"other\.sqlite is not a tournament database"):
+        Store.existing(str(other))
+    assert other.read_bytes() == before

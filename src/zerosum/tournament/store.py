@@ -44,8 +44,12 @@ class Store:
             raise InputError(f"tournament database {path}: no directory "
                              f"{Path(path).parent}")
         try:
-            self.db = sqlite3.connect(path, isolation_level=None)  # we say when to commit
-            self.db.executescript(SCHEMA)
+            if create:
+                self.db = sqlite3.connect(path, isolation_level=None)  # each add commits
+                self.db.executescript(SCHEMA)
+            else:  # read only: a file that is some other database stays as it is
+                uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+                self.db = sqlite3.connect(uri, uri=True, isolation_level=None)
             row = self.db.execute("SELECT json FROM settings").fetchone()
         except sqlite3.DatabaseError as e:
             raise InputError(f"{path} is not a tournament database ({e})") from None

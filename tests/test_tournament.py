@@ -274,3 +274,12 @@ def test_reading_another_sqlite_database_leaves_it_unchanged(tmp_path: Path) -> 
     with pytest.raises(InputError, match=r"other\.sqlite is not a tournament database"):
         Store.existing(str(other))
     assert other.read_bytes() == before
+
+
+def test_standings_wait_until_every_agent_is_linked_by_games() -> None:
+    from zerosum.tournament.report import standings
+
+    early = [played(("a", "b"), 0, 1.0, 1), played(("c", "d"), 0, 0.5, 6)]
+    assert standings(early).startswith("Standings: no ratings yet: ")
+    linked = [*early, played(("a", "c"), 0, 0.5, 3)]
+    assert standings(linked).splitlines()[2].split()[:2] == ["1", "a"]

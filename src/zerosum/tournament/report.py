@@ -43,7 +43,10 @@ def ratings(played: Sequence[Played]) -> list[Rating]:
 
 
 def standings(played: Sequence[Played]) -> str:
-    rows = ratings(played)
+    try:
+        rows = ratings(played)
+    except ValueError as e:  # some agents not yet linked by games (an early stop)
+        return f"Standings: no ratings yet: {e}"
     width = max(len("agent"), *(len(r.name) for r in rows))
     lines = ["Standings: Bradley-Terry ratings in Elo (mean 0), 95 % intervals",
              f"  #  {'agent':<{width}}  games  points  score   Elo   interval"]

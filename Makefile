@@ -26,11 +26,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# loadgroup: the tests of one xdist_group (the Ray cluster's) share a worker
 test: lint
-	$(BIN)/pytest -m "not slow" -n 2
+	$(BIN)/pytest -m "not slow" -n 2 --dist loadgroup
 
 test-slow: $(STAMP)
-	$(BIN)/pytest -m slow -n 2
+	$(BIN)/pytest -m slow -n 2 --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python bench/search_speed.py

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import logging
 import os
 import shutil
 import signal
@@ -29,7 +30,7 @@ import pytest
 from zerosum.game import InputError
 from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.jobs import GameJob, GameResult
-from zerosum.tournament.raycluster import RAY_SETTINGS, RayBackend
+from zerosum.tournament.raycluster import RAY_SETTINGS, RayBackend, import_ray
 
 # Read by Ray when it is imported (by RayBackend.run): the cluster and this process
 # then name each other by 127.0.0.1, so that no traffic leaves the loopback interface.
@@ -85,6 +86,18 @@ def cluster() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture(scope="module")
+def joined(cluster: str) -> Iterator[str]:
+    """The cluster, joined by this process for the rest of the module: a RayBackend then
+    neither joins nor leaves it, and its workers (Ray's are per driver) serve test after
+    test instead of starting anew for each."""
+    ray = import_ray()
+    ray.init(address=cluster, include_dashboard=False, log_to_driver=False,
+             logging_level=logging.WARNING)
+    yield cluster
+    ray.shutdown()
+
+
 def stop(head: subprocess.Popen[bytes]) -> None:
     """End the cluster: `ray start --block` stops its processes in order on SIGTERM
     (signalling them all at once would leave it waiting for its GCS); whatever of its
@@ -112,7 +125,10 @@ def timeless(result: GameResult) -> str:
 
 
 def test_the_cluster_plays_the_games_as_local_workers_do(cluster: str) -> None:
+    ray = import_ray()
+    joined_before = ray.is_initialized()  # by the fixture `joined`, if it ran already
     on_ray = run(RayBackend(cluster), JOBS)
+    assert ray.is_initialized() == joined_before  # it left the cluster it joined
     local = run(LocalBackend(2), JOBS)
     assert sorted(r.number for r in on_ray) == list(range(1, 9))
     assert [timeless(r) for r in sorted(on_ray, key=lambda r: r.number)] == \
@@ -122,7 +138,7 @@ def test_the_cluster_plays_the_games_as_local_workers_do(cluster: str) -> None:
         "X wins: three in a row"]
 
 
-def test_an_early_stop_takes_no_more_jobs(cluster: str) -> None:
+def test_an_early_stop_takes_no_more_jobs(joined: str) -> None:
     taken: list[int] = []
 
     def jobs() -> Iterator[GameJob]:
@@ -136,8 +152,9 @@ def test_an_early_stop_takes_no_more_jobs(cluster: str) -> None:
         results.append(result)
         return len(results) == 2
 
-    RayBackend(cluster, workers=2).run(jobs(), on_result)
+    RayBackend(joined, workers=2).run(jobs(), on_result)
     assert len(results) == 2
+    assert import_ray().is_initialized()  # it leaves the process as it found it
     # 2 in flight at first, one more after each of the first results but the last
     assert taken == [1, 2, 3]
 
@@ -166,34 +183,39 @@ class Dies:
 """
 
 
-def test_a_game_whose_worker_died_is_played_again(cluster: str, tmp_path: Path) -> None:
+def test_a_game_whose_worker_died_is_played_again(joined: str, tmp_path: Path) -> None:
     (tmp_path / "dies.py").write_text(AGENT)
     marker = tmp_path / "died-once"
     job = GameJob(5, "tictactoe", (f"{tmp_path / 'dies.py'}:marker={marker}", "random"),
                   seeds=(1, 2))
-    [result] = run(RayBackend(cluster), [job])
+    [result] = run(RayBackend(joined), [job])
     assert marker.exists() and result.number == 5
     assert result.fault is None and len(result.moves) >= 5
 
 
-def test_a_worker_dying_twice_stops_the_tournament(cluster: str, tmp_path: Path) -> None:
+def test_a_worker_dying_twice_stops_the_tournament(joined: str, tmp_path: Path) -> None:
     (tmp_path / "dies.py").write_text(AGENT)
     jobs = [GameJob(7, "tictactoe", (str(tmp_path / "dies.py"), "random"))]
     with pytest.raises(InputError, match=r"^game 7: its Ray worker died 2 times "
                                          r"\(WorkerCrashedError\)"):
-        run(RayBackend(cluster), jobs)
+        run(RayBackend(joined), jobs)
 
 
-def test_an_error_in_a_game_names_the_game(cluster: str, tmp_path: Path) -> None:
+def test_an_error_in_a_game_names_the_game(joined: str, tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.py"
     with pytest.raises(InputError, match=rf"^game 3: .*{missing.name}"):
-        run(RayBackend(cluster), [GameJob(3, "tictactoe", (str(missing), "random"))])
+        run(RayBackend(joined), [GameJob(3, "tictactoe", (str(missing), "random"))])
 
 
 def test_an_address_with_no_cluster_is_one_quick_error() -> None:
     address = f"127.0.0.1:{free_port()}"  # nothing listens there
     with pytest.raises(InputError, match=rf"^no Ray cluster at {address}: Connection refused"):
         run(RayBackend(address), JOBS)
+
+
+def test_an_address_is_host_and_port() -> None:
+    with pytest.raises(InputError, match=r"^Ray cluster address 127\.0\.0\.1: give HOST:PORT"):
+        run(RayBackend("127.0.0.1"), JOBS)
 
 
 def test_without_ray_installed_the_error_says_how_to_install_it(
@@ -204,11 +226,11 @@ def test_without_ray_installed_the_error_says_how_to_install_it(
         run(RayBackend("127.0.0.1:6379"), JOBS)
 
 
-def test_a_move_past_its_timeout_loses_there_too(cluster: str) -> None:
+def test_a_move_past_its_timeout_loses_there_too(joined: str) -> None:
     """The referee's move timeout (SIGALRM) works in a Ray task: it runs in the main
     thread of its worker process."""
     job = GameJob(4, "connect4", ("alphabeta:depth=0", "random"), move_timeout=(0.2, 60.0))
-    [result] = run(RayBackend(cluster), [job])
+    [result] = run(RayBackend(joined), [job])
     assert (result.number, result.score, result.fault) == (4, 0.0, 0)
     assert result.reason == "Red (alphabeta:depth=0) lost on time: no move within 0.2 s"
 
@@ -216,11 +238,17 @@ def test_a_move_past_its_timeout_loses_there_too(cluster: str) -> None:
 @pytest.mark.slow
 def test_an_address_where_no_ray_answers_is_an_error() -> None:
     """Something listens there but says nothing: Ray gives up after one try (about 11 s,
-    not the ten minutes of its defaults)."""
+    not the ten minutes of its defaults). In a process of its own, which has joined no
+    cluster and imports Ray afresh, as the `zerosum` command does."""
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         address = f"127.0.0.1:{listener.getsockname()[1]}"
-        with pytest.raises(InputError, match=rf"^cannot join the Ray cluster at {address}: "
-                                             "ConnectionError"):
-            run(RayBackend(address), JOBS)
+        code = ("from zerosum.tournament.raycluster import RayBackend\n"
+                f"RayBackend({address!r}).run(iter([]), print)")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        f"zerosum.game.InputError: cannot join the Ray cluster at {address}: "
+        f"ConnectionError: Failed to connect to Ray cluster at {address}")

@@ -48,10 +48,13 @@ def import_ray() -> Any:
 
 def check_reachable(address: str) -> None:
     """InputError unless something listens at `address` (HOST:PORT): Ray itself would
-    take a long while to say that nothing answers."""
-    host, colon, port = address.rpartition(":")
-    if not colon or not port.isdigit() or not host:
-        return  # another of Ray's forms ("auto", "ray://..."): Ray checks it
+    take a while to say that nothing answers, and a few lines of its own to say it."""
+    if address in ("auto", "local") or "://" in address:
+        return  # Ray's own forms: Ray checks them
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise InputError(f"Ray cluster address {address}: give HOST:PORT, the head "
+                         "node's (ray start --head --port=PORT)")
     try:
         socket.create_connection((host.strip("[]"), int(port)), CONNECT_TIMEOUT).close()
     except OSError as e:
@@ -85,12 +88,13 @@ class RayBackend:
                 ray.shutdown()
 
     def connect(self, ray: Any) -> bool:
-        """Join the cluster; False if this process was already part of one (it stays)."""
+        """Join the cluster; False if this process had joined one already, which it then
+        uses and leaves joined (a program of the person's own that uses Ray too)."""
+        if self.address:
+            check_reachable(self.address)
         if ray.is_initialized():
             return False
         where = self.address or "the default address"
-        if self.address:
-            check_reachable(self.address)
         try:
             ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
                      logging_level=logging.WARNING, ignore_reinit_error=True)

@@ -72,11 +72,16 @@ def play_on_node(job: GameJob, cwd: str) -> GameResult:
 
 class RayBackend:
     """Games as tasks of the Ray cluster at `address` (None: Ray's own choice, RAY_ADDRESS
-    or the cluster started on this machine), `workers` at once (default: its CPUs)."""
+    or the cluster started on this machine), `workers` at once (default: its CPUs).
+    Made, it has checked that Ray is installed and that the address answers: a command
+    fails on those before it writes anything (the tournament's database)."""
 
     def __init__(self, address: str | None, workers: int | None = None) -> None:
         self.address = address
         self.workers = workers
+        import_ray()
+        if address:
+            check_reachable(address)
 
     def run(self, jobs: Iterator[GameJob], on_result: ResultSink) -> None:
         ray = import_ray()

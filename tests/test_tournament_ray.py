@@ -71,7 +71,10 @@ def cluster() -> Iterator[str]:
     with log.open("w") as out:
         head = subprocess.Popen(
             [str(ray), "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
-             "--disable-usage-stats", "--include-dashboard=false", f"--temp-dir={folder}"],
+             "--disable-usage-stats", "--include-dashboard=false",
+             "--include-log-monitor=false",  # the games' output is not wanted here
+             "--object-store-memory=100000000",  # 100 MB, not 30 % of the memory
+             f"--temp-dir={folder}"],
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True, env=env)
     try:

@@ -10,6 +10,7 @@ pytest with --dist loadgroup), so one cluster serves them all.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib.util
 import logging
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+import zerosum
 from zerosum.game import InputError
 from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.jobs import GameJob, GameResult
@@ -255,3 +257,20 @@ def test_an_address_where_no_ray_answers_is_an_error() -> None:
     assert done.stderr.splitlines()[-1] == (
         f"zerosum.game.InputError: cannot join the Ray cluster at {address}: "
         f"ConnectionError: Failed to connect to Ray cluster at {address}")
+
+
+def test_only_the_ray_backend_imports_ray() -> None:
+    """Ray is an optional extra: nothing else may need it."""
+    src = Path(zerosum.__file__).parent
+    users = sorted(str(path.relative_to(src)) for path in src.rglob("*.py")
+                   if any(isinstance(node, (ast.Import, ast.ImportFrom))
+                          and any(name == "ray" or name.startswith("ray.")
+                                  for name in imported(node))
+                          for node in ast.walk(ast.parse(path.read_text()))))
+    assert users == ["tournament/raycluster.py"]
+
+
+def imported(node: ast.Import | ast.ImportFrom) -> list[str]:
+    if isinstance(node, ast.ImportFrom):
+        return [node.module or ""] if node.level == 0 else []
+    return [alias.name for alias in node.names]

@@ -26,12 +26,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# loadgroup: the tests of one xdist_group (the Ray cluster's) share a worker
 test: lint
-	$(BIN)/pytest -m "not slow" -n 2 --dist loadgroup
+	$(BIN)/pytest -m "not slow" -n 2
 
 test-slow: $(STAMP)
-	$(BIN)/pytest -m slow -n 2 --dist loadgroup
+	$(BIN)/pytest -m slow -n 2
 
 bench: $(STAMP)
 	$(BIN)/python bench/search_speed.py

@@ -2,10 +2,9 @@
 games give the same results as local worker processes, an early stop takes no more
 jobs, a dead worker's game is played again, and a bad address is one quick InputError.
 
-The cluster (`ray start --head --block`, 2 CPUs, loopback only) is this module's; it is
-stopped by signalling the process group it was started in (never `ray stop`, which stops
-every Ray process of the machine). Its tests share one xdist group (`make test` runs
-pytest with --dist loadgroup), so one cluster serves them all.
+The cluster (`ray start --head --block`, 2 CPUs, loopback only) is this module's, one in
+each pytest-xdist worker that runs its tests; it is stopped through the process it was
+started as (never by `ray stop`, which stops every Ray process of the machine).
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import contextlib
 import importlib.util
 import logging
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -34,15 +34,17 @@ from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.raycluster import RAY_SETTINGS, RayBackend, import_ray
 
-# Read by Ray when it is imported (by RayBackend.run): the cluster and this process
-# then name each other by 127.0.0.1, so that no traffic leaves the loopback interface.
-os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+# Read by Ray when it is imported (by RayBackend) and by the head node, which inherits them:
+# the cluster and this process name each other by 127.0.0.1, so that no traffic leaves
+# the loopback interface; and the cluster asks for a token of its own (unset, Ray would
+# take one from ~/.ray/auth_token if there is one, the head node would then ask for it
+# and this process, which has to be told, would not give it).
+TOKEN = secrets.token_hex(16)
+os.environ.update(RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0", RAY_AUTH_MODE="token",
+                  RAY_AUTH_TOKEN=TOKEN)
 
-pytestmark = [
-    pytest.mark.skipif(importlib.util.find_spec("ray") is None,
-                       reason="Ray is not installed (pip install -e '.[dev]' installs it)"),
-    pytest.mark.xdist_group("ray"),
-]
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
+                                reason="Ray is not installed (pip install -e '.[dev]' does)")
 
 START_TIMEOUT = 60.0  # seconds for `ray start` to say the cluster runs
 STOP_TIMEOUT = 30.0
@@ -274,3 +276,17 @@ def imported(node: ast.Import | ast.ImportFrom) -> list[str]:
     if isinstance(node, ast.ImportFrom):
         return [node.module or ""] if node.level == 0 else []
     return [alias.name for alias in node.names]
+
+
+def test_a_cluster_that_wants_a_token_says_so(cluster: str) -> None:
+    """In a process of its own, not told the token (nor that the cluster wants one)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_AUTH_TOKEN", "RAY_AUTH_MODE")}
+    code = ("from zerosum.tournament.raycluster import RayBackend\n"
+            f"RayBackend({cluster!r}).run(iter([]), print)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={**env, "RAY_AUTH_MODE": "disabled"})
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        f"zerosum.game.InputError: cannot join the Ray cluster at {cluster}: it asks for "
+        "Ray's token (RAY_AUTH_MODE=token, and the token in RAY_AUTH_TOKEN or "
+        "~/.ray/auth_token)")

@@ -104,8 +104,9 @@ class RayBackend:
             ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
                      logging_level=logging.WARNING, ignore_reinit_error=True)
         except (ConnectionError, RuntimeError, ValueError) as e:
-            raise InputError(f"cannot join the Ray cluster at {where}: "
-                             f"{first_line(e)}") from None
+            why = "it asks for Ray's token (RAY_AUTH_MODE=token, and the token in " \
+                "RAY_AUTH_TOKEN or ~/.ray/auth_token)" if wants_token(e) else first_line(e)
+            raise InputError(f"cannot join the Ray cluster at {where}: {why}") from None
         return True
 
     def loop(self, ray: Any, jobs: Iterator[GameJob], on_result: ResultSink) -> None:
@@ -143,6 +144,16 @@ class RayBackend:
         finally:
             for ref in running:  # an early stop or an error: abandon what is in flight
                 ray.cancel(ref, force=True)
+
+
+def wants_token(e: BaseException | None) -> bool:
+    """Whether Ray's error says the cluster wants an authentication token (Ray tells it
+    in the text of an exception inside the one it raises)."""
+    while e is not None:
+        if "AuthenticationError" in str(e) or type(e).__name__ == "AuthenticationError":
+            return True
+        e = e.__cause__ or e.__context__
+    return False
 
 
 def first_line(e: BaseException) -> str:

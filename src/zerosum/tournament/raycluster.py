@@ -37,6 +37,7 @@ TRIES = 2  # a game whose worker died is played once more
 
 
 def import_ray() -> Any:
+    """The `ray` module, imported with RAY_SETTINGS; InputError if it is not installed."""
     for name, value in RAY_SETTINGS.items():
         os.environ.setdefault(name, value)  # a person's own setting wins
     try:

@@ -222,3 +222,10 @@ def test_checkers_games_export_as_pdn(tmp_path: Path,
     assert '[Black "random"]\n[White "alphabeta:depth=1"]' in games[2]
     assert all('[Result "1/2-1/2"]' in g or '[Result "1-0"]' in g or '[Result "0-1"]' in g
                for g in games[1:])
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt"])
+def test_no_game_named(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert zerosum([command], capsys) == (
+        2, "", f"zerosum: error: name a game, e.g. zerosum {command} connect4 --agent engine "
+               "--agent random\n")

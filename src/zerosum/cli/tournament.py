@@ -147,12 +147,10 @@ def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None
 def settings_of(args: argparse.Namespace, games: int | None, format_: str
                 ) -> tuple[Settings, AnyGame]:
     """The tournament's settings from the arguments, every agent made once to check it."""
-    if args.game is None:
-        raise InputError("name a game, e.g. zerosum tournament connect4 --agent engine "
-                         "--agent random")
+    options: tuple[tuple[str, Any], ...] = ()
     if args.game == "game-file":
         spec, game = load_checked(args.game_file)
-        name, options = os.path.abspath(args.game_file), ()
+        name = os.path.abspath(args.game_file)
     else:
         spec = get_game(args.game)
         options = tuple((o.name, getattr(args, o.name)) for o in spec.options)
@@ -201,7 +199,14 @@ def interrupted(store: Store) -> int:
     return 130
 
 
+def need_game(args: argparse.Namespace, command: str) -> None:
+    if args.game is None:
+        raise InputError(f"name a game, e.g. zerosum {command} connect4 --agent engine "
+                         "--agent random")
+
+
 def run_tournament(args: argparse.Namespace) -> int:
+    need_game(args, "tournament")
     settings, game = settings_of(args, args.games, args.format)
     if args.plot is not None:
         check_plot(args.plot)
@@ -254,6 +259,7 @@ def sprt_state(sprt: Sprt, results: dict[int, GameResult], jobs: dict[int, GameJ
 
 
 def run_sprt(args: argparse.Namespace) -> int:
+    need_game(args, "sprt")
     settings, game = settings_of(args, args.max_games + args.max_games % 2, "round-robin")
     if len(settings.agents) != 2:
         raise InputError(f"an SPRT matches two agents (--agent twice), not "

@@ -42,34 +42,19 @@ AGENT_HELP = ("an agent, NAME[:SETTING=VALUE,...]: random, minimax, alphabeta, d
 
 
 def register(sub: Any) -> None:
-    t = sub.add_parser(
-        "tournament", help="play agents against each other and rate them",
-        description="Play every pairing of agents (or the first against each other) in "
-        "colour-swapped pairs of games from shared openings, and show standings with "
-        "Bradley-Terry ratings and 95 %% intervals, a cross-table and each pairing's "
-        "figures. Each game is committed to a SQLite database as it ends: run the same "
-        "command again to resume.")
-    games = t.add_subparsers(title="games", metavar="GAME", dest="game")
-    for spec in all_games():
-        g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
-        tournament_arguments(g)
-        common(g, spec, "tournament")
-    own_game(games, tournament_arguments)
-    t.set_defaults(func=run_tournament)
-
-    s = sub.add_parser(
-        "sprt", help="match two agents until one is shown stronger (or not)",
-        description="Play two agents in colour-swapped pairs of games until the sequential "
-        "probability ratio test accepts 'the first is stronger by ELO1 Elo' or 'by no more "
-        "than ELO0' (or --max-games is reached). Resumable like `zerosum tournament`.")
-    games = s.add_subparsers(title="games", metavar="GAME", dest="game")
-    for spec in all_games():
-        g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
-        sprt_arguments(g)
-        common(g, spec, "sprt")
-    own_game(games, sprt_arguments)
-    s.set_defaults(func=run_sprt)
-
+    games_command(
+        sub, "tournament", "play agents against each other and rate them",
+        "Play every pairing of agents (or the first against each other) in colour-swapped "
+        "pairs of games from shared openings, and show standings with Bradley-Terry "
+        "ratings and 95 %% intervals, a cross-table and each pairing's figures. Each game "
+        "is committed to a SQLite database as it ends: run the same command again to "
+        "resume.", tournament_arguments, run_tournament)
+    games_command(
+        sub, "sprt", "match two agents until one is shown stronger (or not)",
+        "Play two agents in colour-swapped pairs of games until the sequential probability "
+        "ratio test accepts 'the first is stronger by ELO1 Elo' or 'by no more than ELO0' "
+        "(or --max-games is reached). Resumable like `zerosum tournament`.",
+        sprt_arguments, run_sprt)
     r = sub.add_parser("results", help="show (or export) a tournament's results again",
                        description="Show the standings, cross-table and pairings of a "
                        "tournament database without playing.")
@@ -103,15 +88,24 @@ def tournament_arguments(g: argparse.ArgumentParser) -> None:
     g.add_argument("--plot", metavar="FILE.png", help=PLOT_HELP)
 
 
-def own_game(games: Any, arguments: Callable[[argparse.ArgumentParser], None]) -> None:
-    """`game-file FILE`: a person's own game (a Python file defining GAME), in place of
-    a game's name."""
+def games_command(sub: Any, name: str, summary: str, description: str,
+                  arguments: Callable[[argparse.ArgumentParser], None],
+                  run: Callable[[argparse.Namespace], int]) -> None:
+    """`zerosum NAME GAME ...` for every registered game, and `zerosum NAME game-file
+    FILE ...` for a person's own (a Python file defining GAME)."""
+    p = sub.add_parser(name, help=summary, description=description)
+    games = p.add_subparsers(title="games", metavar="GAME", dest="game")
+    for spec in all_games():
+        g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
+        arguments(g)
+        common(g, spec, name)
     g = games.add_parser("game-file", help="your own game, from a Python file",
                          description="Your own game: a Python file defining GAME (see "
                          "docs/examples/mygame.py). " + GAME_FILE_HELP)
     g.add_argument("game_file", metavar="FILE", help="the game's file")
     arguments(g)
-    common(g, None, "tournament" if arguments is tournament_arguments else "sprt")
+    common(g, None, name)
+    p.set_defaults(func=run)
 
 
 def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None:

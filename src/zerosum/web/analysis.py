@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, Protocol
 
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -25,7 +26,7 @@ from zerosum.games.connect4.game import Connect4, Position, moves_text, moves_to
 from zerosum.games.connect4.solver import Solver
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
-from zerosum.web.messages import parse_message
+from zerosum.web.messages import read_requests
 
 ESTIMATE_DEPTH = 4  # plies of the engine's search under each column: quick, a hint only
 DEFAULT_SECONDS = 10.0
@@ -113,6 +114,10 @@ class Analyst:
             if self.stop is not None:
                 self.stop.request()
 
+    def request_stop(self) -> None:
+        if self.stop is not None:
+            self.stop.request()
+
     async def refuse(self, error: str, code: int) -> None:
         await self.send({"type": "error", "error": one_line(error)})
         await self.ws.close(code=code)
@@ -128,17 +133,8 @@ class Analyst:
                               1008)
             return
         try:
-            while True:
-                request = parse_message(await self.ws.receive_text(), ("analyse", "stop"))
-                if request is None:
-                    await self.refuse("malformed message: expected JSON {\"type\": "
-                                      "\"analyse\"} or {\"type\": \"stop\"}", 1003)
-                    return
-                if request["type"] == "stop":
-                    if self.stop is not None:
-                        self.stop.request()
-                else:
-                    await self.start(session, request)
+            await read_requests(self.ws, "analyse", partial(self.start, session),
+                                self.request_stop, partial(self.refuse, code=1003))
         except WebSocketDisconnect:
             pass
         finally:

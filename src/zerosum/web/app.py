@@ -20,6 +20,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from importlib.resources import files
 from typing import Any
 
@@ -39,7 +40,7 @@ from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
-from zerosum.web.messages import parse_message
+from zerosum.web.messages import read_requests
 from zerosum.web.positions import position_format
 from zerosum.web.views import move_help, move_text, view_of
 
@@ -413,6 +414,16 @@ class Thinker:
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.open = False
 
+    def request_stop(self) -> None:
+        if self.stop is not None:
+            self.stop.request()
+
+    async def refuse(self, error: str) -> None:
+        """Say why, and close this connection (a malformed message)."""
+        await self.send({"type": "error", "error": error})
+        await self.ws.close(code=1003)
+        self.open = False
+
     async def serve(self) -> None:
         await self.ws.accept()
         try:
@@ -422,19 +433,8 @@ class Thinker:
             await self.ws.close(code=1008)
             return
         try:
-            while True:
-                request = parse_message(await self.ws.receive_text(), ("think", "stop"))
-                if request is None:
-                    await self.send({"type": "error", "error": "malformed message: expected "
-                                     "JSON {\"type\": \"think\"} or {\"type\": \"stop\"}"})
-                    await self.ws.close(code=1003)
-                    self.open = False
-                    return
-                if request["type"] == "stop":
-                    if self.stop is not None:
-                        self.stop.request()
-                else:
-                    await self.start(session, request)
+            await read_requests(self.ws, "think", partial(self.start, session),
+                                self.request_stop, self.refuse)
         except WebSocketDisconnect:
             self.open = False
         finally:

@@ -91,6 +91,22 @@ def event_json(game: TreeGame, event: TraceEvent, index: dict[Path, int],
     }
 
 
+def algorithm_of(body: dict[str, Any]) -> str:
+    """The request's "algorithm" (default alpha-beta), one of ALGORITHMS."""
+    algorithm = body.get("algorithm", "alphabeta")
+    if algorithm not in ALGORITHMS:
+        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
+    return str(algorithm)
+
+
+def flag(body: dict[str, Any], key: str) -> bool:
+    """The request's true/false setting `key` (default false)."""
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise InputError(f"{key} must be true or false")
+    return value
+
+
 def explain_json(body: dict[str, Any]) -> dict[str, Any]:
     """The answer of POST /api/explain {tree, algorithm?, min_first?}."""
     if "game" in body:
@@ -98,12 +114,8 @@ def explain_json(body: dict[str, Any]) -> dict[str, Any]:
     text = body.get("tree")
     if not isinstance(text, str) or not text.strip():
         raise InputError("give the tree as text: {\"tree\": \"A[B[3 12 8] C[2 4 6]]\"}")
-    algorithm = body.get("algorithm", "alphabeta")
-    if algorithm not in ALGORITHMS:
-        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
-    min_first = body.get("min_first", False)
-    if not isinstance(min_first, bool):
-        raise InputError("min_first must be true or false")
+    algorithm = algorithm_of(body)
+    min_first = flag(body, "min_first")
     game = TreeGame.from_text(text, max_first=not min_first)
     nodes, index = tree_json(game)
     counts = {}
@@ -299,12 +311,8 @@ def game_json(body: dict[str, Any]) -> dict[str, Any]:
     depth = body.get("depth", 2)
     if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
         raise InputError(f"depth must be a whole number from 1 to {MAX_DEPTH}")
-    algorithm = body.get("algorithm", "alphabeta")
-    if algorithm not in ALGORITHMS:
-        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
-    table = body.get("table", False)
-    if not isinstance(table, bool):
-        raise InputError("table must be true or false")
+    algorithm = algorithm_of(body)
+    table = flag(body, "table")
     game = spec.create()
     state = play_moves(game, moves)
     # the whole tree's size first, with a budget, so a wide game cannot run on

@@ -246,6 +246,10 @@ class Tally:
         every = [s for pair in self.scores.values() for s in pair]
         return every.count(1.0), every.count(0.5), every.count(0.0)
 
+    def complete_pairs(self) -> tuple[int, int, int, int, int]:
+        """The pentanomial counts of the pairs that have both their games."""
+        return pair_counts([sum(p) for p in self.scores.values() if len(p) == 2])
+
     def stats(self) -> MatchStats:
         wins, draws, losses = self.counts()
         pairs = list(self.scores.values())

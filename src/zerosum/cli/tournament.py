@@ -22,7 +22,7 @@ from zerosum.ratings import Sprt, Tally
 from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.export import export
 from zerosum.tournament.jobs import GameJob, GameResult
-from zerosum.tournament.report import Played, ratings, report
+from zerosum.tournament.report import Played, pair_tally, ratings, report
 from zerosum.tournament.run import play
 from zerosum.tournament.schedule import (
     FORMATS,
@@ -240,15 +240,10 @@ def show(store: Store, settings: Settings, plot: str | None) -> None:
 
 
 def sprt_state(sprt: Sprt, results: dict[int, GameResult], jobs: dict[int, GameJob],
-               first: str) -> tuple[Tally, float, str | None]:
+               agents: tuple[str, ...]) -> tuple[Tally, float, str | None]:
     """The first agent's tally, the LLR over complete pairs, and the decision if any."""
-    tally = Tally()
-    for n, result in results.items():
-        job = jobs[n]
-        tally.add(job.pair, result.score if job.agents[0] == first else 1.0 - result.score)
-    complete = [sum(s) for s in tally.scores.values() if len(s) == 2]
-    counts = [complete.count(k / 2) for k in range(5)]
-    llr = sprt.llr_pentanomial(counts)
+    tally = pair_tally([Played(jobs[n], r) for n, r in results.items()], *agents)
+    llr = sprt.llr_pentanomial(tally.complete_pairs())
     return tally, llr, sprt.decision(llr)
 
 
@@ -269,12 +264,12 @@ def run_sprt(args: argparse.Namespace) -> int:
             f"(H1) or by at most {args.elo0:g} (H0)? LLR bounds [{sprt.lower:+.3f}, "
             f"{sprt.upper:+.3f}], results in {args.db}.")
         results, jobs = store.results(), store.jobs()
-        tally, llr, decision = sprt_state(sprt, results, jobs, first)
+        tally, llr, decision = sprt_state(sprt, results, jobs, settings.agents)
 
         def shown(job: GameJob, result: GameResult) -> bool:
             nonlocal tally, llr, decision
             results[job.number], jobs[job.number] = result, job
-            tally, llr, decision = sprt_state(sprt, results, jobs, first)
+            tally, llr, decision = sprt_state(sprt, results, jobs, settings.agents)
             say(f"{game_line(job, result, len(results), settings.games)}  LLR {llr:+.3f}")
             return decision is not None
 

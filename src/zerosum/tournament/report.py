@@ -28,13 +28,18 @@ class Played:
         return self.result.score if self.job.agents[0] == agent else 1.0 - self.result.score
 
 
-def pair_stats(played: Sequence[Played], a: str, b: str) -> MatchStats:
-    """a's figures against b, pair by pair."""
+def pair_tally(played: Sequence[Played], a: str, b: str) -> Tally:
+    """a's scores against b, pair by pair."""
     tally = Tally()
     for p in played:
         if set(p.job.agents) == {a, b}:
             tally.add(p.job.pair, p.score_of(a))
-    return tally.stats()
+    return tally
+
+
+def pair_stats(played: Sequence[Played], a: str, b: str) -> MatchStats:
+    """a's figures against b, pair by pair."""
+    return pair_tally(played, a, b).stats()
 
 
 def ratings(played: Sequence[Played]) -> list[Rating]:

@@ -17,10 +17,11 @@ def test_connect4_search_draws_its_principal_variation_until_the_move(url: str,
     page.goto(f"{url}/?game=connect4&player=engine&first=computer")
     page.fill("#seconds", "30")
     page.click("#setup button[type=submit]")
-    page.wait_for_function("document.querySelectorAll('#board .ghost').length >= 2")
-    ghosts = page.locator("#board .ghost")
-    assert ghosts.count() >= 2
-    assert ghosts.nth(0).text_content() == "1" and ghosts.nth(1).text_content() == "2"
+    # the ghosts' numbers read in one go: each new Info redraws them
+    ghosts = page.wait_for_function(
+        "(() => { const g = [...document.querySelectorAll('#board .ghost')]"
+        ".map(e => e.textContent); return g.length >= 2 ? g : null; })()").json_value()
+    assert ghosts[:2] == ["1", "2"]
     screenshot(page, "connect4-ghost-pv")
     page.click("#stop")
     page.wait_for_function("document.querySelector('#result').textContent.startsWith('Played')")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +11,8 @@ from starlette.testclient import TestClient  # the `dev` extra installs the `web
 from starlette.websockets import WebSocketDisconnect
 
 from zerosum.web.app import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -317,7 +320,9 @@ def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)  # import fails
     assert main(["serve"]) == 2
     out, err = capsys.readouterr()
-    assert (out, err) == ("", "zerosum serve needs the web extra: pip install 'zerosum[web]'\n")
+    # The command that works from this clone (no index knows zerosum by name).
+    assert (out, err) == ("", f"zerosum serve needs the web extra: in {ROOT} run: "
+                          ".venv/bin/python -m pip install -e '.[web]' (or: make serve)\n")
 
 
 def test_serve_binds_locally_and_warns_otherwise(monkeypatch: pytest.MonkeyPatch,

@@ -12,9 +12,15 @@ import sys
 from typing import Any
 
 from zerosum.convert import int_arg, positive_float
+from zerosum.extras import install_hint, source_root
 
 LOCAL = "127.0.0.1"
-MISSING = "zerosum serve needs the web extra: pip install 'zerosum[web]'"
+
+
+def missing_web() -> str:
+    """What to do when the web extra is missing (`make serve` installs it from a clone)."""
+    also = " (or: make serve)" if source_root() is not None else ""
+    return f"zerosum serve needs the web extra: {install_hint('web')}{also}"
 
 
 def register(sub: Any) -> None:
@@ -42,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
         from zerosum.web.app import create_app
     except ImportError:
-        sys.stderr.write(MISSING + "\n")
+        sys.stderr.write(missing_web() + "\n")
         return 2
     if args.host != LOCAL:
         sys.stderr.write(f"zerosum serve: warning: binding {args.host}, not {LOCAL}: anyone "

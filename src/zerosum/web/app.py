@@ -42,7 +42,7 @@ from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
 from zerosum.web.messages import read_requests
 from zerosum.web.positions import position_format
-from zerosum.web.views import move_help, move_text, view_of
+from zerosum.web.views import view_of
 
 STATIC = files("zerosum.web") / "static"
 FIXED_DEPTH = ("minimax", "alphabeta", "depth-limited")
@@ -137,7 +137,7 @@ class Session:
 
     def play_action(self, action: Any, by: str, **figures: Any) -> None:
         """Play `action`; a computer move (`by` its player) keeps its search figures."""
-        text = move_text(self.game, action)
+        text = self.game.format_move(action)
         self.states.append(self.game.result(self.state, action))
         self.plies.append(Ply(action, text, by, **figures))
 
@@ -165,7 +165,7 @@ class Session:
         game, state = self.game, self.state
         over = game.is_terminal(state)
         names = player_names(game)
-        legal = [] if over else [move_text(game, a) for a in game.actions(state)]
+        legal = [] if over else [game.format_move(a) for a in game.actions(state)]
         written = position_format(self.spec)
         position = None if written is None else written.format(game, state)
         return {
@@ -176,7 +176,7 @@ class Session:
             "view": view_of(self.spec.name, game, state),
             "text": game.render(state),
             "legal": legal,
-            "move_help": move_help(game),
+            "move_help": game.move_help(),
             "players": list(names),
             "to_move": names[0] if game.is_maxs_turn(state) else names[1],
             "over": over,
@@ -282,7 +282,7 @@ def info_message(game: AnyGame, info: Info) -> dict[str, Any]:
         "unit": info.unit,
         "nodes_per_second": round(info.nodes_per_second),
         "elapsed": round(info.elapsed, 3),
-        "pv": [move_text(game, a) for a in info.pv],
+        "pv": [game.format_move(a) for a in info.pv],
     }
 
 
@@ -491,7 +491,7 @@ class Thinker:
         session.thinking = False  # as the state sent with the result shows
         return {
             "type": "result",
-            "move": move_text(game, result.action),
+            "move": game.format_move(result.action),
             "value": value_text(game, result),
             "depth": result.depth,
             "complete": result.complete,

@@ -379,7 +379,7 @@ def agent_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) 
     if own_file:
         from zerosum.gamefile import load_agent_file
 
-        own = FileAgent(load_agent_file(name, settings, default_seed))
+        own = FileAgent(load_agent_file(name, settings, default_seed), name)
         own.name = text.strip()
         return own
     seconds = parse_float(settings["time"], what + "time", lo=0, lo_open=True) \
@@ -424,8 +424,9 @@ class FileAgent(ComputerAgent):
     """A person's own agent (from a file): anything with `play(game, state)`, returning a
     move, and optionally the whole contract (`analyse`), whose figures are then kept."""
 
-    def __init__(self, own: Any) -> None:
+    def __init__(self, own: Any, path: str = "") -> None:
         self.own = own
+        self.path = path  # the file it came from
         self.name = str(getattr(own, "name", "own agent"))
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,

@@ -76,7 +76,7 @@ BROKEN = {
     (["illegal.py"], "agent file {dir}/illegal.py: played an illegal move, 42"),
     (["raises.py"], "agent file {dir}/raises.py, line 3: ZeroDivisionError during the game: "
                     "integer division or modulo by zero"),
-    ([f"{AGENT}:greed=2"], f"agent file {AGENT}, line 50: ValueError while making the "
+    ([f"{AGENT}:greed=2"], f"agent file {AGENT}, line 52: ValueError while making the "
                            "agent: Greedy takes no settings, not greed"),
     (["nowhere.py"], "agent file {dir}/nowhere.py: no such file"),
     ([AGENT, "--depth", "3"], f"--depth and --time go with a player's name; {AGENT} says "

@@ -18,7 +18,7 @@ $(BIN)/python:
 
 # Installing an extra installs the core too, so each stamp below also renews $(CORE).
 $(CORE): pyproject.toml setup.py | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
 $(WEB): pyproject.toml setup.py | $(BIN)/python

@@ -4,6 +4,7 @@ database and the reports, with exact games and figures."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -218,14 +219,23 @@ def test_the_store_keeps_games_and_refuses_another_tournament(tmp_path: Path) ->
     path = str(tmp_path / "t.sqlite")
     j = job(("random", "alphabeta"))
     r = play_game(j)
-    with Store(path, "settings A") as store:
+    a = Settings("tictactoe", ("random", "alphabeta"), 2, move_timeouts=(60.0, 60.0))
+    with Store(path, a.to_json()) as store:
         store.add(j, r)
-    with Store(path, "settings A") as store:
+    with Store(path, a.to_json()) as store:
         assert store.results() == {1: r} and store.jobs() == {1: j}
-    with pytest.raises(InputError, match="holds another tournament"):
-        Store(path, "settings B")
+    with pytest.raises(InputError, match=r"holds another tournament \(other settings\)"):
+        Store(path, replace(a, seed=2).to_json())
     with Store.existing(path) as store:
-        assert store.settings_json == "settings A"
+        assert store.settings_json == a.to_json()
+    # more games of the same tournament extend it; fewer are refused
+    with pytest.raises(InputError, match="holds another tournament with 2 games a pairing: "
+                                         "give --games 2 or more"):
+        Store(path, replace(a, games=0).to_json())
+    with Store(path, replace(a, games=4).to_json()) as store:
+        assert store.results() == {1: r}
+    with Store.existing(path) as store:
+        assert Settings.from_json(store.settings_json).games == 4
 
 
 def test_a_file_that_is_no_database_is_refused(tmp_path: Path) -> None:

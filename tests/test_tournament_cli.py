@@ -229,3 +229,149 @@ def test_no_game_named(command: str, capsys: pytest.CaptureFixture[str]) -> None
     assert zerosum([command], capsys) == (
         2, "", f"zerosum: error: name a game, e.g. zerosum {command} connect4 --agent engine "
                "--agent random\n")
+
+
+# -- the database under faults: one line naming the file and the cause, games kept ----
+
+TICTACTOE = ["tournament", "tictactoe", "--agent", "random", "--agent", "alphabeta:depth=1",
+             "--games", "4", "--workers", "1"]
+
+
+@pytest.mark.parametrize("fault, cause", [
+    ("PRAGMA query_only = 1", "cannot be written: the file or its folder is read-only"),
+    ("PRAGMA max_page_count = {pages}", "cannot be written: the disk is full"),
+    ("lock", "is locked by another program"),
+])
+def test_a_write_failing_mid_run_is_one_line_and_keeps_the_games_played(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        fault: str, cause: str) -> None:
+    from zerosum.tournament import store as store_module
+
+    db = tmp_path / "t.sqlite"
+    monkeypatch.setattr(store_module, "LOCK_SECONDS", 0.1)
+    add = store_module.Store.add
+    holder: list[sqlite3.Connection] = []
+
+    def add_then_fail(self: store_module.Store, job: object, result: object) -> None:
+        add(self, job, result)  # type: ignore[arg-type]
+        if job.number == 1:  # type: ignore[attr-defined]
+            if fault == "lock":  # another program takes the file and keeps it
+                other = sqlite3.connect(db, isolation_level=None)
+                other.execute("BEGIN EXCLUSIVE")
+                holder.append(other)
+            else:  # SQLite's own read-only and disk-full errors, for real
+                pages = self.db.execute("PRAGMA page_count").fetchone()[0]
+                self.db.execute(fault.format(pages=pages))
+
+    monkeypatch.setattr(store_module.Store, "add", add_then_fail)
+    status, out, err = zerosum([*TICTACTOE, "--db", str(db)], capsys)
+    for other in holder:
+        other.close()
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"zerosum: error: tournament database {db} {cause} (")
+    assert "not a tournament database" not in err
+    shown = sum(line.startswith("game ") for line in out.splitlines())
+    assert 1 <= count_games(db) == shown < 4  # every game shown before stays
+
+
+def test_a_locked_database_is_said_to_be_locked_not_to_be_no_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    from zerosum.tournament import store as store_module
+
+    db = tmp_path / "t.sqlite"
+    assert zerosum([*TICTACTOE, "--db", str(db)], capsys)[0] == 0
+    monkeypatch.setattr(store_module, "LOCK_SECONDS", 0.1)
+    with sqlite3.connect(db, isolation_level=None) as other:
+        other.execute("BEGIN EXCLUSIVE")
+        for args in ([*TICTACTOE, "--db", str(db)], ["results", str(db)]):
+            status, _, err = zerosum(args, capsys)
+            assert (status, err) == (2, f"zerosum: error: tournament database {db} is locked "
+                                        "by another program (database is locked)\n")
+        other.execute("ROLLBACK")
+
+
+def test_results_read_a_database_left_with_a_hot_journal_by_a_kill(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.sqlite"
+    assert zerosum([*TICTACTOE, "--db", str(db)], capsys)[0] == 0
+    before = zerosum(["results", str(db)], capsys)
+    # a writer killed mid-transaction: its rollback journal stays beside the file
+    script = ("import os, sqlite3, sys\n"
+              "con = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+              "con.execute('PRAGMA cache_size = 1')\n"
+              "con.execute('BEGIN')\n"
+              "con.execute(\"DELETE FROM games\")\n"
+              "con.execute(\"INSERT INTO games SELECT number + 100, job, result, first, "
+              "second, score, reason, finished FROM games\")\n"
+              "con.execute(\"UPDATE settings SET json = json || ' ' || "
+              "hex(randomblob(20000))\")\n"
+              "os.kill(os.getpid(), 9)\n")
+    subprocess.run([sys.executable, "-c", script, str(db)], timeout=60)
+    assert Path(f"{db}-journal").exists()
+    assert zerosum(["results", str(db)], capsys) == before
+
+
+DAMAGES = [
+    ("UPDATE games SET result = 'nope' WHERE number = 2",
+     "{db}: game 2 is damaged: its result is not JSON"),
+    ("UPDATE games SET job = '{}' WHERE number = 1",
+     "{db}: game 1 is damaged: its job is incomplete"),
+    ("UPDATE games SET job = json_remove(job, '$.agents') WHERE number = 1",
+     "{db}: game 1 is damaged: its job is incomplete"),
+    ("UPDATE games SET result = json_set(result, '$.score', '1') WHERE number = 1",
+     "{db}: game 1 is damaged: its result has a wrong 'score'"),
+    ("UPDATE games SET result = json_set(result, '$.moves[0].by', 'x') WHERE number = 1",
+     "{db}: game 1 is damaged: its result's move has a wrong 'by'"),
+    ("UPDATE games SET job = json_set(job, '$.number', 7) WHERE number = 1",
+     "{db}: game 1 is damaged: its job says game 7"),
+    ("UPDATE settings SET json = 'x'", "{db}: the tournament's settings are damaged: its "
+                                       "settings is not JSON"),
+    ("UPDATE settings SET json = json_set(json, '$.agents', json('[]'))",
+     "{db}: the tournament's settings are damaged: its settings has a wrong 'agents'"),
+    ("DROP TABLE games", "{db} is not a tournament database (it has no games table)"),
+    ("ALTER TABLE games ADD COLUMN extra TEXT",
+     "{db} is not a tournament database (its games table has other columns)"),
+    ("CREATE TABLE notes (text TEXT)",
+     "{db} is not a tournament database (it holds other tables: notes)"),
+]
+
+
+@pytest.mark.parametrize("damage, message", DAMAGES)
+def test_a_damaged_database_is_one_line_in_every_command(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str, message: str
+        ) -> None:
+    db = tmp_path / "t.sqlite"
+    assert zerosum([*TICTACTOE, "--db", str(db)], capsys)[0] == 0
+    with sqlite3.connect(db) as con:
+        con.execute(damage)
+    con.close()
+    wanted = message.format(db=db)
+    sprt = ["sprt", "tictactoe", "--agent", "random", "--agent", "alphabeta:depth=1",
+            "--max-games", "4", "--workers", "1", "--db", str(db)]
+    for args in ([*TICTACTOE, "--db", str(db)], sprt, ["results", str(db)],
+                 ["results", str(db), "--export", str(tmp_path / "games.txt")]):
+        status, _, err = zerosum(args, capsys)
+        if "settings" in damage and args[0] in ("sprt", "tournament") and status == 2:
+            assert len(err.splitlines()) == 1  # refused: its settings are not these
+            continue
+        if "settings" in damage and "--export" in args:
+            assert status == 0  # the games are whole: they export
+            continue
+        assert status == 2 and err.startswith(f"zerosum: error: {wanted}"), (args, err)
+        assert len(err.splitlines()) == 1
+    assert (tmp_path / "games.txt").exists() == ("settings" in damage)
+
+
+def test_an_unrelated_sqlite_file_is_refused_and_left_as_it_was(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "notes.sqlite"
+    with sqlite3.connect(other) as con:
+        con.execute("CREATE TABLE notes (text TEXT)")
+        con.execute("INSERT INTO notes VALUES ('keep me')")
+    con.close()
+    before = other.read_bytes()
+    status, _, err = zerosum([*TICTACTOE, "--db", str(other)], capsys)
+    assert (status, err) == (2, f"zerosum: error: {other} is not a tournament database (it "
+                                "holds other tables: notes); give another --db\n")
+    assert other.read_bytes() == before

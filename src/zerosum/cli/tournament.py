@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -207,6 +206,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     backend = backend_of(args)
     with Store(args.db, settings.to_json()) as store:
         count = len(store.results())
+        store.jobs()  # damaged rows are found before any game is played
         total = settings.total()
         if count:
             say(f"Resuming: {count} of {total} games are already in {args.db}.")
@@ -293,17 +293,14 @@ def run_results(args: argparse.Namespace) -> int:
     with Store.existing(args.db) as store:
         if args.export is not None:
             check_writable(args.export, "export file")
-            results = store.results()
-            write_atomic(args.export, export(store.jobs(), results, datetime.date.today()),
-                         what="export file")
+            results, jobs = store.results(), store.jobs()
+            try:
+                text = export(jobs, results, datetime.date.today())
+            except InputError as e:
+                raise InputError(f"{args.db}: {e}") from None
+            write_atomic(args.export, text, what="export file")
             say(f"{len(results)} games written to {args.export}")
             return 0
-        show(store, Settings(**_loaded(store.settings_json)), args.plot)
+        show(store, store.settings(), args.plot)
     return 0
-
-
-def _loaded(text: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(text)
-    data["agents"] = tuple(data["agents"])
-    return data
 

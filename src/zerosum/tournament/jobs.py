@@ -5,8 +5,56 @@ and goes into the database (as JSON), so a game can be played anywhere and recor
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+
+
+class Damaged(ValueError):
+    """Stored JSON that is not what a tournament wrote (the database's reader names the
+    row: zerosum.tournament.store)."""
+
+
+def _loads(text: object, what: str) -> dict[str, Any]:
+    if not isinstance(text, str):
+        raise Damaged(f"its {what} is not text")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Damaged(f"its {what} is not JSON") from None
+    if not isinstance(data, dict):
+        raise Damaged(f"its {what} is not a JSON object")
+    return data
+
+
+def _built(cls: type, data: dict[str, Any], what: str) -> Any:
+    """cls(**data), its fields not yet checked; Damaged if keys are missing or unknown."""
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise Damaged(f"its {what} has an unknown key {unknown[0]!r}")
+    try:
+        return cls(**data)
+    except TypeError as e:  # a key missing
+        raise Damaged(f"its {what} is incomplete ({e})") from None
+
+
+def _check(ok: bool, what: str, key: str) -> None:
+    if not ok:
+        raise Damaged(f"its {what} has a wrong {key!r}")
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: object) -> bool:
+    return (_is_int(x) or isinstance(x, float)) and math.isfinite(x)  # type: ignore[arg-type]
+
+
+def _strings(x: object, n: int | None = None) -> bool:
+    return isinstance(x, list) and all(isinstance(s, str) for s in x) \
+        and (n is None or len(x) == n)
 
 
 @dataclass(frozen=True)
@@ -39,7 +87,25 @@ class GameJob:
 
     @classmethod
     def from_json(cls, text: str) -> GameJob:
-        data = json.loads(text)
+        """The job `to_json` wrote; Damaged if `text` is anything else."""
+        what = "job"
+        data = _loads(text, what)
+        job: GameJob = _built(cls, data, what)
+        _check(_is_int(job.number) and job.number >= 1, what, "number")
+        _check(isinstance(job.game, str), what, "game")
+        _check(_strings(job.agents, 2), what, "agents")
+        _check(_strings(job.opening), what, "opening")
+        _check(isinstance(job.seeds, list) and len(job.seeds) == 2
+               and all(_is_int(s) for s in job.seeds), what, "seeds")
+        _check(isinstance(job.move_timeout, list) and len(job.move_timeout) == 2
+               and all(_is_number(t) and t > 0 for t in job.move_timeout), what,
+               "move_timeout")
+        _check(job.max_plies is None or _is_int(job.max_plies), what, "max_plies")
+        _check(isinstance(job.adjudicate, bool), what, "adjudicate")
+        _check(isinstance(job.options, list) and all(
+            isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
+            for o in job.options), what, "options")
+        _check(_is_int(job.pair) and _is_int(job.round), what, "pair")
         return cls(**{**data, "agents": tuple(data["agents"]),
                       "opening": tuple(data["opening"]), "seeds": tuple(data["seeds"]),
                       "move_timeout": tuple(data["move_timeout"]),
@@ -80,5 +146,29 @@ class GameResult:
 
     @classmethod
     def from_json(cls, text: str) -> GameResult:
-        data = json.loads(text)
-        return cls(**{**data, "moves": tuple(MoveRecord(**m) for m in data["moves"])})
+        """The result `to_json` wrote; Damaged if `text` is anything else."""
+        what = "result"
+        data = _loads(text, what)
+        result: GameResult = _built(cls, data, what)
+        _check(_is_int(result.number), what, "number")
+        _check(_is_number(result.score) and result.score in (0, 0.5, 1), what, "score")
+        _check(isinstance(result.reason, str), what, "reason")
+        _check(result.fault in (None, 0, 1) and not isinstance(result.fault, bool), what,
+               "fault")
+        _check(_is_number(result.seconds), what, "seconds")
+        _check(isinstance(result.moves, list) and all(isinstance(m, dict)
+                                                      for m in result.moves), what, "moves")
+        moves = tuple(_move(m) for m in data["moves"])
+        return cls(**{**data, "score": float(result.score), "moves": moves})
+
+
+def _move(data: dict[str, Any]) -> MoveRecord:
+    what = "result's move"
+    m: MoveRecord = _built(MoveRecord, data, what)
+    _check(isinstance(m.move, str), what, "move")
+    _check(_is_number(m.seconds), what, "seconds")
+    _check(m.value is None or isinstance(m.value, str), what, "value")
+    _check(m.depth is None or _is_int(m.depth), what, "depth")
+    _check(m.nodes is None or _is_int(m.nodes), what, "nodes")
+    _check(m.by in (-1, 0, 1) and _is_int(m.by), what, "by")
+    return m

@@ -3,6 +3,7 @@ database and the reports, with exact games and figures."""
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -211,6 +212,90 @@ def test_a_backend_stops_taking_jobs_when_told() -> None:
 
     LocalBackend(1).run(schedule, take)
     assert [r.number for r in results] == [1, 2, 3]
+
+
+def test_a_worker_killed_from_outside_is_replaced_and_blames_nobody() -> None:
+    import multiprocessing
+    import signal
+
+    schedule = [GameJob(n, "tictactoe", ("random", "alphabeta:depth=1"), seeds=(n, n))
+                for n in range(1, 4)]
+    results: list[GameResult] = []
+
+    def take(result: GameResult) -> None:
+        results.append(result)
+        if result.number == 1:  # the idle worker dies (an OOM killer, a person's kill)
+            for child in multiprocessing.active_children():
+                os.kill(child.pid or 0, signal.SIGKILL)
+                child.join()
+
+    LocalBackend(1).run(iter(schedule), take)
+    assert [(r.number, r.fault) for r in results] == [(1, None), (2, None), (3, None)]
+    assert [moves_of(r) for r in results] == [moves_of(play_game(j)) for j in schedule]
+
+
+def test_a_worker_dying_before_any_agent_ran_plays_the_game_again(tmp_path: Path) -> None:
+    flag = tmp_path / "die-once"
+    flag.write_text("")
+    game = tmp_path / "dies_once.py"
+    game.write_text(f"import os\nfrom pathlib import Path\n"
+                    f"from zerosum.games.tictactoe import TicTacToe\n"
+                    f"if Path({str(flag)!r}).exists():\n"
+                    f"    Path({str(flag)!r}).unlink()\n"
+                    f"    os._exit(9)\n"
+                    f"GAME = TicTacToe()\n")
+    job = GameJob(1, str(game), ("random", "alphabeta"), seeds=(1, 1))
+    results: list[GameResult] = []
+    LocalBackend(1).run(iter([job]), results.append)
+    # the first worker died loading the game: nobody's forfeit, the game played again
+    assert [(r.number, r.fault) for r in results] == [(1, None)]
+    assert moves_of(results[0]) == moves_of(play_game(job))
+    always = tmp_path / "dies_always.py"
+    always.write_text("import os\nos._exit(9)\n")
+    with pytest.raises(InputError, match=r"^game 1: its worker process died 3 times "
+                                         r"before any agent's code ran \(exit code 9\)"):
+        LocalBackend(1).run(iter([GameJob(1, str(always), ("random", "random"))]),
+                            lambda r: None)
+
+
+@pytest.mark.parametrize("agent, reason", [
+    ("exits_when_made.py", "lost: its worker process died while making it (exit code 4)"),
+    ("slow_to_make.py", "lost: not made within 0.3 s"),
+    ("exits.py:at=make", f"could not be made: agent file {AGENTS / 'exits.py'}, line 19: "
+                         "sys.exit(0) called while making the agent"),
+    ("exits.py", "crashed: it called sys.exit(5)"),
+])
+@pytest.mark.parametrize("side", [0, 1])
+def test_an_agent_failing_while_made_is_blamed_not_the_side_to_move(
+        agent: str, reason: str, side: int) -> None:
+    spec = str(AGENTS / agent)
+    agents = ("random", spec) if side else (spec, "random")
+    job = GameJob(1, "tictactoe", agents, move_timeout=(0.3, 0.3))  # type: ignore[arg-type]
+    results: list[GameResult] = []
+    LocalBackend(1).run(iter([job]), results.append)
+    (result,) = results
+    assert (result.fault, result.score) == (side, float(side))
+    assert result.reason.endswith(f"{spec} {reason}") or \
+        result.reason.endswith(f"({spec}) {reason}"), result.reason
+
+
+def test_never_more_workers_than_games_nor_than_a_few_a_core(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.tournament import backends
+
+    started: list[object] = []
+    start = LocalBackend.start
+
+    def counted(self: LocalBackend) -> object:
+        started.append(self)
+        return start(self)
+
+    monkeypatch.setattr(LocalBackend, "start", counted)
+    schedule = [GameJob(n, "tictactoe", ("random", "random"), seeds=(n, n)) for n in (1, 2)]
+    results: list[GameResult] = []
+    LocalBackend(8).run(iter(schedule), results.append)
+    assert len(results) == 2 and len(started) <= 2
+    assert LocalBackend(256).size == backends.MAX_PER_CORE * backends.default_workers()
 
 
 # -- the database ---------------------------------------------------------------------

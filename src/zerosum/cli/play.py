@@ -84,9 +84,9 @@ def register(sub: Any) -> None:
         g.add_argument("--depth", type=depth_arg,
                        help="depth limit of the engine's search; 0 = to the end of the game "
                        f"(default: {spec.default_depth})")
-        g.add_argument("--time", type=positive_float, default=1.0,
+        g.add_argument("--time", type=positive_float,
                        help="seconds per move for iterative deepening, mcts and engines "
-                       "(default: %(default)s)")
+                       "(default: 1.0; an engine given --depth alone searches by depth)")
         g.add_argument("--side", choices=("first", "second", "none"), default="first",
                        help="your side; 'none' lets the engine play itself")
         g.add_argument("--seed", type=seed_arg, default=None,
@@ -124,12 +124,14 @@ def default_opponent(spec: GameSpec) -> str:
     return "iterative"
 
 
-def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
+def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float | None,
                   seed: int | None) -> Agent:
     if depth is None and kind in ("minimax", "alphabeta", "depth-limited"):
         depth = spec.default_depth
     if depth == 0 and kind != "depth-limited":
         depth = None  # 0 means: to the end of the game
+    if seconds is None and (depth is None or kind not in engines_of(spec)):
+        seconds = 1.0  # an engine given a depth alone searches by depth
     return make_agent(spec, kind, depth, seconds, seed)
 
 
@@ -231,7 +233,7 @@ def play_game_file(args: argparse.Namespace, spec: GameSpec, game: AnyGame,
         raise InputError(f"unknown opponent {kind!r}; choose from {', '.join(known)}")
     depth = spec.default_depth if args.file_depth is None else args.file_depth
     sys.stdout.write(check_depth(game, kind, depth))
-    seconds = 1.0 if args.file_time is None else args.file_time
+    seconds = args.file_time
     opponent = make_opponent(spec, kind, args.file_depth, seconds, args.file_seed)
     return start(spec, {}, opponent, args.file_side or "first", sys.stdin, sys.stdout)
 

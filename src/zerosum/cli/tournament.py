@@ -4,27 +4,30 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from zerosum.agents import agent_from_spec
+from zerosum.agents import ComputerAgent, agent_from_spec
 from zerosum.convert import float_arg, int_arg, seed_arg
 from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.game import AnyGame, InputError
-from zerosum.gamefile import GAME_FILE_HELP, load_checked
+from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt, Tally
 from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.export import export
 from zerosum.tournament.jobs import GameJob, GameResult
+from zerosum.tournament.referee import MoveTimeout, time_limit
 from zerosum.tournament.report import Played, pair_tally, ratings, report
 from zerosum.tournament.run import play
 from zerosum.tournament.schedule import (
     FORMATS,
+    UNTIMED_TIMEOUT,
     Settings,
     check_agents,
     move_timeout,
@@ -150,8 +153,8 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
         game, name = spec.create(**dict(options)), spec.name
     agents = tuple(a.strip() for a in args.agent)
     check_agents(agents, format_)
-    timeouts = tuple(args.move_timeout or move_timeout(agent_from_spec(spec, a).limit.seconds)
-                     for a in agents)
+    made = [checked_agent(spec, a, args) for a in agents]
+    timeouts = tuple(args.move_timeout or move_timeout(m.limit.seconds) for m in made)
     if games is not None and games % 2:
         raise InputError(f"games come in colour-swapped pairs: give an even --games, not {games}")
     openings = None
@@ -162,6 +165,17 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
     return Settings(name, agents, games, format_, args.seed, args.opening_plies,
                     openings, args.max_plies, not args.no_adjudication, timeouts,
                     options), game
+
+
+def checked_agent(spec: GameSpec, text: str, args: argparse.Namespace) -> ComputerAgent:
+    """The agent `text` makes, made here once before any game so that a broken one is
+    found before the database is made; one that takes longer than a move may is broken."""
+    seconds = args.move_timeout or UNTIMED_TIMEOUT
+    try:
+        with time_limit(seconds):
+            return agent_from_spec(spec, text)
+    except MoveTimeout:
+        raise InputError(f"agent {text}: not made within {seconds:g} s") from None
 
 
 def backend_of(args: argparse.Namespace) -> Backend:
@@ -198,8 +212,18 @@ def need_game(args: argparse.Namespace, command: str) -> None:
                          "--agent random")
 
 
+def own_game(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
+    """A person's game file's errors as one line naming it (gamefile.blame)."""
+    return blame(args.game_file) if args.game == "game-file" else contextlib.nullcontext()
+
+
 def run_tournament(args: argparse.Namespace) -> int:
     need_game(args, "tournament")
+    with own_game(args):
+        return play_tournament(args)
+
+
+def play_tournament(args: argparse.Namespace) -> int:
     settings, game = settings_of(args, args.games, args.format)
     if args.plot is not None:
         check_plot(args.plot)
@@ -249,6 +273,11 @@ def sprt_state(sprt: Sprt, results: dict[int, GameResult], jobs: dict[int, GameJ
 
 def run_sprt(args: argparse.Namespace) -> int:
     need_game(args, "sprt")
+    with own_game(args):
+        return play_sprt(args)
+
+
+def play_sprt(args: argparse.Namespace) -> int:
     settings, game = settings_of(args, args.max_games + args.max_games % 2, "round-robin")
     if len(settings.agents) != 2:
         raise InputError(f"an SPRT matches two agents (--agent twice), not "

@@ -21,6 +21,7 @@ from zerosum.tournament.report import report
 from zerosum.tournament.schedule import Settings, jobs
 
 AGENTS = ("random", "alphabeta:depth=2", "mcts:nodes=40")
+AGENT_FILES = Path(__file__).parent / "data" / "agents"
 FLAGS = [flag for agent in AGENTS for flag in ("--agent", agent)]
 
 
@@ -123,6 +124,16 @@ def test_an_sprt_stops_once_decided(tmp_path: Path, capsys: pytest.CaptureFixtur
     (["--agent", "random", "--agent", "engine", "--address", "1.2.3.4:6379"],
      "--address goes with --backend ray"),
     (["--agent", "random", "--agent", "nothere.py"], "nothere.py"),
+    # with --move-timeout too, an agent is made before the database is
+    (["--agent", "random", "--agent", "nothere.py", "--move-timeout", "5"], "nothere.py"),
+    (["--agent", "random", "--agent", str(AGENT_FILES / "slow_to_make.py"),
+      "--move-timeout", "0.3"], "slow_to_make.py: not made within 0.3 s"),
+    (["--agent", "random", "--agent", str(AGENT_FILES / "exits.py") + ":at=make"],
+     "exits.py, line 19: sys.exit(0) called while making the agent"),
+    (["--agent", "iterative:time=1e308", "--agent", "random"],
+     "player 'iterative:time=1e308': time must be a number above 0 and at most 86400"),
+    (["--agent", "engine:time=inf", "--agent", "random", "--move-timeout", "1"],
+     "time must be a number above 0 and at most 86400, not 'inf'"),
 ])
 def test_bad_input_is_one_line_and_status_2_and_leaves_no_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -375,3 +386,91 @@ def test_an_unrelated_sqlite_file_is_refused_and_left_as_it_was(
     assert (status, err) == (2, f"zerosum: error: {other} is not a tournament database (it "
                                 "holds other tables: notes); give another --db\n")
     assert other.read_bytes() == before
+
+
+def test_sys_exit_in_an_agent_file_never_decides_zerosums_exit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    exits = str(AGENT_FILES / "exits.py")
+    db = tmp_path / "t.sqlite"
+    args = ["tournament", "tictactoe", "--agent", "random", "--agent", exits, "--games", "2",
+            "--workers", "1", "--db", str(db)]
+    status, out, err = zerosum(args, capsys)  # on its first move: that game is lost
+    assert (status, err) == (0, "")
+    assert f"O ({exits}) crashed: it called sys.exit(5)" in out
+    assert f"X ({exits}) crashed: it called sys.exit(5)" in out
+    monkeypatch.setenv("ZEROSUM_TEST_EXIT_AT", "import")
+    db.unlink()
+    assert zerosum(args, capsys) == (2, "", f"zerosum: error: agent file {exits}, line 9: "
+                                            "sys.exit(3) called while loading it\n")
+    assert not db.exists()
+
+
+def test_an_engine_given_a_depth_searches_by_depth_and_replays_its_games() -> None:
+    from zerosum.tournament.jobs import GameJob
+
+    # Connect Four's engine deepens 1, 3, 5...: a depth is the deepest pass it makes
+    job = GameJob(1, "connect4", ("engine:depth=5", "engine:depth=3"), opening=("4", "4"),
+                  seeds=(1, 2))
+    first, again = play_game(job), play_game(job)
+    assert [(m.move, m.value, m.depth, m.nodes) for m in first.moves] == \
+        [(m.move, m.value, m.depth, m.nodes) for m in again.moves]
+    estimated = [m for m in first.moves if "estimate" in (m.value or "")]
+    assert len(estimated) > 4
+    assert all(m.depth == (5, 3)[m.by] for m in estimated)
+
+
+def test_play_with_an_engine_and_a_depth_searches_that_deep(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = zerosum(["play", "connect4", "--opponent", "engine", "--depth", "3",
+                              "--side", "none"], capsys)
+    assert status == 0
+    estimated = [line for line in out.splitlines() if " plays " in line and "estimate" in line]
+    assert len(estimated) > 4 and all(", depth 3, " in line for line in estimated)
+
+
+def test_workers_end_with_their_tournament_killed_and_say_nothing(tmp_path: Path) -> None:
+    import uuid
+
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "ZEROSUM_TEST_MARK": mark}
+    started = tmp_path / "started"
+    agent = tmp_path / "hangs.py"  # says when it is in a game, then thinks for ever
+    agent.write_text(f"import time\nfrom pathlib import Path\n\n\nclass Hangs:\n"
+                     f"    def play(self, game, state):\n"
+                     f"        Path({str(started)!r}).touch()\n"
+                     f"        while True:\n            time.sleep(0.01)\n\n\n"
+                     f"def make_agent(seed, **settings):\n    return Hangs()\n")
+    errors = tmp_path / "stderr.txt"
+    with errors.open("w") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "zerosum", "tournament", "tictactoe", "--agent",
+             "random", "--agent", str(agent), "--games", "4", "--workers", "2",
+             "--move-timeout", "60", "--db", str(tmp_path / "t.sqlite")],
+            stdout=subprocess.DEVNULL, stderr=err, env=env)
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(marked(mark)) >= 3  # the tournament and its two workers
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while marked(mark) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    left = marked(mark)
+    for pid in left:  # not to leave them running if the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == [] and errors.read_text() == ""
+
+
+def marked(mark: str) -> list[int]:
+    """The processes whose environment holds ZEROSUM_TEST_MARK=mark."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if f"ZEROSUM_TEST_MARK={mark}".encode() in (proc / "environ").read_bytes():
+                    found.append(int(proc.name))
+            except OSError:
+                continue
+    return found

@@ -474,3 +474,78 @@ def marked(mark: str) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+# -- what the output says -------------------------------------------------------------
+
+def test_the_cross_table_numbers_agents_as_the_standings_do() -> None:
+    from zerosum.tournament.jobs import GameJob
+
+    schedule = {}
+    results = {}
+    # c beats everyone, b beats a: ranked c, b, a, given a, b, c
+    for n, (first, second, score) in enumerate(
+            [("a", "b", 0.0), ("b", "a", 1.0), ("a", "c", 0.0), ("c", "a", 1.0),
+             ("b", "c", 0.0), ("c", "b", 1.0)], 1):
+        schedule[n] = GameJob(n, "tictactoe", (first, second), pair=0, round=(n - 1) // 2)
+        results[n] = GameResult(n, score, "x")
+    text = report(results, schedule, ("a", "b", "c"))
+    ranks = [line.split()[:2] for line in text.split("\n\n")[0].splitlines()[2:]]
+    rows = [line.split()[:2] for line in text.split("\n\n")[1].splitlines()[2:]]
+    assert ranks == rows == [["1", "c"], ["2", "b"], ["3", "a"]]
+    assert text.split("\n\n")[1].splitlines()[2].split()[2:] == ["-", "2/2", "2/2"]
+
+
+def test_game_lengths_count_the_openings_plies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.sqlite"
+    status, out, _ = zerosum([*TICTACTOE, "--opening-plies", "3", "--db", str(db)], capsys)
+    assert status == 0
+    with sqlite3.connect(db) as con:
+        lengths = {n: len(GameResult.from_json(r).moves)
+                   for n, r in con.execute("SELECT number, result FROM games")}
+    con.close()
+    shown = {int(line.split()[1]): int(line.split("(")[-1].split()[0])
+             for line in out.splitlines() if line.startswith("game ")}
+    assert shown == lengths and min(lengths.values()) >= 5  # 3 opening plies and 2 more
+
+
+def test_a_finished_tournament_takes_more_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "t.sqlite")
+    base = [*TICTACTOE[:-4], "--workers", "1", "--db", db]
+    assert zerosum([*base, "--games", "2"], capsys)[0] == 0
+    status, out, err = zerosum([*base, "--games", "4"], capsys)
+    assert (status, err) == (0, "")
+    assert out.splitlines()[0] == f"Resuming: 2 of 4 games are already in {db}."
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("game ")] == \
+        ["3", "4"]
+    status, _, err = zerosum([*base, "--games", "2"], capsys)
+    assert (status, err) == (2, f"zerosum: error: {db} holds another tournament with 4 games "
+                                "a pairing: give --games 4 or more\n")
+
+
+def test_an_agent_file_shows_by_its_agents_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    greedy = str(Path(__file__).parent.parent / "docs" / "examples" / "myagent.py")
+    db = str(tmp_path / "t.sqlite")
+    status, out, err = zerosum(["tournament", "connect4", "--agent", greedy, "--agent",
+                                "random", "--games", "2", "--workers", "1", "--db", db], capsys)
+    assert (status, err) == (0, "")
+    games = [line for line in out.splitlines() if line.startswith("game ")]
+    assert all("greedy (myagent.py)" in line and greedy not in line for line in games)
+    status, again, _ = zerosum(["results", db], capsys)
+    standings = again.split("\n\n")[0].splitlines()[2:]
+    assert sorted(line.split()[1] for line in standings) == ["greedy", "random"]
+    assert "  greedy (myagent.py) vs random: " in again
+
+
+def test_the_game_file_help_says_each_thing_once(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["tournament", "game-file", "--help"])
+    out = capsys.readouterr().out
+    description = out[out.index("\n\n") + 2:out.index("\n\npositional arguments:")]
+    assert " ".join(description.split()) == ("Your own game, from a Python file defining GAME "
+                                             "(see docs/examples/mygame.py).")
+    assert "FILE a Python file defining GAME, your own game (runs the file's code" in \
+        " ".join(out.split())

@@ -23,7 +23,7 @@ from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.export import export
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import MoveTimeout, time_limit
-from zerosum.tournament.report import Played, pair_tally, ratings, report
+from zerosum.tournament.report import Played, labels, pair_tally, ratings, report
 from zerosum.tournament.run import play
 from zerosum.tournament.schedule import (
     FORMATS,
@@ -102,9 +102,9 @@ def games_command(sub: Any, name: str, summary: str, description: str,
         arguments(g)
         common(g, spec, name)
     g = games.add_parser("game-file", help="your own game, from a Python file",
-                         description="Your own game: a Python file defining GAME (see "
-                         "docs/examples/mygame.py). " + GAME_FILE_HELP)
-    g.add_argument("game_file", metavar="FILE", help="the game's file")
+                         description="Your own game, from a Python file defining GAME "
+                         "(see docs/examples/mygame.py).")
+    g.add_argument("game_file", metavar="FILE", help=GAME_FILE_HELP)
     arguments(g)
     common(g, None, name)
     p.set_defaults(func=run)
@@ -188,9 +188,11 @@ def backend_of(args: argparse.Namespace) -> Backend:
 
 def game_line(job: GameJob, result: GameResult, count: int, total: int | None) -> str:
     score = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[result.score]
-    plies = sum(1 for m in result.moves if m.by >= 0)
+    plies = len(result.moves)  # the opening's too: the game's length
     of = "" if total is None else f"/{total}"
-    return (f"game {job.number:>4}  [{count}{of}]  {job.agents[0]} - {job.agents[1]}: "
+    shown = labels([result], {job.number: job})
+    first, second = (shown.get(a, a) for a in job.agents)
+    return (f"game {job.number:>4}  [{count}{of}]  {first} - {second}: "
             f"{score}  {result.reason} ({plies} plies, {result.seconds:.1f} s)")
 
 

@@ -53,7 +53,7 @@ def _is_number(x: object) -> bool:
 
 
 def _strings(x: object, n: int | None = None) -> bool:
-    return isinstance(x, list) and all(isinstance(s, str) for s in x) \
+    return isinstance(x, list | tuple) and all(isinstance(s, str) for s in x) \
         and (n is None or len(x) == n)
 
 
@@ -140,9 +140,13 @@ class GameResult:
     moves: tuple[MoveRecord, ...] = field(default=())
     fault: int | None = None
     seconds: float = 0.0  # the whole game, wall clock
+    names: tuple[str, ...] = ()  # the agents' own names, where they have one (own files)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        data = asdict(self)
+        if not self.names:
+            del data["names"]  # as results were written before agents' names were kept
+        return json.dumps(data, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> GameResult:
@@ -158,8 +162,10 @@ class GameResult:
         _check(_is_number(result.seconds), what, "seconds")
         _check(isinstance(result.moves, list) and all(isinstance(m, dict)
                                                       for m in result.moves), what, "moves")
+        _check(_strings(result.names) and len(result.names) in (0, 2), what, "names")
         moves = tuple(_move(m) for m in data["moves"])
-        return cls(**{**data, "score": float(result.score), "moves": moves})
+        return cls(**{**data, "score": float(result.score), "moves": moves,
+                      "names": tuple(result.names)})
 
 
 def _move(data: dict[str, Any]) -> MoveRecord:

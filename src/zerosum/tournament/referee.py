@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from zerosum.agents import Move, agent_from_spec, value_text
+from zerosum.agents import FileAgent, Move, agent_from_spec, value_text
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec, get_game
 from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
@@ -113,9 +113,11 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
     state = opening_state(game, job.opening)
     moves = [MoveRecord(text, 0.0, by=-1) for text in job.opening]
 
+    own_names: tuple[str, ...] = ()  # a person's agents' own names, if they give one
+
     def result(score: float, reason: str, fault: int | None = None) -> GameResult:
         return GameResult(job.number, score, reason, tuple(moves), fault,
-                          round(time.perf_counter() - t0, 4))
+                          round(time.perf_counter() - t0, 4), own_names)
 
     names = getattr(game, "players", ("Max", "Min"))
     agents = []
@@ -135,6 +137,9 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
             return result(forfeit(side), f"{who} could not be made: {e}", side)
         except (Exception, SystemExit) as e:
             return result(forfeit(side), f"{who} crashed while made: {crash(e)}", side)
+    own = tuple(str(getattr(a.own, "name", "")) if isinstance(a, FileAgent) else ""
+                for a in agents)
+    own_names = own if any(own) else ()
     while not game.is_terminal(state):
         if job.max_plies is not None and len(moves) >= job.max_plies:
             return result(0.5, f"draw by the move limit ({job.max_plies} plies)")

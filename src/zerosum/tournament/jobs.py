@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 
@@ -95,21 +95,20 @@ class GameJob:
         _check(isinstance(job.game, str), what, "game")
         _check(_strings(job.agents, 2), what, "agents")
         _check(_strings(job.opening), what, "opening")
-        _check(isinstance(job.seeds, list) and len(job.seeds) == 2
+        _check(isinstance(job.seeds, list | tuple) and len(job.seeds) == 2
                and all(_is_int(s) for s in job.seeds), what, "seeds")
-        _check(isinstance(job.move_timeout, list) and len(job.move_timeout) == 2
+        _check(isinstance(job.move_timeout, list | tuple) and len(job.move_timeout) == 2
                and all(_is_number(t) and t > 0 for t in job.move_timeout), what,
                "move_timeout")
         _check(job.max_plies is None or _is_int(job.max_plies), what, "max_plies")
         _check(isinstance(job.adjudicate, bool), what, "adjudicate")
-        _check(isinstance(job.options, list) and all(
+        _check(isinstance(job.options, list | tuple) and all(
             isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
             for o in job.options), what, "options")
         _check(_is_int(job.pair) and _is_int(job.round), what, "pair")
-        return cls(**{**data, "agents": tuple(data["agents"]),
-                      "opening": tuple(data["opening"]), "seeds": tuple(data["seeds"]),
-                      "move_timeout": tuple(data["move_timeout"]),
-                      "options": tuple(tuple(o) for o in data["options"])})
+        (a, b), (s, t), (u, v) = job.agents, job.seeds, job.move_timeout  # checked: pairs
+        return replace(job, agents=(a, b), opening=tuple(job.opening), seeds=(s, t),
+                       move_timeout=(u, v), options=tuple(tuple(o) for o in job.options))
 
 
 @dataclass(frozen=True)
@@ -160,12 +159,13 @@ class GameResult:
         _check(result.fault in (None, 0, 1) and not isinstance(result.fault, bool), what,
                "fault")
         _check(_is_number(result.seconds), what, "seconds")
-        _check(isinstance(result.moves, list) and all(isinstance(m, dict)
-                                                      for m in result.moves), what, "moves")
+        _check(isinstance(result.moves, list | tuple) and all(isinstance(m, dict)
+                                                              for m in result.moves), what,
+               "moves")
         _check(_strings(result.names) and len(result.names) in (0, 2), what, "names")
-        moves = tuple(_move(m) for m in data["moves"])
-        return cls(**{**data, "score": float(result.score), "moves": moves,
-                      "names": tuple(result.names)})
+        moves = tuple(_move(m) for m in result.moves)  # type: ignore[arg-type]  # dicts
+        return replace(result, score=float(result.score), moves=moves,
+                       names=tuple(result.names))
 
 
 def _move(data: dict[str, Any]) -> MoveRecord:

@@ -67,7 +67,11 @@ def game_spec(name: str) -> GameSpec:
 
 def make_game(job: GameJob) -> tuple[GameSpec, AnyGame]:
     spec = game_spec(job.game)
-    return spec, spec.create(**dict(job.options))
+    try:
+        return spec, spec.create(**dict(job.options))
+    except (TypeError, ValueError) as e:  # options not the game's (a damaged record)
+        raise InputError(f"game {job.number}: {spec.name} cannot be made with the options "
+                         f"{dict(job.options)}: {e}") from None
 
 
 def opening_state(game: AnyGame, opening: tuple[str, ...]) -> Any:

@@ -64,21 +64,20 @@ class Settings:
         _check(s.games is None or _is_int(s.games), what, "games")
         _check(s.format in FORMATS, what, "format")
         _check(_is_int(s.seed) and _is_int(s.opening_plies), what, "seed")
-        _check(s.openings is None or (isinstance(s.openings, list)
+        _check(s.openings is None or (isinstance(s.openings, list | tuple)
                and all(_strings(o) for o in s.openings)), what, "openings")
         _check(s.max_plies is None or _is_int(s.max_plies), what, "max_plies")
         _check(isinstance(s.adjudicate, bool), what, "adjudicate")
-        _check(isinstance(s.move_timeouts, list) and len(s.move_timeouts) == len(s.agents)
+        _check(isinstance(s.move_timeouts, list | tuple) and len(s.move_timeouts) == len(s.agents)
                and all(_is_number(t) and t > 0 for t in s.move_timeouts), what,
                "move_timeouts")
-        _check(isinstance(s.options, list) and all(
+        _check(isinstance(s.options, list | tuple) and all(
             isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
             for o in s.options), what, "options")
-        return cls(**{**data, "agents": tuple(data["agents"]),
-                      "openings": None if s.openings is None
-                      else tuple(tuple(o) for o in data["openings"]),
-                      "move_timeouts": tuple(data["move_timeouts"]),
-                      "options": tuple(tuple(o) for o in data["options"])})
+        return replace(s, agents=tuple(s.agents), openings=None if s.openings is None
+                       else tuple(tuple(o) for o in s.openings),
+                       move_timeouts=tuple(s.move_timeouts),
+                       options=tuple(tuple(o) for o in s.options))
 
     def extends(self, other: Settings) -> bool:
         """Whether these settings are `other`'s with as many games or more: the same

@@ -24,7 +24,7 @@ from typing import Any, Protocol, TextIO
 
 from zerosum.console import EndOfInput, read_answer
 from zerosum.convert import MAX_DEPTH, MAX_SECONDS, parse_float, parse_int, shown
-from zerosum.game import AnyGame, InputError, format_value
+from zerosum.game import AnyGame, InputError, Unresponsive, format_value
 from zerosum.games.registry import GameSpec
 from zerosum.kernel import ALL, Enhancements
 from zerosum.result import Analyser, InfoSink, Limit, SearchResult
@@ -111,10 +111,6 @@ STOPPED_HELP = """  p (or Enter): play the best move found so far
 
 
 STOP_WAIT = 2.0  # seconds a stopped search may take to answer before it is given up
-
-
-class Unresponsive(InputError):
-    """A search that did not answer a stop: the game's code it was in loops."""
 
 
 class Watch:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from zerosum.fileio import read_text
-from zerosum.game import AnyGame, InputError
+from zerosum.game import AnyGame, InputError, Unresponsive
 from zerosum.games.registry import GameSpec
 
 GAME_FILE_HELP = ("a Python file defining GAME, your own game (runs the file's code: "
@@ -70,8 +70,6 @@ def blame(path: str) -> Iterator[None]:
     and its line, not a traceback; an error raised elsewhere, from what their methods
     returned, one line naming the file; a search that cannot be stopped (their code
     loops), one line too."""
-    from zerosum.agents import Unresponsive
-
     try:
         yield
     except Unresponsive as e:

@@ -137,8 +137,8 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
         except MoveTimeout:
             return result(forfeit(side), f"{who} lost: not made within "
                           f"{job.move_timeout[side]:g} s", side)
-        except InputError as e:  # a person's agent file, its problem said by gamefile
-            return result(forfeit(side), f"{who} could not be made: {e}", side)
+        except InputError:  # made in the tournament's process, not here: the file differs
+            raise  # (on another node, say): the tournament stops, naming the game
         except (Exception, SystemExit) as e:
             return result(forfeit(side), f"{who} crashed while made: {crash(e)}", side)
     own = tuple(str(getattr(a.own, "name", "")) if isinstance(a, FileAgent) else ""

@@ -38,8 +38,10 @@ def play(settings: Settings, game: AnyGame, store: Store, backend: Backend,
 
     pending = todo()
     backend.run(pending, finished)
-    if not stopped:
-        next(pending, None)  # one not even handed out is counted too
+    if not stopped:  # those not even handed out are counted too
+        for _ in pending if settings.games is not None else ():
+            pass
+        next(pending, None)
     if issued and not stopped:  # a backend's fault: never end as if all were played
         raise InputError(f"{len(issued)} games were not played (game "
                          f"{min(issued)} the first); run the same command again to play "

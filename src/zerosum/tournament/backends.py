@@ -37,6 +37,7 @@ from zerosum.tournament.referee import forfeit, play_game
 
 ResultSink = Callable[[GameResult], bool | None]
 GRACE = 10.0  # seconds past a move's timeout before a silent worker is killed
+STARTUP = 60.0  # seconds a worker may take to start a game before it is killed
 MAX_PER_CORE = 4  # workers a core at most: more only share the core and its memory
 TRIES = 3  # plays of a game whose worker died before any agent's code ran
 ORPHAN_CHECK = 0.5  # seconds between a worker's checks that its tournament still runs
@@ -102,9 +103,9 @@ class Worker:
 
     def deadline(self) -> float:
         assert self.job is not None
-        seconds = max(self.job.move_timeout) if self.side is None \
-            else self.job.move_timeout[self.side]
-        return self.since + seconds + GRACE
+        if self.side is None:  # starting (a fresh process imports zerosum) and setting up
+            return self.since + STARTUP + GRACE
+        return self.since + self.job.move_timeout[self.side] + GRACE
 
 
 class LocalBackend:
@@ -195,6 +196,7 @@ class LocalBackend:
             return self.died(w)
         if time.monotonic() > w.deadline():
             if w.side is None:  # never started: blamed on nobody
+                w.process.kill()
                 return self.died(w)
             limit = job.move_timeout[w.side]
             return self.lost(w, f"not made within {limit:g} s (its worker was stopped)"

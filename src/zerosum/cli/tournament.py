@@ -128,7 +128,8 @@ def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None
                    help="seconds a move may take before its agent loses (default: 3 times "
                    "the agent's time plus 2 s, or 60 s for agents without a time limit)")
     g.add_argument("--workers", type=int_arg(1, 256, "workers"),
-                   help="games played at once (default: the number of cores)")
+                   help="games played at once (default: the number of cores; never more "
+                   "than games to play, nor, on this machine, than 4 a core)")
     g.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local worker processes, or a Ray cluster (default: %(default)s)")
     g.add_argument("--address", help="with --backend ray: the cluster's address, HOST:PORT")

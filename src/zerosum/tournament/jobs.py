@@ -15,7 +15,7 @@ class Damaged(ValueError):
     row: zerosum.tournament.store)."""
 
 
-def _loads(text: object, what: str) -> dict[str, Any]:
+def load_object(text: object, what: str) -> dict[str, Any]:
     if not isinstance(text, str):
         raise Damaged(f"its {what} is not text")
     try:
@@ -27,7 +27,7 @@ def _loads(text: object, what: str) -> dict[str, Any]:
     return data
 
 
-def _built(cls: type, data: dict[str, Any], what: str) -> Any:
+def built(cls: type, data: dict[str, Any], what: str) -> Any:
     """cls(**data), its fields not yet checked; Damaged if keys are missing or unknown."""
     names = {f.name for f in fields(cls)}
     unknown = sorted(set(data) - names)
@@ -39,20 +39,20 @@ def _built(cls: type, data: dict[str, Any], what: str) -> Any:
         raise Damaged(f"its {what} is incomplete ({e})") from None
 
 
-def _check(ok: bool, what: str, key: str) -> None:
+def check_field(ok: bool, what: str, key: str) -> None:
     if not ok:
         raise Damaged(f"its {what} has a wrong {key!r}")
 
 
-def _is_int(x: object) -> bool:
+def is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _is_number(x: object) -> bool:
-    return (_is_int(x) or isinstance(x, float)) and math.isfinite(x)  # type: ignore[arg-type]
+def is_number(x: object) -> bool:
+    return (is_int(x) or isinstance(x, float)) and math.isfinite(x)  # type: ignore[arg-type]
 
 
-def _strings(x: object, n: int | None = None) -> bool:
+def strings(x: object, n: int | None = None) -> bool:
     return isinstance(x, list | tuple) and all(isinstance(s, str) for s in x) \
         and (n is None or len(x) == n)
 
@@ -89,23 +89,23 @@ class GameJob:
     def from_json(cls, text: str) -> GameJob:
         """The job `to_json` wrote; Damaged if `text` is anything else."""
         what = "job"
-        data = _loads(text, what)
-        job: GameJob = _built(cls, data, what)
-        _check(_is_int(job.number) and job.number >= 1, what, "number")
-        _check(isinstance(job.game, str), what, "game")
-        _check(_strings(job.agents, 2), what, "agents")
-        _check(_strings(job.opening), what, "opening")
-        _check(isinstance(job.seeds, list | tuple) and len(job.seeds) == 2
-               and all(_is_int(s) for s in job.seeds), what, "seeds")
-        _check(isinstance(job.move_timeout, list | tuple) and len(job.move_timeout) == 2
-               and all(_is_number(t) and t > 0 for t in job.move_timeout), what,
+        data = load_object(text, what)
+        job: GameJob = built(cls, data, what)
+        check_field(is_int(job.number) and job.number >= 1, what, "number")
+        check_field(isinstance(job.game, str), what, "game")
+        check_field(strings(job.agents, 2), what, "agents")
+        check_field(strings(job.opening), what, "opening")
+        check_field(isinstance(job.seeds, list | tuple) and len(job.seeds) == 2
+               and all(is_int(s) for s in job.seeds), what, "seeds")
+        check_field(isinstance(job.move_timeout, list | tuple) and len(job.move_timeout) == 2
+               and all(is_number(t) and t > 0 for t in job.move_timeout), what,
                "move_timeout")
-        _check(job.max_plies is None or _is_int(job.max_plies), what, "max_plies")
-        _check(isinstance(job.adjudicate, bool), what, "adjudicate")
-        _check(isinstance(job.options, list | tuple) and all(
+        check_field(job.max_plies is None or is_int(job.max_plies), what, "max_plies")
+        check_field(isinstance(job.adjudicate, bool), what, "adjudicate")
+        check_field(isinstance(job.options, list | tuple) and all(
             isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
             for o in job.options), what, "options")
-        _check(_is_int(job.pair) and _is_int(job.round), what, "pair")
+        check_field(is_int(job.pair) and is_int(job.round), what, "pair")
         (a, b), (s, t), (u, v) = job.agents, job.seeds, job.move_timeout  # checked: pairs
         return replace(job, agents=(a, b), opening=tuple(job.opening), seeds=(s, t),
                        move_timeout=(u, v), options=tuple(tuple(o) for o in job.options))
@@ -151,18 +151,18 @@ class GameResult:
     def from_json(cls, text: str) -> GameResult:
         """The result `to_json` wrote; Damaged if `text` is anything else."""
         what = "result"
-        data = _loads(text, what)
-        result: GameResult = _built(cls, data, what)
-        _check(_is_int(result.number), what, "number")
-        _check(_is_number(result.score) and result.score in (0, 0.5, 1), what, "score")
-        _check(isinstance(result.reason, str), what, "reason")
-        _check(result.fault in (None, 0, 1) and not isinstance(result.fault, bool), what,
+        data = load_object(text, what)
+        result: GameResult = built(cls, data, what)
+        check_field(is_int(result.number), what, "number")
+        check_field(is_number(result.score) and result.score in (0, 0.5, 1), what, "score")
+        check_field(isinstance(result.reason, str), what, "reason")
+        check_field(result.fault in (None, 0, 1) and not isinstance(result.fault, bool), what,
                "fault")
-        _check(_is_number(result.seconds), what, "seconds")
-        _check(isinstance(result.moves, list | tuple) and all(isinstance(m, dict)
+        check_field(is_number(result.seconds), what, "seconds")
+        check_field(isinstance(result.moves, list | tuple) and all(isinstance(m, dict)
                                                               for m in result.moves), what,
                "moves")
-        _check(_strings(result.names) and len(result.names) in (0, 2), what, "names")
+        check_field(strings(result.names) and len(result.names) in (0, 2), what, "names")
         moves = tuple(_move(m) for m in result.moves)  # type: ignore[arg-type]  # dicts
         return replace(result, score=float(result.score), moves=moves,
                        names=tuple(result.names))
@@ -170,11 +170,11 @@ class GameResult:
 
 def _move(data: dict[str, Any]) -> MoveRecord:
     what = "result's move"
-    m: MoveRecord = _built(MoveRecord, data, what)
-    _check(isinstance(m.move, str), what, "move")
-    _check(_is_number(m.seconds), what, "seconds")
-    _check(m.value is None or isinstance(m.value, str), what, "value")
-    _check(m.depth is None or _is_int(m.depth), what, "depth")
-    _check(m.nodes is None or _is_int(m.nodes), what, "nodes")
-    _check(m.by in (-1, 0, 1) and _is_int(m.by), what, "by")
+    m: MoveRecord = built(MoveRecord, data, what)
+    check_field(isinstance(m.move, str), what, "move")
+    check_field(is_number(m.seconds), what, "seconds")
+    check_field(m.value is None or isinstance(m.value, str), what, "value")
+    check_field(m.depth is None or is_int(m.depth), what, "depth")
+    check_field(m.nodes is None or is_int(m.nodes), what, "nodes")
+    check_field(m.by in (-1, 0, 1) and is_int(m.by), what, "by")
     return m

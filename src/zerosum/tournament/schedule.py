@@ -20,12 +20,12 @@ from typing import Any
 from zerosum.game import AnyGame, InputError
 from zerosum.tournament.jobs import (
     GameJob,
-    _built,
-    _check,
-    _is_int,
-    _is_number,
-    _loads,
-    _strings,
+    built,
+    check_field,
+    is_int,
+    is_number,
+    load_object,
+    strings,
 )
 
 FORMATS = ("round-robin", "gauntlet")
@@ -57,21 +57,21 @@ class Settings:
     def from_json(cls, text: str) -> Settings:
         """The settings `to_json` wrote; Damaged if `text` is anything else."""
         what = "settings"
-        data = _loads(text, what)
-        s: Settings = _built(cls, data, what)
-        _check(isinstance(s.game, str), what, "game")
-        _check(_strings(s.agents) and len(s.agents) >= 2, what, "agents")
-        _check(s.games is None or _is_int(s.games), what, "games")
-        _check(s.format in FORMATS, what, "format")
-        _check(_is_int(s.seed) and _is_int(s.opening_plies), what, "seed")
-        _check(s.openings is None or (isinstance(s.openings, list | tuple)
-               and all(_strings(o) for o in s.openings)), what, "openings")
-        _check(s.max_plies is None or _is_int(s.max_plies), what, "max_plies")
-        _check(isinstance(s.adjudicate, bool), what, "adjudicate")
-        _check(isinstance(s.move_timeouts, list | tuple) and len(s.move_timeouts) == len(s.agents)
-               and all(_is_number(t) and t > 0 for t in s.move_timeouts), what,
+        data = load_object(text, what)
+        s: Settings = built(cls, data, what)
+        check_field(isinstance(s.game, str), what, "game")
+        check_field(strings(s.agents) and len(s.agents) >= 2, what, "agents")
+        check_field(s.games is None or is_int(s.games), what, "games")
+        check_field(s.format in FORMATS, what, "format")
+        check_field(is_int(s.seed) and is_int(s.opening_plies), what, "seed")
+        check_field(s.openings is None or (isinstance(s.openings, list | tuple)
+               and all(strings(o) for o in s.openings)), what, "openings")
+        check_field(s.max_plies is None or is_int(s.max_plies), what, "max_plies")
+        check_field(isinstance(s.adjudicate, bool), what, "adjudicate")
+        check_field(isinstance(s.move_timeouts, list | tuple) and len(s.move_timeouts) == len(s.agents)
+               and all(is_number(t) and t > 0 for t in s.move_timeouts), what,
                "move_timeouts")
-        _check(isinstance(s.options, list | tuple) and all(
+        check_field(isinstance(s.options, list | tuple) and all(
             isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
             for o in s.options), what, "options")
         return replace(s, agents=tuple(s.agents), openings=None if s.openings is None

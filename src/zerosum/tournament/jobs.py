@@ -39,7 +39,8 @@ def built(cls: type, data: dict[str, Any], what: str) -> Any:
         raise Damaged(f"its {what} is incomplete ({e})") from None
 
 
-def check_field(ok: bool, what: str, key: str) -> None:
+def expect(ok: bool, what: str, key: str) -> None:
+    """Damaged, naming `key`, unless `ok`."""
     if not ok:
         raise Damaged(f"its {what} has a wrong {key!r}")
 
@@ -91,21 +92,21 @@ class GameJob:
         what = "job"
         data = load_object(text, what)
         job: GameJob = built(cls, data, what)
-        check_field(is_int(job.number) and job.number >= 1, what, "number")
-        check_field(isinstance(job.game, str), what, "game")
-        check_field(strings(job.agents, 2), what, "agents")
-        check_field(strings(job.opening), what, "opening")
-        check_field(isinstance(job.seeds, list | tuple) and len(job.seeds) == 2
+        expect(is_int(job.number) and job.number >= 1, what, "number")
+        expect(isinstance(job.game, str), what, "game")
+        expect(strings(job.agents, 2), what, "agents")
+        expect(strings(job.opening), what, "opening")
+        expect(isinstance(job.seeds, list | tuple) and len(job.seeds) == 2
                and all(is_int(s) for s in job.seeds), what, "seeds")
-        check_field(isinstance(job.move_timeout, list | tuple) and len(job.move_timeout) == 2
+        expect(isinstance(job.move_timeout, list | tuple) and len(job.move_timeout) == 2
                and all(is_number(t) and t > 0 for t in job.move_timeout), what,
                "move_timeout")
-        check_field(job.max_plies is None or is_int(job.max_plies), what, "max_plies")
-        check_field(isinstance(job.adjudicate, bool), what, "adjudicate")
-        check_field(isinstance(job.options, list | tuple) and all(
+        expect(job.max_plies is None or is_int(job.max_plies), what, "max_plies")
+        expect(isinstance(job.adjudicate, bool), what, "adjudicate")
+        expect(isinstance(job.options, list | tuple) and all(
             isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
             for o in job.options), what, "options")
-        check_field(is_int(job.pair) and is_int(job.round), what, "pair")
+        expect(is_int(job.pair) and is_int(job.round), what, "pair")
         (a, b), (s, t), (u, v) = job.agents, job.seeds, job.move_timeout  # checked: pairs
         return replace(job, agents=(a, b), opening=tuple(job.opening), seeds=(s, t),
                        move_timeout=(u, v), options=tuple(tuple(o) for o in job.options))
@@ -153,16 +154,16 @@ class GameResult:
         what = "result"
         data = load_object(text, what)
         result: GameResult = built(cls, data, what)
-        check_field(is_int(result.number), what, "number")
-        check_field(is_number(result.score) and result.score in (0, 0.5, 1), what, "score")
-        check_field(isinstance(result.reason, str), what, "reason")
-        check_field(result.fault in (None, 0, 1) and not isinstance(result.fault, bool), what,
+        expect(is_int(result.number), what, "number")
+        expect(is_number(result.score) and result.score in (0, 0.5, 1), what, "score")
+        expect(isinstance(result.reason, str), what, "reason")
+        expect(result.fault in (None, 0, 1) and not isinstance(result.fault, bool), what,
                "fault")
-        check_field(is_number(result.seconds), what, "seconds")
-        check_field(isinstance(result.moves, list | tuple) and all(isinstance(m, dict)
+        expect(is_number(result.seconds), what, "seconds")
+        expect(isinstance(result.moves, list | tuple) and all(isinstance(m, dict)
                                                               for m in result.moves), what,
                "moves")
-        check_field(strings(result.names) and len(result.names) in (0, 2), what, "names")
+        expect(strings(result.names) and len(result.names) in (0, 2), what, "names")
         moves = tuple(_move(m) for m in result.moves)  # type: ignore[arg-type]  # dicts
         return replace(result, score=float(result.score), moves=moves,
                        names=tuple(result.names))
@@ -171,10 +172,10 @@ class GameResult:
 def _move(data: dict[str, Any]) -> MoveRecord:
     what = "result's move"
     m: MoveRecord = built(MoveRecord, data, what)
-    check_field(isinstance(m.move, str), what, "move")
-    check_field(is_number(m.seconds), what, "seconds")
-    check_field(m.value is None or isinstance(m.value, str), what, "value")
-    check_field(m.depth is None or is_int(m.depth), what, "depth")
-    check_field(m.nodes is None or is_int(m.nodes), what, "nodes")
-    check_field(m.by in (-1, 0, 1) and is_int(m.by), what, "by")
+    expect(isinstance(m.move, str), what, "move")
+    expect(is_number(m.seconds), what, "seconds")
+    expect(m.value is None or isinstance(m.value, str), what, "value")
+    expect(m.depth is None or is_int(m.depth), what, "depth")
+    expect(m.nodes is None or is_int(m.nodes), what, "nodes")
+    expect(m.by in (-1, 0, 1) and is_int(m.by), what, "by")
     return m

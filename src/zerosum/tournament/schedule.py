@@ -21,7 +21,7 @@ from zerosum.game import AnyGame, InputError
 from zerosum.tournament.jobs import (
     GameJob,
     built,
-    check_field,
+    expect,
     is_int,
     is_number,
     load_object,
@@ -59,19 +59,19 @@ class Settings:
         what = "settings"
         data = load_object(text, what)
         s: Settings = built(cls, data, what)
-        check_field(isinstance(s.game, str), what, "game")
-        check_field(strings(s.agents) and len(s.agents) >= 2, what, "agents")
-        check_field(s.games is None or is_int(s.games), what, "games")
-        check_field(s.format in FORMATS, what, "format")
-        check_field(is_int(s.seed) and is_int(s.opening_plies), what, "seed")
-        check_field(s.openings is None or (isinstance(s.openings, list | tuple)
+        expect(isinstance(s.game, str), what, "game")
+        expect(strings(s.agents) and len(s.agents) >= 2, what, "agents")
+        expect(s.games is None or is_int(s.games), what, "games")
+        expect(s.format in FORMATS, what, "format")
+        expect(is_int(s.seed) and is_int(s.opening_plies), what, "seed")
+        expect(s.openings is None or (isinstance(s.openings, list | tuple)
                and all(strings(o) for o in s.openings)), what, "openings")
-        check_field(s.max_plies is None or is_int(s.max_plies), what, "max_plies")
-        check_field(isinstance(s.adjudicate, bool), what, "adjudicate")
-        check_field(isinstance(s.move_timeouts, list | tuple) and len(s.move_timeouts) == len(s.agents)
+        expect(s.max_plies is None or is_int(s.max_plies), what, "max_plies")
+        expect(isinstance(s.adjudicate, bool), what, "adjudicate")
+        expect(isinstance(s.move_timeouts, list | tuple) and len(s.move_timeouts) == len(s.agents)
                and all(is_number(t) and t > 0 for t in s.move_timeouts), what,
                "move_timeouts")
-        check_field(isinstance(s.options, list | tuple) and all(
+        expect(isinstance(s.options, list | tuple) and all(
             isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
             for o in s.options), what, "options")
         return replace(s, agents=tuple(s.agents), openings=None if s.openings is None

@@ -402,3 +402,18 @@ def test_a_backend_leaving_games_unplayed_never_passes_for_done(tmp_path: Path) 
         with pytest.raises(InputError, match=r"^3 games were not played \(game 2 the first\)"):
             play(s, TTT, store, Lazy(), lambda job, result: None)
         assert list(store.results()) == [1]
+
+
+@pytest.mark.parametrize("raised", ["OSError('disk')", "SystemExit(3)"])
+def test_a_game_files_own_error_in_a_worker_stops_the_tournament_naming_it(
+        tmp_path: Path, raised: str) -> None:
+    game = tmp_path / "breaks.py"
+    game.write_text("from zerosum.games.tictactoe import TicTacToe\n\n\n"
+                    "class Breaks(TicTacToe):\n"
+                    "    def result(self, state, action):\n"
+                    f"        raise {raised}\n\n\n"
+                    "GAME = Breaks()\n")
+    job = GameJob(2, str(game), ("random", "random"))
+    kind = raised.split("(")[0]
+    with pytest.raises(InputError, match=rf"^game 2: the game {game} failed: {kind}"):
+        LocalBackend(1).run(iter([job]), lambda result: None)

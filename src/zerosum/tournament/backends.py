@@ -12,8 +12,8 @@ played by `referee.play_game`, so its result depends only on its job.
   agent's code killing its process) or hangs past the move timeout is blamed on that
   agent: it loses the game, a fresh worker takes its place, the tournament goes on. A
   worker that dies before any agent's code ran (killed from outside) is blamed on
-  nobody: the game is played again by a fresh worker, and a second such death stops
-  the tournament with an InputError naming the game.
+  nobody: the game is played again by a fresh worker, and the TRIES-th such death
+  stops the tournament with an InputError naming the game.
 - RayBackend (zerosum.tournament.raycluster): the same games as Ray tasks on a cluster.
 """
 
@@ -69,15 +69,26 @@ def watch_parent() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+class Gone(Exception):
+    """The tournament this worker reports to has ended."""
+
+
 def serve(conn: Connection) -> None:
     """A worker process: play each job it is sent, telling which agent it makes and
     whose turn it is, until None."""
     watch_parent()
+
+    def tell(side: int, ply: int) -> None:
+        try:
+            conn.send(("turn", side, ply))
+        except OSError:
+            raise Gone from None
+
     try:
         while (job := conn.recv()) is not None:
             try:
-                result = play_game(job, lambda side, ply: conn.send(("turn", side, ply)))
-            except (KeyboardInterrupt, OSError):
+                result = play_game(job, tell)
+            except (KeyboardInterrupt, Gone):
                 raise
             except InputError as e:  # the game cannot be set up here
                 conn.send(("error", f"game {job.number}: {e}"))
@@ -87,7 +98,7 @@ def serve(conn: Connection) -> None:
                                     f"{type(e).__name__}: {e}"))
                 continue
             conn.send(("done", result))
-    except (EOFError, OSError, KeyboardInterrupt):
+    except (EOFError, OSError, Gone, KeyboardInterrupt):
         pass  # the tournament ended or was killed: nothing is left to report to
 
 

@@ -24,8 +24,8 @@ from functools import partial
 from typing import Any, Protocol, TextIO
 
 from zerosum.console import EndOfInput, read_answer
-from zerosum.convert import MAX_DEPTH, parse_float, parse_int, shown
-from zerosum.game import AnyGame, InputError, format_value
+from zerosum.convert import MAX_DEPTH, MAX_SECONDS, parse_float, parse_int, shown
+from zerosum.game import AnyGame, InputError, Unresponsive, format_value
 from zerosum.games.registry import GameSpec
 from zerosum.kernel import ALL, Enhancements
 from zerosum.result import Analyser, InfoSink, Limit, SearchResult
@@ -113,6 +113,9 @@ STOPPED_HELP = """  p (or Enter): play the best move found so far
   q: quit the game"""
 
 
+STOP_WAIT = 2.0  # seconds a stopped search may take to answer before it is given up
+
+
 class Watch:
     """Runs a computer player's search in a worker thread while the calling thread
     waits: after `delay` seconds it shows a live progress line (redrawn every
@@ -153,9 +156,12 @@ class Watch:
                 stop.request()  # every search answers a stop within a few milliseconds
                 self.clear()
                 try:
-                    done.wait()
+                    answered = done.wait(STOP_WAIT)
                 except KeyboardInterrupt:
                     raise Quit from None
+                if not answered:  # stuck in a game's own code, which checks no stop
+                    raise Unresponsive(f"the search did not stop within {STOP_WAIT:g} s "
+                                       "of Ctrl-C") from None
                 result = playable(game, state, self.collect(outcome))
                 if self.ask(game, stop, result) == "c":
                     continue
@@ -339,12 +345,14 @@ def make_agent(spec: GameSpec, kind: str, depth: int | None = None,
                enhancements: Enhancements = ALL) -> ComputerAgent:
     """A computer player by name: "random", one of SearchAgent.ALGORITHMS or one of
     the game's own players (engines_of). `depth` None: to the end for minimax and
-    alpha-beta; `seconds` is used by the timed ones (iterative, mcts, engines)."""
+    alpha-beta; `seconds` is used by the timed ones (iterative, mcts, engines; an engine
+    given a depth and no time searches by depth alone)."""
     if kind == "random":
         return RandomAgent(seed)
     engines = engines_of(spec, enhancements)
-    if kind in engines:
-        return EngineAgent(kind, engines[kind], 1.0 if seconds is None else seconds)
+    if kind in engines:  # by depth, by time, or both; neither: a second a move
+        seconds = 1.0 if seconds is None and depth is None else seconds
+        return EngineAgent(kind, engines[kind], Limit(depth=depth, seconds=seconds))
     if kind not in SearchAgent.ALGORITHMS:
         known = ", ".join(["random", *SearchAgent.ALGORITHMS, *engines])
         raise InputError(f"unknown player {kind!r} for {spec.name}; choose from {known}")
@@ -382,8 +390,8 @@ def agent_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) 
         own = FileAgent(load_agent_file(name, settings, default_seed), name)
         own.name = text.strip()
         return own
-    seconds = parse_float(settings["time"], what + "time", lo=0, lo_open=True) \
-        if "time" in settings else None
+    seconds = parse_float(settings["time"], what + "time", lo=0, lo_open=True,
+                          hi=MAX_SECONDS) if "time" in settings else None
     depth = parse_int(settings["depth"], what + "depth", lo=0, hi=MAX_DEPTH) \
         if "depth" in settings else None
     nodes = parse_int(settings["nodes"], what + "nodes", lo=1) if "nodes" in settings else None

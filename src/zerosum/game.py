@@ -24,6 +24,11 @@ class InputError(ValueError):
     """
 
 
+class Unresponsive(InputError):
+    """A search that did not answer a stop: it is stuck in code that checks none (a
+    person's game looping in one of its methods)."""
+
+
 @dataclass(frozen=True)
 class Values:
     """What a game's utilities mean, declared once per game (`Game.values`).

@@ -93,7 +93,7 @@ def register(sub: Any) -> None:
                        f"(default: {spec.default_depth})")
         g.add_argument("--time", type=positive_float,
                        help="seconds per move for iterative deepening, mcts and engines "
-                       "(default: 1.0)")
+                       "(default: 1.0; an engine given --depth alone searches by depth)")
         g.add_argument("--side", choices=("first", "second", "none"), default="first",
                        help="your side; 'none' lets the engine play itself")
         g.add_argument("--seed", type=seed_arg, default=None,
@@ -166,7 +166,7 @@ def default_opponent(spec: GameSpec) -> str:
     return "iterative"
 
 
-def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
+def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float | None,
                   seed: int | None) -> Agent:
     if kind not in opponents_of(spec):
         raise InputError(f"unknown opponent {kind!r}; choose from "
@@ -175,6 +175,8 @@ def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
         depth = spec.default_depth
     if depth == 0 and kind != "depth-limited":
         depth = None  # 0 means: to the end of the game
+    if seconds is None and (depth is None or kind not in engines_of(spec)):
+        seconds = 1.0  # an engine given a depth alone searches by depth
     return make_agent(spec, kind, depth, seconds, seed)
 
 
@@ -258,8 +260,7 @@ def run(args: argparse.Namespace) -> int:
     if opponent is None:
         depth = spec.default_depth if args.depth is None else args.depth
         sys.stdout.write(check_depth(spec.create(**options), args.opponent, depth))
-        seconds = 1.0 if args.time is None else args.time
-        opponent = make_opponent(spec, args.opponent, args.depth, seconds, args.seed)
+        opponent = make_opponent(spec, args.opponent, args.depth, args.time, args.seed)
     return start(spec, options, opponent, args.side, sys.stdin, sys.stdout)
 
 
@@ -279,8 +280,7 @@ def play_game_file(args: argparse.Namespace, spec: GameSpec, game: AnyGame,
     if opponent is None:
         depth = spec.default_depth if args.file_depth is None else args.file_depth
         sys.stdout.write(check_depth(game, kind, depth))
-        seconds = 1.0 if args.file_time is None else args.file_time
-        opponent = make_opponent(spec, kind, args.file_depth, seconds, args.file_seed)
+        opponent = make_opponent(spec, kind, args.file_depth, args.file_time, args.file_seed)
     return start(spec, {}, opponent, args.file_side or "first", sys.stdin, sys.stdout)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from zerosum.cli import main
 from zerosum.game import GameBase
 from zerosum.games.checkers.solve import solve as retrograde
 from zerosum.games.registry import get_game
@@ -106,7 +107,7 @@ def test_checkers_4x4_agrees_with_its_retrograde_analysis() -> None:
 
 def test_a_game_too_big_for_the_budget_is_refused_with_its_size() -> None:
     game = make("tictactoe")
-    with pytest.raises(TooBig, match=r"more than 1,000 positions \(about 0 MB\)"):
+    with pytest.raises(TooBig, match=r"more than 1,000 positions \(about 0.3 MB\)"):
         solve(game, game.initial_state(), budget=1000)
 
 
@@ -158,3 +159,46 @@ def test_as_an_analyser_the_result_is_decided_with_its_distance() -> None:
     assert [(i.value, i.decided, i.plies) for i in infos] == [(100, True, 11)]
     with pytest.raises(TooBig):
         solve_analyse(game, game.initial_state(), Limit(nodes=100))
+
+
+def test_zerosum_solve_takes_every_game_and_shows_every_move(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "takestones", "--stones", "12", "--all-moves"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[:6] == [
+        "value:               +100 (Max wins in 11 plies)",
+        "best move:           5",
+        "move 1:              -100 (Min wins in 2 plies)",
+        "move 3:              -100 (Min wins in 4 plies)",
+        "move 5:              +100 (Max wins in 11 plies)",
+        "principal variation: 5 10 2 8 4 12 6 3 9 1 7",
+    ]
+    assert rows[6].startswith("positions:           1,131 solved in ")
+
+
+def test_zerosum_solve_after_moves_and_a_drawn_line_cut_short(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "tictactoe", "1", "5", "9"]) == 0
+    out = capsys.readouterr().out
+    assert "value:               0 (draw)\n" in out
+    assert main(["solve", "checkers", "--size", "4", "--no-pv"]) == 0
+    out = capsys.readouterr().out
+    assert "value:               0 (draw)\nbest move:           A4-B3\npositions:" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["tictactoe", "--budget", "100"], "zerosum: error: tictactoe: more than 100 positions "
+     "(about 0.03 MB): too big to solve exhaustively; try a position nearer the end, or a "
+     "larger --budget"),
+    (["tictactoe", "1", "1"], "zerosum: error: move 2 (1): cell 1 is not free"),
+    (["tictactoe", "1", "4", "2", "5", "3", "6"],
+     "zerosum: error: move 6 (6): the game is already over"),
+    (["tictactoe", "--budget", "0"], "--budget"),
+])
+def test_zerosum_solve_refuses_in_one_line(args: list[str], message: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        raise SystemExit(main(["solve", *args]))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err

@@ -43,7 +43,8 @@ class TooBig(Exception):
 
     def __init__(self, budget: int) -> None:
         megabytes = budget * BYTES_PER_POSITION / 1e6
-        super().__init__(f"more than {budget:,} positions (about {megabytes:,.0f} MB): "
+        size = f"{megabytes:,.0f}" if megabytes >= 10 else f"{megabytes:.2g}"
+        super().__init__(f"more than {budget:,} positions (about {size} MB): "
                          "too big to solve exhaustively")
 
 

@@ -244,7 +244,8 @@ def test_a_wrong_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     (["play", "--side", "none"], "options before the game's name go with --game-file; put "
      "them after it, e.g. zerosum play tictactoe --side none"),
     (["play", "--game-file", EXAMPLE, "--opponent", "engine"],
-     f"unknown opponent 'engine'; choose from {', '.join(OPPONENTS)}"),
+     f"unknown opponent 'engine'; choose from {', '.join(OPPONENTS)}, or your own agent "
+     "FILE.py"),
     (["perft", "--game-file", EXAMPLE], "--game-file needs --depth N, e.g. zerosum perft "
      "--game-file mygame.py --depth 4"),
     (["perft", "--game-file", EXAMPLE, "--depth", "2", "checkers", "--depth", "2"],

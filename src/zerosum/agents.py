@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -104,6 +105,8 @@ def playable(game: AnyGame, state: Any, result: SearchResult) -> SearchResult:
         result.pv = [result.action]
     return result
 
+
+WIDTH = 79  # of a line a person reads, wrapped between words
 
 STOPPED_HELP = """  p (or Enter): play the best move found so far
   c: continue thinking (the search starts again, keeping what it can)
@@ -376,7 +379,7 @@ def agent_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) 
     if own_file:
         from zerosum.gamefile import load_agent_file
 
-        own = FileAgent(load_agent_file(name, settings, default_seed))
+        own = FileAgent(load_agent_file(name, settings, default_seed), name)
         own.name = text.strip()
         return own
     seconds = parse_float(settings["time"], what + "time", lo=0, lo_open=True) \
@@ -421,8 +424,9 @@ class FileAgent(ComputerAgent):
     """A person's own agent (from a file): anything with `play(game, state)`, returning a
     move, and optionally the whole contract (`analyse`), whose figures are then kept."""
 
-    def __init__(self, own: Any) -> None:
+    def __init__(self, own: Any, path: str = "") -> None:
         self.own = own
+        self.path = path  # the file it came from
         self.name = str(getattr(own, "name", "own agent"))
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
@@ -448,7 +452,11 @@ class HumanAgent:
         self.inp, self.out, self.prompt = inp, out, prompt
 
     def legal_moves(self, game: AnyGame, state: Any) -> str:
-        return " ".join(game.format_move(a) for a in game.actions(state))
+        """`Legal moves: ...` in the game's notation, wrapped between moves (a terminal
+        would split a move where the line reaches its edge)."""
+        moves = " ".join(game.format_move(a) for a in game.actions(state))
+        return textwrap.fill(f"Legal moves: {moves}", WIDTH, subsequent_indent="  ",
+                             break_long_words=False, break_on_hyphens=False)
 
     def choose(self, game: AnyGame, state: Any) -> Move:
         t0 = time.perf_counter()
@@ -457,17 +465,19 @@ class HumanAgent:
             if not text:
                 continue
             if text == "?":
-                legal = self.legal_moves(game, state)
-                self.out.write(f"{game.move_help()}\nLegal moves: {legal}\n")
+                help_lines = [textwrap.fill(line, WIDTH, break_long_words=False,
+                                            break_on_hyphens=False) if line else line
+                              for line in game.move_help().splitlines()]
+                self.out.write("\n".join(help_lines) + f"\n{self.legal_moves(game, state)}\n")
                 continue
             try:
                 action = game.parse_move(state, text)
             except InputError as e:
-                self.out.write(f"Invalid move: {e}\nLegal moves: {self.legal_moves(game, state)}\n")
+                self.out.write(f"Invalid move: {e}\n{self.legal_moves(game, state)}\n")
                 continue
             except ValueError:  # a game's own parse gave no message for a person
                 self.out.write(f"Invalid move: {text!r} is not a move here\n"
-                               f"Legal moves: {self.legal_moves(game, state)}\n")
+                               f"{self.legal_moves(game, state)}\n")
                 continue
             return Move(action, None, time.perf_counter() - t0)
 

@@ -1,5 +1,6 @@
 """A person's own game from a Python file: `zerosum play --game-file mygame.py`; and a
-person's own agent (`zerosum tournament --agent myagent.py:depth=3`).
+person's own agent (`zerosum tournament --agent myagent.py:depth=3`, `zerosum play
+connect4 --opponent myagent.py`).
 
 The convention: the file defines a module-level `GAME`, either a game (an instance of
 a GameBase subclass, or any object with the Game protocol's methods) or a `GameSpec`
@@ -56,10 +57,10 @@ def _load_module(path: str, what: str) -> types.ModuleType:
 
 
 @contextlib.contextmanager
-def blame(path: str) -> Iterator[None]:
-    """While the person's game is used: an error raised in their file's code (with
-    --no-check, or a rule the quick check did not meet) becomes one line naming the file
-    and its line, not a traceback. Errors from elsewhere pass unchanged."""
+def blame(path: str, what: str = "game file") -> Iterator[None]:
+    """While the person's game (or agent) is used: an error raised in their file's code
+    (with --no-check, or a rule the quick check did not meet) becomes one line naming the
+    file and its line, not a traceback. Errors from elsewhere pass unchanged."""
     try:
         yield
     except InputError:
@@ -68,7 +69,7 @@ def blame(path: str) -> Iterator[None]:
         line = _line_in(e, path)
         if not line:
             raise
-        raise InputError(f"game file {path}{line}: {type(e).__name__} during the game: "
+        raise InputError(f"{what} {path}{line}: {type(e).__name__} during the game: "
                          f"{e}") from None
 
 

@@ -162,7 +162,8 @@ def test_a_java_submission_with_an_off_by_one(tmp_path: Path,
 @pytest.mark.parametrize(("args", "message"), [
     (["comp3608"], "give the program's command after --"),
     (["nosuch", "--", "x"], "unknown assignment 'nosuch'"),
-    (["uta-logic", "--", "x"], "no auto-marker for uta-logic yet; there is one for comp3608, cs540"),
+    (["uta-logic", "--", "x"],
+     "no auto-marker for uta-logic yet; there is one for comp3608, cs540"),
     (["comp3608", "--dir", "/nonexistent", "--", "x"], "/nonexistent: no such folder"),
     (["comp3608", "--cases", "0", "--", "x"], "--cases"),
 ])

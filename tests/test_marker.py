@@ -171,3 +171,13 @@ def test_usage_errors_are_one_line(args: list[str], message: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = marks(capsys, *args)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_the_take_stones_reference_program_marks_itself_full(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = Path(__file__).resolve().parents[1] / "assignments" / "cs540-takestones"
+    code, out, _ = marks(capsys, "cs540", "--cases", "4", "--dir", str(folder), *SLACK,
+                         "--", sys.executable, "TakeStones")
+    assert code == 0
+    assert "  trace                2/2   passed   50.0 of 50\n" in out
+    assert "  summary              2/2   passed   50.0 of 50\n" in out

@@ -52,7 +52,8 @@ def test_wrong_node_counts_show_the_case_and_a_diff(capsys: pytest.CaptureFixtur
     assert first[0] == "case 1 (minimax (M)): wrong: line 2: expected '49', got '50'"
     assert first[1].endswith("ConnectFour.py --fault nodes "
                              "yyrryry,..yrr.r,...r..y,...y...,...y...,....... red M 2")
-    assert first[2:] == ["  --- expected", "  +++ got", "  @@ -1,2 +1,2 @@", "   5",
+    assert first[2:] == ["  --- expected standard output", "  +++ got standard output",
+                         "  @@ -1,2 +1,2 @@", "   5",
                          "  -49", "  +50"]
     assert "  minimax (M)          0/1   passed    0.0 of 40\n" in out
 
@@ -162,8 +163,8 @@ def test_a_java_submission_with_an_off_by_one(tmp_path: Path,
 @pytest.mark.parametrize(("args", "message"), [
     (["comp3608"], "give the program's command after --"),
     (["nosuch", "--", "x"], "unknown assignment 'nosuch'"),
-    (["uta-logic", "--", "x"],
-     "no auto-marker for uta-logic yet; there is one for comp3608, cs540"),
+    (["csc242", "--", "x"], "no auto-marker for csc242 yet; there is one for comp3608, "
+     "cs540, uta-logic, uta-maxconnect4"),
     (["comp3608", "--dir", "/nonexistent", "--", "x"], "/nonexistent: no such folder"),
     (["comp3608", "--cases", "0", "--", "x"], "--cases"),
 ])
@@ -181,3 +182,43 @@ def test_the_take_stones_reference_program_marks_itself_full(
     assert code == 0
     assert "  trace                2/2   passed   50.0 of 50\n" in out
     assert "  summary              2/2   passed   50.0 of 50\n" in out
+
+
+UTA = Path(__file__).resolve().parent / "data" / "submissions" / "uta"
+
+
+def test_max_connect4_one_move_files_and_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = marks(capsys, "uta-maxconnect4", "--cases", "3", "--dir", str(UTA), *SLACK,
+                         "--", sys.executable, "maxconnect4.py")
+    assert code == 0 and "  one-move             3/3   passed  100.0 of 100\n" in out
+    code, out, _ = marks(capsys, "uta-maxconnect4", "--cases", "1", "--dir", str(UTA), *SLACK,
+                         "--", sys.executable, "maxconnect4.py", "--fault", "turn")
+    assert code == 1
+    assert out.startswith("case 1 (one-move): wrong: output.txt says player 1 is next; "
+                          "after player 1, it is 2\n")
+    assert "  --- expected output.txt\n  +++ got output.txt\n" in out
+    code, out, _ = marks(capsys, "uta-maxconnect4", "--cases", "1", "--dir", str(UTA), *SLACK,
+                         "--", sys.executable, "maxconnect4.py", "--fault", "quiet")
+    assert out.startswith("case 1 (one-move): wrong: the scores before (0-0) and after "
+                          "(0-0) are not printed, in that order\n")
+
+
+def test_the_wumpus_checker_is_marked_per_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = marks(capsys, "uta-logic", "--cases", "8", "--dir", str(UTA), *SLACK,
+                         "--", sys.executable, "check_true_false.py")
+    assert code == 1
+    assert "  definitely true                 0/2   passed    0.0 of 25\n" in out
+    assert "  possibly true, possibly false   2/2   passed   25.0 of 25\n" in out
+    assert "  both true and false             0/2   passed    0.0 of 25\n" in out
+    assert ("wrong: line 1: expected 'definitely true', got 'possibly true, possibly false'"
+            in out)
+
+
+def test_the_reference_programs_exported_mark_themselves_full(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name, program, cases in (("uta-logic", "check_true_false.py", "4"),
+                                 ("uta-maxconnect4", "maxconnect4.py", "2")):
+        assert main(["assignment", "export", name, str(tmp_path / name)]) == 0
+        code, out, _ = marks(capsys, name, "--cases", cases, "--dir", str(tmp_path / name),
+                             *SLACK, "--", sys.executable, program)
+        assert code == 0 and "100.0 of 100\n" in out, out

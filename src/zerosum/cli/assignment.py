@@ -332,7 +332,8 @@ def check_parser() -> Parser:
                "zerosum's reference program, and mark it as the course would. Each "
                "failure shows its command line, what was expected and what came. Exit "
                "status 0 when every case passes, 1 otherwise.")
-    p.add_argument("name", metavar="NAME", help="the assignment: comp3608 or cs540")
+    p.add_argument("name", metavar="NAME", help="the assignment: comp3608, cs540, uta-logic "
+                   "or uta-maxconnect4")
     p.add_argument("--cases", type=int_arg(1, 10_000), default=25,
                    help="how many cases (default: %(default)s)")
     p.add_argument("--seed", type=seed_arg, default=1, help="the cases' seed (default: 1)")
@@ -368,7 +369,7 @@ def run_check(words: list[str]) -> int:
     folder = Path(opts.dir)
     if not folder.is_dir():
         raise InputError(f"{opts.dir}: no such folder")
-    if folder_size(folder) > MAX_SUBMISSION:
+    if folder_size(folder, MAX_SUBMISSION) > MAX_SUBMISSION:
         raise InputError(f"{opts.dir}: more than {MAX_SUBMISSION >> 20} MB: is it the "
                          "submission's folder?")
     progress = sys.stderr.isatty()

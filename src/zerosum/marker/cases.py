@@ -3,29 +3,41 @@ the course's own format with what zerosum's reference program answers to it, and
 answer is judged.
 
 A `Case` belongs to a `part`, the unit a course gives marks for (COMP3608: minimax,
-alpha-beta, the tournament call). `judge(case, stdout)` returns None for a right answer,
-else what is wrong in one line; the checker adds the diff.
+alpha-beta, the tournament call). It may bring input files (`inputs`: written into the
+program's folder first) and name the files the program must write (`outputs`).
+`judge(case, stdout, outputs)` returns None for a right answer, else what is wrong in one
+line; the checker adds the diff of `expected` (standard output, or with `outputs` the
+first output file) against what came.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 import random
-from collections.abc import Callable, Sequence
+import re
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 COLUMNS, ROWS = 7, 6
+
+
+Outputs = dict[str, "str | None"]  # output file -> its text (None: not written)
 
 
 @dataclass(frozen=True)
 class Case:
     part: str
     args: tuple[str, ...]
-    expected: str  # the reference's standard output (what a right answer prints)
-    judge: Callable[[Case, str], str | None] = field(compare=False)
+    expected: str  # what a right answer gives: standard output, or the first output file
+    judge: Callable[[Case, str, Outputs], str | None] = field(compare=False)
     what: str = ""  # what is checked, for the report
     seconds: float | None = None  # a part's own time limit (the tournament's 1 s)
+    inputs: tuple[tuple[str, str], ...] = ()  # files written before the run: (name, text)
+    outputs: tuple[str, ...] = ()  # files the program is to write
 
 
 @dataclass(frozen=True)
@@ -49,11 +61,30 @@ def reference(main: Callable[[Sequence[str]], int], args: Sequence[str]) -> str:
     return out.getvalue()
 
 
-def exact(case: Case, stdout: str) -> str | None:
+@contextlib.contextmanager
+def inside(inputs: Sequence[tuple[str, str]]) -> Iterator[Path]:
+    """A temporary working folder holding `inputs`, for a reference program that reads
+    and writes files where it runs."""
+    before = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="zerosum-reference-") as tmp:
+        for name, text in inputs:
+            (Path(tmp) / name).write_text(text, encoding="utf-8", newline="")
+        os.chdir(tmp)
+        try:
+            yield Path(tmp)
+        finally:
+            os.chdir(before)
+
+
+def exact(case: Case, stdout: str, outputs: Outputs) -> str | None:
     """Every line as the reference prints it (trailing blanks and a missing final
     newline forgiven, as a course's diff would)."""
-    want = [line.rstrip() for line in case.expected.rstrip("\n").split("\n")]
-    got = [line.rstrip() for line in stdout.rstrip("\n").split("\n")] if stdout else []
+    return same_lines(case.expected, stdout)
+
+
+def same_lines(expected: str, text: str) -> str | None:
+    want = [line.rstrip() for line in expected.rstrip("\n").split("\n")]
+    got = [line.rstrip() for line in text.rstrip("\n").split("\n")] if text else []
     if got == want:
         return None
     for number, (w, g) in enumerate(zip(want, got, strict=False), 1):
@@ -106,7 +137,7 @@ def comp3608_cases(rng: random.Random, count: int) -> list[Case]:
     return cases
 
 
-def legal_column(case: Case, stdout: str) -> str | None:
+def legal_column(case: Case, stdout: str, outputs: Outputs) -> str | None:
     lines = stdout.rstrip("\n").split("\n") if stdout.strip() else []
     if len(lines) != 1:
         return f"expected one line (a column), got {len(lines)} lines"
@@ -170,4 +201,200 @@ def cs540_cases(rng: random.Random, count: int) -> list[Case]:
 CS540 = Marking("cs540", "TakeStones", {"trace": 0.5, "summary": 0.5}, cs540_cases,
                 notes="Every line of the trace and of the summary, exactly.")
 
-MARKINGS = {m.name: m for m in (COMP3608, CS540)}
+# -- UTA CSE 4308: the wumpus-world checker ------------------------------------------------
+
+WUMPUS_SQUARES = [(i, j) for i in range(1, 5) for j in range(1, 5)]
+SAFE = {(1, 1), (1, 2), (2, 1), (2, 2)}  # no monster and no pit, by the rules
+
+
+def wumpus_world(rng: random.Random) -> dict[str, bool]:
+    """Every symbol's truth in a random world the rules allow."""
+    free = [sq for sq in WUMPUS_SQUARES if sq not in SAFE]
+    monster = rng.choice(free)
+    pits = set(rng.sample(free, rng.randint(1, 11)))
+
+    def near(i: int, j: int, cells: set[tuple[int, int]]) -> bool:
+        return any((i + di, j + dj) in cells for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+
+    world = {}
+    for i, j in WUMPUS_SQUARES:
+        world[f"M_{i}_{j}"] = (i, j) == monster
+        world[f"P_{i}_{j}"] = (i, j) in pits
+        world[f"S_{i}_{j}"] = near(i, j, {monster})
+        world[f"B_{i}_{j}"] = near(i, j, pits)
+    return world
+
+
+def literal(symbol: str, value: bool) -> str:
+    return symbol if value else f"(not {symbol})"
+
+
+def logic_case_files(rng: random.Random) -> tuple[str, str]:
+    """An additional knowledge file fixing 48 to 56 symbols (as the course promises),
+    sometimes contradicting the rules, and a statement about the world."""
+    world = wumpus_world(rng)
+    symbols = sorted(world)
+    known = rng.sample(symbols, rng.randint(48, 56))
+    lines = ["# what the agent knows"] + [literal(s, world[s]) for s in known]
+    if rng.random() < 0.15:  # a knowledge base with no model: "both true and false"
+        lines.append(literal(rng.choice(["M_1_1", "P_2_2"]), True))
+    unknown = [s for s in symbols if s not in known]
+    pick = rng.choice(unknown or symbols)
+    kind = rng.randrange(4)
+    if kind == 0:
+        statement = pick
+    elif kind == 1:
+        statement = f"(not {pick})"
+    else:
+        other = rng.choice(symbols)
+        statement = f"({rng.choice(['or', 'and', 'if', 'iff', 'xor'])} {pick} {other})"
+    return "\n".join(lines) + "\n", statement + "\n"
+
+
+UTA_LOGIC_PARTS = ("definitely true", "definitely false", "possibly true, possibly false",
+                   "both true and false")
+
+
+def uta_logic_cases(rng: random.Random, count: int) -> list[Case]:
+    from zerosum.frontends.uta_logic import main
+    from zerosum.logic import wumpus_rules_text
+
+    rules = wumpus_rules_text()
+    cases: list[Case] = []
+    share = -(-count // len(UTA_LOGIC_PARTS))  # each answer as often as the others
+    while len(cases) < count:
+        kb, statement = logic_case_files(rng)
+        inputs = (("wumpus_rules.txt", rules), ("kb.txt", kb), ("statement.txt", statement))
+        args = ("wumpus_rules.txt", "kb.txt", "statement.txt")
+        with inside(inputs) as folder:
+            reference(main, args)
+            expected = (folder / "result.txt").read_text(encoding="utf-8")
+        part = expected.strip()
+        if sum(c.part == part for c in cases) >= share:
+            continue
+        cases.append(Case(part, args, expected, result_file, "result.txt, exactly",
+                          inputs=inputs, outputs=("result.txt",)))
+    return cases
+
+
+def result_file(case: Case, stdout: str, outputs: Outputs) -> str | None:
+    text = outputs.get("result.txt")
+    if text is None:
+        return "wrote no result.txt"
+    return same_lines(case.expected, text)
+
+
+UTA_LOGIC = Marking(
+    "uta-logic", "check_true_false", dict.fromkeys(UTA_LOGIC_PARTS, 0.25),
+    uta_logic_cases,
+    notes="result.txt exactly, for knowledge bases fixing 48-56 of the 64 symbols (as the "
+    "course promises) and statements of every kind; the parts are the four answers, 5 "
+    "marks each in the course. The rules file given is zerosum's wumpus_rules.txt.")
+
+
+# -- UTA CSE 4308: Max-Connect4, one-move mode -----------------------------------------------
+
+
+def maxconnect4_board(rng: random.Random) -> tuple[list[list[int]], int]:
+    """A board reached by random alternating play, not full, and the player to move."""
+    grid = [[0] * COLUMNS for _ in range(ROWS)]  # grid[row][col], row 0 at the bottom
+    player = rng.choice((1, 2))
+    for _ in range(rng.randint(0, 38)):
+        open_columns = [c for c in range(COLUMNS) if grid[ROWS - 1][c] == 0]
+        col = rng.choice(open_columns)
+        row = next(r for r in range(ROWS) if grid[r][col] == 0)
+        grid[row][col] = player
+        player = 3 - player
+    return grid, player
+
+
+def board_text(grid: list[list[int]], player: int) -> str:
+    rows = ["".join(map(str, grid[r])) for r in reversed(range(ROWS))]
+    return "\r\n".join([*rows, str(player)]) + "\r\n"
+
+
+def maxconnect4_cases(rng: random.Random, count: int) -> list[Case]:
+    from zerosum.frontends.uta_maxconnect4 import main
+
+    cases: list[Case] = []
+    while len(cases) < count:
+        grid, player = maxconnect4_board(rng)
+        depth = rng.randint(1, 4)
+        inputs = (("input.txt", board_text(grid, player)),)
+        args = ("one-move", "input.txt", "output.txt", str(depth))
+        with inside(inputs) as folder:
+            reference(main, args)
+            expected = (folder / "output.txt").read_text(encoding="utf-8")
+        cases.append(Case("one-move", args, expected, one_move,
+                          "the output file's format, a legal move of the player to move, "
+                          "the scores printed before and after",
+                          inputs=inputs, outputs=("output.txt",)))
+    return cases
+
+
+def read_board(text: str) -> tuple[list[list[int]], int] | None:
+    """A board file (LF or CRLF line ends), or None when it is not one."""
+    lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
+    if len(lines) != ROWS + 1 or lines[ROWS] not in ("1", "2") \
+            or not all(re.fullmatch(r"[012]{7}", line) for line in lines[:ROWS]):
+        return None
+    grid = [[int(ch) for ch in lines[ROWS - 1 - r]] for r in range(ROWS)]
+    return grid, int(lines[ROWS])
+
+
+def points(grid: list[list[int]], player: int) -> int:
+    """Quadruples of four of `player`'s pieces in a line, overlapping ones each."""
+    total = 0
+    for r in range(ROWS):
+        for c in range(COLUMNS):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + k * dr, c + k * dc) for k in range(4)]
+                total += all(0 <= y < ROWS and 0 <= x < COLUMNS and grid[y][x] == player
+                             for y, x in cells)
+    return total
+
+
+def one_move(case: Case, stdout: str, outputs: Outputs) -> str | None:
+    text = outputs.get("output.txt")
+    if text is None:
+        return "wrote no output.txt"
+    after = read_board(text)
+    if after is None:
+        return ("output.txt is not a board file: six lines of seven digits 0-2, then the "
+                "player to move")
+    before = read_board(case.inputs[0][1])
+    assert before is not None
+    (old, player), (new, next_player) = before, after
+    changed = [(r, c) for r in range(ROWS) for c in range(COLUMNS) if old[r][c] != new[r][c]]
+    if len(changed) != 1:
+        return f"output.txt changes {len(changed)} cells; one move changes one"
+    r, c = changed[0]
+    if old[r][c] != 0 or new[r][c] != player or (r > 0 and old[r - 1][c] == 0):
+        return (f"output.txt: row {r + 1} of column {c + 1} is no move of player {player} "
+                "(a piece of the player to move, dropped onto the pieces below)")
+    if next_player != 3 - player:
+        return f"output.txt says player {next_player} is next; after player {player}, " \
+               f"it is {3 - player}"
+    scores = [points(old, 1), points(old, 2), points(new, 1), points(new, 2)]
+    if not in_order(scores, [int(n) for n in re.findall(r"-?\d+", stdout)]):
+        return (f"the scores before ({scores[0]}-{scores[1]}) and after ({scores[2]}-"
+                f"{scores[3]}) are not printed, in that order")
+    return None
+
+
+def in_order(wanted: list[int], numbers: list[int]) -> bool:
+    """Do `wanted` come in `numbers` in this order (others may come between)?"""
+    it = iter(numbers)
+    return all(any(n == w for n in it) for w in wanted)
+
+
+UTA_MAXCONNECT4 = Marking(
+    "uta-maxconnect4", "maxconnect4", {"one-move": 1.0}, maxconnect4_cases,
+    notes="one-move mode on boards reached by random play, depth 1-4: output.txt in the "
+    "input's format (LF or CRLF), one legal move of the player to move, the next player "
+    "switched, and both players' scores printed before and after, in that order. A "
+    "depth-limited search has no single right move, so the move itself is not compared "
+    "with the reference's (the diff shows the reference's file for comparison).")
+
+
+MARKINGS = {m.name: m for m in (COMP3608, CS540, UTA_LOGIC, UTA_MAXCONNECT4)}

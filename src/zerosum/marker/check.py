@@ -40,12 +40,20 @@ class Outcome:
     def command_line(self, command: Sequence[str]) -> str:
         return shlex.join([*command, *self.case.args])
 
+    @property
+    def answer(self) -> str:
+        """What came in place of `case.expected`: the first output file, or stdout."""
+        if self.case.outputs:
+            return self.run.outputs.get(self.case.outputs[0]) or ""
+        return self.run.stdout
+
     def diff(self) -> str:
         if self.verdict != "wrong":
             return ""
+        name = self.case.outputs[0] if self.case.outputs else "standard output"
         lines = difflib.unified_diff(self.case.expected.splitlines(),
-                                     self.run.stdout[:SHOWN_OUTPUT].splitlines(),
-                                     "expected", "got", lineterm="")
+                                     self.answer[:SHOWN_OUTPUT].splitlines(),
+                                     f"expected {name}", f"got {name}", lineterm="")
         return "\n".join(lines)
 
 
@@ -59,7 +67,7 @@ def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
     if run.status != 0:
         last = run.stderr.strip().splitlines()[-1:] or ["no message"]
         return "crash", f"exit status {run.status}: {last[0][:200]}"
-    wrong = case.judge(case, run.stdout)
+    wrong = case.judge(case, run.stdout, run.outputs)
     if wrong is not None:
         return "wrong", wrong
     if run.files:
@@ -86,7 +94,8 @@ def check(marking: Marking, command: Sequence[str], count: int, seed: int,
         own = limits
         if case.seconds is not None:
             own = replace(limits, seconds=move_seconds or case.seconds)
-        run = run_program(command, case.args, own, folder)
+        run = run_program(command, case.args, own, folder, inputs=case.inputs,
+                          outputs=case.outputs)
         verdict, why = judge(case, run, own.seconds)
         outcome = Outcome(number, case, run, verdict, why)
         outcomes.append(outcome)
@@ -122,10 +131,12 @@ def report_text(marking: Marking, command: Sequence[str], outcomes: list[Outcome
         lines.append("")
     total = sum(marks for _, _, marks in scores(marking, outcomes).values())
     lines.append(f"{marking.program} checked against zerosum's reference, seed {seed}:")
+    width = max(18, *map(len, marking.parts))
     for part, (passed, cases, marks) in scores(marking, outcomes).items():
         weight = 100 * marking.parts[part]
-        lines.append(f"  {part:<18} {passed:3}/{cases:<3} passed  {marks:5.1f} of {weight:g}")
-    lines.append(f"  {'total':<18} {'':11} {total:5.1f} of 100")
+        lines.append(f"  {part:<{width}} {passed:3}/{cases:<3} passed  {marks:5.1f} of "
+                     f"{weight:g}")
+    lines.append(f"  {'total':<{width}} {'':11} {total:5.1f} of 100")
     times = [o.run.seconds for o in outcomes]
     if times:
         lines.append(f"  time per case: median {sorted(times)[len(times) // 2]:.2f} s, "
@@ -145,7 +156,7 @@ def report_json(marking: Marking, command: Sequence[str], outcomes: list[Outcome
                   for part, (p, c, m) in scores(marking, outcomes).items()},
         "cases": [{"number": o.number, "part": o.case.part, "args": list(o.case.args),
                    "verdict": o.verdict, "why": o.why, "seconds": round(o.run.seconds, 3),
-                   "expected": o.case.expected, "got": o.run.stdout[:SHOWN_OUTPUT]}
+                   "expected": o.case.expected, "got": o.answer[:SHOWN_OUTPUT]}
                   for o in outcomes],
     }, indent=1) + "\n"
 

@@ -53,6 +53,7 @@ class Run:
     seconds: float
     timed_out: bool = False
     files: list[str] = field(default_factory=list)  # what it left in its working folder
+    outputs: dict[str, str | None] = field(default_factory=dict)  # the files it was to write
     network: bool = True  # was the network cut off?
 
     @property
@@ -84,28 +85,49 @@ def _limit(limits: Limits) -> None:
 
 
 def run_program(command: Sequence[str], args: Sequence[str], limits: Limits = Limits(),
-                folder: Path | None = None, stdin: str = "") -> Run:
+                folder: Path | None = None, stdin: str = "",
+                inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = ()) -> Run:
     """Run `command + args` in a fresh copy of `folder` (the submission's files; None: an
-    empty folder), removed afterwards. A program that cannot be started is a Run with
-    status 127 and the reason on stderr, as a shell reports it."""
+    empty folder), with the case's `inputs` (name, text) written into it, and read back
+    the `outputs` it is to write (None for one it did not write); the folder is removed
+    afterwards. A program that cannot be started is a Run with status 127 and the reason
+    on stderr, as a shell reports it."""
     with tempfile.TemporaryDirectory(prefix="zerosum-run-") as tmp:
         here = Path(tmp) / "run"
         if folder is None:
             here.mkdir()
         else:
             shutil.copytree(folder, here, symlinks=True)
+        for name, text in inputs:
+            (here / name).write_text(text, encoding="utf-8", newline="")
         before = set(_listing(here))
         run = _run(list(command), list(args), limits, here, stdin)
-        run.files = sorted(set(_listing(here)) - before)
+        run.outputs = {name: _read(here / name) for name in outputs}
+        run.files = sorted(set(_listing(here)) - before - set(outputs))
         return run
+
+
+def _read(path: Path) -> str | None:
+    try:
+        with path.open("rb") as f:
+            return f.read(OUTPUT_LIMIT).decode("utf-8", "replace")
+    except OSError:
+        return None
 
 
 def _listing(folder: Path) -> list[str]:
     return [str(p.relative_to(folder)) for p in folder.rglob("*")]
 
 
-def folder_size(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+def folder_size(folder: Path, limit: int) -> int:
+    """The bytes of the files in `folder`, counted until they pass `limit`."""
+    total = 0
+    for path in folder.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            total += path.stat().st_size
+            if total > limit:
+                break
+    return total
 
 
 def _run(command: list[str], args: list[str], limits: Limits, folder: Path,

@@ -229,6 +229,31 @@ def test_stop_makes_a_long_search_move_now(client: TestClient) -> None:
     assert result["state"]["moves"] == [result["move"]]
 
 
+def test_every_player_of_every_game_answers_the_largest_depth_in_time() -> None:
+    """The server's time bound holds for every player of every game, asked for the
+    largest depth it accepts: the answer comes within the bound plus a generous margin
+    (a hang, not a speed, is what this catches: Max-Connect4's engine once searched to
+    the end of the game for over a minute)."""
+    import time
+
+    from zerosum.web.app import MAX_DEPTH
+
+    bound, margin = 0.05, 3.0
+    with TestClient(create_app(max_seconds=bound)) as client:
+        for entry in client.get("/api/games").json()["games"]:
+            for player in entry["players"]:
+                s = new(client, entry["name"])
+                with client.websocket_connect(f"/api/sessions/{s['id']}/think") as ws:
+                    ws.send_json({"type": "think", "player": player, "depth": MAX_DEPTH,
+                                  "seconds": 60})
+                    began = time.monotonic()
+                    _, result = until_result(ws)
+                    took = time.monotonic() - began
+                assert result["type"] == "result", (entry["name"], player, result)
+                assert took < bound + margin, (entry["name"], player, took)
+                assert result["move"] in s["legal"]
+
+
 def test_server_bounds_time_and_nodes() -> None:
     with TestClient(create_app(max_seconds=0.5, max_nodes=500)) as client:
         sid = new(client, "connect4")["id"]

@@ -451,3 +451,117 @@ def test_nothing_a_client_sends_is_evaluated_or_imported() -> None:
         text = path.read_text(encoding="utf-8")
         assert not [word for word in forbidden if word in text], path.name
 
+
+
+def closed_with_reason(ws: Any, code: int = 1003) -> tuple[str, str]:
+    """The error message before the close, and the close frame's reason."""
+    error: str = ws.receive_json()["error"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == code
+    reason: str = closed.value.reason
+    assert reason and "\n" not in reason and len(reason.encode()) <= 123
+    return error, reason
+
+
+def test_undo_takes_only_whole_plies(client: TestClient) -> None:
+    """A float once passed `plies in (1, 2)` and then failed in range(): HTTP 500."""
+    s = new(client, "tictactoe")
+    assert client.post(f"/api/sessions/{s['id']}/move", json={"move": "5"}).status_code == 200
+    for plies in (1.0, 2.0, True, "1", [1], None, {"n": 1}, 3):
+        assert bad(client.post(f"/api/sessions/{s['id']}/undo", json={"plies": plies})) == (
+            "plies must be 1 or 2")
+    assert client.post(f"/api/sessions/{s['id']}/undo", json={"plies": 1}).json()["moves"] == []
+
+
+def test_wrong_json_types_get_400_everywhere(client: TestClient) -> None:
+    sid = new(client, "connect4")["id"]
+    for url, body, error in [
+        ("/api/sessions", {"game": "connect4", "options": {"width": [7]}},
+         "option width: give a number or text, not [7]"),
+        ("/api/sessions", {"game": "connect4", "options": {"width": True}},
+         "option width: give a number or text, not true"),
+        ("/api/sessions", {"game": "connect4", "options": {"width": 7.5}},
+         "option width: must be a whole number from 4 to 12, not '7.5'"),
+        ("/api/sessions", {"game": ["connect4"]}, 'name a game: {"game": "tictactoe"}'),
+        ("/api/sessions", {"game": "connect4", "position": {"moves": "44"}},
+         "position must be text"),
+        (f"/api/sessions/{sid}/move", {"move": 4}, 'give the move as text: {"move": "5"}'),
+        ("/api/explain", {"tree": "[1 2]", "algorithm": ["minimax"]},
+         "algorithm must be one of alphabeta, minimax"),
+        ("/api/explain", {"game": "tictactoe", "depth": 2.0},
+         "depth must be a whole number from 1 to 4"),
+    ]:
+        assert bad(client.post(url, json=body)) == error, (url, body)
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        for request, error in [
+            ({"player": ["engine"]}, "unknown player [\"engine\"]; choose from random, "
+             "minimax, alphabeta, depth-limited, iterative, mcts, engine, solver"),
+            ({"depth": 3.0}, "depth must be a whole number 0-64, not 3.0"),
+            ({"seconds": "1"}, "seconds must be a positive number, not '1'"),
+            ({"seconds": float("nan")}, "seconds must be a positive number, not NaN"),
+        ]:
+            ws.send_json({"type": "think", **request})
+            assert ws.receive_json() == {"type": "error", "error": error}
+        ws.send_json({"type": ["think"]})
+        error, reason = closed_with_reason(ws)
+        assert error == reason == (
+            'malformed message: expected JSON {"type": "think"} or {"type": "stop"}')
+
+
+NESTED = ["[" * 2000, "[" * 2000 + "]" * 2000, '{"game": ' + "[" * 30 + "]" * 30 + "}",
+          '{"a": ' * 1000 + "1" + "}" * 1000]
+
+
+def test_deeply_nested_json_is_refused_in_bodies_and_messages(client: TestClient) -> None:
+    """The JSON decoder recurses: 2,000 "[" once gave RecursionError, HTTP 500, and a
+    socket dropped without a close frame."""
+    sid = new(client, "connect4")["id"]
+    too_deep = "the request body nests arrays or objects too deep (at most 16 levels)"
+    for url in ("/api/sessions", f"/api/sessions/{sid}/move", f"/api/sessions/{sid}/undo",
+                f"/api/sessions/{sid}/new", "/api/explain"):
+        for text in NESTED:
+            assert bad(client.post(url, content=text.encode())) == too_deep, (url, text[:20])
+    for path in ("think", "analysis"):
+        for text in NESTED:
+            with client.websocket_connect(f"/api/sessions/{sid}/{path}") as ws:
+                ws.send_text(text)
+                error, reason = closed_with_reason(ws)
+                assert error.startswith("malformed message: expected JSON") and reason == error
+    assert client.get(f"/api/sessions/{sid}").json()["moves"] == []
+
+
+def test_a_binary_frame_closes_its_socket_with_a_reason(client: TestClient) -> None:
+    """It once raised KeyError: 'text' and dropped the socket without a word."""
+    sid = new(client, "connect4")["id"]
+    for path, kind in (("think", "think"), ("analysis", "analyse")):
+        with client.websocket_connect(f"/api/sessions/{sid}/{path}") as ws:
+            ws.send_bytes(b'{"type": "%s"}' % kind.encode())
+            error, reason = closed_with_reason(ws)
+            assert error == (f'malformed message: a binary frame; expected JSON {{"type": '
+                             f'"{kind}"}} or {{"type": "stop"}} as text')
+            assert reason == error
+    with client.websocket_connect("/api/sessions/nope/think") as ws:
+        error, reason = closed_with_reason(ws, 1008)
+        assert error == reason == "no session 'nope' (the server may have restarted)"
+
+
+def test_long_values_are_cut_short_in_error_messages(client: TestClient) -> None:
+    """A 5,000-digit value was repeated in full in the error."""
+    long = "9" * 5000
+    sid = new(client, "checkers")["id"]
+    for url, body in [("/api/sessions", {"game": long}),
+                      ("/api/sessions", {"game": "connect4", "options": {long: 1}}),
+                      (f"/api/sessions/{sid}/move", {"move": long}),
+                      ("/api/explain", {"game": "checkers", "moves": long}),
+                      ("/api/explain", {"tree": f"[1 a{long}]"})]:
+        error = bad(client.post(url, json=body))
+        assert "'999999999999999999999999'... (5000 characters)" in error.replace(
+            "'a99999999999999999999999'... (5001", "'999999999999999999999999'... (5000"), \
+            (url, error)
+        assert len(error) < 300, (url, error)
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_json({"type": "think", "depth": 10**60})
+        assert ws.receive_json()["error"] == (
+            "depth must be a whole number 0-64, not '100000000000000000000000'... "
+            "(61 characters)")

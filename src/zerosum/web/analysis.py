@@ -22,11 +22,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from zerosum.agents import engines_of
 from zerosum.convert import one_line
+from zerosum.game import InputError
 from zerosum.games.connect4.game import Connect4, Position, moves_text, moves_to_win
 from zerosum.games.connect4.solver import Solver
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
-from zerosum.web.messages import read_requests
+from zerosum.web.messages import positive, read_requests, reason
 
 ESTIMATE_DEPTH = 4  # plies of the engine's search under each column: quick, a hint only
 DEFAULT_SECONDS = 10.0
@@ -120,7 +121,7 @@ class Analyst:
 
     async def refuse(self, error: str, code: int) -> None:
         await self.send({"type": "error", "error": one_line(error)})
-        await self.ws.close(code=code)
+        await self.ws.close(code=code, reason=reason(error))
 
     async def serve(self) -> None:
         await self.ws.accept()
@@ -147,11 +148,10 @@ class Analyst:
         if self.task is not None and not self.task.done():
             await self.send({"type": "error", "error": "already analysing"})
             return
-        seconds = request.get("seconds", DEFAULT_SECONDS)
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
-                or not seconds > 0:
-            await self.send({"type": "error",
-                             "error": f"seconds must be a positive number, not {seconds!r}"})
+        try:
+            seconds = positive(request.get("seconds", DEFAULT_SECONDS), "seconds")
+        except InputError as e:
+            await self.send({"type": "error", "error": str(e)})
             return
         if session.game.is_terminal(session.state):
             await self.send({"type": "error", "error": "the game is over"})

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
-import json
 import threading
 import uuid
 from collections import OrderedDict
@@ -40,7 +39,7 @@ from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
-from zerosum.web.messages import read_requests
+from zerosum.web.messages import brief, parse_json, positive, read_requests, reason, whole
 from zerosum.web.positions import position_format
 from zerosum.web.views import move_help, move_text, view_of
 
@@ -91,18 +90,21 @@ def option_values(spec: GameSpec, given: Any) -> dict[str, Any]:
     for name in given:
         if name not in known:
             names = ", ".join(known) or "none"
-            raise InputError(f"{spec.name} has no option {name!r} (its options: {names})")
+            raise InputError(f"{spec.name} has no option {brief(name)} (its options: {names})")
     values = {}
     for o in spec.options:
         if o.name not in given:
             values[o.name] = o.default
             continue
+        given_value = given[o.name]
+        if isinstance(given_value, bool) or not isinstance(given_value, (str, int, float)):
+            raise InputError(f"option {o.name}: give a number or text, not {brief(given_value)}")
         try:
-            value = o.type(str(given[o.name]))
+            value = o.type(str(given_value))
         except (ValueError, TypeError, argparse.ArgumentTypeError) as e:  # InputError too
             raise InputError(f"option {o.name}: {message(e)}") from None
         if o.choices is not None and value not in o.choices:
-            raise InputError(f"option {o.name}: {value!r} is not one of "
+            raise InputError(f"option {o.name}: {brief(value)} is not one of "
                              f"{', '.join(map(str, o.choices))}")
         values[o.name] = value
     return values
@@ -251,18 +253,16 @@ class Server:
         if session.game.is_terminal(session.state):
             raise InputError("the game is over")
         player = request.get("player", default_player(session.spec))
-        if player not in players_of(session.spec):
-            raise InputError(f"unknown player {player!r}; choose from "
+        if not isinstance(player, str) or player not in players_of(session.spec):
+            raise InputError(f"unknown player {brief(player)}; choose from "
                              f"{', '.join(players_of(session.spec))}")
         seconds = request.get("seconds", DEFAULT_SECONDS)
         if seconds is None:
             seconds = DEFAULT_SECONDS
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
-            raise InputError(f"seconds must be a positive number, not {seconds!r}")
+        seconds = positive(seconds, "seconds")
         depth = request.get("depth")
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                  or not 0 <= depth <= MAX_DEPTH):
-            raise InputError(f"depth must be a whole number 0-{MAX_DEPTH}, not {depth!r}")
+        if depth is not None:
+            depth = whole(depth, "depth", 0, MAX_DEPTH)
         if depth is None and player in FIXED_DEPTH:
             depth = session.spec.default_depth
         if depth == 0 and player != "depth-limited":
@@ -298,10 +298,7 @@ async def body_of(request: Request) -> dict[str, Any]:
             raise InputError(f"the request body is over {MAX_BODY:,} bytes")
     if not raw.strip():
         return {}
-    try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise InputError("the request body is not JSON") from None
+    body = parse_json(raw, "the request body")
     if not isinstance(body, dict):
         raise InputError("the request body must be a JSON object")
     return body
@@ -348,7 +345,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
     async def undo(request: Request) -> Response:
         session = idle(request)
         plies = (await body_of(request)).get("plies", 1)
-        if plies not in (1, 2):
+        if isinstance(plies, bool) or not isinstance(plies, int) or plies not in (1, 2):
             raise InputError("plies must be 1 or 2")
         for _ in range(min(plies, len(session.moves)) or 1):
             session.undo()
@@ -356,6 +353,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
 
     async def restart(request: Request) -> Response:
         session = idle(request)
+        await body_of(request)  # nothing to read, but a malformed body is refused
         session.restart()
         return JSONResponse(session.to_json())
 
@@ -421,7 +419,7 @@ class Thinker:
     async def refuse(self, error: str) -> None:
         """Say why, and close this connection (a malformed message)."""
         await self.send({"type": "error", "error": error})
-        await self.ws.close(code=1003)
+        await self.ws.close(code=1003, reason=reason(error))
         self.open = False
 
     async def serve(self) -> None:
@@ -430,7 +428,7 @@ class Thinker:
             session = self.server.session(self.ws.path_params["sid"])
         except NotFound as e:
             await self.send({"type": "error", "error": message(e)})
-            await self.ws.close(code=1008)
+            await self.ws.close(code=1008, reason=reason(message(e)))
             return
         try:
             await read_requests(self.ws, "think", partial(self.start, session),

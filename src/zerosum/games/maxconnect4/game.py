@@ -73,7 +73,8 @@ def parse_board(text: str, source: str = "board", *, counts: bool = True) -> Pos
     for i, line in enumerate(lines[:ROWS]):
         where = f"{source}, line {i + 1}"
         if len(line) != COLS:
-            raise InputError(f"{where}: expected 7 digits, found {len(line)} characters: {line!r}")
+            raise InputError(f"{where}: expected 7 digits, found {len(line)} characters: "
+                             f"{shown(line)}")
         row = ROWS - 1 - i
         for c, ch in enumerate(line):
             if ch == "1":

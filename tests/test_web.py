@@ -345,6 +345,18 @@ def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch,
     assert (out, err) == ("", "zerosum serve needs the web extra: pip install 'zerosum[web]'\n")
 
 
+def free_ports(n: int) -> list[int]:
+    """Ports free a moment ago (the system's choice, so parallel runs do not collide)."""
+    import socket
+
+    found = []
+    for _ in range(n):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            found.append(s.getsockname()[1])
+    return found
+
+
 def test_serve_binds_locally_and_warns_otherwise(monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     import uvicorn
@@ -352,15 +364,51 @@ def test_serve_binds_locally_and_warns_otherwise(monkeypatch: pytest.MonkeyPatch
     from zerosum.cli import main
 
     calls: list[tuple[str, int]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: calls.append((host, port)))
-    assert main(["serve", "--port", "8123"]) == 0
+    a, b, c = free_ports(3)
+
+    def run(server: Any, sockets: list[Any]) -> None:  # bound before it runs
+        calls.append(sockets[0].getsockname()[:2])
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    assert main(["serve", "--port", str(a)]) == 0
     out, err = capsys.readouterr()
-    assert out == "zerosum serve: open http://127.0.0.1:8123/ (Ctrl-C to stop)\n" and err == ""
-    assert main(["serve", "--host", "0.0.0.0"]) == 0
+    assert out == f"zerosum serve: open http://127.0.0.1:{a}/ (Ctrl-C to stop)\n" and err == ""
+    assert main(["serve", "--host", "0.0.0.0", "--port", str(b)]) == 0
     out, err = capsys.readouterr()
     assert err == ("zerosum serve: warning: binding 0.0.0.0, not 127.0.0.1: anyone who can "
                    "reach this address can use the server\n")
-    assert calls == [("127.0.0.1", 8123), ("0.0.0.0", 8000)]
+    for host in ("localhost", "127.0.0.2"):  # loopback too: no warning
+        assert main(["serve", "--host", host, "--port", str(c)]) == 0
+        out, err = capsys.readouterr()
+        assert err == "" and out == f"zerosum serve: open http://{host}:{c}/ (Ctrl-C to stop)\n"
+    assert calls[:2] == [("127.0.0.1", a), ("0.0.0.0", b)]
+
+
+def test_serve_on_a_taken_port_or_a_foreign_address_says_so_first(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """It once printed "open http://..." and then uvicorn's "[Errno 98]", exit 3."""
+    import socket
+
+    import uvicorn
+
+    from zerosum.cli import main
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *a, **k: pytest.fail("ran"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err == (f"zerosum: error: cannot listen on 127.0.0.1:{port}: "
+                       "Address already in use\n")
+    for host, why in [("192.0.2.1", "Cannot assign requested address"),  # TEST-NET-1
+                      ("no-such-host.invalid", "unknown host")]:
+        assert main(["serve", "--host", host]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1
+        assert err.startswith(f"zerosum: error: cannot listen on {host}:8000: {why}"), err
 
 
 def test_checkers_view_offers_each_capture_path_and_plays_a_double_jump(

@@ -8,10 +8,13 @@ imported only when the command runs so that the rest of `zerosum` never needs it
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import socket
 import sys
 from typing import Any
 
 from zerosum.convert import int_arg, positive_float
+from zerosum.game import InputError
 
 LOCAL = "127.0.0.1"
 MISSING = "zerosum serve needs the web extra: pip install 'zerosum[web]'"
@@ -36,6 +39,40 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def loopback(host: str) -> bool:
+    """Whether `host` is this machine only (127.0.0.1, ::1, localhost, ...)."""
+    if host.lower() in ("localhost", "localhost.", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to `host`:`port` and listening, before anything says where: a
+    taken port or an address this machine does not have is an InputError (one line)."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise InputError(f"cannot listen on {where}: unknown host ({reason(e)})") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        raise InputError(f"cannot listen on {where}: {reason(e)}") from None
+    return sock
+
+
+def reason(error: OSError | UnicodeError) -> str:
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -44,11 +81,16 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         sys.stderr.write(MISSING + "\n")
         return 2
-    if args.host != LOCAL:
+    sock = listen(args.host, args.port)
+    if not loopback(args.host):
         sys.stderr.write(f"zerosum serve: warning: binding {args.host}, not {LOCAL}: anyone "
                          "who can reach this address can use the server\n")
     app = create_app(max_searches=args.max_searches, max_seconds=args.max_seconds)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"zerosum serve: open http://{host}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
     return 0

@@ -613,3 +613,58 @@ def test_long_values_are_cut_short_in_error_messages(client: TestClient) -> None
         assert ws.receive_json()["error"] == (
             "depth must be a whole number 0-64, not '100000000000000000000000'... "
             "(61 characters)")
+
+
+def test_the_engines_tables_are_bounded_and_freed() -> None:
+    """Each session kept its engine's tables with no bound: 204 MB after one 10 s think,
+    1.6 GB after 300 short games. Now each search's tables are capped at its share of
+    --table-memory, the least recently used idle sessions' freed to make room, and an
+    evicted session's freed with it."""
+    from zerosum.cli.serve import TABLE_MEMORY as DEFAULT_OF_THE_COMMAND
+    from zerosum.kernel import kept_entries
+    from zerosum.web import app as web
+
+    assert DEFAULT_OF_THE_COMMAND == web.TABLE_MEMORY
+    app = create_app(max_searches=1, max_seconds=0.3, table_memory=1)
+    server = app.state.server
+    assert server.table_entries == 2**20 // web.ENTRY_BYTES
+    share = server.session_entries
+    assert share == server.table_entries // 2
+    with TestClient(app) as client:
+        sids = []
+        for _ in range(3):
+            sid = new(client, "connect4")["id"]
+            with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+                ws.send_json({"type": "think", "player": "engine", "seconds": 0.3})
+                _, result = until_result(ws)
+            assert result["nodes"] > 2 * share  # more than its tables may keep
+            sids.append(sid)
+            held = [kept_entries(server.sessions[s].game) for s in sids]
+            assert 0 < held[-1] <= share and server.table_usage() <= server.table_entries
+        assert held[0] == 0  # the least recently used made room for the third
+        oldest = server.sessions[sids[1]].game
+        assert kept_entries(oldest) > 0
+        for _ in range(web.MAX_SESSIONS):
+            new(client, "tictactoe")
+        assert sids[1] not in server.sessions and kept_entries(oldest) == 0  # evicted
+
+
+def test_idle_sessions_free_their_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.kernel import kept_entries
+    from zerosum.web import app as web
+
+    app = create_app(max_searches=1, max_seconds=0.1)
+    server = app.state.server
+    with TestClient(app) as client:
+        a, b = new(client, "maxconnect4")["id"], new(client, "maxconnect4")["id"]
+        for sid in (a, b):
+            with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+                ws.send_json({"type": "think", "player": "engine"})
+                assert until_result(ws)[1]["type"] == "result"
+            assert kept_entries(server.sessions[sid].game) > 0
+        game_a = server.sessions[a].game
+        monkeypatch.setattr(web, "IDLE_SECONDS", 0.0)  # every idle session is idle too long
+        with client.websocket_connect(f"/api/sessions/{b}/think") as ws:
+            ws.send_json({"type": "think", "player": "engine"})
+            assert until_result(ws)[1]["type"] == "result"
+        assert kept_entries(game_a) == 0 and kept_entries(server.sessions[b].game) > 0

@@ -18,6 +18,7 @@ from zerosum.game import InputError
 
 LOCAL = "127.0.0.1"
 MISSING = "zerosum serve needs the web extra: pip install 'zerosum[web]'"
+TABLE_MEMORY = 256  # MB: zerosum.web.app.TABLE_MEMORY (not imported: the extra may be missing)
 
 
 def register(sub: Any) -> None:
@@ -36,6 +37,9 @@ def register(sub: Any) -> None:
                    "(default: %(default)s)")
     p.add_argument("--max-seconds", type=positive_float, default=10.0, metavar="S",
                    help="longest search, whatever a client asks (default: %(default)s)")
+    p.add_argument("--table-memory", type=int_arg(1, 1 << 20), default=TABLE_MEMORY,
+                   metavar="MB", help="memory for all sessions' search tables, about; the "
+                   "least recently used are freed first (default: %(default)s)")
     p.set_defaults(func=run)
 
 
@@ -85,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
     if not loopback(args.host):
         sys.stderr.write(f"zerosum serve: warning: binding {args.host}, not {LOCAL}: anyone "
                          "who can reach this address can use the server\n")
-    app = create_app(max_searches=args.max_searches, max_seconds=args.max_seconds)
+    app = create_app(max_searches=args.max_searches, max_seconds=args.max_seconds,
+                     table_memory=args.table_memory)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"zerosum serve: open http://{host}:{args.port}/ (Ctrl-C to stop)", flush=True)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=65536)

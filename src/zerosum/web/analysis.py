@@ -42,6 +42,8 @@ class Sessions(Protocol):
     @property
     def max_nodes(self) -> int: ...
     @property
+    def session_entries(self) -> int: ...
+    @property
     def sessions(self) -> Mapping[str, Any]: ...
 
     def acquire(self) -> bool: ...
@@ -79,11 +81,12 @@ def estimates(spec: Any, game: Connect4, state: Position, stop: Stop, send: Send
               "value": round(float(value), 3), "decided": decided})
 
 
-def solve_columns(game: Connect4, state: Position, stop: Stop, send: Send) -> list[str]:
+def solve_columns(game: Connect4, state: Position, stop: Stop, send: Send,
+                  capacity: int = SOLVER_CAPACITY) -> list[str]:
     """The solver's score of each column, centre first, each sent once proven; the
     columns left unproven when the stop came."""
     geo = game.geo
-    solver = Solver(geo.width, geo.height, capacity=SOLVER_CAPACITY, clock=stop.clock)
+    solver = Solver(geo.width, geo.height, capacity=capacity, clock=stop.clock)
     solver.stop = stop
     # Its periodic check (which also asks the stop) runs only under a limit.
     solver.limit(seconds=stop.time_left(), nodes=stop.node_budget)
@@ -172,6 +175,7 @@ class Analyst:
                              "columns": [game.format_move(c) for c in game.actions(state)]})
             loop = asyncio.get_running_loop()
             queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            capacity = min(SOLVER_CAPACITY, self.server.session_entries)  # the server's share
 
             def send(message: dict[str, Any]) -> None:
                 loop.call_soon_threadsafe(queue.put_nowait, message)
@@ -179,7 +183,7 @@ class Analyst:
             def work() -> None:
                 try:
                     estimates(spec, game, state, stop, send)
-                    unproven = solve_columns(game, state, stop, send)
+                    unproven = solve_columns(game, state, stop, send, capacity)
                     send({"type": "done", "unproven": unproven,
                           "stopped": stop.requested})
                 except SearchStopped:  # stopped during the estimates

@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import datetime
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from zerosum.agents import SearchAgent, engines_of, make_agent, playable, player
 from zerosum.convert import one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.kernel import bound_memory, forget, kept_entries
 from zerosum.records import HUMAN, Ply, game_record
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
@@ -46,9 +48,12 @@ from zerosum.web.views import move_help, move_text, view_of
 STATIC = files("zerosum.web") / "static"
 FIXED_DEPTH = ("minimax", "alphabeta", "depth-limited")
 MAX_DEPTH = 64
-# The oldest is forgotten beyond this: a session whose engine has played keeps its
-# table (about 1 MB after a Connect Four game), so 200 of them stay near 200 MB.
-MAX_SESSIONS = 200
+MAX_SESSIONS = 200  # the oldest is forgotten beyond this
+# A session whose engine has played keeps its tables (kernel.memory_of) for its next
+# move: after a long think, 200 MB or more. The server bounds them all together:
+TABLE_MEMORY = 256  # MB for all sessions' tables (`zerosum serve --table-memory`)
+ENTRY_BYTES = 250  # what a table entry costs, about: a dict slot, a tuple, its key
+IDLE_SECONDS = 600.0  # a session's tables are freed after this long without a search
 DEFAULT_SECONDS = 1.0
 MAX_BODY = 64 * 1024  # bytes of a request (a checkers FEN is under 200)
 
@@ -122,6 +127,7 @@ class Session:
     plies: list[Ply] = field(default_factory=list)
     thinking: bool = False
     start_position: str | None = None  # as given, when the game began from one
+    used: float = 0.0  # when it last searched (time.monotonic), 0: never
 
     @property
     def state(self) -> Any:
@@ -200,8 +206,13 @@ class Job:
 class Server:
     """The sessions and the search bounds."""
 
-    def __init__(self, max_searches: int, max_seconds: float, max_nodes: int) -> None:
+    def __init__(self, max_searches: int, max_seconds: float, max_nodes: int,
+                 table_memory: int = TABLE_MEMORY) -> None:
         self.max_searches, self.max_seconds, self.max_nodes = max_searches, max_seconds, max_nodes
+        # All tables within table_memory: each search's within a share (as many may run
+        # at once; a share at least for the idle), the idle ones' within what is left.
+        self.table_entries = table_memory * 2**20 // ENTRY_BYTES
+        self.session_entries = max(2, self.table_entries // (max_searches + 1))
         self.sessions: OrderedDict[str, Session] = OrderedDict()
         self.running = 0
         self.slots = threading.Lock()  # a test client may run each socket on its own loop
@@ -237,10 +248,33 @@ class Server:
             position = " ".join(position.split())  # one line, as the record writes it
         session = Session(uuid.uuid4().hex, spec, options, game, [state],
                           start_position=None if position in (None, "") else str(position))
+        bound_memory(game, self.session_entries)
         self.sessions[session.id] = session
         while len(self.sessions) > MAX_SESSIONS:
-            self.sessions.popitem(last=False)
+            forget(self.sessions.popitem(last=False)[1].game)
         return session
+
+    def make_room(self, searching: Session) -> None:
+        """Before `searching` searches: free the tables of sessions idle too long, then
+        the least recently used ones until the idle sessions' tables and a full share
+        for each running search fit in the server's table memory."""
+        now = time.monotonic()
+        idle = sorted((s for s in list(self.sessions.values())
+                       if s is not searching and not s.thinking and s.used),
+                      key=lambda s: s.used)
+        held = {s.id: kept_entries(s.game) for s in idle}
+        room = self.table_entries - self.running * self.session_entries
+        total = sum(held.values())
+        for s in idle:
+            if total <= room and now - s.used < IDLE_SECONDS:
+                continue
+            forget(s.game)
+            s.used = 0.0
+            total -= held[s.id]
+
+    def table_usage(self) -> int:
+        """Entries held in all sessions' tables."""
+        return sum(kept_entries(s.game) for s in list(self.sessions.values()))
 
     def session(self, sid: str) -> Session:
         session = self.sessions.get(sid)
@@ -310,10 +344,11 @@ def message(error: BaseException) -> str:
 
 
 def create_app(max_searches: int = 2, max_seconds: float = 10.0,
-               max_nodes: int = 20_000_000) -> Starlette:
+               max_nodes: int = 20_000_000, table_memory: int = TABLE_MEMORY) -> Starlette:
     """The app; at most `max_searches` searches at once, each within `max_seconds` and
-    `max_nodes` whatever the client asks."""
-    server = Server(max_searches, max_seconds, max_nodes)
+    `max_nodes` whatever the client asks; the engines' tables of all sessions within
+    `table_memory` MB, about."""
+    server = Server(max_searches, max_seconds, max_nodes, table_memory)
 
     async def page(request: Request) -> Response:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
@@ -387,7 +422,9 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers = {InputError: bad_input, NotFound: not_found}
-    return Starlette(routes=routes, exception_handlers=handlers)
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.server = server  # for tests and benches: the sessions and their tables
+    return app
 
 
 class Thinker:
@@ -457,6 +494,7 @@ class Thinker:
                              "searches are running; try again in a moment"})
             return
         session.thinking = self.busy = True
+        self.server.make_room(session)
         self.stop = Stop(seconds=job.limit.seconds, nodes=job.limit.nodes, check_every=128)
         self.search = asyncio.create_task(self.run(session, job, self.stop))
 
@@ -469,6 +507,7 @@ class Thinker:
             reply = await self.finish(session, job, stop)
         finally:
             session.thinking = False
+            session.used = time.monotonic()
             self.busy = False
             self.server.release()
         if reply is not None:

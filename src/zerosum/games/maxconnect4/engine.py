@@ -339,8 +339,8 @@ class MaxConnect4Kernel:
         return negamax
 
 
-def new_table() -> TranspositionTable:
-    return TranspositionTable(TABLE_CAPACITY, same_depth=False)
+def new_table(capacity: int = TABLE_CAPACITY) -> TranspositionTable:
+    return TranspositionTable(capacity, same_depth=False)
 
 
 def factory(table: TranspositionTable | None = None,

@@ -625,28 +625,29 @@ def test_the_engines_tables_are_bounded_and_freed() -> None:
     from zerosum.web import app as web
 
     assert DEFAULT_OF_THE_COMMAND == web.TABLE_MEMORY
-    app = create_app(max_searches=1, max_seconds=0.3, table_memory=1)
+    app = create_app(max_searches=1, max_seconds=60.0, max_nodes=30_000, table_memory=1)
     server = app.state.server
     assert server.table_entries == 2**20 // web.ENTRY_BYTES
     share = server.session_entries
     assert share == server.table_entries // 2
     with TestClient(app) as client:
         sids = []
-        for _ in range(3):
+        for _ in range(4):
             sid = new(client, "connect4")["id"]
             with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
-                ws.send_json({"type": "think", "player": "engine", "seconds": 0.3})
+                ws.send_json({"type": "think", "player": "engine", "seconds": 60})
                 _, result = until_result(ws)
-            assert result["nodes"] > 2 * share  # more than its tables may keep
+            assert result["nodes"] >= 30_000 > 2 * share  # more than its tables may keep
             sids.append(sid)
             held = [kept_entries(server.sessions[s].game) for s in sids]
-            assert 0 < held[-1] <= share and server.table_usage() <= server.table_entries
-        assert held[0] == 0  # the least recently used made room for the third
-        oldest = server.sessions[sids[1]].game
+            assert 0 < held[-1] <= share
+            assert sum(held[:-1]) <= server.table_entries - share  # the idle ones' room
+        assert held[0] == 0 and held[-1] > 0  # the least recently used made room
+        oldest = server.sessions[sids[-1]].game
         assert kept_entries(oldest) > 0
         for _ in range(web.MAX_SESSIONS):
             new(client, "tictactoe")
-        assert sids[1] not in server.sessions and kept_entries(oldest) == 0  # evicted
+        assert sids[-1] not in server.sessions and kept_entries(oldest) == 0  # evicted
 
 
 def test_idle_sessions_free_their_tables(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -669,3 +669,27 @@ def test_idle_sessions_free_their_tables(monkeypatch: pytest.MonkeyPatch) -> Non
             ws.send_json({"type": "think", "player": "engine"})
             assert until_result(ws)[1]["type"] == "result"
         assert kept_entries(game_a) == 0 and kept_entries(server.sessions[b].game) > 0
+
+
+def test_the_server_sweeps_idle_tables_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without another search to prompt it, the idle tables are freed too."""
+    import time
+
+    from zerosum.kernel import kept_entries
+    from zerosum.web import app as web
+
+    monkeypatch.setattr(web, "SWEEP_SECONDS", 0.01)
+    app = create_app(max_searches=1, max_seconds=0.1)
+    with TestClient(app) as client:
+        sid = new(client, "maxconnect4")["id"]
+        with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+            ws.send_json({"type": "think", "player": "engine"})
+            assert until_result(ws)[1]["type"] == "result"
+        game = app.state.server.sessions[sid].game
+        assert kept_entries(game) > 0
+        monkeypatch.setattr(web, "IDLE_SECONDS", 0.0)
+        for _ in range(500):  # a bound: 5 s
+            if kept_entries(game) == 0:
+                break
+            time.sleep(0.01)
+        assert kept_entries(game) == 0

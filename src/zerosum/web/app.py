@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
 import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import partial
 from importlib.resources import files
@@ -54,6 +56,7 @@ MAX_SESSIONS = 200  # the oldest is forgotten beyond this
 TABLE_MEMORY = 256  # MB for all sessions' tables (`zerosum serve --table-memory`)
 ENTRY_BYTES = 250  # what a table entry costs, about: a dict slot, a tuple, its key
 IDLE_SECONDS = 600.0  # a session's tables are freed after this long without a search
+SWEEP_SECONDS = 60.0  # how often the server looks for such sessions
 DEFAULT_SECONDS = 1.0
 MAX_BODY = 64 * 1024  # bytes of a request (a checkers FEN is under 200)
 
@@ -258,7 +261,7 @@ class Server:
         """Before `searching` searches: free the tables of sessions idle too long, then
         the least recently used ones until the idle sessions' tables and a full share
         for each running search fit in the server's table memory."""
-        now = time.monotonic()
+        self.sweep()
         idle = sorted((s for s in list(self.sessions.values())
                        if s is not searching and not s.thinking and s.used),
                       key=lambda s: s.used)
@@ -266,11 +269,19 @@ class Server:
         room = self.table_entries - self.running * self.session_entries
         total = sum(held.values())
         for s in idle:
-            if total <= room and now - s.used < IDLE_SECONDS:
-                continue
+            if total <= room:
+                break
             forget(s.game)
             s.used = 0.0
             total -= held[s.id]
+
+    def sweep(self) -> None:
+        """Free the tables of sessions that have not searched for IDLE_SECONDS."""
+        now = time.monotonic()
+        for s in list(self.sessions.values()):
+            if s.used and not s.thinking and now - s.used >= IDLE_SECONDS:
+                forget(s.game)
+                s.used = 0.0
 
     def table_usage(self) -> int:
         """Entries held in all sessions' tables."""
@@ -422,7 +433,20 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers = {InputError: bad_input, NotFound: not_found}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async def sweeping() -> None:
+            while True:
+                await asyncio.sleep(SWEEP_SECONDS)
+                server.sweep()
+
+        task = asyncio.create_task(sweeping())
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     app.state.server = server  # for tests and benches: the sessions and their tables
     return app
 

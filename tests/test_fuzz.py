@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import signal
 import sys
@@ -549,3 +550,104 @@ def _fuzz_tournament_databases(zerosum_main: Callable[[Sequence[str]], int], wor
 
 test_fuzz_tournament_databases, test_fuzz_tournament_databases_deeper = everyday_and_deep(
     _fuzz_tournament_databases, data=st.data(), n=EVERYDAY)
+
+
+# --- the web API ------------------------------------------------------------------------
+# Every HTTP body and socket message a client may send: JSON of every type where each
+# field belongs (and where it does not), nesting thousands deep, bytes that are not
+# UTF-8, binary frames. The app runs in-process (Starlette's test client re-raises any
+# exception of the server, so a crash fails the case); searches are bounded small.
+
+WEB_FIELDS = ("game", "options", "position", "move", "plies", "player", "seconds", "depth",
+              "type", "tree", "algorithm", "min_first", "moves", "table", "width")
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**30), 10**30),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8),
+    st.sampled_from([*NASTY, "9" * 5000, "tictactoe", "connect4", "maxconnect4", "checkers",
+                     "engine", "random", "mcts", "solver", "think", "stop", "analyse", "4",
+                     "minimax", "[1 2]", "A[B[3 12 8] C[2 4 6]]"]),
+    st.sampled_from([1, 2, 1.0, 0, 64, 65, 0.01, -1, 10**400 // 10**380]))
+JSON_VALUES = st.recursive(
+    SCALARS, lambda kids: st.one_of(st.lists(kids, max_size=3),
+                                    st.dictionaries(st.text(max_size=6), kids, max_size=3)),
+    max_leaves=8)
+OBJECTS = st.dictionaries(st.sampled_from(WEB_FIELDS), JSON_VALUES, max_size=4)
+
+
+def nested(depth: int, opener: str) -> str:
+    closer = {"[": "]", '{"a": ': "}"}[opener]
+    return opener * depth + "1" + closer * depth
+
+
+RAW = st.one_of(
+    OBJECTS.map(lambda o: json.dumps(o).encode()),
+    JSON_VALUES.map(lambda v: json.dumps(v).encode()),
+    st.builds(lambda d, o, closed: (nested(d, o) if closed else o * d).encode(),
+              st.integers(0, 3000), st.sampled_from(["[", '{"a": ']), st.booleans()),
+    st.binary(max_size=40),
+    st.sampled_from([b"", b"{", b'{"game": "connect4"', b"\xff\xfe", b"NaN", b"[]" * 5000]),
+)
+
+
+@pytest.fixture(scope="module")
+def web() -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    from zerosum.web.app import create_app
+
+    with TestClient(create_app(max_searches=2, max_seconds=0.05, max_nodes=2000)) as client:
+        yield client
+
+
+def one_line_error(response: Any) -> None:
+    assert response.status_code < 500, response.text
+    if response.status_code >= 400:
+        error = response.json()["error"]
+        assert error and "\n" not in error and len(error) < 400, error
+
+
+def _fuzz_web_http(web: Any, data: st.DataObject) -> None:
+    COUNTS["web HTTP"] += 1
+    game = data.draw(st.sampled_from([g.name for g in GAMES]))
+    sid = web.post("/api/sessions", json={"game": game}).json()["id"]
+    if data.draw(st.booleans()):  # a move played, so that undo has one to take back
+        legal = web.get(f"/api/sessions/{sid}").json()["legal"]
+        web.post(f"/api/sessions/{sid}/move", json={"move": legal[0]})
+    path = data.draw(st.sampled_from(["/api/sessions", f"/api/sessions/{sid}/move",
+                                      f"/api/sessions/{sid}/undo", f"/api/sessions/{sid}/new",
+                                      "/api/explain"]))
+    one_line_error(web.post(path, content=data.draw(RAW)))
+
+
+def _fuzz_web_sockets(web: Any, data: st.DataObject) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    COUNTS["web sockets"] += 1
+    game, path = data.draw(st.sampled_from([("connect4", "analysis"),
+                                            *((g.name, "think") for g in GAMES)]))
+    sid = web.post("/api/sessions", json={"game": game}).json()["id"]
+    frames = data.draw(st.lists(st.one_of(
+        RAW.map(lambda b: b.decode("utf-8", "replace")),
+        OBJECTS.map(lambda o: json.dumps({"type": "think", **o})),
+        st.binary(max_size=20)), min_size=1, max_size=3))
+    with web.websocket_connect(f"/api/sessions/{sid}/{path}") as ws:
+        for frame in frames:
+            (ws.send_bytes if isinstance(frame, bytes) else ws.send_text)(frame)
+        ws.send_text("{")  # malformed: the socket must now say why and close
+        for _ in range(10_000):  # a bound: the replies of three requests at most
+            try:
+                message = ws.receive_json()
+            except WebSocketDisconnect as closed:
+                assert closed.code in (1003, 1008) and closed.reason, closed
+                return
+            assert message["type"] in ("started", "info", "result", "error", "busy",
+                                       "estimate", "column", "done"), message
+            if message["type"] == "error":
+                assert "\n" not in message["error"] and len(message["error"]) < 400
+        pytest.fail("the socket never closed")
+
+
+test_fuzz_web_http, test_fuzz_web_http_deeper = everyday_and_deep(
+    _fuzz_web_http, data=st.data(), n=EVERYDAY * 2)
+test_fuzz_web_sockets, test_fuzz_web_sockets_deeper = everyday_and_deep(
+    _fuzz_web_sockets, data=st.data(), n=EVERYDAY)

@@ -125,3 +125,24 @@ def test_the_maxconnect4_kernel_is_textbook_alphabeta(pieces: int, depth: int) -
         assert (result.stats.nodes, result.value) == (textbook.stats.nodes, textbook.value)
         assert result.action == textbook.action
         assert not result.decided
+
+
+@pytest.mark.parametrize("name", ["connect4", "maxconnect4", "checkers"])
+def test_a_bound_on_memory_caps_what_an_engine_keeps(name: str) -> None:
+    """kernel.bound_memory: no more entries kept than allowed, however long the search;
+    forget frees them; without a bound the engine keeps more."""
+    from zerosum.agents import engines_of
+    from zerosum.games.registry import get_game
+    from zerosum.kernel import bound_memory, forget, kept_entries
+
+    spec = get_game(name)
+    engine = engines_of(spec)["engine"]
+    free, bounded = spec.create(), spec.create()
+    bound_memory(bounded, 2000)
+    for game in (free, bounded):
+        result = engine(game, game.initial_state(), Limit(nodes=60_000))
+        assert result.stats.nodes > 10_000
+    slack = 1024 if name == "checkers" else 0  # it makes room at its check, every 1,024 nodes
+    assert 0 < kept_entries(bounded) <= 2000 + slack < kept_entries(free)
+    forget(free)
+    assert kept_entries(free) == 0

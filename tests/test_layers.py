@@ -216,7 +216,7 @@ def test_only_the_web_layer_needs_the_web_extra() -> None:
     extra = {"starlette", "uvicorn", "httpx", "wsproto"}
     needing = sorted(m for m, names in OUTSIDE.items() if names & extra)
     assert needing == ["zerosum.cli.serve", "zerosum.web.analysis", "zerosum.web.app",
-                       "zerosum.web.explain"]
+                       "zerosum.web.explain", "zerosum.web.messages"]
 
 
 def test_main_blocks_import_only_the_pointer_to_the_command() -> None:

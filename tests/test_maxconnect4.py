@@ -368,6 +368,21 @@ def test_a_pass_to_the_end_ignores_the_deadline_but_not_a_request() -> None:
     assert stopped.stats.nodes <= 1024
 
 
+def test_a_depth_to_the_end_from_far_back_obeys_the_deadline() -> None:
+    """Depth 42 from the empty board is a solve of the whole game: the deadline must end
+    it (it once ran on for minutes, until the node budget, ignoring the clock)."""
+    late = Stop(clock=iter(range(0, 10**6, 1000)).__next__, nodes=300_000)
+    late.deadline = 1.0  # every look at the clock: 1000 s later
+    result = analyse_with(factory(), GAME, GAME.initial_state(), Limit(depth=42), stop=late)
+    assert result.stats.nodes <= 2 * 1024 and result.action in GAME.actions(GAME.initial_state())
+    # Without a clock the passes deepen to the end: 17 empty cells, solved exactly.
+    pos = positions_with_empties(11, 17, 10**9, 1)[0]
+    exact = analyse_with(factory(), GAME, pos, Limit(depth=42))
+    assert exact.decided and exact.depth == 17
+    children = [search(GAME.result(pos, a), 1).value for a in GAME.actions(pos)]  # exact
+    assert exact.value == (max if pos.p1_to_move else min)(children)
+
+
 def test_values_are_player_1_points_and_decided_at_the_end() -> None:
     """Inside, hundredths from the mover's side; outside, points from player 1's side."""
     for pos in positions_with_empties(5, 1, 1, 3):  # player 2 moves last

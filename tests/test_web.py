@@ -232,6 +232,31 @@ def test_stop_makes_a_long_search_move_now(client: TestClient) -> None:
     assert result["state"]["moves"] == [result["move"]]
 
 
+def test_every_player_of_every_game_answers_the_largest_depth_in_time() -> None:
+    """The server's time bound holds for every player of every game, asked for the
+    largest depth it accepts: the answer comes within the bound plus a generous margin
+    (a hang, not a speed, is what this catches: Max-Connect4's engine once searched to
+    the end of the game for over a minute)."""
+    import time
+
+    from zerosum.web.app import MAX_DEPTH
+
+    bound, margin = 0.05, 3.0
+    with TestClient(create_app(max_seconds=bound)) as client:
+        for entry in client.get("/api/games").json()["games"]:
+            for player in entry["players"]:
+                s = new(client, entry["name"])
+                with client.websocket_connect(f"/api/sessions/{s['id']}/think") as ws:
+                    ws.send_json({"type": "think", "player": player, "depth": MAX_DEPTH,
+                                  "seconds": 60})
+                    began = time.monotonic()
+                    _, result = until_result(ws)
+                    took = time.monotonic() - began
+                assert result["type"] == "result", (entry["name"], player, result)
+                assert took < bound + margin, (entry["name"], player, took)
+                assert result["move"] in s["legal"]
+
+
 def test_server_bounds_time_and_nodes() -> None:
     with TestClient(create_app(max_seconds=0.5, max_nodes=500)) as client:
         sid = new(client, "connect4")["id"]
@@ -325,6 +350,18 @@ def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch,
                           ".venv/bin/python -m pip install -e '.[web]' (or: make serve)\n")
 
 
+def free_ports(n: int) -> list[int]:
+    """Ports free a moment ago (the system's choice, so parallel runs do not collide)."""
+    import socket
+
+    found = []
+    for _ in range(n):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            found.append(s.getsockname()[1])
+    return found
+
+
 def test_serve_binds_locally_and_warns_otherwise(monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     import uvicorn
@@ -332,15 +369,51 @@ def test_serve_binds_locally_and_warns_otherwise(monkeypatch: pytest.MonkeyPatch
     from zerosum.cli import main
 
     calls: list[tuple[str, int]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: calls.append((host, port)))
-    assert main(["serve", "--port", "8123"]) == 0
+    a, b, c = free_ports(3)
+
+    def run(server: Any, sockets: list[Any]) -> None:  # bound before it runs
+        calls.append(sockets[0].getsockname()[:2])
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    assert main(["serve", "--port", str(a)]) == 0
     out, err = capsys.readouterr()
-    assert out == "zerosum serve: open http://127.0.0.1:8123/ (Ctrl-C to stop)\n" and err == ""
-    assert main(["serve", "--host", "0.0.0.0"]) == 0
+    assert out == f"zerosum serve: open http://127.0.0.1:{a}/ (Ctrl-C to stop)\n" and err == ""
+    assert main(["serve", "--host", "0.0.0.0", "--port", str(b)]) == 0
     out, err = capsys.readouterr()
     assert err == ("zerosum serve: warning: binding 0.0.0.0, not 127.0.0.1: anyone who can "
                    "reach this address can use the server\n")
-    assert calls == [("127.0.0.1", 8123), ("0.0.0.0", 8000)]
+    for host in ("localhost", "127.0.0.2"):  # loopback too: no warning
+        assert main(["serve", "--host", host, "--port", str(c)]) == 0
+        out, err = capsys.readouterr()
+        assert err == "" and out == f"zerosum serve: open http://{host}:{c}/ (Ctrl-C to stop)\n"
+    assert calls[:2] == [("127.0.0.1", a), ("0.0.0.0", b)]
+
+
+def test_serve_on_a_taken_port_or_a_foreign_address_says_so_first(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """It once printed "open http://..." and then uvicorn's "[Errno 98]", exit 3."""
+    import socket
+
+    import uvicorn
+
+    from zerosum.cli import main
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *a, **k: pytest.fail("ran"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err == (f"zerosum: error: cannot listen on 127.0.0.1:{port}: "
+                       "Address already in use\n")
+    for host, why in [("192.0.2.1", "Cannot assign requested address"),  # TEST-NET-1
+                      ("no-such-host.invalid", "unknown host")]:
+        assert main(["serve", "--host", host]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1
+        assert err.startswith(f"zerosum: error: cannot listen on {host}:8000: {why}"), err
 
 
 def test_checkers_view_offers_each_capture_path_and_plays_a_double_jump(
@@ -412,3 +485,197 @@ def test_nothing_a_client_sends_is_evaluated_or_imported() -> None:
         text = path.read_text(encoding="utf-8")
         assert not [word for word in forbidden if word in text], path.name
 
+
+
+def closed_with_reason(ws: Any, code: int = 1003) -> tuple[str, str]:
+    """The error message before the close, and the close frame's reason."""
+    error: str = ws.receive_json()["error"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == code
+    reason: str = closed.value.reason
+    assert reason and "\n" not in reason and len(reason.encode()) <= 123
+    return error, reason
+
+
+def test_undo_takes_only_whole_plies(client: TestClient) -> None:
+    """A float once passed `plies in (1, 2)` and then failed in range(): HTTP 500."""
+    s = new(client, "tictactoe")
+    assert client.post(f"/api/sessions/{s['id']}/move", json={"move": "5"}).status_code == 200
+    for plies in (1.0, 2.0, True, "1", [1], None, {"n": 1}, 3):
+        assert bad(client.post(f"/api/sessions/{s['id']}/undo", json={"plies": plies})) == (
+            "plies must be 1 or 2")
+    assert client.post(f"/api/sessions/{s['id']}/undo", json={"plies": 1}).json()["moves"] == []
+
+
+def test_wrong_json_types_get_400_everywhere(client: TestClient) -> None:
+    sid = new(client, "connect4")["id"]
+    for url, body, error in [
+        ("/api/sessions", {"game": "connect4", "options": {"width": [7]}},
+         "option width: give a number or text, not [7]"),
+        ("/api/sessions", {"game": "connect4", "options": {"width": True}},
+         "option width: give a number or text, not true"),
+        ("/api/sessions", {"game": "connect4", "options": {"width": 7.5}},
+         "option width: must be a whole number from 4 to 12, not '7.5'"),
+        ("/api/sessions", {"game": ["connect4"]}, 'name a game: {"game": "tictactoe"}'),
+        ("/api/sessions", {"game": "connect4", "position": {"moves": "44"}},
+         "position must be text"),
+        (f"/api/sessions/{sid}/move", {"move": 4}, 'give the move as text: {"move": "5"}'),
+        ("/api/explain", {"tree": "[1 2]", "algorithm": ["minimax"]},
+         "algorithm must be one of alphabeta, minimax"),
+        ("/api/explain", {"game": "tictactoe", "depth": 2.0},
+         "depth must be a whole number from 1 to 4"),
+    ]:
+        assert bad(client.post(url, json=body)) == error, (url, body)
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        for request, error in [
+            ({"player": ["engine"]}, "unknown player [\"engine\"]; choose from random, "
+             "minimax, alphabeta, depth-limited, iterative, mcts, engine, solver"),
+            ({"depth": 3.0}, "depth must be a whole number 0-64, not 3.0"),
+            ({"seconds": "1"}, "seconds must be a positive number, not '1'"),
+            ({"seconds": float("nan")}, "seconds must be a positive number, not NaN"),
+        ]:
+            ws.send_json({"type": "think", **request})
+            assert ws.receive_json() == {"type": "error", "error": error}
+        ws.send_json({"type": ["think"]})
+        error, reason = closed_with_reason(ws)
+        assert error == reason == (
+            'malformed message: expected JSON {"type": "think"} or {"type": "stop"}')
+
+
+NESTED = ["[" * 2000, "[" * 2000 + "]" * 2000, '{"game": ' + "[" * 30 + "]" * 30 + "}",
+          '{"a": ' * 1000 + "1" + "}" * 1000]
+
+
+def test_deeply_nested_json_is_refused_in_bodies_and_messages(client: TestClient) -> None:
+    """The JSON decoder recurses: 2,000 "[" once gave RecursionError, HTTP 500, and a
+    socket dropped without a close frame."""
+    sid = new(client, "connect4")["id"]
+    too_deep = "the request body nests arrays or objects too deep (at most 16 levels)"
+    for url in ("/api/sessions", f"/api/sessions/{sid}/move", f"/api/sessions/{sid}/undo",
+                f"/api/sessions/{sid}/new", "/api/explain"):
+        for text in NESTED:
+            assert bad(client.post(url, content=text.encode())) == too_deep, (url, text[:20])
+    for path in ("think", "analysis"):
+        for text in NESTED:
+            with client.websocket_connect(f"/api/sessions/{sid}/{path}") as ws:
+                ws.send_text(text)
+                error, reason = closed_with_reason(ws)
+                assert error.startswith("malformed message: expected JSON") and reason == error
+    assert client.get(f"/api/sessions/{sid}").json()["moves"] == []
+
+
+def test_a_binary_frame_closes_its_socket_with_a_reason(client: TestClient) -> None:
+    """It once raised KeyError: 'text' and dropped the socket without a word."""
+    sid = new(client, "connect4")["id"]
+    for path, kind in (("think", "think"), ("analysis", "analyse")):
+        with client.websocket_connect(f"/api/sessions/{sid}/{path}") as ws:
+            ws.send_bytes(b'{"type": "%s"}' % kind.encode())
+            error, reason = closed_with_reason(ws)
+            assert error == (f'malformed message: a binary frame; expected JSON {{"type": '
+                             f'"{kind}"}} or {{"type": "stop"}} as text')
+            assert reason == error
+    with client.websocket_connect("/api/sessions/nope/think") as ws:
+        error, reason = closed_with_reason(ws, 1008)
+        assert error == reason == "no session 'nope' (the server may have restarted)"
+
+
+def test_long_values_are_cut_short_in_error_messages(client: TestClient) -> None:
+    """A 5,000-digit value was repeated in full in the error."""
+    long = "9" * 5000
+    sid = new(client, "checkers")["id"]
+    for url, body in [("/api/sessions", {"game": long}),
+                      ("/api/sessions", {"game": "connect4", "options": {long: 1}}),
+                      (f"/api/sessions/{sid}/move", {"move": long}),
+                      ("/api/explain", {"game": "checkers", "moves": long}),
+                      ("/api/explain", {"tree": f"[1 a{long}]"})]:
+        error = bad(client.post(url, json=body))
+        assert "'999999999999999999999999'... (5000 characters)" in error.replace(
+            "'a99999999999999999999999'... (5001", "'999999999999999999999999'... (5000"), \
+            (url, error)
+        assert len(error) < 300, (url, error)
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_json({"type": "think", "depth": 10**60})
+        assert ws.receive_json()["error"] == (
+            "depth must be a whole number 0-64, not '100000000000000000000000'... "
+            "(61 characters)")
+
+
+def test_the_engines_tables_are_bounded_and_freed() -> None:
+    """Each session kept its engine's tables with no bound: 204 MB after one 10 s think,
+    1.6 GB after 300 short games. Now each search's tables are capped at its share of
+    --table-memory, the least recently used idle sessions' freed to make room, and an
+    evicted session's freed with it."""
+    from zerosum.cli.serve import TABLE_MEMORY as DEFAULT_OF_THE_COMMAND
+    from zerosum.kernel import kept_entries
+    from zerosum.web import app as web
+
+    assert DEFAULT_OF_THE_COMMAND == web.TABLE_MEMORY
+    app = create_app(max_searches=1, max_seconds=60.0, max_nodes=30_000, table_memory=1)
+    server = app.state.server
+    assert server.table_entries == 2**20 // web.ENTRY_BYTES
+    share = server.session_entries
+    assert share == server.table_entries // 2
+    with TestClient(app) as client:
+        sids = []
+        for _ in range(4):
+            sid = new(client, "connect4")["id"]
+            with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+                ws.send_json({"type": "think", "player": "engine", "seconds": 60})
+                _, result = until_result(ws)
+            assert result["nodes"] >= 30_000 > 2 * share  # more than its tables may keep
+            sids.append(sid)
+            held = [kept_entries(server.sessions[s].game) for s in sids]
+            assert 0 < held[-1] <= share
+            assert sum(held[:-1]) <= server.table_entries - share  # the idle ones' room
+        assert held[0] == 0 and held[-1] > 0  # the least recently used made room
+        oldest = server.sessions[sids[-1]].game
+        assert kept_entries(oldest) > 0
+        for _ in range(web.MAX_SESSIONS):
+            new(client, "tictactoe")
+        assert sids[-1] not in server.sessions and kept_entries(oldest) == 0  # evicted
+
+
+def test_idle_sessions_free_their_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.kernel import kept_entries
+    from zerosum.web import app as web
+
+    app = create_app(max_searches=1, max_seconds=0.1)
+    server = app.state.server
+    with TestClient(app) as client:
+        a, b = new(client, "maxconnect4")["id"], new(client, "maxconnect4")["id"]
+        for sid in (a, b):
+            with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+                ws.send_json({"type": "think", "player": "engine"})
+                assert until_result(ws)[1]["type"] == "result"
+            assert kept_entries(server.sessions[sid].game) > 0
+        game_a = server.sessions[a].game
+        monkeypatch.setattr(web, "IDLE_SECONDS", 0.0)  # every idle session is idle too long
+        with client.websocket_connect(f"/api/sessions/{b}/think") as ws:
+            ws.send_json({"type": "think", "player": "engine"})
+            assert until_result(ws)[1]["type"] == "result"
+        assert kept_entries(game_a) == 0 and kept_entries(server.sessions[b].game) > 0
+
+
+def test_the_server_sweeps_idle_tables_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without another search to prompt it, the idle tables are freed too."""
+    import time
+
+    from zerosum.kernel import kept_entries
+    from zerosum.web import app as web
+
+    monkeypatch.setattr(web, "SWEEP_SECONDS", 0.01)
+    app = create_app(max_searches=1, max_seconds=0.1)
+    with TestClient(app) as client:
+        sid = new(client, "maxconnect4")["id"]
+        with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+            ws.send_json({"type": "think", "player": "engine"})
+            assert until_result(ws)[1]["type"] == "result"
+        game = app.state.server.sessions[sid].game
+        assert kept_entries(game) > 0
+        monkeypatch.setattr(web, "IDLE_SECONDS", 0.0)
+        for _ in range(500):  # a bound: 5 s
+            if kept_entries(game) == 0:
+                break
+            time.sleep(0.01)
+        assert kept_entries(game) == 0

@@ -99,10 +99,12 @@ def test_stop_leaves_the_columns_unproven_and_frees_the_slot(client: TestClient)
 def test_a_bad_budget_is_refused_and_the_socket_stays_open(client: TestClient) -> None:
     with client.websocket_connect(f"/api/sessions/{session(client, moves=NEAR_THE_END)}"
                                   "/analysis") as ws:
-        for seconds in (0, -1, "5", True):
+        for seconds, shown in ((0, "0"), (-1, "-1"), ("5", "'5'"), (True, "true"),
+                               ([[1]], "[[1]]"), (-10**60, "'-10000000000000000000000'... "
+                                                           "(62 characters)")):
             ws.send_json({"type": "analyse", "seconds": seconds})
             assert ws.receive_json() == {
-                "type": "error", "error": f"seconds must be a positive number, not {seconds!r}"}
+                "type": "error", "error": f"seconds must be a positive number, not {shown}"}
         ws.send_json({"type": "analyse", "seconds": 100})  # the server caps it at 60
         assert ws.receive_json()["seconds"] == 60.0
 

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from zerosum.game import InputError
+from zerosum.game import shown as shown  # defined beside InputError; the CLI finds it here
 
 T = TypeVar("T")
 
@@ -39,13 +40,6 @@ MAX_RANGE_VALUES = 100_000  # `--sizes` and the like: the most values a range ma
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-
-
-def shown(text: str, limit: int = 24) -> str:
-    """`text` quoted for a message, cut short when long (a message stays one line)."""
-    if len(text) > limit:
-        return repr(text[:limit]) + f"... ({len(text)} characters)"
-    return repr(text)
 
 
 def one_line(message: str) -> str:

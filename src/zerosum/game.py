@@ -17,6 +17,14 @@ S = TypeVar("S")  # a state: immutable and hashable
 A = TypeVar("A")  # an action
 
 
+def shown(text: str, limit: int = 24) -> str:
+    """`text` quoted for a message, cut short when long (a message stays one line). The
+    one way every message quotes what a person typed (zerosum.convert has it too)."""
+    if len(text) > limit:
+        return repr(text[:limit]) + f"... ({len(text)} characters)"
+    return repr(text)
+
+
 class InputError(ValueError):
     """Bad input from a person or a file: a board string, a move, an argument.
 
@@ -169,7 +177,7 @@ class GameBase(Generic[S, A]):
         for action in self.actions(state):
             if self.format_move(action).lower() == text.lower():
                 return action
-        raise InputError(f"not a legal move here: {text!r}")
+        raise InputError(f"not a legal move here: {shown(text)}")
 
     def move_help(self) -> str:
         """How a person types a move in this game."""

@@ -113,13 +113,60 @@ KernelFactory = Callable[[Any, Any, "Stop", Enhancements], Kernel]
 
 M = TypeVar("M")
 _MEMORIES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_BOUNDS: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 
 
 def memory_of(game: Any, make: Callable[[], M]) -> M:
     """What a game's engine keeps from move to move (its table, say), one per game
     object: made by `make` the first time, forgotten with the game. A new game object
-    (a new match) starts afresh; two matches never share what one of them learnt."""
+    (a new match) starts afresh; two matches never share what one of them learnt.
+    `make` sizes its tables by `capacity_for(game, ...)`."""
     kept = _MEMORIES.get(game)
     if kept is None:
         kept = _MEMORIES[game] = make()
     return kept
+
+
+def bound_memory(game: Any, entries: int) -> None:
+    """Let no table the engine keeps for `game` hold more than `entries` entries (a
+    server bounding its sessions' memory); what is kept already is forgotten, so the
+    next search makes it anew within the bound."""
+    _BOUNDS[game] = max(2, entries)
+    forget(game)
+
+
+def capacity_for(game: Any, default: int) -> int:
+    """The capacity of a table an engine keeps for `game`: its own `default`, or less
+    under `bound_memory`."""
+    bound = _BOUNDS.get(game)
+    return default if bound is None else min(default, bound)
+
+
+def forget(game: Any) -> None:
+    """Drop what the engine keeps for `game` (its memory is freed; the next search
+    starts afresh)."""
+    _MEMORIES.pop(game, None)
+
+
+def kept_entries(game: Any) -> int:
+    """How many entries the tables kept for `game` hold: the kept table's, or those of
+    the kept object's attributes (tables, dicts, a solver's table)."""
+    kept = _MEMORIES.get(game)
+    if kept is None:
+        return 0
+    own = _entries(kept)
+    if own is not None:
+        return own
+    return sum(_entries(part) or 0 for part in vars(kept).values())
+
+
+def _entries(part: Any) -> int | None:
+    """The entries `part` holds if it is a table (a dict, a TranspositionTable, an
+    object with a `table` dict), else None."""
+    if isinstance(part, dict):
+        return len(part)
+    for name in ("entries", "table"):
+        held = getattr(part, name, None)
+        if isinstance(held, dict):
+            return len(held)
+    return None

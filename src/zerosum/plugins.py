@@ -13,6 +13,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Generic, TypeVar
 
+from zerosum.convert import shown
 from zerosum.game import InputError
 
 T = TypeVar("T")
@@ -49,4 +50,4 @@ class Registry(Generic[T]):
             return self._items[name]
         except KeyError:
             names = ", ".join(self.name_of(item) for item in known)
-            raise InputError(f"unknown {self.kind} {name!r}; known: {names}") from None
+            raise InputError(f"unknown {self.kind} {shown(name)}; known: {names}") from None

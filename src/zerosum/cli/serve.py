@@ -8,6 +8,8 @@ imported only when the command runs so that the rest of `zerosum` never needs it
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import socket
 import sys
 from typing import Any
 
@@ -19,6 +21,7 @@ from zerosum.gamefile import GAME_FILE_HELP, load_checked
 from zerosum.games.registry import GameSpec, all_games
 
 LOCAL = "127.0.0.1"
+TABLE_MEMORY = 256  # MB: zerosum.web.app.TABLE_MEMORY (not imported: the extra may be missing)
 
 
 def missing_web() -> str:
@@ -50,6 +53,9 @@ def register(sub: Any) -> None:
                    help="your own agent, a file defining make_agent(seed, **settings) (as "
                    "docs/examples/myagent.py; runs the file's code): a player of every game "
                    "in the page (repeat the option for more)")
+    p.add_argument("--table-memory", type=int_arg(1, 1 << 20), default=TABLE_MEMORY,
+                   metavar="MB", help="memory for all sessions' search tables, about; the "
+                   "least recently used are freed first (default: %(default)s)")
     p.set_defaults(func=run)
 
 
@@ -67,6 +73,40 @@ def own_games_and_agents(game_files: list[str],
     return specs, [text.strip() for text in agents]
 
 
+def loopback(host: str) -> bool:
+    """Whether `host` is this machine only (127.0.0.1, ::1, localhost, ...)."""
+    if host.lower() in ("localhost", "localhost.", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to `host`:`port` and listening, before anything says where: a
+    taken port or an address this machine does not have is an InputError (one line)."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise InputError(f"cannot listen on {where}: unknown host ({reason(e)})") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        raise InputError(f"cannot listen on {where}: {reason(e)}") from None
+    return sock
+
+
+def reason(error: OSError | UnicodeError) -> str:
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -76,12 +116,17 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(missing_web() + "\n")
         return 2
     games, agents = own_games_and_agents(args.game_file, args.agent)
-    if args.host != LOCAL:
+    sock = listen(args.host, args.port)
+    if not loopback(args.host):
         sys.stderr.write(f"zerosum serve: warning: binding {args.host}, not {LOCAL}: anyone "
                          "who can reach this address can use the server\n")
     app = create_app(max_searches=args.max_searches, max_seconds=args.max_seconds,
-                     own_games=games, agents=agents)
+                     table_memory=args.table_memory, own_games=games, agents=agents)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"zerosum serve: open http://{host}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
     return 0

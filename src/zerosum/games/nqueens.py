@@ -62,7 +62,7 @@ import re
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from zerosum.convert import int_arg, parse_int
+from zerosum.convert import int_arg, parse_int, shown
 from zerosum.game import GameBase, InputError, Values
 from zerosum.games.bits import bits
 from zerosum.games.registry import GameSpec, Option, register
@@ -263,10 +263,10 @@ class ColumnQueens(NQueens):
         player = legal[0][0]
         letters = re.findall(r"[A-Za-z]", text)
         if letters and "".join(letters).upper() != player:
-            raise InputError(f"it is {player}'s turn, not {''.join(letters)!r}")
+            raise InputError(f"it is {player}'s turn, not {shown(''.join(letters))}")
         nums = self.numbers(text)
         if len(nums) != 1:
-            raise InputError(f"a move is a row number 1-{self.size}, not {text.strip()!r}")
+            raise InputError(f"a move is a row number 1-{self.size}, not {shown(text.strip())}")
         action = (player, nums[0])
         if action not in legal:
             column = len(state[0]) + 1
@@ -374,7 +374,7 @@ class SquareQueens(NQueens):
     def parse_move(self, state: SquareState, text: str) -> SquareAction:
         nums = self.numbers(text)
         if len(nums) != 2:
-            raise InputError(f"a move is a row and a column, e.g. 2 3, not {text.strip()!r}")
+            raise InputError(f"a move is a row and a column, e.g. 2 3, not {shown(text.strip())}")
         action = (nums[0], nums[1])
         if action not in self.actions(state):
             raise InputError(f"square {self.format_move(action)} is not open")
@@ -391,7 +391,7 @@ def nqueens(size: int = 8, variation: str = "1a") -> NQueens:
         return ColumnQueens(size, variation)
     if variation in ("2", "2b"):
         return SquareQueens(size, variation)
-    raise InputError(f"unknown variation {variation!r}; choose from {', '.join(VARIATIONS)}")
+    raise InputError(f"unknown variation {shown(variation)}; choose from {', '.join(VARIATIONS)}")
 
 
 board_size = int_arg(1, MAX_SIZE, "board_size")  # the --size option

@@ -74,7 +74,7 @@ class TakeStones(GameBase[Stones, int]):
             raise InputError(f"the number of stones must be 1 to {MAX_STONES}, not {stones}")
         if isinstance(scale, str):
             if scale not in SCALES:
-                raise InputError(f"unknown scale {scale!r}; choose from {', '.join(SCALES)}")
+                raise InputError(f"unknown scale {shown(scale)}; choose from {', '.join(SCALES)}")
             scale = SCALES[scale]
         if scale.min_sign not in (1, -1):
             raise ValueError("Scale.min_sign must be 1 or -1")

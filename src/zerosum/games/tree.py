@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from zerosum.convert import shown
 from zerosum.game import GameBase, InputError, Values
 
 
@@ -85,6 +86,11 @@ def _leaf_value(text: str, where: str) -> float:
     return value
 
 
+def named(text: str) -> str:
+    """A node's label for a message: as written, or cut short (quoted) when long."""
+    return text if len(text) <= 24 else shown(text)
+
+
 def parse_tree(text: str) -> Node:
     """Parse the bracket format; raises InputError naming the line of the problem.
     Iterative (an explicit stack of open nodes), so deep nesting is refused cleanly."""
@@ -102,12 +108,12 @@ def parse_tree(text: str) -> Node:
             done = stack.pop()
             i += 1
             if not done.children:
-                raise InputError(f"tree: {where(i - 1)}: node {done.label} has no children")
+                raise InputError(f"tree: {where(i - 1)}: node {named(done.label)} has no children")
             if not stack:
                 break
             continue
         if stack and i >= len(toks):
-            raise InputError(f"tree: {where(i)}: missing ']' for node {stack[-1].label}")
+            raise InputError(f"tree: {where(i)}: missing ']' for node {named(stack[-1].label)}")
         if i >= len(toks):
             raise InputError(f"tree: {where(i)}: the tree ends too early")
         parent = stack[-1] if stack else None
@@ -117,13 +123,13 @@ def parse_tree(text: str) -> Node:
             label = val
             i += 1
             if i >= len(toks) or toks[i][0] != "num":
-                raise InputError(f"tree: {where(i)}: a number must follow {val}=")
+                raise InputError(f"tree: {where(i)}: a number must follow {named(val)}=")
             kind, val, _ = toks[i]
         elif kind == "label":
             label = val
             i += 1
             if i >= len(toks) or toks[i][0] != "[":
-                raise InputError(f"tree: {where(i)}: '[' must follow the label {val}")
+                raise InputError(f"tree: {where(i)}: '[' must follow the label {named(val)}")
             kind, val, _ = toks[i]
         if kind == "num":
             n = Node(label, _leaf_value(val, where(i)))
@@ -133,7 +139,7 @@ def parse_tree(text: str) -> Node:
                 raise InputError(f"tree: {where(i)}: nested more than {MAX_DEPTH} deep, "
                                  "the most this program searches")
         else:
-            raise InputError(f"tree: {where(i)}: expected a number or '[', found {val!r}")
+            raise InputError(f"tree: {where(i)}: expected a number or '[', found {shown(val)}")
         i += 1
         if parent is None:
             root = n

@@ -22,11 +22,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from zerosum.agents import engines_of
 from zerosum.convert import one_line
+from zerosum.game import InputError
 from zerosum.games.connect4.game import Connect4, Position, moves_text, moves_to_win
 from zerosum.games.connect4.solver import Solver
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
-from zerosum.web.messages import read_requests
+from zerosum.web.messages import positive, read_requests, reason
 
 ESTIMATE_DEPTH = 4  # plies of the engine's search under each column: quick, a hint only
 DEFAULT_SECONDS = 10.0
@@ -40,6 +41,8 @@ class Sessions(Protocol):
     def max_seconds(self) -> float: ...
     @property
     def max_nodes(self) -> int: ...
+    @property
+    def session_entries(self) -> int: ...
     @property
     def sessions(self) -> Mapping[str, Any]: ...
 
@@ -78,11 +81,12 @@ def estimates(spec: Any, game: Connect4, state: Position, stop: Stop, send: Send
               "value": round(float(value), 3), "decided": decided})
 
 
-def solve_columns(game: Connect4, state: Position, stop: Stop, send: Send) -> list[str]:
+def solve_columns(game: Connect4, state: Position, stop: Stop, send: Send,
+                  capacity: int = SOLVER_CAPACITY) -> list[str]:
     """The solver's score of each column, centre first, each sent once proven; the
     columns left unproven when the stop came."""
     geo = game.geo
-    solver = Solver(geo.width, geo.height, capacity=SOLVER_CAPACITY, clock=stop.clock)
+    solver = Solver(geo.width, geo.height, capacity=capacity, clock=stop.clock)
     solver.stop = stop
     # Its periodic check (which also asks the stop) runs only under a limit.
     solver.limit(seconds=stop.time_left(), nodes=stop.node_budget)
@@ -120,7 +124,7 @@ class Analyst:
 
     async def refuse(self, error: str, code: int) -> None:
         await self.send({"type": "error", "error": one_line(error)})
-        await self.ws.close(code=code)
+        await self.ws.close(code=code, reason=reason(error))
 
     async def serve(self) -> None:
         await self.ws.accept()
@@ -147,11 +151,10 @@ class Analyst:
         if self.task is not None and not self.task.done():
             await self.send({"type": "error", "error": "already analysing"})
             return
-        seconds = request.get("seconds", DEFAULT_SECONDS)
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
-                or not seconds > 0:
-            await self.send({"type": "error",
-                             "error": f"seconds must be a positive number, not {seconds!r}"})
+        try:
+            seconds = positive(request.get("seconds", DEFAULT_SECONDS), "seconds")
+        except InputError as e:
+            await self.send({"type": "error", "error": str(e)})
             return
         if session.game.is_terminal(session.state):
             await self.send({"type": "error", "error": "the game is over"})
@@ -172,6 +175,7 @@ class Analyst:
                              "columns": [game.format_move(c) for c in game.actions(state)]})
             loop = asyncio.get_running_loop()
             queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            capacity = min(SOLVER_CAPACITY, self.server.session_entries)  # the server's share
 
             def send(message: dict[str, Any]) -> None:
                 loop.call_soon_threadsafe(queue.put_nowait, message)
@@ -179,7 +183,7 @@ class Analyst:
             def work() -> None:
                 try:
                     estimates(spec, game, state, stop, send)
-                    unproven = solve_columns(game, state, stop, send)
+                    unproven = solve_columns(game, state, stop, send, capacity)
                     send({"type": "done", "unproven": unproven,
                           "stopped": stop.requested})
                 except SearchStopped:  # stopped during the estimates

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
-import json
 import threading
+import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from importlib.resources import files
@@ -44,21 +45,26 @@ from zerosum.agents import (
 from zerosum.convert import one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.kernel import bound_memory, forget, kept_entries
 from zerosum.records import HUMAN, Ply, game_record
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
-from zerosum.web.messages import read_requests
+from zerosum.web.messages import brief, parse_json, positive, read_requests, reason, whole
 from zerosum.web.positions import position_format
 from zerosum.web.views import view_of
 
 STATIC = files("zerosum.web") / "static"
 FIXED_DEPTH = ("minimax", "alphabeta", "depth-limited")
 MAX_DEPTH = 64
-# The oldest is forgotten beyond this: a session whose engine has played keeps its
-# table (about 1 MB after a Connect Four game), so 200 of them stay near 200 MB.
-MAX_SESSIONS = 200
+MAX_SESSIONS = 200  # the oldest is forgotten beyond this
+# A session whose engine has played keeps its tables (kernel.memory_of) for its next
+# move: after a long think, 200 MB or more. The server bounds them all together:
+TABLE_MEMORY = 256  # MB for all sessions' tables (`zerosum serve --table-memory`)
+ENTRY_BYTES = 250  # what a table entry costs, about: a dict slot, a tuple, its key
+IDLE_SECONDS = 600.0  # a session's tables are freed after this long without a search
+SWEEP_SECONDS = 60.0  # how often the server looks for such sessions
 DEFAULT_SECONDS = 1.0
 MAX_BODY = 64 * 1024  # bytes of a request (a checkers FEN is under 200)
 
@@ -100,18 +106,21 @@ def option_values(spec: GameSpec, given: Any) -> dict[str, Any]:
     for name in given:
         if name not in known:
             names = ", ".join(known) or "none"
-            raise InputError(f"{spec.name} has no option {name!r} (its options: {names})")
+            raise InputError(f"{spec.name} has no option {brief(name)} (its options: {names})")
     values = {}
     for o in spec.options:
         if o.name not in given:
             values[o.name] = o.default
             continue
+        given_value = given[o.name]
+        if isinstance(given_value, bool) or not isinstance(given_value, (str, int, float)):
+            raise InputError(f"option {o.name}: give a number or text, not {brief(given_value)}")
         try:
-            value = o.type(str(given[o.name]))
+            value = o.type(str(given_value))
         except (ValueError, TypeError, argparse.ArgumentTypeError) as e:  # InputError too
             raise InputError(f"option {o.name}: {message(e)}") from None
         if o.choices is not None and value not in o.choices:
-            raise InputError(f"option {o.name}: {value!r} is not one of "
+            raise InputError(f"option {o.name}: {brief(value)} is not one of "
                              f"{', '.join(map(str, o.choices))}")
         values[o.name] = value
     return values
@@ -129,6 +138,7 @@ class Session:
     plies: list[Ply] = field(default_factory=list)
     thinking: bool = False
     start_position: str | None = None  # as given, when the game began from one
+    used: float = 0.0  # when it last searched (time.monotonic), 0: never
 
     @property
     def state(self) -> Any:
@@ -208,8 +218,13 @@ class Server:
     """The sessions and the search bounds."""
 
     def __init__(self, max_searches: int, max_seconds: float, max_nodes: int,
-                 games: Sequence[GameSpec] = (), agents: Sequence[str] = ()) -> None:
+                 table_memory: int = TABLE_MEMORY, games: Sequence[GameSpec] = (),
+                 agents: Sequence[str] = ()) -> None:
         self.max_searches, self.max_seconds, self.max_nodes = max_searches, max_seconds, max_nodes
+        # All tables within table_memory: each search's within a share (as many may run
+        # at once; a share at least for the idle), the idle ones' within what is left.
+        self.table_entries = table_memory * 2**20 // ENTRY_BYTES
+        self.session_entries = max(2, self.table_entries // (max_searches + 1))
         # zerosum's games, then a person's own (from game files), each by its name.
         self.games = {spec.name: spec for spec in all_games()}
         for spec in games:
@@ -253,10 +268,41 @@ class Server:
             position = " ".join(position.split())  # one line, as the record writes it
         session = Session(uuid.uuid4().hex, spec, options, game, [state],
                           start_position=None if position in (None, "") else str(position))
+        bound_memory(game, self.session_entries)
         self.sessions[session.id] = session
         while len(self.sessions) > MAX_SESSIONS:
-            self.sessions.popitem(last=False)
+            forget(self.sessions.popitem(last=False)[1].game)
         return session
+
+    def make_room(self, searching: Session) -> None:
+        """Before `searching` searches: free the tables of sessions idle too long, then
+        the least recently used ones until the idle sessions' tables and a full share
+        for each running search fit in the server's table memory."""
+        self.sweep()
+        idle = sorted((s for s in list(self.sessions.values())
+                       if s is not searching and not s.thinking and s.used),
+                      key=lambda s: s.used)
+        held = {s.id: kept_entries(s.game) for s in idle}
+        room = self.table_entries - self.running * self.session_entries
+        total = sum(held.values())
+        for s in idle:
+            if total <= room:
+                break
+            forget(s.game)
+            s.used = 0.0
+            total -= held[s.id]
+
+    def sweep(self) -> None:
+        """Free the tables of sessions that have not searched for IDLE_SECONDS."""
+        now = time.monotonic()
+        for s in list(self.sessions.values()):
+            if s.used and not s.thinking and now - s.used >= IDLE_SECONDS:
+                forget(s.game)
+                s.used = 0.0
+
+    def table_usage(self) -> int:
+        """Entries held in all sessions' tables."""
+        return sum(kept_entries(s.game) for s in list(self.sessions.values()))
 
     def session(self, sid: str) -> Session:
         session = self.sessions.get(sid)
@@ -270,17 +316,16 @@ class Server:
             raise InputError("the game is over")
         player = request.get("player", default_player(session.spec))
         players = [*players_of(session.spec), *self.agents]
-        if player not in players:
-            raise InputError(f"unknown player {player!r}; choose from {', '.join(players)}")
+        if not isinstance(player, str) or player not in players:
+            raise InputError(f"unknown player {brief(player)}; choose from "
+                             f"{', '.join(players)}")
         seconds = request.get("seconds", DEFAULT_SECONDS)
         if seconds is None:
             seconds = DEFAULT_SECONDS
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
-            raise InputError(f"seconds must be a positive number, not {seconds!r}")
+        seconds = positive(seconds, "seconds")
         depth = request.get("depth")
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                  or not 0 <= depth <= MAX_DEPTH):
-            raise InputError(f"depth must be a whole number 0-{MAX_DEPTH}, not {depth!r}")
+        if depth is not None:
+            depth = whole(depth, "depth", 0, MAX_DEPTH)
         if depth is None and player in FIXED_DEPTH:
             depth = session.spec.default_depth
         if depth == 0 and player != "depth-limited":
@@ -316,10 +361,7 @@ async def body_of(request: Request) -> dict[str, Any]:
             raise InputError(f"the request body is over {MAX_BODY:,} bytes")
     if not raw.strip():
         return {}
-    try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise InputError("the request body is not JSON") from None
+    body = parse_json(raw, "the request body")
     if not isinstance(body, dict):
         raise InputError("the request body must be a JSON object")
     return body
@@ -331,13 +373,14 @@ def message(error: BaseException) -> str:
 
 
 def create_app(max_searches: int = 2, max_seconds: float = 10.0,
-               max_nodes: int = 20_000_000, own_games: Sequence[GameSpec] = (),
-               agents: Sequence[str] = ()) -> Starlette:
+               max_nodes: int = 20_000_000, table_memory: int = TABLE_MEMORY,
+               own_games: Sequence[GameSpec] = (), agents: Sequence[str] = ()) -> Starlette:
     """The app; at most `max_searches` searches at once, each within `max_seconds` and
-    `max_nodes` whatever the client asks. `own_games`: a person's own games (game files),
-    offered beside zerosum's; `agents`: their agent files' specs (FILE.py[:settings]),
-    offered as players of every game."""
-    server = Server(max_searches, max_seconds, max_nodes, own_games, agents)
+    `max_nodes` whatever the client asks; the engines' tables of all sessions within
+    `table_memory` MB, about. `own_games`: a person's own games (game files), offered
+    beside zerosum's; `agents`: their agent files' specs (FILE.py[:settings]), offered
+    as players of every game."""
+    server = Server(max_searches, max_seconds, max_nodes, table_memory, own_games, agents)
 
     async def page(request: Request) -> Response:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
@@ -370,7 +413,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
     async def undo(request: Request) -> Response:
         session = idle(request)
         plies = (await body_of(request)).get("plies", 1)
-        if plies not in (1, 2):
+        if isinstance(plies, bool) or not isinstance(plies, int) or plies not in (1, 2):
             raise InputError("plies must be 1 or 2")
         for _ in range(min(plies, len(session.moves)) or 1):
             session.undo()
@@ -378,6 +421,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
 
     async def restart(request: Request) -> Response:
         session = idle(request)
+        await body_of(request)  # nothing to read, but a malformed body is refused
         session.restart()
         return JSONResponse(session.to_json())
 
@@ -411,7 +455,22 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers = {InputError: bad_input, NotFound: not_found}
-    return Starlette(routes=routes, exception_handlers=handlers)
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async def sweeping() -> None:
+            while True:
+                await asyncio.sleep(SWEEP_SECONDS)
+                server.sweep()
+
+        task = asyncio.create_task(sweeping())
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app.state.server = server  # for tests and benches: the sessions and their tables
+    return app
 
 
 class Thinker:
@@ -443,7 +502,7 @@ class Thinker:
     async def refuse(self, error: str) -> None:
         """Say why, and close this connection (a malformed message)."""
         await self.send({"type": "error", "error": error})
-        await self.ws.close(code=1003)
+        await self.ws.close(code=1003, reason=reason(error))
         self.open = False
 
     async def serve(self) -> None:
@@ -452,7 +511,7 @@ class Thinker:
             session = self.server.session(self.ws.path_params["sid"])
         except NotFound as e:
             await self.send({"type": "error", "error": message(e)})
-            await self.ws.close(code=1008)
+            await self.ws.close(code=1008, reason=reason(message(e)))
             return
         try:
             await read_requests(self.ws, "think", partial(self.start, session),
@@ -481,6 +540,7 @@ class Thinker:
                              "searches are running; try again in a moment"})
             return
         session.thinking = self.busy = True
+        self.server.make_room(session)
         self.stop = Stop(seconds=job.limit.seconds, nodes=job.limit.nodes, check_every=128)
         self.search = asyncio.create_task(self.run(session, job, self.stop))
 
@@ -493,6 +553,7 @@ class Thinker:
             reply = await self.finish(session, job, stop)
         finally:
             session.thinking = False
+            session.used = time.monotonic()
             self.busy = False
             self.server.release()
         if reply is not None:

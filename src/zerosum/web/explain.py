@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from zerosum.convert import shown
 from zerosum.explain import fmt, trace_tree
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import get_game
@@ -93,7 +94,7 @@ def event_json(game: TreeGame, event: TraceEvent, index: dict[Path, int],
 def algorithm_of(body: dict[str, Any]) -> str:
     """The request's "algorithm" (default alpha-beta), one of ALGORITHMS."""
     algorithm = body.get("algorithm", "alphabeta")
-    if algorithm not in ALGORITHMS:
+    if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
         raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
     return str(algorithm)
 
@@ -230,11 +231,11 @@ def play_moves(game: AnyGame, text: str) -> Any:
     state = game.initial_state()
     for i, move in enumerate(text.split(), 1):
         if game.is_terminal(state):
-            raise InputError(f"move {i} {move!r}: the game is already over")
+            raise InputError(f"move {i} {shown(move)}: the game is already over")
         try:
             action = game.parse_move(state, move)
         except InputError as e:
-            raise InputError(f"move {i} {move!r} is not legal: {e}") from None
+            raise InputError(f"move {i} {shown(move)} is not legal: {e}") from None
         state = game.result(state, action)
     return state
 

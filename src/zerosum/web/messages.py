@@ -1,4 +1,11 @@
-"""What a browser sends over a WebSocket: one small JSON object with a known "type"."""
+"""What a client sends, read and checked: JSON request bodies and WebSocket messages
+(one small JSON object with a known "type"), and the values in them.
+
+Everything here treats its input as hostile: JSON nested past MAX_NESTING, a binary
+frame, a float where a whole number belongs, a 5,000-digit value in an error message.
+Each ends in an InputError (HTTP 400) or a close frame with a reason, never an
+exception of another kind.
+"""
 
 from __future__ import annotations
 
@@ -6,34 +13,126 @@ import json
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
+from starlette.websockets import WebSocketDisconnect
+
+from zerosum.convert import one_line, shown
+from zerosum.game import InputError
+
 MAX_MESSAGE = 4096  # characters of a WebSocket message
+MAX_NESTING = 16  # arrays and objects within each other: no request needs more than 3
+MAX_REASON = 123  # bytes of a close frame's reason (RFC 6455: 125 less the code)
+
+
+def brief(value: Any) -> str:
+    """A value a client sent, for an error message: text quoted and cut short as the
+    command line does (convert.shown); anything else as JSON would write it, cut the
+    same way when long."""
+    if isinstance(value, str):
+        return shown(value)
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 24 else shown(text)
+
+
+def nesting(value: Any) -> int:
+    """How deep arrays and objects lie within each other in `value` (without recursion,
+    so any depth is measured)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_NESTING:
+                stack.extend((x, depth + 1) for x in item)
+    return deepest
+
+
+def parse_json(text: str | bytes, what: str) -> Any:
+    """The JSON value `text` spells; an InputError naming `what` if it does not, or
+    nests too deep (the decoder recurses: a few thousand "[" exhaust the stack)."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise InputError(f"{what} nests arrays or objects too deep "
+                         f"(at most {MAX_NESTING} levels)") from None
+    except (ValueError, UnicodeDecodeError):
+        raise InputError(f"{what} is not JSON") from None
+    if nesting(value) > MAX_NESTING:
+        raise InputError(f"{what} nests arrays or objects too deep "
+                         f"(at most {MAX_NESTING} levels)")
+    return value
+
+
+def whole(value: Any, what: str, lo: int, hi: int) -> int:
+    """`value` if it is a whole number from `lo` to `hi` (a JSON integer: not 1.0, not
+    true); an InputError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InputError(f"{what} must be a whole number {lo}-{hi}, not {brief(value)}")
+    return value
+
+
+def positive(value: Any, what: str) -> float:
+    """`value` if it is a positive number (not true, not NaN); an InputError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise InputError(f"{what} must be a positive number, not {brief(value)}")
+    return float(value)
+
+
+def reason(error: str) -> str:
+    """`error` as a close frame's reason: one line, at most MAX_REASON bytes."""
+    text = one_line(error)
+    data = text.encode("utf-8")
+    if len(data) <= MAX_REASON:
+        return text
+    return data[:MAX_REASON - 3].decode("utf-8", "ignore") + "..."
 
 
 def parse_message(text: str, types: Collection[str]) -> dict[str, Any] | None:
-    """The request `text` spells, or None when it is too long, not JSON, not an object or
-    not of one of `types` (the caller closes that connection only)."""
+    """The request `text` spells, or None when it is too long, not JSON, nested too deep,
+    not an object or not of one of `types` (the caller closes that connection only)."""
     if len(text) > MAX_MESSAGE:
         return None
     try:
-        request = json.loads(text)
-    except ValueError:
+        request = parse_json(text, "the message")
+    except InputError:
         return None
-    if not isinstance(request, dict) or request.get("type") not in types:
+    if not isinstance(request, dict) or not isinstance(request.get("type"), str) \
+            or request["type"] not in types:
         return None
     return request
+
+
+async def receive_text(ws: Any) -> str | None:
+    """The next text message of the socket, or None for a binary one; raises
+    WebSocketDisconnect when the client has gone."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
 
 
 async def read_requests(ws: Any, kind: str, start: Callable[[dict[str, Any]], Awaitable[None]],
                         stop: Callable[[], None],
                         malformed: Callable[[str], Awaitable[None]]) -> None:
     """A socket's requests until it closes (WebSocketDisconnect): each {"type": kind} goes
-    to `start`, each {"type": "stop"} to `stop`; anything else goes to `malformed` with
-    what was expected, and ends the loop (the caller closes that connection only)."""
+    to `start`, each {"type": "stop"} to `stop`; anything else (a binary frame too) goes
+    to `malformed` with what was expected, and ends the loop (the caller closes that
+    connection only)."""
+    expected = f"expected JSON {{\"type\": \"{kind}\"}} or {{\"type\": \"stop\"}}"
     while True:
-        request = parse_message(await ws.receive_text(), (kind, "stop"))
+        text = await receive_text(ws)
+        if text is None:
+            await malformed(f"malformed message: a binary frame; {expected} as text")
+            return
+        request = parse_message(text, (kind, "stop"))
         if request is None:
-            await malformed(f"malformed message: expected JSON {{\"type\": \"{kind}\"}} or "
-                            "{\"type\": \"stop\"}")
+            await malformed(f"malformed message: {expected}")
             return
         if request["type"] == "stop":
             stop()

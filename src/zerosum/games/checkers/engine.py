@@ -43,7 +43,7 @@ from zerosum.games.checkers.board import (
 from zerosum.games.checkers.evaluation import score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Placement, Solution, best_moves, solve
-from zerosum.kernel import ALL, Enhancements, Verdict, memory_of
+from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for, memory_of
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
 from zerosum.table import Bound, TranspositionTable
@@ -69,7 +69,10 @@ class Memory:
 def checkers_kernel(game: Checkers, state: State, stop: Stop,
                     enhancements: Enhancements = ALL) -> CheckersKernel:
     """The KernelFactory (GameSpec.kernel): a kernel with the game's memory."""
-    return CheckersKernel(game, state, stop, enhancements, memory_of(game, Memory))
+    def make() -> Memory:
+        return Memory(TranspositionTable(capacity_for(game, TABLE_SIZE), same_depth=False))
+
+    return CheckersKernel(game, state, stop, enhancements, memory_of(game, make))
 
 
 class CheckersKernel:

@@ -73,7 +73,7 @@ def parse_path(b: Board, text: str) -> Path:
     t = re.sub(r"^[bwBW]\s*:\s*", "", t)  # the piece prefix of printed moves
     parts = [p for p in re.split(r"\s*[-xX:]\s*", t)]
     if len(parts) < 2 or any(not p for p in parts):
-        raise InputError(f"not a move: {text!r} (write it like G4-F3, B3xD1, or 11-15)")
+        raise InputError(f"not a move: {shown(text)} (write it like G4-F3, B3xD1, or 11-15)")
     return tuple(parse_square(b, p) for p in parts)
 
 
@@ -122,7 +122,7 @@ def parse_fen(b: Board, text: str) -> tuple[int, int, int, bool]:
     for field in fields[1:]:
         colour, body = field[:1], field[1:]
         if colour not in pieces or colour in seen:
-            raise InputError(f"PDN FEN field must start with W or B once each: {field!r}")
+            raise InputError(f"PDN FEN field must start with W or B once each: {shown(field)}")
         seen.add(colour)
         for item in filter(None, body.split(",")):
             king = item.startswith("K")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
+from zerosum.convert import shown
 from zerosum.game import OUTCOME_BOUNDED, GameBase, InputError
 from zerosum.games.checkers import notation
 from zerosum.games.checkers.board import (
@@ -56,9 +57,9 @@ class Checkers(GameBase[State, Path]):
                  moves: int = 50) -> None:
         if capture not in CAPTURE_RULES:
             raise InputError(f"capture rule must be one of {', '.join(CAPTURE_RULES)}, "
-                             f"not {capture!r}")
+                             f"not {shown(capture)}")
         if draw not in DRAW_RULES:
-            raise InputError(f"draw rule must be one of {', '.join(DRAW_RULES)}, not {draw!r}")
+            raise InputError(f"draw rule must be one of {', '.join(DRAW_RULES)}, not {shown(draw)}")
         if moves < 0:
             raise InputError(f"the move limit must be 0 or more, not {moves}")
         try:
@@ -91,7 +92,8 @@ class Checkers(GameBase[State, Path]):
         b = self.board
         black, white, kings, btm = notation.parse_fen(b, text)
         if black & ~kings & b.black_crown or white & ~kings & b.white_crown:
-            raise InputError(f"a man stands on its crowning row in {text!r}; make it a king (K)")
+            raise InputError(f"a man stands on its crowning row in {shown(text)}; "
+                             "make it a king (K)")
         return self.make_state(black, white, kings, btm)
 
     def perft(self, state: State, depth: int) -> int:

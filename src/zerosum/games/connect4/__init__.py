@@ -14,7 +14,7 @@ from typing import Any
 from zerosum.convert import int_arg
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import GameSpec, Option, Solver, register
-from zerosum.kernel import Enhancements, Kernel, memory_of
+from zerosum.kernel import Enhancements, Kernel, capacity_for, memory_of
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.stop import SearchStopped, Stop
 
@@ -23,10 +23,10 @@ def connect4_kernel(game: Any, state: Any, stop: Stop, enhancements: Enhancement
     """The tournament engine's search (engine.Connect4Kernel) for GameSpec.kernel, with
     the table, threats and solver it keeps for the game object (kernel.memory_of); the
     engine module is loaded when it first plays."""
-    from zerosum.games.connect4.engine import Connect4Kernel, Kept
+    from zerosum.games.connect4.engine import TABLE_CAPACITY, Connect4Kernel, Kept
 
     assert isinstance(game, Connect4) and isinstance(state, Position)
-    kept = memory_of(game, lambda: Kept(game.geo))
+    kept = memory_of(game, lambda: Kept(game.geo, capacity_for(game, TABLE_CAPACITY)))
     return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements, kept,
                           state.red_to_move)
 

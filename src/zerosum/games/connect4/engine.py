@@ -120,14 +120,26 @@ def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None
 
 
 
+TABLE_CAPACITY = 1_000_000  # entries of the table kept from move to move
+THREATS_CAPACITY = 1 << 19  # stone sets whose threats are remembered
+SOLVER_CAPACITY = 2_000_000  # entries of the solver's table (cleared after each use)
+
+
 class Kept:
     """What the engine keeps from move to move in one game (as a match player does):
     the transposition table, the threats of stone sets already met, the solver."""
 
-    def __init__(self, geo: Geometry, capacity: int = 1_000_000) -> None:
-        self.table = TranspositionTable(capacity, same_depth=False)
+    def __init__(self, geo: Geometry, capacity: int = TABLE_CAPACITY) -> None:
+        """`capacity`: entries of the table, or below TABLE_CAPACITY (a bound on memory,
+        kernel.bound_memory) of all three together: half the table's, a quarter each
+        the threats' and the solver's."""
+        sizes = (capacity, THREATS_CAPACITY, SOLVER_CAPACITY)
+        if capacity < TABLE_CAPACITY:
+            sizes = (max(2, capacity // 2), max(2, capacity // 4), max(2, capacity // 4))
+        self.table = TranspositionTable(sizes[0], same_depth=False)
         self.threats: dict[int, int] = {}
-        self.solver = Solver(geo.width, geo.height)
+        self.threats_capacity = sizes[1]
+        self.solver = Solver(geo.width, geo.height, capacity=sizes[2])
 
 
 class Connect4Kernel:
@@ -186,7 +198,7 @@ class Connect4Kernel:
         capacity, make_room = table.capacity, table.make_room
         stop, kernel = self.stop, self
         top = SCALE - 1
-        threats = threat_finder(geo, self.keep.threats)
+        threats = threat_finder(geo, self.keep.threats, self.keep.threats_capacity)
         nodes = hits = 0
 
         def search(current: int, mask: int, moves: int, depth: int,

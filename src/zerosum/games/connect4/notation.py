@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from zerosum.convert import shown
 from zerosum.game import InputError
 from zerosum.games.connect4.bitboard import Geometry, geometry
 
@@ -102,7 +103,7 @@ def parse_course(text: str, geo: Geometry | None = None) -> Stones:
         if len(row) != geo.width:
             raise InputError(
                 f"STATE row {r + 1} (from the bottom) must have {geo.width} characters, "
-                f"not {len(row)}: {row!r}"
+                f"not {len(row)}: {shown(row)}"
             )
         for c, ch in enumerate(row):
             if ch == "r":
@@ -167,7 +168,7 @@ def parse_grid(text: str, geo: Geometry | None = None) -> Stones:
         r = geo.height - 1 - i
         if len(line) != geo.width:
             raise InputError(f"grid row {i + 1} (from the top) must have {geo.width} cells, "
-                             f"not {len(line)}: {line!r}")
+                             f"not {len(line)}: {shown(line)}")
         for c, ch in enumerate(line.upper()):
             if ch in "XR":
                 red |= geo.bit(c, r)

@@ -20,11 +20,13 @@ What makes it fast (each switchable through `Enhancements`):
   again with the full window only when it is.
 The driver adds iterative deepening (depth 1, 2, ... sharing the table) and the root.
 
-With EXACT_EMPTIES (16) or fewer empty cells at the root, or a depth limit that reaches
-the end of the game, there is one pass, to the end of the game: its value is the exact
-final score difference and its move perfect (the shallower passes would cost more than
-they save there). That pass runs to its end whatever the clock says (it takes well under
-a second); only a request to stop or the node budget end it.
+With EXACT_EMPTIES (16) or fewer empty cells at the root there is one pass, to the end
+of the game: its value is the exact final score difference and its move perfect (the
+shallower passes would cost more than they save there). That pass runs to its end
+whatever the clock says (it takes well under a second); only a request to stop or the
+node budget end it. With more empty cells a depth limit that reaches the end of the game
+is iterative deepening like any other, the last pass to the end, and every pass obeys
+the clock: from the start a pass to the end is a solve of the whole game.
 """
 
 from __future__ import annotations
@@ -161,10 +163,11 @@ class MaxConnect4Kernel:
     # --- what the driver calls ---------------------------------------------------------
 
     def prepare(self, limit: Limit) -> None:
-        """Nothing is decided before a search; a depth limit that reaches the end of the
-        game makes it one pass to the end (its label: the limit's depth, at most)."""
+        """Nothing is decided before a search. Near the end (one pass to the end, see the
+        module doc) the pass is labelled with the limit's depth, at most. A depth limit
+        that reaches the end from further back leaves the passes as they are: the
+        deepest reaches the end, each within the clock."""
         if limit.depth is not None:
-            self.to_the_end = self.to_the_end or limit.depth >= self.empties
             self.label = max(1, min(limit.depth, self.empties))
         return None
 
@@ -235,8 +238,8 @@ class MaxConnect4Kernel:
         return 6 - col if flipped else col
 
     def observe(self, nodes: int) -> bool:
-        """The stop's verdict at a periodic check; a pass to the end of the game
-        ignores the deadline (see the module doc)."""
+        """The stop's verdict at a periodic check; the one pass to the end near the end
+        of the game ignores the deadline (see the module doc: it is short), no other."""
         stop = self.stop
         if not self.to_the_end or stop.deadline is None:
             return stop.observe(nodes)
@@ -336,8 +339,8 @@ class MaxConnect4Kernel:
         return negamax
 
 
-def new_table() -> TranspositionTable:
-    return TranspositionTable(TABLE_CAPACITY, same_depth=False)
+def new_table(capacity: int = TABLE_CAPACITY) -> TranspositionTable:
+    return TranspositionTable(capacity, same_depth=False)
 
 
 def factory(table: TranspositionTable | None = None,

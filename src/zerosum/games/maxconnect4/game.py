@@ -38,7 +38,7 @@ from zerosum.games.maxconnect4.bitboard import (
     potential,
 )
 from zerosum.games.registry import GameSpec, register
-from zerosum.kernel import Enhancements, Kernel, memory_of
+from zerosum.kernel import Enhancements, Kernel, capacity_for, memory_of
 from zerosum.stop import Stop
 
 # ----------------------------------------------------------- the file format
@@ -73,7 +73,8 @@ def parse_board(text: str, source: str = "board", *, counts: bool = True) -> Pos
     for i, line in enumerate(lines[:ROWS]):
         where = f"{source}, line {i + 1}"
         if len(line) != COLS:
-            raise InputError(f"{where}: expected 7 digits, found {len(line)} characters: {line!r}")
+            raise InputError(f"{where}: expected 7 digits, found {len(line)} characters: "
+                             f"{shown(line)}")
         row = ROWS - 1 - i
         for c, ch in enumerate(line):
             if ch == "1":
@@ -242,9 +243,10 @@ class MaxConnect4(GameBase[Position, int]):
 
 def _kernel(game: AnyGame, state: Position, stop: Stop, enhancements: Enhancements) -> Kernel:
     # Loaded only when it plays, like connect4's and checkers' engines.
-    from zerosum.games.maxconnect4.engine import factory, new_table
+    from zerosum.games.maxconnect4.engine import TABLE_CAPACITY, factory, new_table
 
-    return factory(memory_of(game, new_table))(game, state, stop, enhancements)
+    kept = memory_of(game, lambda: new_table(capacity_for(game, TABLE_CAPACITY)))
+    return factory(kept)(game, state, stop, enhancements)
 
 
 register(

@@ -11,10 +11,10 @@ search driver (zerosum.search.driver) runs it; this module only parses, calls an
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from functools import partial
-from pathlib import Path
 from typing import TextIO
 
 from zerosum.agents import Agent, MatchObserver, Move, Quit, Watch, play_match
@@ -97,8 +97,18 @@ def announce(out: TextIO, before: Position, col: int, after: Position) -> None:
     show(out, "Game state after move:", after)
 
 
+def read_board(source: str) -> Position:
+    """The board in INPUT, or the empty board (player 1 next) if INPUT does not exist, in
+    both modes as the course says. Any board the file format allows is played: the
+    course limits a file only by its format (a 6x7 grid of 0, 1, 2 with no piece
+    floating, then the next player), not by piece counts that alternating play gives."""
+    if not os.path.exists(source):
+        return empty_position()
+    return parse_board(read_text(source, "input file", FILE_LIMIT), source, counts=False)
+
+
 def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
-    pos = parse_board(read_text(source, "input file", FILE_LIMIT), source)
+    pos = read_board(source)
     out.write("\nMaxConnect-4 game\n\n")
     show(out, "Game state before move:", pos)
     if (pos.p1 | pos.p2) == BOARD:
@@ -112,10 +122,7 @@ def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
 
 
 def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: TextIO) -> int:
-    if Path(source).exists():
-        pos = parse_board(read_text(source, "input file", FILE_LIMIT), source)
-    else:
-        pos = empty_position()
+    pos = read_board(source)
     game = MaxConnect4()
     # The search runs under a Watch: a progress line while it thinks, Ctrl-C asks.
     computer = Computer(depth, Watch(inp, out))

@@ -1,0 +1,356 @@
+"""The assignment programs against the statements of their course texts.
+
+Each test is named after what a course's assignment text says its program must do or may
+be given, and checks it on the program itself with exact values (a column and a node
+count, a whole output, the bytes of a written file). Where the expected figures follow
+from the text's rules rather than from a published example, a small reference written
+here from those rules, independently of the library, computes them too.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zerosum.frontends import connect4 as comp3608
+from zerosum.frontends import uta_maxconnect4 as uta
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(main: object, args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
+                                                                                     str]:
+    status = main(args)  # type: ignore[operator]
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# == COMP3608, ConnectFour.py ==============================================================
+#
+# The reference: the board as the text gives it (rows bottom first, 'r' 'y' '.'), the
+# search as it describes it: depth-first, columns 0 to 6, a node examined when its terminal
+# test runs (the root too: the text's example counts 297 so), the first of equal children
+# kept; UTILITY +-10000 for a red or yellow four (red asked first), the EVALUATION
+# score(red) - score(yellow) at the depth limit, and on a full board without a four (the
+# text gives no utility there; the program uses the evaluation, and so does this).
+
+EXAMPLE = ".ryyrry,.rryry.,..y.r..,..y....,.......,......."
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+class Reference:
+    def __init__(self, state: str) -> None:
+        self.grid = [list(row) for row in state.split(",")]  # grid[row][column], row 0 bottom
+        self.nodes = 0
+
+    def at(self, c: int, r: int) -> str:
+        return self.grid[r][c] if 0 <= c < 7 and 0 <= r < 6 else "."
+
+    def runs(self, p: str) -> dict[int, int]:
+        """Maximal runs of p's tokens of each length, over the four directions."""
+        found: dict[int, int] = {}
+        for dc, dr in DIRECTIONS:
+            for c in range(7):
+                for r in range(6):
+                    if self.at(c, r) == p and self.at(c - dc, r - dr) != p:
+                        n = 1
+                        while self.at(c + n * dc, r + n * dr) == p:
+                            n += 1
+                        found[n] = found.get(n, 0) + 1
+        return found
+
+    def score(self, p: str) -> int:
+        runs = self.runs(p)
+        tokens = sum(row.count(p) for row in self.grid)
+        return (tokens + 10 * runs.get(2, 0) + 100 * runs.get(3, 0)
+                + 1000 * sum(k for n, k in runs.items() if n >= 4))
+
+    def winner(self, p: str) -> bool:
+        return any(n >= 4 for n in self.runs(p))
+
+    def full(self) -> bool:
+        return "." not in "".join(self.grid[5])
+
+    def evaluation(self) -> int:
+        return self.score("r") - self.score("y")
+
+    def value(self, red: bool, depth: int, limit: int, alpha: float, beta: float,
+              prune: bool) -> tuple[float, int | None]:
+        self.nodes += 1  # the terminal test runs here
+        if self.winner("r"):
+            return 10000, None
+        if self.winner("y"):
+            return -10000, None
+        if self.full() or depth == limit:
+            return self.evaluation(), None
+        best: float = -1e9 if red else 1e9
+        column = None
+        for c in range(7):
+            r = next((r for r in range(6) if self.grid[r][c] == "."), None)
+            if r is None:
+                continue
+            self.grid[r][c] = "r" if red else "y"
+            v, _ = self.value(not red, depth + 1, limit, alpha, beta, prune)
+            self.grid[r][c] = "."
+            if (v > best) if red else (v < best):
+                best, column = v, c
+            if prune:
+                if red:
+                    if best >= beta:
+                        break
+                    alpha = max(alpha, best)
+                else:
+                    if best <= alpha:
+                        break
+                    beta = min(beta, best)
+        return best, column
+
+
+def reference_output(state: str, player: str, mode: str, depth: int) -> str:
+    ref = Reference(state)
+    _, column = ref.value(player == "red", 0, depth, -1e9, 1e9, mode == "A")
+    return f"{column}\n{ref.nodes}\n"
+
+
+def test_reference_gives_the_texts_example_1_and_297() -> None:
+    assert reference_output(EXAMPLE, "red", "A", 4) == "1\n297\n"
+
+
+def test_the_texts_example_red_alpha_beta_depth_4_prints_1_and_297(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(comp3608.main, [EXAMPLE, "red", "A", "4"], capsys) == (0, "1\n297\n", "")
+
+
+# Many red tokens: in every column but the middle one, three reds stacked.
+FULL_OF_RED = "rrr.rrr,rrr.rrr,rrr.rrr,.......,.......,......."
+
+
+def test_state_full_of_red_tokens_with_red_to_move_gives_a_column_and_a_node_count(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Every move makes a four (the middle one completes the bottom row): the root and its
+    # 7 children are examined, and the leftmost of the equal wins is kept.
+    assert run(comp3608.main, [FULL_OF_RED, "red", "M", "3"], capsys) == (0, "0\n8\n", "")
+    assert run(comp3608.main, [FULL_OF_RED, "red", "A", "5"], capsys) == (0, "0\n8\n", "")
+
+
+def test_state_full_of_red_tokens_with_yellow_to_move_gives_a_column_and_a_node_count(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(comp3608.main, [FULL_OF_RED, "yellow", "M", "3"], capsys) == (0, "0\n99\n", "")
+    assert run(comp3608.main, [FULL_OF_RED, "yellow", "A", "5"], capsys) == (0, "0\n86\n", "")
+
+
+def test_state_with_only_red_tokens_and_red_to_move_is_searched(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    state = "rrr.rrr,.......,.......,.......,.......,......."
+    assert run(comp3608.main, [state, "red", "M", "3"], capsys) == (0, "3\n344\n", "")
+    assert run(comp3608.main, [state, "yellow", "A", "5"], capsys) == (0, "3\n1800\n", "")
+
+
+UNBALANCED = [
+    "rrr.rrr,.......,.......,.......,.......,.......",  # 6 red, 0 yellow
+    "r......,.......,.......,.......,.......,.......",  # one red: red moves again
+    "yy.....,.......,.......,.......,.......,.......",  # two yellow, no red
+    "ryyyr.r,r.y.r..,r......,.......,.......,.......",  # 6 red, 4 yellow, no four
+    "yyy.yyy,rrr.rrr,rrr.rrr,.......,.......,.......",  # 12 red, 6 yellow
+    "ryyrryy,yr..ryy,r.....y,.......,.......,.......",  # 6 red, 8 yellow
+    "yyr.ryy,y...ryy,y.....y,.......,.......,.......",  # 3 red, 9 yellow
+]
+
+
+@pytest.mark.parametrize("state", UNBALANCED)
+@pytest.mark.parametrize("player", ["red", "yellow"])
+@pytest.mark.parametrize("mode, depth", [("M", 3), ("A", 4)])
+def test_a_state_that_is_not_a_balanced_game_follows_the_search_rules_node_for_node(
+        state: str, player: str, mode: str, depth: int,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    expected = reference_output(state, player, mode, depth)
+    assert run(comp3608.main, [state, player, mode, str(depth)], capsys) == (0, expected, "")
+
+
+def test_a_full_board_without_a_four_in_the_search_is_valued_by_the_evaluation(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Two empty cells on top, 21 red and 19 yellow, no four anywhere: both moves lead to
+    # a full board (the root, 2 children, 1 grandchild each); the text gives no utility
+    # there, the evaluation values it.
+    state = "ryryryr,ryryryr,yryryry,yryryry,ryryryr,ryr.ry."
+    for player in ("red", "yellow"):
+        assert reference_output(state, player, "M", 2) == "3\n5\n"
+        assert run(comp3608.main, [state, player, "M", "2"], capsys) == (0, "3\n5\n", "")
+
+
+def test_tournament_version_prints_only_the_column_for_a_state_full_of_red_tokens(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Red to move wins at once in every column (the middle one completes the bottom
+    # row); yellow to move cannot stop it but must still answer with a column.
+    status, out, err = run(comp3608.main, [FULL_OF_RED, "red"], capsys)
+    assert (status, err) == (0, "") and out in {f"{c}\n" for c in range(7)}
+    status, out, err = run(comp3608.main, [FULL_OF_RED, "yellow"], capsys)
+    assert (status, err) == (0, "") and out in {f"{c}\n" for c in range(7)}
+
+
+def test_tournament_version_takes_a_win_and_blocks_one_whatever_the_counts(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Yellow has no token; red threatens column 3 on the bottom row.
+    state = "rrr....,.......,.......,.......,.......,......."
+    assert run(comp3608.main, [state, "red"], capsys) == (0, "3\n", "")
+    assert run(comp3608.main, [state, "yellow"], capsys) == (0, "3\n", "")
+
+
+def test_tournament_call_form_runs_from_the_launcher_on_an_unbalanced_state() -> None:
+    launcher = ROOT / "assignments" / "comp3608-connect4" / "ConnectFour.py"
+    done = subprocess.run([sys.executable, str(launcher), "rrr....,r......,r......,"
+                           ".......,.......,.......", "yellow"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    # Red threatens a four in column 0 and on the bottom row: yellow blocks one of them.
+    assert done.returncode == 0 and done.stderr == "" and done.stdout in ("0\n", "3\n")
+
+
+def test_possible_to_make_in_a_real_game_still_means_no_floating_pieces(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(comp3608.main, [".......,rr.....,.......,.......,.......,.......",
+                                           "red", "A", "2"], capsys)
+    assert (status, out) == (2, "")
+    assert err == ("ConnectFour.py: STATE: column 0 (of 0-6) has a piece floating above an "
+                   "empty cell\n")
+
+
+# == UTA CSE 4308, maxconnect4.py ==========================================================
+#
+# A file is six rows of seven digits (top row first; 0 empty, 1 and 2 the players'
+# pieces) and the player who plays next; pieces fall, so none floats. Nothing else limits
+# a board: the program plays any such file.
+
+FRAME = " -----------------\n"
+
+
+def framed(rows: list[str]) -> str:
+    return FRAME + "".join(f" | {' '.join(row)} |\n" for row in rows) + FRAME
+
+
+def points(rows: list[str], player: str) -> int:
+    """The text's score, counted here cell by cell: quadruples of four consecutive cells
+    in a row, a column or either diagonal, all holding the player's pieces."""
+    grid = {(c, r): rows[5 - r][c] for c in range(7) for r in range(6)}
+    return sum(all(grid.get((c + k * dc, r + k * dr)) == player for k in range(4))
+               for c in range(7) for r in range(6)
+               for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)))
+
+
+# A full board with 22 pieces of player 1 and 20 of player 2: no alternating game ends so.
+FULL_22_20 = ["1112121", "2121212", "1212121", "2121212", "1212121", "2121212"]
+
+
+def board_file(rows: list[str], next_player: int) -> str:
+    return "\n".join([*rows, str(next_player)]) + "\n"
+
+
+def test_full_board_with_22_and_20_pieces_is_printed_with_its_score_and_one_move_exits(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "".join(FULL_22_20).count("1") == 22 and "".join(FULL_22_20).count("2") == 20
+    score1, score2 = points(FULL_22_20, "1"), points(FULL_22_20, "2")
+    assert (score1, score2) == (12, 11)  # every diagonal quadruple is one colour
+    source, target = tmp_path / "full.txt", tmp_path / "out.txt"
+    source.write_text(board_file(FULL_22_20, 2))
+    expected = ("\nMaxConnect-4 game\n\nGame state before move:\n" + framed(FULL_22_20)
+                + f"Score: Player 1 = {score1}, Player 2 = {score2}\n\n"
+                + "BOARD FULL\n\nGame Over!\n\n")
+    assert run(uta.main, ["one-move", str(source), str(target), "4"], capsys) == (0, expected,
+                                                                                   "")
+    assert not target.exists()  # the text: if the board is full, exit
+
+
+def test_full_board_with_22_and_20_pieces_is_printed_with_its_score_and_interactive_exits(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "full.txt").write_text(board_file(FULL_22_20, 1))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    for who in ("computer-next", "human-next"):
+        expected = ("\nMaxConnect-4 game\n\nGame state before move:\n" + framed(FULL_22_20)
+                    + "Score: Player 1 = 12, Player 2 = 11\n\n"
+                    + "BOARD FULL\n\nGame Over!\n\nFinal score 12-11: Player 1 wins.\n")
+        assert run(uta.main, ["interactive", "full.txt", who, "3"], capsys) == (0, expected, "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full.txt"]
+
+
+# Player 1 has seven pieces, player 2 none, and either may be next.
+LOPSIDED = ["0000000", "0000000", "0000000", "0001000", "0001000", "0111110"]
+
+
+def test_the_program_may_be_either_player_as_the_state_in_the_input_file_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "in.txt"
+    for next_player, column, row in ((2, 4, 2), (1, 4, 2)):
+        source.write_text(board_file(LOPSIDED, next_player))
+        target = tmp_path / f"out{next_player}.txt"
+        status, out, err = run(uta.main, ["one-move", str(source), str(target), "4"], capsys)
+        after = list(LOPSIDED)
+        after[row] = after[row][:column - 1] + str(next_player) + after[row][column:]
+        assert (status, err) == (0, "")
+        assert out.endswith(
+            f"\n\nmove 8: Player {next_player}, column {column}\n\nGame state after move:\n"
+            + framed(after) + f"Score: Player 1 = {points(after, '1')}, "
+            f"Player 2 = {points(after, '2')}\n\n")
+        assert target.read_bytes() == board_file(after, 3 - next_player).replace(
+            "\n", "\r\n").encode()
+
+
+def test_a_board_with_uneven_counts_is_played_as_well_as_plain_minimax_plays_it() -> None:
+    from zerosum.games.maxconnect4 import MaxConnect4, parse_board
+    from zerosum.games.maxconnect4.engine import factory
+    from zerosum.result import Limit
+    from zerosum.search import minimax_search
+    from zerosum.search.driver import analyse_with
+
+    game = MaxConnect4()
+    # 7 empty cells, 22 pieces of player 1 and 13 of player 2: searched to the end of the
+    # game, the engine's value and move are exact.
+    rows = ["0000000", "1211212", "1111121", "2121112", "1112121", "2121212"]
+    assert ("".join(rows).count("1"), "".join(rows).count("2")) == (22, 13)
+    for next_player in (1, 2):
+        pos = parse_board(board_file(rows, next_player), counts=False)
+        exact = minimax_search(game, pos)
+        result = analyse_with(factory(), game, pos, Limit(depth=3))
+        assert result.value == exact.value
+        assert minimax_search(game, game.result(pos, result.action)).value == exact.value
+
+
+def test_interactive_plays_a_board_with_uneven_counts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "start.txt").write_text(board_file(LOPSIDED, 2))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    status, out, err = run(uta.main, ["interactive", "start.txt", "human-next", "2"], capsys)
+    assert (status, err) == (0, "")
+    human = list(LOPSIDED)
+    human[5] = "2111110"
+    assert "\n\nmove 8: Player 2, column 1\n\nGame state after move:\n" + framed(human) in out
+    assert (tmp_path / "human.txt").read_bytes() == board_file(human, 1).replace(
+        "\n", "\r\n").encode()
+    computer = (tmp_path / "computer.txt").read_text().splitlines()
+    assert computer[6] == "2" and sum(row.count("1") for row in computer[:6]) == 8
+    assert out.endswith("\n\nEnd of input: the game stops here.\n")
+
+
+def test_if_the_input_file_does_not_exist_one_move_starts_from_an_empty_board(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # One-move reads its input file "as in interactive mode", where a missing file gives
+    # the empty board.
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(uta.main, ["one-move", "missing.txt", "out.txt", "2"], capsys)
+    empty = ["0000000"] * 6
+    after = [*empty[:5], "0001000"]
+    assert (status, err) == (0, "")
+    assert out == ("\nMaxConnect-4 game\n\nGame state before move:\n" + framed(empty)
+                   + "Score: Player 1 = 0, Player 2 = 0\n\n"
+                   + "\n\nmove 1: Player 1, column 4\n\nGame state after move:\n"
+                   + framed(after) + "Score: Player 1 = 0, Player 2 = 0\n\n")
+    assert (tmp_path / "out.txt").read_bytes() == board_file(after, 2).replace(
+        "\n", "\r\n").encode()
+    assert not (tmp_path / "missing.txt").exists()

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from zerosum.cli import main as zerosum
 from zerosum.frontends import connect4 as comp3608
+from zerosum.frontends import cs540_takestones, nqueens_a4, uta_logic
 from zerosum.frontends import uta_maxconnect4 as uta
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -354,3 +356,138 @@ def test_if_the_input_file_does_not_exist_one_move_starts_from_an_empty_board(
     assert (tmp_path / "out.txt").read_bytes() == board_file(after, 2).replace(
         "\n", "\r\n").encode()
     assert not (tmp_path / "missing.txt").exists()
+
+
+def test_eval_explanation_txt_is_the_file_the_text_names(tmp_path: Path) -> None:
+    folder = ROOT / "assignments" / "uta-maxconnect4"
+    assert (folder / "eval_explanation.txt").is_file()
+    assert not (folder / "eval_explanation.md").exists()
+    assert zerosum(["assignment", "export", "uta-maxconnect4", str(tmp_path / "x")]) == 0
+    exported = (tmp_path / "x" / "eval_explanation.txt").read_text()
+    assert "bench/" not in exported and "zerosum/games/maxconnect4/bitboard.py" in exported
+
+
+# == UTA CSE 4308, check_true_false.py =====================================================
+
+RULES = ROOT / "assignments" / "uta-logic" / "wumpus_rules.txt"
+FACTS = "(not S_1_1)\n(not B_1_1)\nS_1_3\n(not S_2_2)\nB_1_2\n"
+
+
+def check_true_false(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                     capsys: pytest.CaptureFixture[str], knowledge: str,
+                     statement: str) -> tuple[int, str, str]:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "kb.txt").write_text(knowledge)
+    (tmp_path / "st.txt").write_text(statement)
+    return run(uta_logic.main, [str(RULES), "kb.txt", "st.txt"], capsys)
+
+
+def test_statement_file_with_more_than_one_expression_only_the_first_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The second line is not even valid: it is not read.
+    result = check_true_false(tmp_path, monkeypatch, capsys, FACTS, "M_1_4\n(P_1_1)\nX_9_9\n")
+    assert result == (0, "definitely true\n", "")
+    assert (tmp_path / "result.txt").read_text() == "definitely true\n"
+    result = check_true_false(tmp_path, monkeypatch, capsys, FACTS,
+                              "# a comment first\n\n(not P_1_3)\nM_1_4\n")
+    assert result == (0, "definitely false\n", "")
+
+
+def test_a_line_with_a_single_space_is_not_read_successfully(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = check_true_false(tmp_path, monkeypatch, capsys,
+                                        FACTS.replace("S_1_3\n", "S_1_3\n \n"), "M_1_4\n")
+    assert (status, out) == (2, "")
+    assert err == ("check_true_false.py: kb.txt:4:1: a blank line must be empty; this one "
+                   "holds white space\n")
+    assert not (tmp_path / "result.txt").exists()
+    # Totally empty lines are fine.
+    assert check_true_false(tmp_path, monkeypatch, capsys, FACTS.replace("\n", "\n\n"),
+                            "M_1_4\n") == (0, "definitely true\n", "")
+
+
+@pytest.mark.parametrize("statement, answer", [
+    ("(and)", "definitely true"),  # an "and" with zero substatements is true
+    ("(or)", "definitely false"),  # an "or" or "xor" with zero substatements is false
+    ("(xor)", "definitely false"),
+    ("(xor M_1_4 M_2_3 M_1_2)", "definitely true"),  # exactly one substatement true
+    ("(xor M_1_4 (not M_2_3))", "definitely false"),  # two true: not exactly one
+])
+def test_and_or_xor_connect_any_number_of_statements(
+        statement: str, answer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert check_true_false(tmp_path, monkeypatch, capsys, FACTS,
+                            statement + "\n") == (0, answer + "\n", "")
+
+
+def test_both_true_and_false_when_the_knowledge_base_is_always_false(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The rules say (2,2) has no monster.
+    assert check_true_false(tmp_path, monkeypatch, capsys, FACTS + "M_2_2\n",
+                            "P_3_3\n") == (0, "both true and false\n", "")
+
+
+# == CS 540, TakeStones ====================================================================
+
+
+def test_the_texts_example_with_min_to_move_prints_its_trace_and_next_move(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `TakeStones 7 3 1 4 2 3`: stones 3 5 6 7 left, the last move 2, depth 3; one child
+    # (6), whose one child (3) ends the game. Each node, as it returns: the stone taken to
+    # reach it, the stones available there, its final alpha and beta (tab-separated).
+    trace = ("3\n5 7\nalpha: -1000\tbeta: 1000\n"
+             "6\n3 5 7\nalpha: 100\tbeta: 1000\n"
+             "2\n3 5 6 7\nalpha: -1000\tbeta: 100\n"
+             "NEXT MOVE\n6\n3 5 7\n")
+    assert run(cs540_takestones.main, ["7", "3", "1", "4", "2", "3"], capsys) == (0, trace, "")
+
+
+@pytest.mark.parametrize("args, move, left", [
+    (["7", "0", "0"], "1", "2 3 4 5 6 7"),  # first move: an odd stone below 7/2 (1 or 3)
+    (["6", "0", "0"], "1", "2 3 4 5 6"),  # n = 6: only stone 1 is below 3
+    (["7", "2", "3", "6", "0"], "1", "2 4 5 7"),  # the text's input: Max to move, depth 0
+])
+def test_the_first_move_and_the_texts_input_give_the_next_move(
+        args: list[str], move: str, left: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(cs540_takestones.main, args, capsys)
+    assert (status, err) == (0, "") and out.endswith(f"NEXT MOVE\n{move}\n{left}\n")
+
+
+# == CMPT 317, the N-Queens game ===========================================================
+
+
+def queens_value(n: int, counted: bool) -> int:
+    """Minimax of the N-Queens game (variation 1a, or 1b when `counted`), written from the
+    text: queens go in the left-most empty column; the player who cannot place one loses;
+    the utility is +-1, or +-k for k queens on the board."""
+    def value(rows: tuple[int, ...]) -> int:
+        col = len(rows)
+        free = [r for r in range(n)
+                if all(r != q and abs(r - q) != col - c for c, q in enumerate(rows))]
+        if col == n or not free:  # the last player to place a queen wins
+            sign = 1 if col % 2 == 1 else -1
+            return sign * (col if counted else 1)
+        values = [value((*rows, r)) for r in free]
+        return max(values) if col % 2 == 0 else min(values)
+    return value(())
+
+
+@pytest.mark.parametrize("question, counted", [(nqueens_a4.q1, False), (nqueens_a4.q2, True),
+                                               (nqueens_a4.q3, False), (nqueens_a4.q4, True)])
+def test_minimax_values_of_variations_1a_and_1b_for_n_1_to_7(
+        question: object, counted: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(question, ["--sizes", "1-7", "--format", "csv"], capsys)
+    values = [int(line.split(",")[1]) for line in out.splitlines()[1:]]
+    assert (status, err) == (0, "")
+    assert values == [queens_value(n, counted) for n in range(1, 8)]
+    assert values == ([1, 1, 1, -1, 1, 1, 1] if not counted else [1, 1, 1, -2, 5, 5, 5])
+
+
+def test_if_all_n_queens_are_on_the_board_the_last_player_to_move_wins(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # N = 5 (odd): all five placed, player 1 moved last: utility N = +5 in variation 1b.
+    status, out, _ = run(nqueens_a4.q2, ["--sizes", "5", "--format", "csv"], capsys)
+    assert status == 0 and out.splitlines()[1].split(",")[1] == "+5"

@@ -296,9 +296,16 @@ def for_export(text: str) -> str:
 
 
 def _content(name: str, source: Path) -> bytes:
+    """A file's bytes in the export: the assignment's own documents (its Markdown, and
+    any text file holding a marker, e.g. eval_explanation.txt) as `for_export` has them."""
     data = source.read_bytes()
-    if name.endswith(".md") and "/" not in name:  # the assignment's own Markdown
-        data = for_export(data.decode("utf-8")).encode("utf-8")
+    if "/" not in name:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data
+        if name.endswith(".md") or MARKER.search(text):
+            data = for_export(text).encode("utf-8")
     return data
 
 
@@ -310,10 +317,10 @@ def _write_folder(tmp: Path, files: list[tuple[str, Path]], launchers: set[str])
     for name, source in files:
         dest = tmp / name
         dest.parent.mkdir(parents=True, exist_ok=True)
-        if name.endswith(".md") and "/" not in name:
-            dest.write_bytes(_content(name, source))
-        else:
+        if "/" in name:  # the package, as it is
             shutil.copyfile(source, dest)
+        else:
+            dest.write_bytes(_content(name, source))
         dest.chmod(_mode(name, launchers))
     tmp.chmod(0o755)  # mkdtemp made it private
 

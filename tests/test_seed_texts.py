@@ -491,3 +491,18 @@ def test_if_all_n_queens_are_on_the_board_the_last_player_to_move_wins(
     # N = 5 (odd): all five placed, player 1 moved last: utility N = +5 in variation 1b.
     status, out, _ = run(nqueens_a4.q2, ["--sizes", "5", "--format", "csv"], capsys)
     assert status == 0 and out.splitlines()[1].split(",")[1] == "+5"
+
+
+@pytest.mark.parametrize("first, computer_moves", [("computer-first", True),
+                                                   ("human-first", False)])
+def test_computer_first_and_human_first_choose_who_makes_the_next_move(
+        first: str, computer_moves: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The text's usage line says computer-next/human-next; its description of the same
+    # argument, computer-first/human-first.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    status, out, err = run(uta.main, ["interactive", "missing.txt", first, "2"], capsys)
+    assert (status, err) == (0, "")
+    assert ("move 1: Player 1, column 4" in out) == computer_moves
+    assert (tmp_path / "computer.txt").exists() == computer_moves

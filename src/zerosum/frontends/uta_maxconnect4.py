@@ -49,6 +49,10 @@ USAGE = (
 COMPUTER_FILE = "computer.txt"
 HUMAN_FILE = "human.txt"
 MAX_DEPTH = 42  # the cells of the board: no search goes deeper
+# Whether the computer moves next. The course's command line says computer-next and
+# human-next, its description of that argument computer-first and human-first: both.
+WHO_MOVES = {"computer-next": True, "human-next": False,
+             "computer-first": True, "human-first": False}
 
 
 class UsageError(InputError):
@@ -66,7 +70,7 @@ def main(argv: Sequence[str]) -> int:
         return one_move(source, third, depth, sys.stdout)
     check_writable(COMPUTER_FILE)
     check_writable(HUMAN_FILE)
-    return interactive(source, third == "computer-next", depth, sys.stdin, sys.stdout)
+    return interactive(source, WHO_MOVES[third], depth, sys.stdin, sys.stdout)
 
 
 def parse_args(argv: Sequence[str]) -> tuple[str, str, str, int]:
@@ -75,7 +79,7 @@ def parse_args(argv: Sequence[str]) -> tuple[str, str, str, int]:
     mode, source, third, depth_text = argv
     if mode not in ("one-move", "interactive"):
         raise UsageError(f"unknown mode {shown(mode)}: use one-move or interactive")
-    if mode == "interactive" and third not in ("computer-next", "human-next"):
+    if mode == "interactive" and third not in WHO_MOVES:
         raise UsageError(f"expected computer-next or human-next, not {shown(third)}")
     try:
         depth = parse_int(depth_text, "DEPTH", lo=1, hi=MAX_DEPTH)

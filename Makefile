@@ -1,42 +1,59 @@
-# Two everyday commands: `make play` and `make test`. Each sets itself up (a local
-# .venv with the project installed in editable mode) and is quick when that is done.
+# Two everyday commands: `make play` and `make test`. Each sets itself up (a local .venv
+# with the project installed in editable mode) and is quick when that is done. Each installs
+# only what it needs: play the core (which needs nothing beside Python), serve the `web`
+# extra, test and lint the `dev` extra (which holds web's packages too). One stamp per set,
+# each newer than pyproject.toml when that set is installed from it: edit pyproject.toml and
+# the next command reinstalls what it needs.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+CORE := $(VENV)/.installed-core
+WEB := $(VENV)/.installed-web
+DEV := $(VENV)/.installed-dev
 
 .PHONY: play serve test test-slow lint bench bench-deps setup clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
+
+# Installing an extra installs the core too, so each stamp below also renews $(CORE).
+$(CORE): pyproject.toml setup.py | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(WEB): pyproject.toml setup.py | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	touch $@ $(CORE)
+
+$(DEV): pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $@ $(WEB) $(CORE)
 
-setup: $(STAMP)
+setup: $(DEV)
 
-play: $(STAMP)
+play: $(CORE)
 	$(BIN)/zerosum play
 
 # The browser UI on http://127.0.0.1:8000/ (this machine only).
-serve: $(STAMP)
+serve: $(WEB)
 	$(BIN)/zerosum serve
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
 test: lint
 	$(BIN)/pytest -m "not slow" -n 2
 
-test-slow: $(STAMP)
+test-slow: $(DEV)
 	$(BIN)/pytest -m slow -n 2
 
-bench: $(STAMP)
+bench: $(DEV)
 	$(BIN)/python bench/search_speed.py
 
 # OpenSpiel and easyAI, which some bench scripts compare against (never needed by tests).
-bench-deps: $(STAMP)
+bench-deps: $(DEV)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 
 clean:

@@ -149,8 +149,9 @@ queen wins, so X wins exactly when the final number of queens is odd.
 
 Values are from X's side for the empty board. The best opening is the move the search
 chose among the best ones: rows count from 1 at the top, `('X', r)` for 1a/1b and
-`(row, column)` for 2/2b. When every opening loses (value < 0) it is simply the first
-one the search tried.
+`(row, column)` for 2/2b, as the assignment's tables print them (`zerosum play`,
+`analyse` and the browser write the same moves `Xr` and `rRcC`: `X3`, `r2c3`). When every
+opening loses (value < 0) it is simply the first one the search tried.
 
 ## How they were computed
 

@@ -211,3 +211,33 @@ def test_a_bad_typed_move_is_one_line_in_the_page(url: str, page: Any) -> None:
     assert page.inner_text("#error") == (
         "not a square: 'Z9' (write it like C3, or a number like 11)")
     assert moves(page) == [] and status(page) == "Black to move (you)"
+
+
+def test_choosing_another_game_starts_it_with_its_own_players(url: str, page: Any) -> None:
+    # Was: the Connect Four board stayed and took moves, the menus offered tic-tac-toe's
+    # players, the computer never answered ("unknown player 'engine'") and the person
+    # played both sides.
+    page.goto(f"{url}/?game=connect4&player=engine")
+    page.wait_for_function("() => document.querySelectorAll('#board rect.target').length === 7")
+    page.select_option("#game", "tictactoe")
+    page.wait_for_function("() => document.querySelectorAll('#board rect.target').length === 9")
+    assert status(page) == "X to move (you)" and moves(page) == []
+    assert page.input_value("#player") == "iterative"  # tic-tac-toe's default player
+    play(page, page.locator("#board rect.target").first)
+    assert moves(page) == ["1", "5"] and page.inner_text("#error") == ""
+    assert status(page) == "X to move (you)"
+    screenshot(page, "game-menu-tictactoe")
+    # While the computer thinks: the search of the game left behind ends with it.
+    page.select_option("#game", "connect4")
+    page.select_option("#player", "iterative")
+    page.fill("#seconds", "30")
+    page.check("#computer-first")
+    page.click("#setup button[type=submit]")
+    page.wait_for_selector("#infos tr")
+    page.select_option("#game", "nqueens")  # 6 x 6; the computer (X) still moves first
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           " === 'O to move (you)'")
+    assert page.locator("#board text.queen").count() == 1
+    assert len(moves(page)) == 1 and re.fullmatch(r"X\d", moves(page)[0])
+    assert page.inner_text("#error") == ""
+    screenshot(page, "game-menu-nqueens")

@@ -438,3 +438,114 @@ def _fuzz_frontends(workdir: Path, case: tuple[str, Callable[[Sequence[str]], in
 test_fuzz_frontends, test_fuzz_frontends_deeper = (
     pytest.mark.parametrize("case", FRONTENDS, ids=[c[0] for c in FRONTENDS])(t)
     for t in everyday_and_deep(_fuzz_frontends, data=st.data(), n=EVERYDAY))
+
+
+# --- tournament databases ---------------------------------------------------------------
+
+TOURNAMENT = ["tournament", "tictactoe", "--agent", "random", "--agent", "alphabeta:depth=1",
+              "--games", "4", "--workers", "1", "--opening-plies", "1"]
+
+
+@pytest.fixture(scope="module")
+def tournament_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole tournament's database (4 games of tic-tac-toe), to be damaged in copies."""
+    from zerosum.games.registry import get_game
+    from zerosum.tournament.referee import play_game
+    from zerosum.tournament.schedule import Settings, jobs
+    from zerosum.tournament.store import Store
+
+    path = tmp_path_factory.mktemp("tournament") / "t.sqlite"
+    # the settings TOURNAMENT makes, its games played here (no worker to start)
+    settings = Settings("tictactoe", ("random", "alphabeta:depth=1"), 4, opening_plies=1,
+                        move_timeouts=(60.0, 60.0))
+    with Store(str(path), settings.to_json()) as store:
+        for job in jobs(settings, get_game("tictactoe").create()):
+            store.add(job, play_game(job))
+    with contextlib.redirect_stdout(io.StringIO()):  # TOURNAMENT takes it as its own
+        assert cli.main([*TOURNAMENT, "--db", str(path)]) == 0
+    return path
+
+
+JSON_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 2**70), st.floats(),
+              st.sampled_from(["", "x", "1", "0.5", "random", "tictactoe", "checkers", "5",
+                               "\x00", "9" * 400, "/nonexistent/x.py", "alphabeta:depth=1"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.sampled_from(["move", "by", "x", "score"]),
+                                            inner, max_size=3)),
+    max_leaves=6)
+SQL_VALUES = st.one_of(st.none(), st.integers(-2, 2**62), st.floats(allow_nan=False),
+                       st.text(max_size=12), st.binary(max_size=12),
+                       st.sampled_from(["{}", "[]", "null", '{"number": 1}', "[" * 3000]))
+SCHEMA_DAMAGE = [
+    "DROP TABLE games", "DROP TABLE settings", "ALTER TABLE games ADD COLUMN x TEXT",
+    "ALTER TABLE games RENAME TO old", "CREATE TABLE notes (text TEXT)",
+    "DELETE FROM settings", "UPDATE settings SET id = 1, json = json || 'x'",
+    "ALTER TABLE settings RENAME COLUMN json TO text",
+    "UPDATE games SET number = number + 10",
+]
+
+
+def damage(data: st.DataObject, path: Path) -> str:
+    """One damage done to the database at `path`, drawn by `data`; what it was."""
+    import json
+    import sqlite3
+
+    kind = data.draw(st.sampled_from(["json", "column", "schema", "bytes"]))
+    if kind == "bytes":
+        raw = bytearray(path.read_bytes())
+        at = data.draw(st.integers(0, len(raw) - 1))
+        if data.draw(st.booleans()):
+            del raw[at:]
+        else:
+            raw[at] = data.draw(st.integers(0, 255))
+        path.write_bytes(bytes(raw))
+        return f"bytes at {at}"
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        if kind == "schema":
+            statement = data.draw(st.sampled_from(SCHEMA_DAMAGE))
+            con.execute(statement)
+            return statement
+        table, column = data.draw(st.sampled_from(
+            [("games", "job"), ("games", "result"), ("settings", "json")]))
+        number = data.draw(st.integers(1, 4))
+        where = "id = 1" if table == "settings" else f"number = {number}"
+        if kind == "column":
+            value = data.draw(SQL_VALUES)
+            with contextlib.suppress(sqlite3.IntegrityError):  # NULL in a NOT NULL column
+                con.execute(f"UPDATE {table} SET {column} = ? WHERE {where}", (value,))
+            return f"{table}.{column} = {value!r}"
+        (text,) = con.execute(f"SELECT {column} FROM {table} WHERE {where}").fetchone()
+        document = json.loads(text)
+        target = document
+        if column == "result" and document["moves"] and data.draw(st.booleans()):
+            target = data.draw(st.sampled_from(document["moves"]))  # one move's record
+        key = data.draw(st.sampled_from(sorted(target)))
+        if data.draw(st.integers(0, 4)) == 0:
+            del target[key]
+        else:
+            target[key] = data.draw(JSON_VALUES)
+        con.execute(f"UPDATE {table} SET {column} = ? WHERE {where}",
+                    (json.dumps(document),))
+        return f"{table}.{column}[{key}]"
+    finally:
+        con.close()
+
+
+def _fuzz_tournament_databases(zerosum_main: Callable[[Sequence[str]], int], workdir: Path,
+                               tournament_db: Path, data: st.DataObject) -> None:
+    path = workdir / "fuzzed.sqlite"
+    path.write_bytes(tournament_db.read_bytes())
+    for extra in (Path(f"{path}-journal"), workdir / "games.txt"):
+        extra.unlink(missing_ok=True)
+    damage(data, path)
+    for argv in (["results", path.name], ["results", path.name, "--export", "games.txt"],
+                 [*TOURNAMENT, "--db", path.name],
+                 ["sprt", *TOURNAMENT[1:6], "--max-games", "4", "--workers", "1",
+                  "--opening-plies", "1", "--db", path.name]):
+        run_command("tournament databases", zerosum_main, argv, workdir)
+
+
+test_fuzz_tournament_databases, test_fuzz_tournament_databases_deeper = everyday_and_deep(
+    _fuzz_tournament_databases, data=st.data(), n=EVERYDAY)

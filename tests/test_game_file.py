@@ -244,7 +244,8 @@ def test_a_wrong_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     (["play", "--side", "none"], "options before the game's name go with --game-file; put "
      "them after it, e.g. zerosum play tictactoe --side none"),
     (["play", "--game-file", EXAMPLE, "--opponent", "engine"],
-     f"unknown opponent 'engine'; choose from {', '.join(OPPONENTS)}"),
+     f"unknown opponent 'engine'; choose from {', '.join(OPPONENTS)}, or your own agent "
+     "FILE.py"),
     (["perft", "--game-file", EXAMPLE], "--game-file needs --depth N, e.g. zerosum perft "
      "--game-file mygame.py --depth 4"),
     (["perft", "--game-file", EXAMPLE, "--depth", "2", "checkers", "--depth", "2"],
@@ -253,3 +254,117 @@ def test_a_wrong_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_game_file_usage_errors(args: list[str], message: str,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     assert zerosum(args, capsys) == (2, "", f"zerosum: error: {message}\n")
+
+
+# Twenty-one (docs/examples/mygame.py) with one method replaced by one breaking a rule.
+def twentyone(method: str, body: str) -> str:
+    text = Path(EXAMPLE).read_text()
+    start = text.index(f"    def {method}(")
+    end = text.index("\n    def ", start + 1)
+    return text[:start] + f"    def {method}(self, *args):\n        {body}\n" + text[end:]
+
+
+RULE_BREAKERS = {
+    "generator": ("actions", "return (take for take in (1, 2, 3) if take <= args[0][0])"),
+    "unhashable": ("result", "return [args[0][0] - args[1], not args[0][1]]"),
+    "no-utility": ("utility", "return None"),
+    "nan": ("utility", "return float('nan')"),
+    "turn-not-bool": ("is_maxs_turn", "return 'yes'"),
+    "never-terminal": ("is_terminal", "return False"),
+    "exits": ("result", "import sys; sys.exit(3)"),
+}
+
+
+@pytest.mark.parametrize("name", list(RULE_BREAKERS))
+def test_a_rule_breaking_game_is_one_line_with_and_without_the_check(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    path = write(tmp_path, twentyone(*RULE_BREAKERS[name]))
+    commands = [["play", "--game-file", path, "--side", "none", "--opponent", "alphabeta",
+                 "--depth", "3"],
+                ["perft", "--game-file", path, "--depth", "3"]]
+    for command in commands:
+        status, _, err = zerosum(command, capsys)  # checked: the rule it breaks
+        assert status == 2 and err.startswith(f"zerosum: error: game file {path} breaks a "
+                                              "rule: "), err
+        assert len(err.splitlines()) == 1
+        status, _, err = zerosum([*command, "--no-check"], capsys)
+        assert "Traceback" not in err and status in (0, 2), err
+        if status == 2:
+            assert err.startswith(f"zerosum: error: game file {path}") and \
+                len(err.splitlines()) == 1, err
+
+
+def test_actions_as_a_generator_is_refused_by_the_check_and_one_line_in_perft(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, twentyone(*RULE_BREAKERS["generator"]))
+    status, _, err = zerosum(["perft", "--game-file", path, "--depth", "3"], capsys)
+    assert (status, err) == (2, f"zerosum: error: game file {path} breaks a rule: actions() "
+                                "returns a sequence (a list or a tuple), not an iterator: it "
+                                "returned generator for state (21, True) (playthrough 1, at "
+                                "the start) (--no-check plays it anyway)\n")
+    status, _, err = zerosum(["perft", "--game-file", path, "--depth", "3", "--no-check"],
+                             capsys)
+    assert (status, err) == (2, f"zerosum: error: game file {path} breaks a rule: TypeError "
+                                "during the game: object of type 'generator' has no len() "
+                                "(without --no-check, the check says which rule)\n")
+
+
+@pytest.mark.parametrize("where, line", [("at import", "import sys\nsys.exit(4)\n"),
+                                          ("in GAME's making", None)])
+def test_sys_exit_in_a_game_file_never_decides_zerosums_exit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, line: str | None
+        ) -> None:
+    if line is not None:
+        path = write(tmp_path, line)
+        message = "line 2: sys.exit(4) called while loading it"
+    else:
+        path = write(tmp_path, "import sys\nfrom zerosum.games.registry import GameSpec\n"
+                     "GAME = GameSpec('x', 'X', lambda: sys.exit(0))\n")
+        message = "line 3: sys.exit(0) called while making the game"
+    for command in (["play", "--game-file", path], ["perft", "--game-file", path,
+                                                    "--depth", "2"],
+                    ["tournament", "game-file", path, "--agent", "random", "--agent",
+                     "alphabeta", "--db", str(tmp_path / "t.sqlite")]):
+        assert zerosum(command, capsys) == (2, "", f"zerosum: error: game file {path}, "
+                                                   f"{message}\n")
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_a_game_file_of_any_name_plays_in_a_tournament(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "twentyone.game"
+    path.write_text(Path(EXAMPLE).read_text())
+    status, out, err = zerosum(["tournament", "game-file", str(path), "--agent", "alphabeta",
+                                "--agent", "random", "--games", "2", "--workers", "1",
+                                "--db", str(tmp_path / "t.sqlite")], capsys)
+    assert (status, err) == (0, "")
+    assert "  alphabeta vs random: 2W 0D 0L of 2" in out
+
+
+LOOPING = twentyone("actions", "import time\n        while args[0][0] < 21:\n"
+                    "            time.sleep(0.001)\n"
+                    "        return [take for take in (1, 2, 3) if take <= args[0][0]]")
+
+
+def test_a_search_stuck_in_the_games_code_ends_at_the_first_ctrl_c(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = write(tmp_path, LOOPING)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zerosum", "play", "--game-file", path, "--no-check",
+         "--side", "none", "--opponent", "alphabeta", "--depth", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("game: First = alphabeta")
+        time.sleep(0.5)  # in the search, looping in actions()
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 2
+    assert err == (f"zerosum: error: game file {path}: the search did not stop within 2 s "
+                   "of Ctrl-C: its code loops\n")

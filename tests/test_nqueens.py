@@ -337,8 +337,10 @@ def test_moves_and_parsing() -> None:
     game = nqueens(5, "1a")
     s = game.initial_state()
     assert game.actions(s) == [("X", r) for r in range(1, 6)]
-    assert game.format_move(("X", 3)) == "('X', 3)"
-    for text in ("3", "X 3", "('X', 3)", " x3 "):
+    # Written in the game's notation everywhere; read in it, as a number, or as the tuple.
+    assert (game.format_move(("X", 3)), game.format_move(("O", 3))) == ("X3", "O3")
+    assert nqueens(5, "2").format_move((2, 3)) == "r2c3"
+    for text in ("3", "X3", "X 3", "('X', 3)", " x3 "):
         assert game.parse_move(s, text) == ("X", 3)
     s = game.result(s, ("X", 3))
     assert game.actions(s) == [("O", 1), ("O", 5)]

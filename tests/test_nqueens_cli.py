@@ -182,3 +182,91 @@ def test_launcher_runs_with_plain_python() -> None:
     bad = subprocess.run([sys.executable, "-I", "-S", str(FOLDER / "a4q1.py"), "--sizes", "2-1"],
                          capture_output=True, text=True, timeout=60, check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+# ------------------------------------------- moves in the game's notation, everywhere
+
+
+def plays(out: str) -> list[str]:
+    """The moves of `zerosum play`'s lines `X (alphabeta (depth 4)) plays MOVE: ...`."""
+    return re.findall(r"\) plays (\S+): ", out)
+
+
+def test_play_writes_queens_in_the_games_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    # Was ('X', 2) ('O', 4) ...: the action's tuple, which the page never wrote.
+    assert zerosum(["play", "nqueens", "--size", "5", "--side", "none",
+                    "--opponent", "alphabeta"]) == 0
+    assert plays(capsys.readouterr().out) == ["X2", "O4", "X1", "O3", "X5"]
+    assert zerosum(["play", "nqueens", "--size", "5", "--variation", "2", "--side", "none",
+                    "--opponent", "alphabeta", "--depth", "2"]) == 0
+    assert plays(capsys.readouterr().out) == ["r3c3", "r1c2", "r2c5", "r4c1", "r5c4"]
+
+
+def test_a_persons_help_lists_the_moves_wrapped_between_moves() -> None:
+    from zerosum.agents import HumanAgent
+    from zerosum.games.nqueens import nqueens
+
+    out = io.StringIO()
+    game = nqueens(5, "2")
+    state = game.result(game.initial_state(), (3, 3))
+    agent = HumanAgent(io.StringIO("?\n2 2\nr1c2\n"), out)
+    assert agent.choose(game, state).action == (1, 2)
+    assert out.getvalue().splitlines() == [
+        "Your move (? for help): Type the row and column (each 1-5) of an open square, "
+        "e.g. 2 3 or r2c3.",
+        "Legal moves: r1c2 r1c4 r2c1 r2c5 r4c1 r4c5 r5c2 r5c4",
+        "Your move (? for help): Invalid move: square r2c2 is not open",
+        "Legal moves: r1c2 r1c4 r2c1 r2c5 r4c1 r4c5 r5c2 r5c4",
+        "Your move (? for help): "]
+    # A list longer than a line breaks between moves, never inside one.
+    game = nqueens(12, "2")
+    lines = HumanAgent(io.StringIO(), io.StringIO()).legal_moves(
+        game, game.initial_state()).splitlines()
+    assert lines[0] == ("Legal moves: r1c1 r1c2 r1c3 r1c4 r1c5 r1c6 r1c7 r1c8 r1c9 r1c10 "
+                        "r1c11 r1c12")
+    assert max(map(len, lines)) <= 79 and lines[1].startswith("  r2c1 r2c2")
+    words = " ".join(lines).split()[2:]
+    assert words == [game.format_move(a) for a in game.actions(game.initial_state())]
+
+
+def pvs(lines: list[str]) -> list[str]:
+    """The principal variations of analyse's lines (after the time, `0.00s  X2 O4`)."""
+    return [m[1] for line in lines if (m := re.search(r"\d\.\d\ds  (.+)$", line))]
+
+
+def test_analyse_writes_the_principal_variation_in_the_games_notation(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert zerosum(["analyse", "nqueens", "X2", "--depth", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert pvs(lines) == ["O4", "O4 X1", "O4 X1 O3"]
+    assert lines[-1].startswith("best move O4: ")
+    assert zerosum(["analyse", "nqueens", "--variation", "2", "--size", "5", "r3c3",
+                    "--depth", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert pvs(lines) == ["r1c2", "r1c2 r2c5"]
+
+
+@pytest.mark.parametrize("name", ["checkers", "connect4", "maxconnect4", "nqueens",
+                                  "takestones", "tictactoe"])
+def test_every_game_plays_and_analyses_in_its_notation(
+        name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """What `zerosum play` says was played replays, read back by the game's parse_move,
+    to the position it says came next; analyse's line is the same kind of text."""
+    from zerosum.games.registry import get_game
+
+    assert zerosum(["play", name, "--side", "none", "--opponent", "random", "--seed", "1"]
+                   ) == 0
+    out = capsys.readouterr().out
+    moves = plays(out)
+    assert moves and "(" not in " ".join(moves)
+    game = get_game(name).create()
+    state = game.initial_state()
+    for text in moves:
+        action = game.parse_move(state, text)
+        assert game.format_move(action) == text
+        state = game.result(state, action)
+    assert game.is_terminal(state)
+    assert zerosum(["analyse", name, "--player", "alphabeta", "--depth", "1"]) == 0
+    best = capsys.readouterr().out.splitlines()[-1]
+    written = {game.format_move(a) for a in game.actions(game.initial_state())}
+    assert re.match(r"best move (\S+):", best)[1] in written  # type: ignore[index]

@@ -75,11 +75,15 @@ def test_scores_of_0_and_1_are_infinite_and_others_are_refused() -> None:
 
 def test_every_game_won_or_lost() -> None:
     won = trinomial(10, 0, 0)
-    assert (won.score, won.stderr, won.elo, won.elo_low) == (1.0, 0.0, math.inf, math.inf)
+    # No spread in the sample is not certainty: the variance is that of one virtual game
+    # spread over win, draw and loss, (0 + 1/4 + 1) / 3 / 10, for a mean of 10 games.
+    assert (won.score, won.elo) == (1.0, math.inf)
+    assert won.stderr == pytest.approx(math.sqrt(1.25 / 3 / 10 / 10), rel=1e-12)
+    assert won.elo_low == pytest.approx(elo_from_score(1 - Z95 * won.stderr), rel=1e-12)
     assert won.los == pytest.approx(normal_cdf(math.sqrt(10)), rel=1e-12)
-    assert won.summary() == "10W 0D 0L of 10: score 100.0 % ± 0.0 %, Elo +inf, LOS 99.9 %"
+    assert won.summary() == "10W 0D 0L of 10: score 100.0 % ± 12.7 %, Elo +inf, LOS 99.9 %"
     lost = trinomial(0, 0, 3)  # LOS: Phi(-sqrt 3)
-    assert lost.summary() == "0W 0D 3L of 3: score 0.0 % ± 0.0 %, Elo -inf, LOS 4.2 %"
+    assert lost.summary() == "0W 0D 3L of 3: score 0.0 % ± 42.2 %, Elo -inf, LOS 4.2 %"
 
 
 def test_an_interval_reaching_1_shows_its_infinite_end() -> None:
@@ -111,11 +115,19 @@ def test_pentanomial_by_hand() -> None:
                            "± 20.4 %, Elo +35 ± 153, LOS 68.5 %")
 
 
-def test_pairs_that_each_split_have_no_variance_where_single_games_do() -> None:
+def test_pairs_that_each_split_have_little_variance_where_single_games_much() -> None:
     pairs = pentanomial([0, 0, 10, 0, 0], 10, 0, 10)  # every opening won by the same side
-    assert (pairs.score, pairs.stderr, pairs.los) == (0.5, 0.0, 0.5)
-    assert trinomial(10, 0, 10).stderr > 0.1
-    assert pentanomial([0, 0, 0, 0, 3], 6, 0, 0).los == 1.0
+    # none seen, but never claimed none: one virtual pair spread over the five scores,
+    # (1/4 + 1/16 + 0 + 1/16 + 1/4) / 5 / 10, for a mean of 10 pairs
+    assert (pairs.score, pairs.los) == (0.5, 0.5)
+    assert pairs.stderr == pytest.approx(math.sqrt(0.625 / 5 / 10 / 10), rel=1e-12)
+    assert trinomial(10, 0, 10).stderr > 0.1 > 2 * pairs.stderr
+    assert pentanomial([0, 0, 5, 0, 0], 5, 0, 5).summary() == (
+        "5W 0D 5L of 10, pairs (0 ½ 1 1½ 2) 0 0 5 0 0: score 50.0 % ± 13.9 %, Elo +0 ± 99, "
+        "LOS 50.0 %")
+    swept = pentanomial([0, 0, 0, 0, 3], 6, 0, 0)  # three pairs won: likely, not certain
+    assert swept.los == pytest.approx(normal_cdf(0.5 / swept.stderr), rel=1e-12)
+    assert swept.los < 0.995
     lone = pentanomial([1, 0, 0, 0, 0], 0, 0, 2)  # one pair: no variance to estimate
     assert lone.stderr == math.inf and math.isnan(lone.los)
     assert lone.summary() == \

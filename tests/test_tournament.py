@@ -3,7 +3,9 @@ database and the reports, with exact games and figures."""
 
 from __future__ import annotations
 
+import os
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -212,20 +214,122 @@ def test_a_backend_stops_taking_jobs_when_told() -> None:
     assert [r.number for r in results] == [1, 2, 3]
 
 
+def test_a_worker_killed_from_outside_is_replaced_and_blames_nobody() -> None:
+    import multiprocessing
+    import signal
+
+    schedule = [GameJob(n, "tictactoe", ("random", "alphabeta:depth=1"), seeds=(n, n))
+                for n in range(1, 4)]
+    results: list[GameResult] = []
+
+    def take(result: GameResult) -> None:
+        results.append(result)
+        if result.number == 1:  # the idle worker dies (an OOM killer, a person's kill)
+            for child in multiprocessing.active_children():
+                os.kill(child.pid or 0, signal.SIGKILL)
+                child.join()
+
+    LocalBackend(1).run(iter(schedule), take)
+    assert [(r.number, r.fault) for r in results] == [(1, None), (2, None), (3, None)]
+    assert [moves_of(r) for r in results] == [moves_of(play_game(j)) for j in schedule]
+
+
+def test_a_worker_dying_before_any_agent_ran_plays_the_game_again(tmp_path: Path) -> None:
+    flag = tmp_path / "die-once"
+    flag.write_text("")
+    game = tmp_path / "dies_once.py"
+    game.write_text(f"import os\nfrom pathlib import Path\n"
+                    f"from zerosum.games.tictactoe import TicTacToe\n"
+                    f"if Path({str(flag)!r}).exists():\n"
+                    f"    Path({str(flag)!r}).unlink()\n"
+                    f"    os._exit(9)\n"
+                    f"GAME = TicTacToe()\n")
+    job = GameJob(1, str(game), ("random", "alphabeta"), seeds=(1, 1))
+    results: list[GameResult] = []
+    LocalBackend(1).run(iter([job]), results.append)
+    # the first worker died loading the game: nobody's forfeit, the game played again
+    assert [(r.number, r.fault) for r in results] == [(1, None)]
+    assert moves_of(results[0]) == moves_of(play_game(job))
+    always = tmp_path / "dies_always.py"
+    always.write_text("import os\nos._exit(9)\n")
+    with pytest.raises(InputError, match=r"^game 1: its worker process died 3 times "
+                                         r"before any agent's code ran \(exit code 9\)"):
+        LocalBackend(1).run(iter([GameJob(1, str(always), ("random", "random"))]),
+                            lambda r: None)
+
+
+@pytest.mark.parametrize("agent, reason", [
+    ("exits_when_made.py", "lost: its worker process died while making it (exit code 4)"),
+    ("slow_to_make.py", "lost: not made within 0.3 s"),
+    ("exits.py", "crashed: it called sys.exit(5)"),
+])
+@pytest.mark.parametrize("side", [0, 1])
+def test_an_agent_failing_while_made_is_blamed_not_the_side_to_move(
+        agent: str, reason: str, side: int) -> None:
+    spec = str(AGENTS / agent)
+    agents = ("random", spec) if side else (spec, "random")
+    job = GameJob(1, "tictactoe", agents, move_timeout=(0.3, 0.3))  # type: ignore[arg-type]
+    results: list[GameResult] = []
+    LocalBackend(1).run(iter([job]), results.append)
+    (result,) = results
+    assert (result.fault, result.score) == (side, float(side))
+    assert result.reason.endswith(f"{spec} {reason}") or \
+        result.reason.endswith(f"({spec}) {reason}"), result.reason
+
+
+def test_an_agent_file_failing_in_a_worker_only_stops_the_tournament_naming_the_game(
+        ) -> None:
+    # made once in the tournament's process first, it can fail here only if the file
+    # changed (or differs on another machine): no game can be played fairly
+    spec = str(AGENTS / "exits.py") + ":at=make"
+    job = GameJob(7, "tictactoe", ("random", spec))
+    with pytest.raises(InputError, match=rf"^game 7: agent file {AGENTS / 'exits.py'}, line "
+                                         r"19: sys.exit\(0\) called while making the agent$"):
+        LocalBackend(1).run(iter([job]), lambda result: None)
+
+
+def test_never_more_workers_than_games_nor_than_a_few_a_core(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.tournament import backends
+
+    started: list[object] = []
+    start = LocalBackend.start
+
+    def counted(self: LocalBackend) -> object:
+        started.append(self)
+        return start(self)
+
+    monkeypatch.setattr(LocalBackend, "start", counted)
+    schedule = [GameJob(n, "tictactoe", ("random", "random"), seeds=(n, n)) for n in (1, 2)]
+    results: list[GameResult] = []
+    LocalBackend(8).run(iter(schedule), results.append)
+    assert len(results) == 2 and len(started) <= 2
+    assert LocalBackend(256).size == backends.MAX_PER_CORE * backends.default_workers()
+
+
 # -- the database ---------------------------------------------------------------------
 
 def test_the_store_keeps_games_and_refuses_another_tournament(tmp_path: Path) -> None:
     path = str(tmp_path / "t.sqlite")
     j = job(("random", "alphabeta"))
     r = play_game(j)
-    with Store(path, "settings A") as store:
+    a = Settings("tictactoe", ("random", "alphabeta"), 2, move_timeouts=(60.0, 60.0))
+    with Store(path, a.to_json()) as store:
         store.add(j, r)
-    with Store(path, "settings A") as store:
+    with Store(path, a.to_json()) as store:
         assert store.results() == {1: r} and store.jobs() == {1: j}
-    with pytest.raises(InputError, match="holds another tournament"):
-        Store(path, "settings B")
+    with pytest.raises(InputError, match=r"holds another tournament \(other settings\)"):
+        Store(path, replace(a, seed=2).to_json())
     with Store.existing(path) as store:
-        assert store.settings_json == "settings A"
+        assert store.settings_json == a.to_json()
+    # more games of the same tournament extend it; fewer are refused
+    with pytest.raises(InputError, match="holds another tournament with 2 games a pairing: "
+                                         "give --games 2 or more"):
+        Store(path, replace(a, games=0).to_json())
+    with Store(path, replace(a, games=4).to_json()) as store:
+        assert store.results() == {1: r}
+    with Store.existing(path) as store:
+        assert Settings.from_json(store.settings_json).games == 4
 
 
 def test_a_file_that_is_no_database_is_refused(tmp_path: Path) -> None:
@@ -283,3 +387,33 @@ def test_standings_wait_until_every_agent_is_linked_by_games() -> None:
     assert standings(early).startswith("Standings: no ratings yet: ")
     linked = [*early, played(("a", "c"), 0, 0.5, 3)]
     assert standings(linked).splitlines()[2].split()[:2] == ["1", "a"]
+
+
+def test_a_backend_leaving_games_unplayed_never_passes_for_done(tmp_path: Path) -> None:
+    from zerosum.tournament.run import play
+
+    class Lazy:  # plays the first game only, then returns as if done
+        def run(self, jobs: object, on_result: object) -> None:
+            job = next(jobs)  # type: ignore[call-overload]
+            on_result(play_game(job))  # type: ignore[operator]
+
+    s = settings(agents=("random", "alphabeta:depth=1"), move_timeouts=(60.0, 60.0))
+    with Store(str(tmp_path / "t.sqlite"), s.to_json()) as store:
+        with pytest.raises(InputError, match=r"^3 games were not played \(game 2 the first\)"):
+            play(s, TTT, store, Lazy(), lambda job, result: None)
+        assert list(store.results()) == [1]
+
+
+@pytest.mark.parametrize("raised", ["OSError('disk')", "SystemExit(3)"])
+def test_a_game_files_own_error_in_a_worker_stops_the_tournament_naming_it(
+        tmp_path: Path, raised: str) -> None:
+    game = tmp_path / "breaks.py"
+    game.write_text("from zerosum.games.tictactoe import TicTacToe\n\n\n"
+                    "class Breaks(TicTacToe):\n"
+                    "    def result(self, state, action):\n"
+                    f"        raise {raised}\n\n\n"
+                    "GAME = Breaks()\n")
+    job = GameJob(2, str(game), ("random", "random"))
+    kind = raised.split("(")[0]
+    with pytest.raises(InputError, match=rf"^game 2: the game {game} failed: {kind}"):
+        LocalBackend(1).run(iter([job]), lambda result: None)

@@ -21,6 +21,7 @@ from zerosum.tournament.report import report
 from zerosum.tournament.schedule import Settings, jobs
 
 AGENTS = ("random", "alphabeta:depth=2", "mcts:nodes=40")
+AGENT_FILES = Path(__file__).parent / "data" / "agents"
 FLAGS = [flag for agent in AGENTS for flag in ("--agent", agent)]
 
 
@@ -123,6 +124,16 @@ def test_an_sprt_stops_once_decided(tmp_path: Path, capsys: pytest.CaptureFixtur
     (["--agent", "random", "--agent", "engine", "--address", "1.2.3.4:6379"],
      "--address goes with --backend ray"),
     (["--agent", "random", "--agent", "nothere.py"], "nothere.py"),
+    # with --move-timeout too, an agent is made before the database is
+    (["--agent", "random", "--agent", "nothere.py", "--move-timeout", "5"], "nothere.py"),
+    (["--agent", "random", "--agent", str(AGENT_FILES / "slow_to_make.py"),
+      "--move-timeout", "0.3"], "slow_to_make.py: not made within 0.3 s"),
+    (["--agent", "random", "--agent", str(AGENT_FILES / "exits.py") + ":at=make"],
+     "exits.py, line 19: sys.exit(0) called while making the agent"),
+    (["--agent", "iterative:time=1e308", "--agent", "random"],
+     "player 'iterative:time=1e308': time must be a number above 0 and at most 86400"),
+    (["--agent", "engine:time=inf", "--agent", "random", "--move-timeout", "1"],
+     "time must be a number above 0 and at most 86400, not 'inf'"),
 ])
 def test_bad_input_is_one_line_and_status_2_and_leaves_no_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -229,3 +240,312 @@ def test_no_game_named(command: str, capsys: pytest.CaptureFixture[str]) -> None
     assert zerosum([command], capsys) == (
         2, "", f"zerosum: error: name a game, e.g. zerosum {command} connect4 --agent engine "
                "--agent random\n")
+
+
+# -- the database under faults: one line naming the file and the cause, games kept ----
+
+TICTACTOE = ["tournament", "tictactoe", "--agent", "random", "--agent", "alphabeta:depth=1",
+             "--games", "4", "--workers", "1"]
+
+
+@pytest.mark.parametrize("fault, cause", [
+    ("PRAGMA query_only = 1", "cannot be written: the file or its folder is read-only"),
+    ("PRAGMA max_page_count = {pages}", "cannot be written: the disk is full"),
+    ("lock", "is locked by another program"),
+])
+def test_a_write_failing_mid_run_is_one_line_and_keeps_the_games_played(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        fault: str, cause: str) -> None:
+    from zerosum.tournament import store as store_module
+
+    db = tmp_path / "t.sqlite"
+    monkeypatch.setattr(store_module, "LOCK_SECONDS", 0.1)
+    add = store_module.Store.add
+    holder: list[sqlite3.Connection] = []
+
+    def add_then_fail(self: store_module.Store, job: object, result: object) -> None:
+        add(self, job, result)  # type: ignore[arg-type]
+        if job.number == 1:  # type: ignore[attr-defined]
+            if fault == "lock":  # another program takes the file and keeps it
+                other = sqlite3.connect(db, isolation_level=None)
+                other.execute("BEGIN EXCLUSIVE")
+                holder.append(other)
+            else:  # SQLite's own read-only and disk-full errors, for real
+                pages = self.db.execute("PRAGMA page_count").fetchone()[0]
+                self.db.execute(fault.format(pages=pages))
+
+    monkeypatch.setattr(store_module.Store, "add", add_then_fail)
+    status, out, err = zerosum([*TICTACTOE, "--db", str(db)], capsys)
+    for other in holder:
+        other.close()
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"zerosum: error: tournament database {db} {cause} (")
+    assert "not a tournament database" not in err
+    shown = sum(line.startswith("game ") for line in out.splitlines())
+    assert 1 <= count_games(db) == shown < 4  # every game shown before stays
+
+
+def test_a_locked_database_is_said_to_be_locked_not_to_be_no_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    from zerosum.tournament import store as store_module
+
+    db = tmp_path / "t.sqlite"
+    assert zerosum([*TICTACTOE, "--db", str(db)], capsys)[0] == 0
+    monkeypatch.setattr(store_module, "LOCK_SECONDS", 0.1)
+    with sqlite3.connect(db, isolation_level=None) as other:
+        other.execute("BEGIN EXCLUSIVE")
+        for args in ([*TICTACTOE, "--db", str(db)], ["results", str(db)]):
+            status, _, err = zerosum(args, capsys)
+            assert (status, err) == (2, f"zerosum: error: tournament database {db} is locked "
+                                        "by another program (database is locked)\n")
+        other.execute("ROLLBACK")
+
+
+def test_results_read_a_database_left_with_a_hot_journal_by_a_kill(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.sqlite"
+    assert zerosum([*TICTACTOE, "--db", str(db)], capsys)[0] == 0
+    before = zerosum(["results", str(db)], capsys)
+    # a writer killed mid-transaction: its rollback journal stays beside the file
+    script = ("import os, sqlite3, sys\n"
+              "con = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+              "con.execute('PRAGMA cache_size = 1')\n"
+              "con.execute('BEGIN')\n"
+              "con.execute(\"DELETE FROM games\")\n"
+              "con.execute(\"INSERT INTO games SELECT number + 100, job, result, first, "
+              "second, score, reason, finished FROM games\")\n"
+              "con.execute(\"UPDATE settings SET json = json || ' ' || "
+              "hex(randomblob(20000))\")\n"
+              "os.kill(os.getpid(), 9)\n")
+    subprocess.run([sys.executable, "-c", script, str(db)], timeout=60)
+    assert Path(f"{db}-journal").exists()
+    assert zerosum(["results", str(db)], capsys) == before
+
+
+DAMAGES = [
+    ("UPDATE games SET result = 'nope' WHERE number = 2",
+     "{db}: game 2 is damaged: its result is not JSON"),
+    ("UPDATE games SET job = '{}' WHERE number = 1",
+     "{db}: game 1 is damaged: its job is incomplete"),
+    ("UPDATE games SET job = json_remove(job, '$.agents') WHERE number = 1",
+     "{db}: game 1 is damaged: its job is incomplete"),
+    ("UPDATE games SET result = json_set(result, '$.score', '1') WHERE number = 1",
+     "{db}: game 1 is damaged: its result has a wrong 'score'"),
+    ("UPDATE games SET result = json_set(result, '$.moves[0].by', 'x') WHERE number = 1",
+     "{db}: game 1 is damaged: its result's move has a wrong 'by'"),
+    ("UPDATE games SET job = json_set(job, '$.number', 7) WHERE number = 1",
+     "{db}: game 1 is damaged: its job says game 7"),
+    ("UPDATE settings SET json = 'x'", "{db}: the tournament's settings are damaged: its "
+                                       "settings is not JSON"),
+    ("UPDATE settings SET json = json_set(json, '$.agents', json('[]'))",
+     "{db}: the tournament's settings are damaged: its settings has a wrong 'agents'"),
+    ("DROP TABLE games", "{db} is not a tournament database (it has no games table)"),
+    ("ALTER TABLE games ADD COLUMN extra TEXT",
+     "{db} is not a tournament database (its games table has other columns)"),
+    ("CREATE TABLE notes (text TEXT)",
+     "{db} is not a tournament database (it holds other tables: notes)"),
+]
+
+
+@pytest.mark.parametrize("damage, message", DAMAGES)
+def test_a_damaged_database_is_one_line_in_every_command(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str, message: str
+        ) -> None:
+    db = tmp_path / "t.sqlite"
+    assert zerosum([*TICTACTOE, "--db", str(db)], capsys)[0] == 0
+    with sqlite3.connect(db) as con:
+        con.execute(damage)
+    con.close()
+    wanted = message.format(db=db)
+    sprt = ["sprt", "tictactoe", "--agent", "random", "--agent", "alphabeta:depth=1",
+            "--max-games", "4", "--workers", "1", "--db", str(db)]
+    for args in ([*TICTACTOE, "--db", str(db)], sprt, ["results", str(db)],
+                 ["results", str(db), "--export", str(tmp_path / "games.txt")]):
+        status, _, err = zerosum(args, capsys)
+        if "settings" in damage and args[0] in ("sprt", "tournament") and status == 2:
+            assert len(err.splitlines()) == 1  # refused: its settings are not these
+            continue
+        if "settings" in damage and "--export" in args:
+            assert status == 0  # the games are whole: they export
+            continue
+        assert status == 2 and err.startswith(f"zerosum: error: {wanted}"), (args, err)
+        assert len(err.splitlines()) == 1
+    assert (tmp_path / "games.txt").exists() == ("settings" in damage)
+
+
+def test_an_unrelated_sqlite_file_is_refused_and_left_as_it_was(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "notes.sqlite"
+    with sqlite3.connect(other) as con:
+        con.execute("CREATE TABLE notes (text TEXT)")
+        con.execute("INSERT INTO notes VALUES ('keep me')")
+    con.close()
+    before = other.read_bytes()
+    status, _, err = zerosum([*TICTACTOE, "--db", str(other)], capsys)
+    assert (status, err) == (2, f"zerosum: error: {other} is not a tournament database (it "
+                                "holds other tables: notes); give another --db\n")
+    assert other.read_bytes() == before
+
+
+def test_sys_exit_in_an_agent_file_never_decides_zerosums_exit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    exits = str(AGENT_FILES / "exits.py")
+    db = tmp_path / "t.sqlite"
+    args = ["tournament", "tictactoe", "--agent", "random", "--agent", exits, "--games", "2",
+            "--workers", "1", "--db", str(db)]
+    status, out, err = zerosum(args, capsys)  # on its first move: that game is lost
+    assert (status, err) == (0, "")
+    assert f"O ({exits}) crashed: it called sys.exit(5)" in out
+    assert f"X ({exits}) crashed: it called sys.exit(5)" in out
+    monkeypatch.setenv("ZEROSUM_TEST_EXIT_AT", "import")
+    db.unlink()
+    assert zerosum(args, capsys) == (2, "", f"zerosum: error: agent file {exits}, line 9: "
+                                            "sys.exit(3) called while loading it\n")
+    assert not db.exists()
+
+
+def test_an_engine_given_a_depth_searches_by_depth_and_replays_its_games() -> None:
+    from zerosum.tournament.jobs import GameJob
+
+    # Connect Four's engine deepens 1, 3, 5...: a depth is the deepest pass it makes
+    job = GameJob(1, "connect4", ("engine:depth=5", "engine:depth=3"), opening=("4", "4"),
+                  seeds=(1, 2))
+    first, again = play_game(job), play_game(job)
+    assert [(m.move, m.value, m.depth, m.nodes) for m in first.moves] == \
+        [(m.move, m.value, m.depth, m.nodes) for m in again.moves]
+    estimated = [m for m in first.moves if "estimate" in (m.value or "")]
+    assert len(estimated) > 4
+    assert all(m.depth == (5, 3)[m.by] for m in estimated)
+
+
+def test_play_with_an_engine_and_a_depth_searches_that_deep(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = zerosum(["play", "connect4", "--opponent", "engine", "--depth", "3",
+                              "--side", "none"], capsys)
+    assert status == 0
+    estimated = [line for line in out.splitlines() if " plays " in line and "estimate" in line]
+    assert len(estimated) > 4 and all(", depth 3, " in line for line in estimated)
+
+
+def test_workers_end_with_their_tournament_killed_and_say_nothing(tmp_path: Path) -> None:
+    import uuid
+
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "ZEROSUM_TEST_MARK": mark}
+    started = tmp_path / "started"
+    agent = tmp_path / "hangs.py"  # says when it is in a game, then thinks for ever
+    agent.write_text(f"import time\nfrom pathlib import Path\n\n\nclass Hangs:\n"
+                     f"    def play(self, game, state):\n"
+                     f"        Path({str(started)!r}).touch()\n"
+                     f"        while True:\n            time.sleep(0.01)\n\n\n"
+                     f"def make_agent(seed, **settings):\n    return Hangs()\n")
+    errors = tmp_path / "stderr.txt"
+    with errors.open("w") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "zerosum", "tournament", "tictactoe", "--agent",
+             "random", "--agent", str(agent), "--games", "4", "--workers", "2",
+             "--move-timeout", "60", "--db", str(tmp_path / "t.sqlite")],
+            stdout=subprocess.DEVNULL, stderr=err, env=env)
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(marked(mark)) >= 3  # the tournament and its two workers
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while marked(mark) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    left = marked(mark)
+    for pid in left:  # not to leave them running if the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == [] and errors.read_text() == ""
+
+
+def marked(mark: str) -> list[int]:
+    """The processes whose environment holds ZEROSUM_TEST_MARK=mark."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if f"ZEROSUM_TEST_MARK={mark}".encode() in (proc / "environ").read_bytes():
+                    found.append(int(proc.name))
+            except OSError:
+                continue
+    return found
+
+
+# -- what the output says -------------------------------------------------------------
+
+def test_the_cross_table_numbers_agents_as_the_standings_do() -> None:
+    from zerosum.tournament.jobs import GameJob
+
+    schedule = {}
+    results = {}
+    # c beats everyone, b beats a: ranked c, b, a, given a, b, c
+    for n, (first, second, score) in enumerate(
+            [("a", "b", 0.0), ("b", "a", 1.0), ("a", "c", 0.0), ("c", "a", 1.0),
+             ("b", "c", 0.0), ("c", "b", 1.0)], 1):
+        schedule[n] = GameJob(n, "tictactoe", (first, second), pair=0, round=(n - 1) // 2)
+        results[n] = GameResult(n, score, "x")
+    text = report(results, schedule, ("a", "b", "c"))
+    ranks = [line.split()[:2] for line in text.split("\n\n")[0].splitlines()[2:]]
+    rows = [line.split()[:2] for line in text.split("\n\n")[1].splitlines()[2:]]
+    assert ranks == rows == [["1", "c"], ["2", "b"], ["3", "a"]]
+    assert text.split("\n\n")[1].splitlines()[2].split()[2:] == ["-", "2/2", "2/2"]
+
+
+def test_game_lengths_count_the_openings_plies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.sqlite"
+    status, out, _ = zerosum([*TICTACTOE, "--opening-plies", "3", "--db", str(db)], capsys)
+    assert status == 0
+    with sqlite3.connect(db) as con:
+        lengths = {n: len(GameResult.from_json(r).moves)
+                   for n, r in con.execute("SELECT number, result FROM games")}
+    con.close()
+    shown = {int(line.split()[1]): int(line.split("(")[-1].split()[0])
+             for line in out.splitlines() if line.startswith("game ")}
+    assert shown == lengths and min(lengths.values()) >= 5  # 3 opening plies and 2 more
+
+
+def test_a_finished_tournament_takes_more_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "t.sqlite")
+    base = [*TICTACTOE[:-4], "--workers", "1", "--db", db]
+    assert zerosum([*base, "--games", "2"], capsys)[0] == 0
+    status, out, err = zerosum([*base, "--games", "4"], capsys)
+    assert (status, err) == (0, "")
+    assert out.splitlines()[0] == f"Resuming: 2 of 4 games are already in {db}."
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("game ")] == \
+        ["3", "4"]
+    status, _, err = zerosum([*base, "--games", "2"], capsys)
+    assert (status, err) == (2, f"zerosum: error: {db} holds another tournament with 4 games "
+                                "a pairing: give --games 4 or more\n")
+
+
+def test_an_agent_file_shows_by_its_agents_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    greedy = str(Path(__file__).parent.parent / "docs" / "examples" / "myagent.py")
+    db = str(tmp_path / "t.sqlite")
+    status, out, err = zerosum(["tournament", "connect4", "--agent", greedy, "--agent",
+                                "random", "--games", "2", "--workers", "1", "--db", db], capsys)
+    assert (status, err) == (0, "")
+    games = [line for line in out.splitlines() if line.startswith("game ")]
+    assert all("greedy (myagent.py)" in line and greedy not in line for line in games)
+    status, again, _ = zerosum(["results", db], capsys)
+    standings = again.split("\n\n")[0].splitlines()[2:]
+    assert sorted(line.split()[1] for line in standings) == ["greedy", "random"]
+    assert "  greedy (myagent.py) vs random: " in again
+
+
+def test_the_game_file_help_says_each_thing_once(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["tournament", "game-file", "--help"])
+    out = capsys.readouterr().out
+    description = out[out.index("\n\n") + 2:out.index("\n\npositional arguments:")]
+    assert " ".join(description.split()) == ("Your own game, from a Python file defining GAME "
+                                             "(see docs/examples/mygame.py).")
+    assert "FILE a Python file defining GAME, your own game (runs the file's code" in \
+        " ".join(out.split())

@@ -14,6 +14,7 @@ import contextlib
 import importlib.util
 import logging
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -33,6 +34,8 @@ from zerosum.game import InputError
 from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.raycluster import RAY_SETTINGS, RayBackend, import_ray
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Read by Ray when it is imported (by RayBackend) and by the head node, which inherits them:
 # the cluster and this process name each other by 127.0.0.1, so that no traffic leaves
@@ -228,8 +231,9 @@ def test_an_address_is_host_and_port() -> None:
 def test_without_ray_installed_the_error_says_how_to_install_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
-    with pytest.raises(InputError, match=r"^the Ray backend needs Ray: "
-                                         r"pip install 'zerosum\[ray\]'$"):
+    hint = f"in {ROOT} run: .venv/bin/python -m pip install -e '.[ray]'"
+    with pytest.raises(InputError, match="^" + re.escape(
+            f"the Ray backend needs Ray (the ray extra): {hint}") + "$"):
         RayBackend("127.0.0.1:6379")
 
 

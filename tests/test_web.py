@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +11,8 @@ from starlette.testclient import TestClient  # the `dev` extra installs the `web
 from starlette.websockets import WebSocketDisconnect
 
 from zerosum.web.app import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -317,7 +320,9 @@ def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)  # import fails
     assert main(["serve"]) == 2
     out, err = capsys.readouterr()
-    assert (out, err) == ("", "zerosum serve needs the web extra: pip install 'zerosum[web]'\n")
+    # The command that works from this clone (no index knows zerosum by name).
+    assert (out, err) == ("", f"zerosum serve needs the web extra: in {ROOT} run: "
+                          ".venv/bin/python -m pip install -e '.[web]' (or: make serve)\n")
 
 
 def test_serve_binds_locally_and_warns_otherwise(monkeypatch: pytest.MonkeyPatch,
@@ -379,25 +384,6 @@ def test_nqueens_views_map_cells_to_moves(client: TestClient) -> None:
                                   "12": "r4c1", "14": "r4c3", "15": "r4c4"}
     s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "r3c1"}).json()
     assert s["moves"] == ["r1c2", "r3c1"]
-
-
-def test_nqueens_moves_in_the_page_notation_read_back() -> None:
-    """The page writes N-Queens moves as X3 / r2c3 (the game's format_move stays the
-    tuple the assignment's outputs print); the game's own parser reads every one back."""
-    from zerosum.games.nqueens import nqueens
-    from zerosum.web.views import move_text
-
-    for variation in ("1a", "1b", "2", "2b"):
-        game = nqueens(5, variation)
-        state = game.initial_state()
-        while not game.is_terminal(state):
-            actions = game.actions(state)
-            for a in actions:
-                assert game.parse_move(state, move_text(game, a)) == a
-            state = game.result(state, actions[-1])
-    game = nqueens(5, "1a")
-    assert (move_text(game, ("O", 3)), game.format_move(("O", 3))) == ("O3", "('O', 3)")
-    assert move_text(nqueens(5, "2"), (2, 3)) == "r2c3"
 
 
 def test_maxconnect4_view_has_columns_and_scores(client: TestClient) -> None:

@@ -2,8 +2,10 @@
 
 It plays a move that wins at once if it has one, else one that does not let the
 opponent win at once, else any move, chosen at random (by its seed) among the equals.
-Put it in a tournament:
+Play against it, in the terminal or the browser, then put it in a tournament:
 
+    zerosum play connect4 --opponent docs/examples/myagent.py
+    zerosum serve --agent docs/examples/myagent.py
     zerosum tournament connect4 --agent docs/examples/myagent.py --agent random \\
         --agent alphabeta:depth=2 --games 10
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -23,8 +24,8 @@ from functools import partial
 from typing import Any, Protocol, TextIO
 
 from zerosum.console import EndOfInput, read_answer
-from zerosum.convert import MAX_DEPTH, parse_float, parse_int, shown
-from zerosum.game import AnyGame, InputError, format_value
+from zerosum.convert import MAX_DEPTH, MAX_SECONDS, parse_float, parse_int, shown
+from zerosum.game import AnyGame, InputError, Unresponsive, format_value
 from zerosum.games.registry import GameSpec
 from zerosum.kernel import ALL, Enhancements
 from zerosum.result import Analyser, InfoSink, Limit, SearchResult
@@ -105,9 +106,14 @@ def playable(game: AnyGame, state: Any, result: SearchResult) -> SearchResult:
     return result
 
 
+WIDTH = 79  # of a line a person reads, wrapped between words
+
 STOPPED_HELP = """  p (or Enter): play the best move found so far
   c: continue thinking (the search starts again, keeping what it can)
   q: quit the game"""
+
+
+STOP_WAIT = 2.0  # seconds a stopped search may take to answer before it is given up
 
 
 class Watch:
@@ -150,9 +156,12 @@ class Watch:
                 stop.request()  # every search answers a stop within a few milliseconds
                 self.clear()
                 try:
-                    done.wait()
+                    answered = done.wait(STOP_WAIT)
                 except KeyboardInterrupt:
                     raise Quit from None
+                if not answered:  # stuck in a game's own code, which checks no stop
+                    raise Unresponsive(f"the search did not stop within {STOP_WAIT:g} s "
+                                       "of Ctrl-C") from None
                 result = playable(game, state, self.collect(outcome))
                 if self.ask(game, stop, result) == "c":
                     continue
@@ -336,12 +345,14 @@ def make_agent(spec: GameSpec, kind: str, depth: int | None = None,
                enhancements: Enhancements = ALL) -> ComputerAgent:
     """A computer player by name: "random", one of SearchAgent.ALGORITHMS or one of
     the game's own players (engines_of). `depth` None: to the end for minimax and
-    alpha-beta; `seconds` is used by the timed ones (iterative, mcts, engines)."""
+    alpha-beta; `seconds` is used by the timed ones (iterative, mcts, engines; an engine
+    given a depth and no time searches by depth alone)."""
     if kind == "random":
         return RandomAgent(seed)
     engines = engines_of(spec, enhancements)
-    if kind in engines:
-        return EngineAgent(kind, engines[kind], 1.0 if seconds is None else seconds)
+    if kind in engines:  # by depth, by time, or both; neither: a second a move
+        seconds = 1.0 if seconds is None and depth is None else seconds
+        return EngineAgent(kind, engines[kind], Limit(depth=depth, seconds=seconds))
     if kind not in SearchAgent.ALGORITHMS:
         known = ", ".join(["random", *SearchAgent.ALGORITHMS, *engines])
         raise InputError(f"unknown player {kind!r} for {spec.name}; choose from {known}")
@@ -376,11 +387,11 @@ def agent_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) 
     if own_file:
         from zerosum.gamefile import load_agent_file
 
-        own = FileAgent(load_agent_file(name, settings, default_seed))
+        own = FileAgent(load_agent_file(name, settings, default_seed), name)
         own.name = text.strip()
         return own
-    seconds = parse_float(settings["time"], what + "time", lo=0, lo_open=True) \
-        if "time" in settings else None
+    seconds = parse_float(settings["time"], what + "time", lo=0, lo_open=True,
+                          hi=MAX_SECONDS) if "time" in settings else None
     depth = parse_int(settings["depth"], what + "depth", lo=0, hi=MAX_DEPTH) \
         if "depth" in settings else None
     nodes = parse_int(settings["nodes"], what + "nodes", lo=1) if "nodes" in settings else None
@@ -421,8 +432,9 @@ class FileAgent(ComputerAgent):
     """A person's own agent (from a file): anything with `play(game, state)`, returning a
     move, and optionally the whole contract (`analyse`), whose figures are then kept."""
 
-    def __init__(self, own: Any) -> None:
+    def __init__(self, own: Any, path: str = "") -> None:
         self.own = own
+        self.path = path  # the file it came from
         self.name = str(getattr(own, "name", "own agent"))
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
@@ -448,7 +460,11 @@ class HumanAgent:
         self.inp, self.out, self.prompt = inp, out, prompt
 
     def legal_moves(self, game: AnyGame, state: Any) -> str:
-        return " ".join(game.format_move(a) for a in game.actions(state))
+        """`Legal moves: ...` in the game's notation, wrapped between moves (a terminal
+        would split a move where the line reaches its edge)."""
+        moves = " ".join(game.format_move(a) for a in game.actions(state))
+        return textwrap.fill(f"Legal moves: {moves}", WIDTH, subsequent_indent="  ",
+                             break_long_words=False, break_on_hyphens=False)
 
     def choose(self, game: AnyGame, state: Any) -> Move:
         t0 = time.perf_counter()
@@ -457,17 +473,19 @@ class HumanAgent:
             if not text:
                 continue
             if text == "?":
-                legal = self.legal_moves(game, state)
-                self.out.write(f"{game.move_help()}\nLegal moves: {legal}\n")
+                help_lines = [textwrap.fill(line, WIDTH, break_long_words=False,
+                                            break_on_hyphens=False) if line else line
+                              for line in game.move_help().splitlines()]
+                self.out.write("\n".join(help_lines) + f"\n{self.legal_moves(game, state)}\n")
                 continue
             try:
                 action = game.parse_move(state, text)
             except InputError as e:
-                self.out.write(f"Invalid move: {e}\nLegal moves: {self.legal_moves(game, state)}\n")
+                self.out.write(f"Invalid move: {e}\n{self.legal_moves(game, state)}\n")
                 continue
             except ValueError:  # a game's own parse gave no message for a person
                 self.out.write(f"Invalid move: {text!r} is not a move here\n"
-                               f"Legal moves: {self.legal_moves(game, state)}\n")
+                               f"{self.legal_moves(game, state)}\n")
                 continue
             return Move(action, None, time.perf_counter() - t0)
 

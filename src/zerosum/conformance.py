@@ -38,6 +38,7 @@ KEY = "key() is hashable and the same for equal states"
 TURN = "is_maxs_turn() is a bool"
 ENDS = "the game ends within max_moves moves"
 NO_ERROR = "the game's methods raise no exception on states reached in play"
+SEQUENCE = "actions() returns a sequence (a list or a tuple), not an iterator"
 
 SHOWN = 100  # characters of a state's repr shown in a message
 
@@ -97,8 +98,10 @@ class _Checker:
                 moves.append(game.format_move(action))
                 state = game.result(state, action)
             self.fail(ENDS, f"{max_moves} random moves did not end it", where)
-        except Exception as e:  # any error in a person's game is a finding
-            self.fail(NO_ERROR, f"{type(e).__name__}: {e}", where)
+        except (Exception, SystemExit) as e:  # any error in a person's game is a finding
+            what = f"it called sys.exit({e.code!r})" if isinstance(e, SystemExit) \
+                else f"{type(e).__name__}: {e}"
+            self.fail(NO_ERROR, what, where)
 
     def check_state(self, state: Any, where: str) -> Sequence[Any]:
         """Check `state`; its legal moves, or [] to end the playthrough."""
@@ -115,7 +118,11 @@ class _Checker:
         turn = game.is_maxs_turn(state)
         if not isinstance(turn, bool):
             self.fail(TURN, f"it returned {turn!r} for {at}", where)
-        actions = list(game.actions(state))
+        given = game.actions(state)
+        if not isinstance(given, Sequence):  # search takes len() and indexes it
+            self.fail(SEQUENCE, f"it returned {type(given).__name__} for {at}", where)
+            return []
+        actions = list(given)
         for again in (list(game.actions(state)), list(game.actions(twin))):
             if again != actions:
                 self.fail(SAME_ACTIONS, f"{_shown(actions)}, then {_shown(again)} for {at}",

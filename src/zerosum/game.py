@@ -24,6 +24,11 @@ class InputError(ValueError):
     """
 
 
+class Unresponsive(InputError):
+    """A search that did not answer a stop: it is stuck in code that checks none (a
+    person's game looping in one of its methods)."""
+
+
 @dataclass(frozen=True)
 class Values:
     """What a game's utilities mean, declared once per game (`Game.values`).
@@ -225,3 +230,16 @@ def count_paths(game: AnyGame, state: Any, depth: int) -> int:
     if depth == 1:
         return len(actions)
     return sum(count_paths(game, game.result(state, a), depth - 1) for a in actions)
+
+
+def replay(game: AnyGame, state: Any, moves: Sequence[str]) -> Any:
+    """The position after the typed `moves` from `state`; InputError names the first
+    move that is not legal (its number, counting from 1) or comes after the end."""
+    for number, text in enumerate(moves, 1):
+        if game.is_terminal(state):
+            raise InputError(f"move {number} ({text}): the game is already over")
+        try:
+            state = game.result(state, game.parse_move(state, text))
+        except InputError as e:
+            raise InputError(f"move {number} ({text}): {e}") from None
+    return state

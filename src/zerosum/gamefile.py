@@ -1,5 +1,6 @@
 """A person's own game from a Python file: `zerosum play --game-file mygame.py`; and a
-person's own agent (`zerosum tournament --agent myagent.py:depth=3`).
+person's own agent (`zerosum tournament --agent myagent.py:depth=3`, `zerosum play
+connect4 --opponent myagent.py`).
 
 The convention: the file defines a module-level `GAME`, either a game (an instance of
 a GameBase subclass, or any object with the Game protocol's methods) or a `GameSpec`
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from zerosum.fileio import read_text
-from zerosum.game import AnyGame, InputError
+from zerosum.game import AnyGame, InputError, Unresponsive
 from zerosum.games.registry import GameSpec
 
 GAME_FILE_HELP = ("a Python file defining GAME, your own game (runs the file's code: "
@@ -48,28 +49,45 @@ def _load_module(path: str, what: str) -> types.ModuleType:
     sys.modules[module.__name__] = module
     try:
         exec(code, module.__dict__)
-    except Exception as e:  # whatever the person's code raises
+    except (Exception, SystemExit) as e:  # whatever the person's code raises
         sys.modules.pop(module.__name__, None)
-        raise InputError(f"{what} {path}{_line_in(e, path)}: {type(e).__name__} while "
-                         f"loading it: {e}") from None
+        why = raised(e, "while loading it")
+        raise InputError(f"{what} {path}{_line_in(e, path)}: {why}") from None
     return module
 
 
+def raised(e: BaseException, doing: str) -> str:
+    """What a person's code raised while `doing` something, in words. sys.exit is one of
+    them: their code never decides zerosum's exit status."""
+    if isinstance(e, SystemExit):
+        return f"sys.exit({e.code!r}) called {doing}"
+    return f"{type(e).__name__} {doing}: {e}"
+
+
 @contextlib.contextmanager
-def blame(path: str) -> Iterator[None]:
-    """While the person's game is used: an error raised in their file's code (with
-    --no-check, or a rule the quick check did not meet) becomes one line naming the file
-    and its line, not a traceback. Errors from elsewhere pass unchanged."""
+def blame(path: str, what: str = "game file") -> Iterator[None]:
+    """While the person's game (or agent: `what`) is used: an error raised in their
+    file's code (with --no-check, or a rule the quick check did not meet) becomes one
+    line naming the file and its line, not a traceback; an error raised elsewhere, from
+    what their methods returned, one line naming the file; a search that cannot be
+    stopped (their code loops), one line too."""
     try:
         yield
+    except Unresponsive as e:
+        raise InputError(f"{what} {path}: {e}: its code loops") from None
     except InputError:
         raise
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         line = _line_in(e, path)
-        if not line:
-            raise
-        raise InputError(f"game file {path}{line}: {type(e).__name__} during the game: "
-                         f"{e}") from None
+        if line:
+            raise InputError(f"{what} {path}{line}: {raised(e, 'during the game')}") \
+                from None
+        # Raised in zerosum's code, from what the file's methods gave it (a state that is
+        # not hashable, an iterator for actions, a utility that is no number...).
+        hint = " (without --no-check, the check says which rule)" if what == "game file" \
+            else ""
+        raise InputError(f"{what} {path} breaks a rule: {raised(e, 'during the game')}"
+                         f"{hint}") from None
 
 
 def _line_in(error: BaseException, path: str) -> str:
@@ -108,9 +126,9 @@ def load_checked(path: str, check: bool = True) -> tuple[GameSpec, AnyGame]:
         game = spec.create()
     except InputError as e:
         raise InputError(f"game file {path}: {e}") from None
-    except Exception as e:  # the person's code again
-        raise InputError(f"game file {path}{_line_in(e, path)}: {type(e).__name__} while "
-                         f"making the game: {e}") from None
+    except (Exception, SystemExit) as e:  # the person's code again
+        why = raised(e, "while making the game")
+        raise InputError(f"game file {path}{_line_in(e, path)}: {why}") from None
     if check:
         from zerosum.conformance import check_game
 
@@ -132,9 +150,9 @@ def load_agent_file(path: str, settings: dict[str, str], seed: int | None) -> An
                          "(see docs/examples/myagent.py)")
     try:
         agent = make(seed, **settings)
-    except Exception as e:  # the person's code
-        raise InputError(f"agent file {path}{_line_in(e, path)}: {type(e).__name__} while "
-                         f"making the agent: {e}") from None
+    except (Exception, SystemExit) as e:  # the person's code
+        why = raised(e, "while making the agent")
+        raise InputError(f"agent file {path}{_line_in(e, path)}: {why}") from None
     if not callable(getattr(agent, "play", None)):
         raise InputError(f"agent file {path}: make_agent returned an object with no "
                          "play(game, state) method")

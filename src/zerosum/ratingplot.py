@@ -1,7 +1,7 @@
 """A picture of ratings: each player's Elo as a dot with its 95 % interval as a
 horizontal bar, best at the top, written as a PNG file.
 
-Needs matplotlib (the `plot` extra: pip install 'zerosum[plot]'), imported only when a
+Needs matplotlib (the `plot` extra: `pip install -e '.[plot]'` in the clone), imported only when a
 plot is drawn, so the rest of zerosum runs without it. The figure is drawn on its own
 Agg canvas, not through pyplot: no window, no global state, safe in any thread.
 """
@@ -12,6 +12,7 @@ import io
 import os
 from collections.abc import Sequence
 
+from zerosum.extras import install_hint
 from zerosum.fileio import check_writable, write_atomic
 from zerosum.game import InputError
 from zerosum.ratings import Rating, format_elo
@@ -19,7 +20,10 @@ from zerosum.ratings import Rating, format_elo
 WIDTH = 7.0  # inches, at 100 dots per inch
 ROW_HEIGHT = 0.4  # inches per player
 MARGIN_HEIGHT = 1.3  # inches for the title and the axis
-NO_MATPLOTLIB = "plotting needs matplotlib: pip install 'zerosum[plot]'"
+
+
+def no_matplotlib() -> str:
+    return f"plotting needs matplotlib (the plot extra): {install_hint('plot')}"
 
 
 def check_plot(path: str | os.PathLike[str]) -> None:
@@ -28,7 +32,7 @@ def check_plot(path: str | os.PathLike[str]) -> None:
     import importlib.util
 
     if importlib.util.find_spec("matplotlib") is None:
-        raise InputError(NO_MATPLOTLIB)
+        raise InputError(no_matplotlib())
     check_writable(path, "plot")
 
 
@@ -39,7 +43,7 @@ def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike[str], title:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise InputError(NO_MATPLOTLIB) from None
+        raise InputError(no_matplotlib()) from None
     if not ratings:
         raise ValueError("no ratings to plot")
     check_writable(path, "plot")  # before the drawing, which takes a moment

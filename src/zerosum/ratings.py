@@ -173,12 +173,19 @@ def _stats(wins: int, draws: int, losses: int, score: float, stderr: float, los:
 
 def _mean_and_stderr(values: Sequence[float], counts: Sequence[int]) -> tuple[float, float]:
     """Mean of the observations (`counts[i]` of `values[i]`) and its standard error,
-    from the sample variance; inf with fewer than two observations."""
+    from the sample variance; inf with fewer than two observations.
+
+    When every observation is alike (5 pairs each split 1-1, 10 wins of 10), the sample
+    shows no spread, which is not certainty: the variance is then that of the counts with
+    one more, virtual, observation spread evenly over the possible values (additive
+    smoothing), so the margin shrinks with more games and never claims ± 0."""
     n = sum(counts)
     mean = sum(v * c for v, c in zip(values, counts, strict=True)) / n
     if n < 2:
         return mean, math.inf
     variance = sum(c * (v - mean) ** 2 for v, c in zip(values, counts, strict=True)) / (n - 1)
+    if variance == 0.0:
+        variance = sum((v - mean) ** 2 for v in values) / len(values) / n
     return mean, math.sqrt(variance / n)
 
 
@@ -212,10 +219,7 @@ def pentanomial(pairs: Sequence[int], wins: int, draws: int, losses: int) -> Mat
     if sum(counts) == 0:
         return _stats(0, 0, 0, 0.5, math.inf, 0.5, counts)
     score, stderr = _mean_and_stderr([s / 2 for s in PAIR_SCORES], counts)
-    if stderr == 0.0:  # every pair alike: certain in this approximation, unless even
-        los = 0.5 if score == 0.5 else float(score > 0.5)
-    else:
-        los = normal_cdf((score - 0.5) / stderr) if math.isfinite(stderr) else math.nan
+    los = normal_cdf((score - 0.5) / stderr) if math.isfinite(stderr) else math.nan
     return _stats(wins, draws, losses, score, stderr, los, counts)
 
 

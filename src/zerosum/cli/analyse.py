@@ -19,7 +19,7 @@ from typing import Any
 
 from zerosum.agents import SearchAgent, engines_of, make_agent, value_text
 from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg, shown
-from zerosum.game import AnyGame, InputError, format_value
+from zerosum.game import AnyGame, InputError, format_value, replay
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import Enhancements
 from zerosum.result import Info, Limit, SearchResult
@@ -122,14 +122,7 @@ def start(spec: GameSpec, game: AnyGame, position: str | None, moves: list[str])
     """The position: `position` in the game's format, or the start, then `moves`."""
     state = game.initial_state() if position is None else spec.position.parse(game, position) \
         if spec.position is not None else game.initial_state()
-    for number, text in enumerate(moves, 1):
-        if game.is_terminal(state):
-            raise InputError(f"move {number} ({text}): the game is already over")
-        try:
-            state = game.result(state, game.parse_move(state, text))
-        except InputError as e:
-            raise InputError(f"move {number} ({text}): {e}") from None
-    return state
+    return replay(game, state, moves)
 
 
 def summary(game: AnyGame, result: SearchResult) -> str:

@@ -5,6 +5,8 @@
                                                   and exit status
     zerosum assignment export NAME DIR [--zip]    a folder (or zip) that runs with a plain
                                                   python3, nothing installed
+    zerosum assignment check NAME [...] -- CMD    a person's program (any language) against
+                                                  the reference, on generated cases
 
 ASSIGNMENTS is the one table of them. The launchers in assignments/ are its `launcher_text`
 (tests/test_launchers.py keeps them equal), so running, exporting and the launchers agree.
@@ -30,6 +32,7 @@ from typing import Any
 
 import zerosum
 from zerosum.console import Parser
+from zerosum.convert import int_arg, positive_float, seed_arg
 from zerosum.game import InputError
 
 
@@ -346,7 +349,9 @@ def register(sub: Any) -> None:
         help="run or export the classic assignment programs",
         usage="zerosum assignment list\n"
         "       zerosum assignment NAME [PROGRAM] ARGS...\n"
-        "       zerosum assignment export NAME DIR [--zip]",
+        "       zerosum assignment export NAME DIR [--zip]\n"
+        "       zerosum assignment check NAME [--cases N] [--seed S] [--timeout T] "
+        "[--json] [--junit FILE] -- COMMAND...",
         description="List the classic assignments; run one of their programs with the same "
         "arguments, output and exit status as its launcher; or export an assignment as a "
         "folder (or zip) that runs with a plain python3 and nothing installed. NAME is a "
@@ -368,11 +373,81 @@ def export_parser() -> Parser:
     return p
 
 
+MAX_SUBMISSION = 50 << 20  # bytes: a submission's folder, copied for every case
+
+
+def check_parser() -> Parser:
+    p = Parser(prog="zerosum assignment check",
+               description="Run a person's program (any language: COMMAND is how it starts, "
+               "e.g. java ConnectFour, ./ConnectFour, python3 ConnectFour.py) on cases made "
+               "from the seed in the course's own format, compare each answer with "
+               "zerosum's reference program, and mark it as the course would. Each "
+               "failure shows its command line, what was expected and what came. Exit "
+               "status 0 when every case passes, 1 otherwise.")
+    p.add_argument("name", metavar="NAME", help="the assignment: comp3608 or cs540")
+    p.add_argument("--cases", type=int_arg(1, 10_000), default=25,
+                   help="how many cases (default: %(default)s)")
+    p.add_argument("--seed", type=seed_arg, default=1, help="the cases' seed (default: 1)")
+    p.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
+                   help="wall time per case (default: %(default)s)")
+    p.add_argument("--move-time", type=positive_float, default=None, metavar="SECONDS",
+                   help="the time rule of a tournament call (COMP3608: the course's 1 s)")
+    p.add_argument("--dir", metavar="FOLDER", default=".",
+                   help="the submission's folder: each case runs in a fresh copy of it "
+                   "(default: the current folder; at most 50 MB)")
+    p.add_argument("--json", action="store_true", help="the report as JSON on stdout")
+    p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    return p
+
+
+def run_check(words: list[str]) -> int:
+    from zerosum.fileio import write_atomic
+    from zerosum.marker.cases import MARKINGS
+    from zerosum.marker.check import check, report_json, report_junit, report_text
+    from zerosum.marker.sandbox import Limits, folder_size
+
+    # Everything after the first -- is the program's command, options and all.
+    at = words.index("--") if "--" in words else len(words)
+    opts = check_parser().parse_args(words[:at])
+    command = words[at + 1:]
+    if not command:
+        raise InputError("give the program's command after --, e.g. "
+                         "zerosum assignment check comp3608 -- python3 ConnectFour.py")
+    marking = MARKINGS.get(find(opts.name).name)
+    if marking is None:
+        raise InputError(f"no auto-marker for {opts.name} yet; there is one for "
+                         f"{', '.join(MARKINGS)}")
+    folder = Path(opts.dir)
+    if not folder.is_dir():
+        raise InputError(f"{opts.dir}: no such folder")
+    if folder_size(folder) > MAX_SUBMISSION:
+        raise InputError(f"{opts.dir}: more than {MAX_SUBMISSION >> 20} MB: is it the "
+                         "submission's folder?")
+    progress = sys.stderr.isatty()
+
+    def show(outcome: Any) -> None:
+        if progress:
+            sys.stderr.write(f"\rcase {outcome.number}/{opts.cases}: {outcome.verdict}\033[K")
+            sys.stderr.flush()
+
+    outcomes = check(marking, command, opts.cases, opts.seed, Limits(seconds=opts.timeout),
+                     folder, opts.move_time, show)
+    if progress:
+        sys.stderr.write("\r\033[K")
+    if opts.junit:
+        write_atomic(Path(opts.junit), report_junit(marking, command, outcomes))
+    report = report_json if opts.json else report_text
+    sys.stdout.write(report(marking, command, outcomes, opts.seed))
+    return 0 if all(o.passed for o in outcomes) else 1
+
+
 def run(args: argparse.Namespace) -> int:
     words: list[str] = args.words
     if not words or words == ["list"]:
         sys.stdout.write(listing())
         return 0
+    if words[0] == "check":
+        return run_check(words[1:])
     if words[0] == "export":
         opts = export_parser().parse_args(words[1:])
         a = find(opts.name)

@@ -15,11 +15,13 @@ from typing import Any, TextIO
 
 from zerosum.agents import (
     Agent,
-    EngineAgent,
+    ComputerAgent,
+    FileAgent,
     HumanAgent,
+    Move,
     Quit,
-    SearchAgent,
     Watch,
+    agent_from_spec,
     engines_of,
     make_agent,
     play_match,
@@ -40,6 +42,10 @@ OPPONENTS = {
     "mcts": "Monte Carlo tree search within a time per move",
 }
 TIMED = ("iterative", "mcts")  # opponents given a time per move
+OWN_AGENT_HELP = ("or your own agent, FILE.py[:SETTING=VALUE,...] (a file defining "
+                  "make_agent(seed, **settings), as docs/examples/myagent.py; runs the "
+                  "file's code), or a player as zerosum tournament writes it, e.g. "
+                  "alphabeta:depth=6")
 
 
 OPPONENT_HELP = """\
@@ -79,18 +85,19 @@ def register(sub: Any) -> None:
     for spec in all_games():
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
         opponents = [*OPPONENTS, *engines_of(spec)]
-        g.add_argument("--opponent", choices=opponents, default=default_opponent(spec),
-                       help="who the engine is (default: %(default)s)")
+        g.add_argument("--opponent", default=default_opponent(spec), metavar="PLAYER",
+                       help=f"who the engine is: {', '.join(opponents)} (default: "
+                       f"%(default)s); {OWN_AGENT_HELP}")
         g.add_argument("--depth", type=depth_arg,
                        help="depth limit of the engine's search; 0 = to the end of the game "
                        f"(default: {spec.default_depth})")
-        g.add_argument("--time", type=positive_float, default=1.0,
+        g.add_argument("--time", type=positive_float,
                        help="seconds per move for iterative deepening, mcts and engines "
-                       "(default: %(default)s)")
+                       "(default: 1.0; an engine given --depth alone searches by depth)")
         g.add_argument("--side", choices=("first", "second", "none"), default="first",
                        help="your side; 'none' lets the engine play itself")
         g.add_argument("--seed", type=seed_arg, default=None,
-                       help="seed of the random and mcts opponents")
+                       help="seed of the random and mcts opponents (and of your own agent)")
         for o in spec.options:
             g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
                            default=o.default, choices=o.choices,
@@ -103,8 +110,9 @@ def add_game_file_arguments(p: argparse.ArgumentParser) -> None:
     """`--game-file FILE` and the flags that go with it, before any GAME name (the file's
     game is known only when it is read). With none of the flags: the menu, for that game."""
     p.add_argument("--game-file", metavar="FILE", help=GAME_FILE_HELP)
-    p.add_argument("--opponent", dest="file_opponent", metavar="NAME",
-                   help="with --game-file: who the engine is (as for a named game)")
+    p.add_argument("--opponent", dest="file_opponent", metavar="PLAYER",
+                   help="with --game-file: who the engine is (as for a named game), "
+                   + OWN_AGENT_HELP)
     p.add_argument("--depth", type=depth_arg, dest="file_depth", metavar="N",
                    help="with --game-file: depth limit of the engine's search")
     p.add_argument("--time", type=positive_float, dest="file_time", metavar="SECONDS",
@@ -112,9 +120,43 @@ def add_game_file_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--side", choices=("first", "second", "none"), dest="file_side",
                    help="with --game-file: your side (default: first)")
     p.add_argument("--seed", type=seed_arg, dest="file_seed", metavar="SEED",
-                   help="with --game-file: seed of the random opponent")
+                   help="with --game-file: seed of the random opponent (or your own agent)")
     p.add_argument("--no-check", action="store_true",
                    help="with --game-file: skip the quick conformance check of the game")
+
+
+def opponents_of(spec: GameSpec) -> list[str]:
+    return [*OPPONENTS, *engines_of(spec)]
+
+
+def written_opponent(spec: GameSpec, text: str, depth: int | None, seconds: float | None,
+                     seed: int | None) -> Agent | None:
+    """The opponent `text` writes when it is more than a name (a player with settings,
+    `alphabeta:depth=6`, or a person's agent file, `myagent.py:greed=2`), read by the one
+    reader of players' specs (agents.agent_from_spec); None for a plain name."""
+    if text in opponents_of(spec) or (":" not in text and not text.endswith(".py")):
+        return None
+    if depth is not None or seconds is not None:
+        raise InputError(f"--depth and --time go with a player's name; {text} says its "
+                         "own settings (e.g. alphabeta:depth=6,time=2)")
+    agent = agent_from_spec(spec, text, default_seed=seed)
+    return OwnAgent(agent, agent.path) if isinstance(agent, FileAgent) else agent
+
+
+class OwnAgent:
+    """A person's agent file in a game: what its code raises, and an illegal move, end
+    the game in one line naming the file (a tournament scores them as forfeits)."""
+
+    def __init__(self, agent: FileAgent, path: str) -> None:
+        self.agent, self.path, self.name = agent, path, agent.name
+
+    def choose(self, game: AnyGame, state: Any) -> Move:
+        with blame(self.path, "agent file"):
+            move = self.agent.choose(game, state)
+        if move.action not in game.actions(state):
+            raise InputError(f"agent file {self.path}: played an illegal move, "
+                             f"{move.action!r}")
+        return move
 
 
 def default_opponent(spec: GameSpec) -> str:
@@ -124,12 +166,17 @@ def default_opponent(spec: GameSpec) -> str:
     return "iterative"
 
 
-def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float,
+def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float | None,
                   seed: int | None) -> Agent:
+    if kind not in opponents_of(spec):
+        raise InputError(f"unknown opponent {kind!r}; choose from "
+                         f"{', '.join(opponents_of(spec))}, or your own agent FILE.py")
     if depth is None and kind in ("minimax", "alphabeta", "depth-limited"):
         depth = spec.default_depth
     if depth == 0 and kind != "depth-limited":
         depth = None  # 0 means: to the end of the game
+    if seconds is None and (depth is None or kind not in engines_of(spec)):
+        seconds = 1.0  # an engine given a depth alone searches by depth
     return make_agent(spec, kind, depth, seconds, seed)
 
 
@@ -173,8 +220,9 @@ def check_depth(game: AnyGame, kind: str, depth: int | None) -> str:
 def start(spec: GameSpec, options: dict[str, Any], opponent: Agent, side: str,
           inp: TextIO, out: TextIO) -> int:
     game = spec.create(**options)
-    if isinstance(opponent, SearchAgent | EngineAgent):
-        opponent.watch = Watch(inp, out)  # progress while it thinks; Ctrl-C asks
+    inner = opponent.agent if isinstance(opponent, OwnAgent) else opponent
+    if isinstance(inner, ComputerAgent):
+        inner.watch = Watch(inp, out)  # progress while it thinks; Ctrl-C asks
     human: Agent = HumanAgent(inp, out)
     if side == "none":
         agents = [opponent, opponent]
@@ -208,9 +256,11 @@ def run(args: argparse.Namespace) -> int:
         return menu(sys.stdin, sys.stdout)
     spec = get_game(args.game)
     options = {o.name: getattr(args, o.name) for o in spec.options}
-    depth = spec.default_depth if args.depth is None else args.depth
-    sys.stdout.write(check_depth(spec.create(**options), args.opponent, depth))
-    opponent = make_opponent(spec, args.opponent, args.depth, args.time, args.seed)
+    opponent = written_opponent(spec, args.opponent, args.depth, args.time, args.seed)
+    if opponent is None:
+        depth = spec.default_depth if args.depth is None else args.depth
+        sys.stdout.write(check_depth(spec.create(**options), args.opponent, depth))
+        opponent = make_opponent(spec, args.opponent, args.depth, args.time, args.seed)
     return start(spec, options, opponent, args.side, sys.stdin, sys.stdout)
 
 
@@ -226,13 +276,11 @@ def play_game_file(args: argparse.Namespace, spec: GameSpec, game: AnyGame,
     if use_menu:
         return menu(sys.stdin, sys.stdout, spec)
     kind = args.file_opponent or default_opponent(spec)
-    known = [*OPPONENTS, *engines_of(spec)]
-    if kind not in known:
-        raise InputError(f"unknown opponent {kind!r}; choose from {', '.join(known)}")
-    depth = spec.default_depth if args.file_depth is None else args.file_depth
-    sys.stdout.write(check_depth(game, kind, depth))
-    seconds = 1.0 if args.file_time is None else args.file_time
-    opponent = make_opponent(spec, kind, args.file_depth, seconds, args.file_seed)
+    opponent = written_opponent(spec, kind, args.file_depth, args.file_time, args.file_seed)
+    if opponent is None:
+        depth = spec.default_depth if args.file_depth is None else args.file_depth
+        sys.stdout.write(check_depth(game, kind, depth))
+        opponent = make_opponent(spec, kind, args.file_depth, args.file_time, args.file_seed)
     return start(spec, {}, opponent, args.file_side or "first", sys.stdin, sys.stdout)
 
 

@@ -11,10 +11,20 @@ import argparse
 import sys
 from typing import Any
 
+from zerosum.agents import FileAgent, agent_from_spec
 from zerosum.convert import int_arg, positive_float
+from zerosum.extras import install_hint, source_root
+from zerosum.game import InputError
+from zerosum.gamefile import GAME_FILE_HELP, load_checked
+from zerosum.games.registry import GameSpec, all_games
 
 LOCAL = "127.0.0.1"
-MISSING = "zerosum serve needs the web extra: pip install 'zerosum[web]'"
+
+
+def missing_web() -> str:
+    """What to do when the web extra is missing (`make serve` installs it from a clone)."""
+    also = " (or: make serve)" if source_root() is not None else ""
+    return f"zerosum serve needs the web extra: {install_hint('web')}{also}"
 
 
 def register(sub: Any) -> None:
@@ -33,7 +43,28 @@ def register(sub: Any) -> None:
                    "(default: %(default)s)")
     p.add_argument("--max-seconds", type=positive_float, default=10.0, metavar="S",
                    help="longest search, whatever a client asks (default: %(default)s)")
+    p.add_argument("--game-file", action="append", default=[], metavar="FILE",
+                   help=GAME_FILE_HELP + "; it joins the page's Game menu, after a quick "
+                   "check (repeat the option for more)")
+    p.add_argument("--agent", action="append", default=[], metavar="FILE.py[:SETTING=VALUE]",
+                   help="your own agent, a file defining make_agent(seed, **settings) (as "
+                   "docs/examples/myagent.py; runs the file's code): a player of every game "
+                   "in the page (repeat the option for more)")
     p.set_defaults(func=run)
+
+
+def own_games_and_agents(game_files: list[str],
+                         agents: list[str]) -> tuple[list[GameSpec], list[str]]:
+    """The games of --game-file (each checked as `zerosum play --game-file` checks it)
+    and the --agent specs, each loaded once now so that a broken file is one line before
+    the server starts (InputError)."""
+    specs = [load_checked(path)[0] for path in game_files]
+    any_game = all_games()[0]  # an agent file is made the same way for every game
+    for text in agents:
+        if not isinstance(agent_from_spec(any_game, text), FileAgent):
+            raise InputError(f"--agent {text}: give your own agent's file, "
+                             "FILE.py[:SETTING=VALUE,...]; the page offers zerosum's players")
+    return specs, [text.strip() for text in agents]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,12 +73,14 @@ def run(args: argparse.Namespace) -> int:
 
         from zerosum.web.app import create_app
     except ImportError:
-        sys.stderr.write(MISSING + "\n")
+        sys.stderr.write(missing_web() + "\n")
         return 2
+    games, agents = own_games_and_agents(args.game_file, args.agent)
     if args.host != LOCAL:
         sys.stderr.write(f"zerosum serve: warning: binding {args.host}, not {LOCAL}: anyone "
                          "who can reach this address can use the server\n")
-    app = create_app(max_searches=args.max_searches, max_seconds=args.max_seconds)
+    app = create_app(max_searches=args.max_searches, max_seconds=args.max_seconds,
+                     own_games=games, agents=agents)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"zerosum serve: open http://{host}:{args.port}/ (Ctrl-C to stop)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)

@@ -1,39 +1,122 @@
-"""`zerosum solve GAME POSITION`: the exact value of a position, its best moves and a
-principal variation, from a game's perfect solver.
+"""`zerosum solve GAME`: the exact value of a position, its best moves and a principal
+variation.
 
-The games offered are those whose GameSpec declares a `solver` (see games/registry.py):
-it adds its arguments to the game's subparser and returns the report as (label, text)
-rows, yielded as each is proven (the command prints each at once).
+A game whose GameSpec declares a `solver` (Connect Four: see games/registry.py) brings
+its own: it adds its arguments to the game's subparser and returns the report as
+(label, text) rows, yielded as each is proven (the command prints each at once). Every
+other game is solved by the generic solver (search/solve.py), which solves every
+position reachable from the one asked about, within a budget of positions, and says so
+when the game is too big for it.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
-from zerosum.games.registry import all_games, get_game
+from zerosum.convert import int_arg
+from zerosum.game import AnyGame, InputError, format_value, replay
+from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.search.solve import DEFAULT_BUDGET, Solved, TooBig, Unsolvable, solve
 
 LABEL_WIDTH = 20  # the longest label, 'principal variation', and its colon
+MAX_BUDGET = 100_000_000
+PV_SHOWN = 30  # moves of a principal variation shown (a drawn checkers line is 100 plies)
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("solve", help="solve a position exactly (score, best moves, line)",
-                       description="Solve a position with a game's perfect solver.")
+    p = sub.add_parser("solve", help="solve a position exactly (value, best moves, line)",
+                       description="Solve a position exactly: with a game's own perfect "
+                       "solver where it has one (Connect Four), else by searching every "
+                       "position reachable from it (small games, or late positions).")
     games = p.add_subparsers(title="games", metavar="GAME", dest="solve_game", required=True)
     for spec in all_games():
         if spec.solver is not None:
             g = games.add_parser(spec.name, help=spec.solver.help,
                                  description=spec.solver.description)
             spec.solver.add_arguments(g)
+        else:
+            add_generic(games, spec)
     p.set_defaults(func=run)
 
 
+def add_generic(games: Any, spec: GameSpec) -> None:
+    g = games.add_parser(
+        spec.name, help=f"{spec.title}: every position reachable, exhaustively",
+        description=f"Solve a {spec.title} position by searching every position reachable "
+        "from it: its value under perfect play and the plies to the end (the winner "
+        "hurries, the loser delays). Games too big for the budget are refused, saying so.")
+    g.add_argument("line", nargs="*", metavar="MOVE",
+                   help="moves from the start, as you would type them in play")
+    g.add_argument("--all-moves", action="store_true", help="also every legal move's value")
+    g.add_argument("--no-pv", action="store_true", help="skip the principal variation")
+    g.add_argument("--budget", type=int_arg(1, MAX_BUDGET), default=DEFAULT_BUDGET,
+                   metavar="POSITIONS",
+                   help="the most positions to solve (default: %(default)s, about 300 "
+                   "bytes of memory each)")
+    for o in spec.options:
+        g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
+                       default=o.default, choices=o.choices,
+                       help=f"{o.help} (default: %(default)s)")
+
+
 def run(args: argparse.Namespace) -> int:
-    solver = get_game(args.solve_game).solver
-    assert solver is not None  # only games with a solver have a subparser
+    spec = get_game(args.solve_game)
     cpu0 = time.process_time()
-    for label, text in solver.rows(args):
+    rows = spec.solver.rows(args) if spec.solver is not None else generic_rows(spec, args)
+    for label, text in rows:
         print(f"{label + ':':<{LABEL_WIDTH}} {text}", flush=True)
     print(f"{'CPU time:':<{LABEL_WIDTH}} {time.process_time() - cpu0:.3f} s")
     return 0
+
+
+def generic_rows(spec: GameSpec, args: argparse.Namespace) -> Iterator[tuple[str, str]]:
+    game = spec.create(**{o.name: getattr(args, o.name) for o in spec.options})
+    state = replay(game, game.initial_state(), args.line)
+    if game.is_terminal(state):
+        raise InputError(f"the game is over in that position: {game.outcome(state)}")
+    try:
+        solution = solve(game, state, args.budget, on_progress=progress())
+    except TooBig as e:
+        raise InputError(f"{spec.name}: {e}; try a position nearer the end, or a larger "
+                         "--budget") from None
+    except Unsolvable as e:
+        raise InputError(f"{spec.name}: {e}") from None
+    finally:
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\033[K")
+    yield "value", shown(game, solution[state])
+    yield "best move", game.format_move(solution.best_move(state))
+    if args.all_moves:
+        for action, solved in solution.move_values(state):
+            yield f"move {game.format_move(action)}", shown(game, solved)
+    if not args.no_pv:
+        line = solution.principal_variation(state)
+        more = f" ... ({len(line)} plies)" if len(line) > PV_SHOWN else ""
+        yield "principal variation", " ".join(map(game.format_move, line[:PV_SHOWN])) + more
+    yield "positions", f"{solution.positions:,} solved in {solution.seconds:.2f} s"
+
+
+def shown(game: AnyGame, solved: Solved) -> str:
+    """A solved value in words. The plies are a minimax distance (so worth saying) only
+    for a win or a loss: a draw's or a score's line is one of many."""
+    distance = game.values.kind == "outcome" and solved.value != 0
+    return format_value(game, solved.value, decided=True,
+                        plies=solved.plies if distance else None)
+
+
+def progress() -> Any:
+    """A live count of the positions solved, on a terminal only."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(positions: int) -> None:
+        sys.stderr.write(f"\rsolving: {positions:,} positions")
+        sys.stderr.flush()
+
+    return show
+
+

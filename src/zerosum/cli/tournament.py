@@ -4,28 +4,30 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
-import json
 import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from zerosum.agents import agent_from_spec
+from zerosum.agents import ComputerAgent, agent_from_spec
 from zerosum.convert import float_arg, int_arg, seed_arg
 from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.game import AnyGame, InputError
-from zerosum.gamefile import GAME_FILE_HELP, load_checked
+from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt, Tally
 from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.export import export
 from zerosum.tournament.jobs import GameJob, GameResult
-from zerosum.tournament.report import Played, pair_tally, ratings, report
+from zerosum.tournament.referee import MoveTimeout, time_limit
+from zerosum.tournament.report import Played, labels, pair_tally, ratings, report
 from zerosum.tournament.run import play
 from zerosum.tournament.schedule import (
     FORMATS,
+    UNTIMED_TIMEOUT,
     Settings,
     check_agents,
     move_timeout,
@@ -100,9 +102,9 @@ def games_command(sub: Any, name: str, summary: str, description: str,
         arguments(g)
         common(g, spec, name)
     g = games.add_parser("game-file", help="your own game, from a Python file",
-                         description="Your own game: a Python file defining GAME (see "
-                         "docs/examples/mygame.py). " + GAME_FILE_HELP)
-    g.add_argument("game_file", metavar="FILE", help="the game's file")
+                         description="Your own game, from a Python file defining GAME "
+                         "(see docs/examples/mygame.py).")
+    g.add_argument("game_file", metavar="FILE", help=GAME_FILE_HELP)
     arguments(g)
     common(g, None, name)
     p.set_defaults(func=run)
@@ -126,7 +128,8 @@ def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None
                    help="seconds a move may take before its agent loses (default: 3 times "
                    "the agent's time plus 2 s, or 60 s for agents without a time limit)")
     g.add_argument("--workers", type=int_arg(1, 256, "workers"),
-                   help="games played at once (default: the number of cores)")
+                   help="games played at once (default: the number of cores; never more "
+                   "than games to play, nor, on this machine, than 4 a core)")
     g.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local worker processes, or a Ray cluster (default: %(default)s)")
     g.add_argument("--address", help="with --backend ray: the cluster's address, HOST:PORT")
@@ -151,8 +154,8 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
         game, name = spec.create(**dict(options)), spec.name
     agents = tuple(a.strip() for a in args.agent)
     check_agents(agents, format_)
-    timeouts = tuple(args.move_timeout or move_timeout(agent_from_spec(spec, a).limit.seconds)
-                     for a in agents)
+    made = [checked_agent(spec, a, args) for a in agents]
+    timeouts = tuple(args.move_timeout or move_timeout(m.limit.seconds) for m in made)
     if games is not None and games % 2:
         raise InputError(f"games come in colour-swapped pairs: give an even --games, not {games}")
     openings = None
@@ -165,6 +168,17 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
                     options), game
 
 
+def checked_agent(spec: GameSpec, text: str, args: argparse.Namespace) -> ComputerAgent:
+    """The agent `text` makes, made here once before any game so that a broken one is
+    found before the database is made; one that takes longer than a move may is broken."""
+    seconds = args.move_timeout or UNTIMED_TIMEOUT
+    try:
+        with time_limit(seconds):
+            return agent_from_spec(spec, text)
+    except MoveTimeout:
+        raise InputError(f"agent {text}: not made within {seconds:g} s") from None
+
+
 def backend_of(args: argparse.Namespace) -> Backend:
     if args.backend == "ray":
         from zerosum.tournament.raycluster import RayBackend
@@ -175,9 +189,11 @@ def backend_of(args: argparse.Namespace) -> Backend:
 
 def game_line(job: GameJob, result: GameResult, count: int, total: int | None) -> str:
     score = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[result.score]
-    plies = sum(1 for m in result.moves if m.by >= 0)
+    plies = len(result.moves)  # the opening's too: the game's length
     of = "" if total is None else f"/{total}"
-    return (f"game {job.number:>4}  [{count}{of}]  {job.agents[0]} - {job.agents[1]}: "
+    shown = labels([result], {job.number: job})
+    first, second = (shown.get(a, a) for a in job.agents)
+    return (f"game {job.number:>4}  [{count}{of}]  {first} - {second}: "
             f"{score}  {result.reason} ({plies} plies, {result.seconds:.1f} s)")
 
 
@@ -199,14 +215,25 @@ def need_game(args: argparse.Namespace, command: str) -> None:
                          "--agent random")
 
 
+def own_game(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
+    """A person's game file's errors as one line naming it (gamefile.blame)."""
+    return blame(args.game_file) if args.game == "game-file" else contextlib.nullcontext()
+
+
 def run_tournament(args: argparse.Namespace) -> int:
     need_game(args, "tournament")
+    with own_game(args):
+        return play_tournament(args)
+
+
+def play_tournament(args: argparse.Namespace) -> int:
     settings, game = settings_of(args, args.games, args.format)
     if args.plot is not None:
         check_plot(args.plot)
     backend = backend_of(args)
     with Store(args.db, settings.to_json()) as store:
         count = len(store.results())
+        store.jobs()  # damaged rows are found before any game is played
         total = settings.total()
         if count:
             say(f"Resuming: {count} of {total} games are already in {args.db}.")
@@ -249,6 +276,11 @@ def sprt_state(sprt: Sprt, results: dict[int, GameResult], jobs: dict[int, GameJ
 
 def run_sprt(args: argparse.Namespace) -> int:
     need_game(args, "sprt")
+    with own_game(args):
+        return play_sprt(args)
+
+
+def play_sprt(args: argparse.Namespace) -> int:
     settings, game = settings_of(args, args.max_games + args.max_games % 2, "round-robin")
     if len(settings.agents) != 2:
         raise InputError(f"an SPRT matches two agents (--agent twice), not "
@@ -293,17 +325,14 @@ def run_results(args: argparse.Namespace) -> int:
     with Store.existing(args.db) as store:
         if args.export is not None:
             check_writable(args.export, "export file")
-            results = store.results()
-            write_atomic(args.export, export(store.jobs(), results, datetime.date.today()),
-                         what="export file")
+            results, jobs = store.results(), store.jobs()
+            try:
+                text = export(jobs, results, datetime.date.today())
+            except InputError as e:
+                raise InputError(f"{args.db}: {e}") from None
+            write_atomic(args.export, text, what="export file")
             say(f"{len(results)} games written to {args.export}")
             return 0
-        show(store, Settings(**_loaded(store.settings_json)), args.plot)
+        show(store, store.settings(), args.plot)
     return 0
-
-
-def _loaded(text: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(text)
-    data["agents"] = tuple(data["agents"])
-    return data
 

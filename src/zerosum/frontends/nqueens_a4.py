@@ -106,7 +106,7 @@ def play(size: int, variation: str, cutoffs: tuple[int, int],
                           enhancements=UNORDERED)
               for a, d in zip(algorithms, cutoffs, strict=True)]
     record = play_match(game, agents, show_board=False)
-    moves = [game.format_move(m.action) for _, m in record.moves]
+    moves = [str(m.action) for _, m in record.moves]  # the assignment's tuples: ('X', 3)
     utility = record.utility if record.utility is not None else 0.0
     return Match(size, variation, cutoffs, moves, utility, record.winner or "nobody", truth)
 

@@ -14,9 +14,12 @@ a square that no queen already on the board attacks (same row, column or diagona
 In every variation the winner is the player who placed the last queen, so X wins
 exactly when the final number of queens k is odd.
 
-Actions are what a person reads, numbered from 1: `('X', 3)` (player, row) in 1a/1b,
-`(2, 5)` (row, column) in 2/2b. They are examined top to bottom (1a/1b) or row by row,
-left to right (2/2b).
+Actions are tuples numbered from 1: `('X', 3)` (player, row) in 1a/1b, `(2, 5)` (row,
+column) in 2/2b, as the assignment's outputs print them (`str(action)`). They are examined
+top to bottom (1a/1b) or row by row, left to right (2/2b). Every interface writes them in
+the game's notation (format_move): `X3` (X's queen in row 3 of the left-most empty
+column) and `r2c5` (row 2, column 5); parse_move reads that, a bare number or two, and
+the tuple.
 
 States are small tuples of ints (bitmasks), plus the history of placements so a board
 can be drawn:
@@ -125,8 +128,6 @@ class NQueens(GameBase[Any, Any]):
 
     # ------------------------------------------------------------- display
 
-    def format_move(self, action: Any) -> str:
-        return str(action)
 
     def outcome(self, state: Any) -> str:
         k = self.count(state)
@@ -186,7 +187,7 @@ class ColumnQueens(NQueens):
         player, row = action
         k = len(rows)
         if k == self.size or player != PLAYERS[k % 2] or not 1 <= row <= self.size:
-            raise InputError(f"not a legal move here: {action}")
+            raise InputError(f"not a legal move here: {action!r}")
         bit = 1 << (row - 1)
         if bit & (used | left | right):
             raise InputError(f"row {row} of column {k + 1} is attacked")
@@ -251,6 +252,10 @@ class ColumnQueens(NQueens):
             return board
         return f"{board}\n{PLAYERS[k % 2]} to move in column {k + 1}"
 
+    def format_move(self, action: ColumnAction) -> str:
+        player, row = action
+        return f"{player}{row}"
+
     def parse_move(self, state: ColumnState, text: str) -> ColumnAction:
         legal = self.actions(state)
         if not legal:
@@ -271,7 +276,7 @@ class ColumnQueens(NQueens):
 
     def move_help(self) -> str:
         return (f"Type the row (1-{self.size}, top to bottom) for your queen in the "
-                "left-most empty column, e.g. 3 or ('X', 3).")
+                "left-most empty column, e.g. 3 or X3.")
 
 
 class SquareQueens(NQueens):
@@ -325,7 +330,7 @@ class SquareQueens(NQueens):
         r, c = action
         n = self.size
         if not (1 <= r <= n and 1 <= c <= n) or not free >> ((r - 1) * n + c - 1) & 1:
-            raise InputError(f"square {action} is not open")
+            raise InputError(f"square {self.format_move(action)} is not open")
         sq = (r - 1) * n + c - 1
         images = self.images[sq]
         return ((*squares, sq), free & ~self.attacks[sq],
@@ -362,18 +367,22 @@ class SquareQueens(NQueens):
             return board
         return f"{board}\n{PLAYERS[len(state[0]) % 2]} to move"
 
+    def format_move(self, action: SquareAction) -> str:
+        row, column = action
+        return f"r{row}c{column}"
+
     def parse_move(self, state: SquareState, text: str) -> SquareAction:
         nums = self.numbers(text)
         if len(nums) != 2:
             raise InputError(f"a move is a row and a column, e.g. 2 3, not {text.strip()!r}")
         action = (nums[0], nums[1])
         if action not in self.actions(state):
-            raise InputError(f"square {action} is not open")
+            raise InputError(f"square {self.format_move(action)} is not open")
         return action
 
     def move_help(self) -> str:
         return (f"Type the row and column (each 1-{self.size}) of an open square, "
-                "e.g. 2 3 or (2, 3).")
+                "e.g. 2 3 or r2c3.")
 
 
 def nqueens(size: int = 8, variation: str = "1a") -> NQueens:

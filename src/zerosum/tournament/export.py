@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 
+from zerosum.game import InputError
 from zerosum.records import OPENING, Ply, game_record
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import make_game
@@ -20,13 +21,21 @@ def game_text(job: GameJob, result: GameResult, today: datetime.date) -> tuple[s
     spec, game = make_game(job)
     state = start = game.initial_state()
     plies: list[Ply] = []
-    for move in result.moves:
-        action = game.parse_move(state, move.move)
+    for ply, move in enumerate(result.moves, 1):
+        if game.is_terminal(state):
+            raise InputError(f"game {job.number}, move {ply} ({move.move}): the game was "
+                             "already over")
+        try:
+            action = game.parse_move(state, move.move)
+        except (InputError, ValueError) as e:
+            raise InputError(f"game {job.number}, move {ply} ({move.move}): {e}") from None
+        if action not in game.actions(state):
+            raise InputError(f"game {job.number}, move {ply} ({move.move}) is not legal")
         by = OPENING if move.by < 0 else job.agents[move.by]
         plies.append(Ply(action, move.move, by, move.value, move.depth, move.nodes,
                          move.seconds))
         state = game.result(state, action)
-    score = PDN_RESULTS[result.score]
+    score = PDN_RESULTS[result.score]  # one of them: GameResult.from_json checks
     text, extension = game_record(spec.name, game, start, plies, state, None, today,
                                   event=f"zerosum tournament, game {job.number}",
                                   result=score, outcome=result.reason)

@@ -5,8 +5,57 @@ and goes into the database (as JSON), so a game can be played anywhere and recor
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
+
+
+class Damaged(ValueError):
+    """Stored JSON that is not what a tournament wrote (the database's reader names the
+    row: zerosum.tournament.store)."""
+
+
+def load_object(text: object, what: str) -> dict[str, Any]:
+    if not isinstance(text, str):
+        raise Damaged(f"its {what} is not text")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Damaged(f"its {what} is not JSON") from None
+    if not isinstance(data, dict):
+        raise Damaged(f"its {what} is not a JSON object")
+    return data
+
+
+def built(cls: type, data: dict[str, Any], what: str) -> Any:
+    """cls(**data), its fields not yet checked; Damaged if keys are missing or unknown."""
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise Damaged(f"its {what} has an unknown key {unknown[0]!r}")
+    try:
+        return cls(**data)
+    except TypeError as e:  # a key missing
+        raise Damaged(f"its {what} is incomplete ({e})") from None
+
+
+def expect(ok: bool, what: str, key: str) -> None:
+    """Damaged, naming `key`, unless `ok`."""
+    if not ok:
+        raise Damaged(f"its {what} has a wrong {key!r}")
+
+
+def is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_number(x: object) -> bool:
+    return (is_int(x) or isinstance(x, float)) and math.isfinite(x)  # type: ignore[arg-type]
+
+
+def strings(x: object, n: int | None = None) -> bool:
+    return isinstance(x, list | tuple) and all(isinstance(s, str) for s in x) \
+        and (n is None or len(x) == n)
 
 
 @dataclass(frozen=True)
@@ -39,11 +88,28 @@ class GameJob:
 
     @classmethod
     def from_json(cls, text: str) -> GameJob:
-        data = json.loads(text)
-        return cls(**{**data, "agents": tuple(data["agents"]),
-                      "opening": tuple(data["opening"]), "seeds": tuple(data["seeds"]),
-                      "move_timeout": tuple(data["move_timeout"]),
-                      "options": tuple(tuple(o) for o in data["options"])})
+        """The job `to_json` wrote; Damaged if `text` is anything else."""
+        what = "job"
+        data = load_object(text, what)
+        job: GameJob = built(cls, data, what)
+        expect(is_int(job.number) and job.number >= 1, what, "number")
+        expect(isinstance(job.game, str), what, "game")
+        expect(strings(job.agents, 2), what, "agents")
+        expect(strings(job.opening), what, "opening")
+        expect(isinstance(job.seeds, list | tuple) and len(job.seeds) == 2
+               and all(is_int(s) for s in job.seeds), what, "seeds")
+        expect(isinstance(job.move_timeout, list | tuple) and len(job.move_timeout) == 2
+               and all(is_number(t) and t > 0 for t in job.move_timeout), what,
+               "move_timeout")
+        expect(job.max_plies is None or is_int(job.max_plies), what, "max_plies")
+        expect(isinstance(job.adjudicate, bool), what, "adjudicate")
+        expect(isinstance(job.options, list | tuple) and all(
+            isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
+            for o in job.options), what, "options")
+        expect(is_int(job.pair) and is_int(job.round), what, "pair")
+        (a, b), (s, t), (u, v) = job.agents, job.seeds, job.move_timeout  # checked: pairs
+        return replace(job, agents=(a, b), opening=tuple(job.opening), seeds=(s, t),
+                       move_timeout=(u, v), options=tuple(tuple(o) for o in job.options))
 
 
 @dataclass(frozen=True)
@@ -74,11 +140,42 @@ class GameResult:
     moves: tuple[MoveRecord, ...] = field(default=())
     fault: int | None = None
     seconds: float = 0.0  # the whole game, wall clock
+    names: tuple[str, ...] = ()  # the agents' own names, where they have one (own files)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        data = asdict(self)
+        if not self.names:
+            del data["names"]  # as results were written before agents' names were kept
+        return json.dumps(data, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> GameResult:
-        data = json.loads(text)
-        return cls(**{**data, "moves": tuple(MoveRecord(**m) for m in data["moves"])})
+        """The result `to_json` wrote; Damaged if `text` is anything else."""
+        what = "result"
+        data = load_object(text, what)
+        result: GameResult = built(cls, data, what)
+        expect(is_int(result.number), what, "number")
+        expect(is_number(result.score) and result.score in (0, 0.5, 1), what, "score")
+        expect(isinstance(result.reason, str), what, "reason")
+        expect(result.fault in (None, 0, 1) and not isinstance(result.fault, bool), what,
+               "fault")
+        expect(is_number(result.seconds), what, "seconds")
+        expect(isinstance(result.moves, list | tuple) and all(isinstance(m, dict)
+                                                              for m in result.moves), what,
+               "moves")
+        expect(strings(result.names) and len(result.names) in (0, 2), what, "names")
+        moves = tuple(_move(m) for m in result.moves)  # type: ignore[arg-type]  # dicts
+        return replace(result, score=float(result.score), moves=moves,
+                       names=tuple(result.names))
+
+
+def _move(data: dict[str, Any]) -> MoveRecord:
+    what = "result's move"
+    m: MoveRecord = built(MoveRecord, data, what)
+    expect(isinstance(m.move, str), what, "move")
+    expect(is_number(m.seconds), what, "seconds")
+    expect(m.value is None or isinstance(m.value, str), what, "value")
+    expect(m.depth is None or is_int(m.depth), what, "depth")
+    expect(m.nodes is None or is_int(m.nodes), what, "nodes")
+    expect(m.by in (-1, 0, 1) and is_int(m.by), what, "by")
+    return m

@@ -1,8 +1,9 @@
 """The games of a tournament as Ray tasks on a cluster (`--backend ray --address HOST:PORT`).
 
-Ray is an optional extra (`pip install 'zerosum[ray]'`), imported only here. Each game is
-one task running `referee.play_game(job)` on whichever node has a free CPU, so its result
-is the one a local worker would give (for agents limited by depth, nodes or a seed).
+Ray is an optional extra (`pip install -e '.[ray]'` in the clone), imported only here.
+Each game is one task running `referee.play_game(job)` on whichever node has a free CPU, so
+its result is the one a local worker would give (for agents limited by depth, nodes or a
+seed).
 Every node needs the same Python and zerosum, and a person's own game or agent files at
 the same path (relative paths are taken from the same working directory): docs/ray.md.
 
@@ -19,6 +20,7 @@ import socket
 from collections.abc import Iterator
 from typing import Any
 
+from zerosum.extras import install_hint
 from zerosum.game import InputError
 from zerosum.tournament.backends import ResultSink
 from zerosum.tournament.jobs import GameJob, GameResult
@@ -43,7 +45,8 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise InputError("the Ray backend needs Ray: pip install 'zerosum[ray]'") from None
+        raise InputError(f"the Ray backend needs Ray (the ray extra): {install_hint('ray')}"
+                         ) from None
     return ray
 
 

@@ -18,13 +18,14 @@ The timeout interrupts the agent with SIGALRM, so it needs the main thread of a 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from zerosum.agents import Move, agent_from_spec, value_text
+from zerosum.agents import FileAgent, Move, agent_from_spec, value_text
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec, get_game
 from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
@@ -55,8 +56,9 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 
 def game_spec(name: str) -> GameSpec:
-    """A registered game by name, or a person's own game from a Python file (`.py`)."""
-    if name.endswith(".py"):
+    """A registered game by name, or a person's own game from its file (a path: the
+    tournament stores it absolute; its name need not end in .py)."""
+    if name.endswith(".py") or os.sep in name:
         from zerosum.gamefile import load_game_file
 
         return load_game_file(name)
@@ -65,7 +67,11 @@ def game_spec(name: str) -> GameSpec:
 
 def make_game(job: GameJob) -> tuple[GameSpec, AnyGame]:
     spec = game_spec(job.game)
-    return spec, spec.create(**dict(job.options))
+    try:
+        return spec, spec.create(**dict(job.options))
+    except (TypeError, ValueError) as e:  # options not the game's (a damaged record)
+        raise InputError(f"game {job.number}: {spec.name} cannot be made with the options "
+                         f"{dict(job.options)}: {e}") from None
 
 
 def opening_state(game: AnyGame, opening: tuple[str, ...]) -> Any:
@@ -103,20 +109,41 @@ def record(game: AnyGame, move: Move, side: int) -> MoveRecord:
 
 
 def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -> GameResult:
-    """Play `job`'s game to its end; `on_turn(side, ply)` is told before each agent's move
-    (a worker reports it, so that a worker that dies is blamed on the right agent)."""
+    """Play `job`'s game to its end; `on_turn(side, ply)` is told before each agent is
+    made (ply -1) and before each of its moves (a worker reports it, so that a worker
+    that dies is blamed on the right agent)."""
     t0 = time.perf_counter()
     spec, game = make_game(job)
-    agents = [agent_from_spec(spec, text, default_seed=seed)
-              for text, seed in zip(job.agents, job.seeds, strict=True)]
     state = opening_state(game, job.opening)
     moves = [MoveRecord(text, 0.0, by=-1) for text in job.opening]
 
+    own_names: tuple[str, ...] = ()  # a person's agents' own names, if they give one
+
     def result(score: float, reason: str, fault: int | None = None) -> GameResult:
         return GameResult(job.number, score, reason, tuple(moves), fault,
-                          round(time.perf_counter() - t0, 4))
+                          round(time.perf_counter() - t0, 4), own_names)
 
     names = getattr(game, "players", ("Max", "Min"))
+    agents = []
+    for side, (text, seed) in enumerate(zip(job.agents, job.seeds, strict=True)):
+        # An agent's own file runs its code while it is made: a failure there, too, is
+        # that agent's (told first, so that a worker dying here is blamed on it).
+        if on_turn is not None:
+            on_turn(side, -1)
+        who = f"{names[side]} ({text})"
+        try:
+            with time_limit(job.move_timeout[side]):
+                agents.append(agent_from_spec(spec, text, default_seed=seed))
+        except MoveTimeout:
+            return result(forfeit(side), f"{who} lost: not made within "
+                          f"{job.move_timeout[side]:g} s", side)
+        except InputError:  # made in the tournament's process, not here: the file differs
+            raise  # (on another node, say): the tournament stops, naming the game
+        except (Exception, SystemExit) as e:
+            return result(forfeit(side), f"{who} crashed while made: {crash(e)}", side)
+    own = tuple(str(getattr(a.own, "name", "")) if isinstance(a, FileAgent) else ""
+                for a in agents)
+    own_names = own if any(own) else ()
     while not game.is_terminal(state):
         if job.max_plies is not None and len(moves) >= job.max_plies:
             return result(0.5, f"draw by the move limit ({job.max_plies} plies)")
@@ -134,14 +161,21 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
         except MoveTimeout:
             return result(forfeit(side), f"{who} lost on time: no move within "
                           f"{job.move_timeout[side]:g} s", side)
-        except Exception as e:  # whatever the agent's code raises: it loses, play goes on
-            return result(forfeit(side), f"{who} crashed: {type(e).__name__}: {e}", side)
+        except (Exception, SystemExit) as e:  # whatever the agent's code raises: it loses
+            return result(forfeit(side), f"{who} crashed: {crash(e)}", side)
         if move.action not in game.actions(state):
             return result(forfeit(side), f"{who} played an illegal move: {move.action!r}",
                           side)
         moves.append(record(game, move, side))
         state = game.result(state, move.action)
     return result(score_of(game.utility(state)), game.outcome(state))
+
+
+def crash(e: BaseException) -> str:
+    """What an agent's code raised, in words (sys.exit too: it ends only the agent)."""
+    if isinstance(e, SystemExit):
+        return f"it called sys.exit({e.code!r})"
+    return f"{type(e).__name__}: {e}"
 
 
 def verdict_text(names: tuple[str, str], utility: float) -> str:

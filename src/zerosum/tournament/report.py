@@ -9,9 +9,10 @@ centred on the field's mean, with 95 % intervals. A pairing's figures are pentan
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import os
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from zerosum.ratings import MatchStats, Rating, Tally, bradley_terry, format_elo
 from zerosum.tournament.jobs import GameJob, GameResult
@@ -103,10 +104,43 @@ def forfeits(played: Sequence[Played]) -> str:
                                       for p in lost])
 
 
+def labels(results: Iterable[GameResult], jobs: Mapping[int, GameJob]) -> dict[str, str]:
+    """How each agent is shown: its spec, or for a person's agent file that names its
+    agent, that name with the file's (`greedy (myagent.py:depth=2)`), as long as no two
+    agents would look the same."""
+    found: dict[str, str] = {}
+    for r in results:
+        for spec, name in zip(jobs[r.number].agents, r.names, strict=False):
+            if name and name != spec:
+                file, colon, settings = spec.partition(":")
+                found[spec] = f"{name} ({os.path.basename(file)}{colon}{settings})"
+    shown = Counter(found.values())
+    return {spec: label for spec, label in found.items() if shown[label] == 1}
+
+
+def ranked(played: Sequence[Played], agents: Sequence[str]) -> list[str]:
+    """The agents in the standings' order (as given, until they can be rated)."""
+    try:
+        order = [r.name for r in ratings(played)]
+    except ValueError:
+        return list(agents)
+    return order + [a for a in agents if a not in order]
+
+
 def report(results: Mapping[int, GameResult], jobs: Mapping[int, GameJob],
            agents: Sequence[str]) -> str:
-    played = [Played(jobs[n], results[n]) for n in sorted(results)]
+    shown = labels(results.values(), jobs)
+    if set(shown.values()) & (set(agents) - set(shown)):
+        shown = {}  # a label that is another agent's spec: specs it is
+
+    def label(spec: str) -> str:
+        return shown.get(spec, spec)
+
+    played = [Played(replace(jobs[n], agents=(label(jobs[n].agents[0]),
+                                              label(jobs[n].agents[1]))), results[n])
+              for n in sorted(results)]
     if not played:
         return "No games played yet."
-    return "\n\n".join([standings(played), cross_table(played, agents),
+    agents = [label(a) for a in agents]
+    return "\n\n".join([standings(played), cross_table(played, ranked(played, agents)),
                         pairings(played, agents), forfeits(played)]) + "\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from zerosum.game import AnyGame
+from zerosum.game import AnyGame, InputError
 from zerosum.tournament.backends import Backend
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.schedule import Settings, jobs
@@ -27,9 +27,22 @@ def play(settings: Settings, game: AnyGame, store: Store, backend: Backend,
                 issued[job.number] = job
                 yield job
 
+    stopped = False
+
     def finished(result: GameResult) -> bool | None:
+        nonlocal stopped
         job = issued.pop(result.number)
         store.add(job, result)
-        return on_game(job, result)
+        stopped = bool(on_game(job, result))
+        return stopped
 
-    backend.run(todo(), finished)
+    pending = todo()
+    backend.run(pending, finished)
+    if not stopped:  # those not even handed out are counted too
+        for _ in pending if settings.games is not None else ():
+            pass
+        next(pending, None)
+    if issued and not stopped:  # a backend's fault: never end as if all were played
+        raise InputError(f"{len(issued)} games were not played (game "
+                         f"{min(issued)} the first); run the same command again to play "
+                         "them")

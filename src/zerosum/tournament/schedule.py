@@ -13,12 +13,20 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from itertools import count
 from typing import Any
 
 from zerosum.game import AnyGame, InputError
-from zerosum.tournament.jobs import GameJob
+from zerosum.tournament.jobs import (
+    GameJob,
+    built,
+    expect,
+    is_int,
+    is_number,
+    load_object,
+    strings,
+)
 
 FORMATS = ("round-robin", "gauntlet")
 UNTIMED_TIMEOUT = 60.0  # seconds a move may take from an agent with no time limit
@@ -44,6 +52,40 @@ class Settings:
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Settings:
+        """The settings `to_json` wrote; Damaged if `text` is anything else."""
+        what = "settings"
+        data = load_object(text, what)
+        s: Settings = built(cls, data, what)
+        expect(isinstance(s.game, str), what, "game")
+        expect(strings(s.agents) and len(s.agents) >= 2, what, "agents")
+        expect(s.games is None or is_int(s.games), what, "games")
+        expect(s.format in FORMATS, what, "format")
+        expect(is_int(s.seed) and is_int(s.opening_plies), what, "seed")
+        expect(s.openings is None or (isinstance(s.openings, list | tuple)
+               and all(strings(o) for o in s.openings)), what, "openings")
+        expect(s.max_plies is None or is_int(s.max_plies), what, "max_plies")
+        expect(isinstance(s.adjudicate, bool), what, "adjudicate")
+        expect(isinstance(s.move_timeouts, list | tuple) and len(s.move_timeouts) == len(s.agents)
+               and all(is_number(t) and t > 0 for t in s.move_timeouts), what,
+               "move_timeouts")
+        expect(isinstance(s.options, list | tuple) and all(
+            isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
+            for o in s.options), what, "options")
+        return replace(s, agents=tuple(s.agents), openings=None if s.openings is None
+                       else tuple(tuple(o) for o in s.openings),
+                       move_timeouts=tuple(s.move_timeouts),
+                       options=tuple(tuple(o) for o in s.options))
+
+    def extends(self, other: Settings) -> bool:
+        """Whether these settings are `other`'s with as many games or more: the same
+        tournament, longer (its games are numbered so that the first ones are the same)."""
+        if (self.games is None) != (other.games is None):
+            return False
+        more = self.games is None or other.games is None or self.games >= other.games
+        return more and replace(self, games=other.games) == other
 
     def pairings(self) -> list[tuple[int, int]]:
         """Which agents meet, as indexes into `agents`: every two of them in a round

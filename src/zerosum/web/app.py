@@ -19,6 +19,7 @@ import json
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from importlib.resources import files
@@ -31,7 +32,15 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from zerosum.agents import SearchAgent, engines_of, make_agent, playable, player_names, value_text
+from zerosum.agents import (
+    SearchAgent,
+    agent_from_spec,
+    engines_of,
+    make_agent,
+    playable,
+    player_names,
+    value_text,
+)
 from zerosum.convert import one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
@@ -42,7 +51,7 @@ from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
 from zerosum.web.messages import read_requests
 from zerosum.web.positions import position_format
-from zerosum.web.views import move_help, move_text, view_of
+from zerosum.web.views import view_of
 
 STATIC = files("zerosum.web") / "static"
 FIXED_DEPTH = ("minimax", "alphabeta", "depth-limited")
@@ -66,7 +75,7 @@ def default_player(spec: GameSpec) -> str:
     return next(iter(engines_of(spec)), "iterative")
 
 
-def game_entry(spec: GameSpec) -> dict[str, Any]:
+def game_entry(spec: GameSpec, agents: Sequence[str] = ()) -> dict[str, Any]:
     written = position_format(spec)
     return {
         "name": spec.name,
@@ -75,7 +84,7 @@ def game_entry(spec: GameSpec) -> dict[str, Any]:
         "options": [{"name": o.name, "default": o.default, "help": o.help,
                      "choices": None if o.choices is None else list(o.choices)}
                     for o in spec.options],
-        "players": players_of(spec),
+        "players": [*players_of(spec), *agents],
         "default_player": default_player(spec),
         "position": None if written is None else written.name,
     }
@@ -137,7 +146,7 @@ class Session:
 
     def play_action(self, action: Any, by: str, **figures: Any) -> None:
         """Play `action`; a computer move (`by` its player) keeps its search figures."""
-        text = move_text(self.game, action)
+        text = self.game.format_move(action)
         self.states.append(self.game.result(self.state, action))
         self.plies.append(Ply(action, text, by, **figures))
 
@@ -165,7 +174,7 @@ class Session:
         game, state = self.game, self.state
         over = game.is_terminal(state)
         names = player_names(game)
-        legal = [] if over else [move_text(game, a) for a in game.actions(state)]
+        legal = [] if over else [game.format_move(a) for a in game.actions(state)]
         written = position_format(self.spec)
         position = None if written is None else written.format(game, state)
         return {
@@ -176,7 +185,7 @@ class Session:
             "view": view_of(self.spec.name, game, state),
             "text": game.render(state),
             "legal": legal,
-            "move_help": move_help(game),
+            "move_help": game.move_help(),
             "players": list(names),
             "to_move": names[0] if game.is_maxs_turn(state) else names[1],
             "over": over,
@@ -198,8 +207,17 @@ class Job:
 class Server:
     """The sessions and the search bounds."""
 
-    def __init__(self, max_searches: int, max_seconds: float, max_nodes: int) -> None:
+    def __init__(self, max_searches: int, max_seconds: float, max_nodes: int,
+                 games: Sequence[GameSpec] = (), agents: Sequence[str] = ()) -> None:
         self.max_searches, self.max_seconds, self.max_nodes = max_searches, max_seconds, max_nodes
+        # zerosum's games, then a person's own (from game files), each by its name.
+        self.games = {spec.name: spec for spec in all_games()}
+        for spec in games:
+            if spec.name in self.games:
+                raise InputError(f"two games named {spec.name!r}: rename your game file "
+                                 "(or give its GameSpec another name)")
+            self.games[spec.name] = spec
+        self.agents = list(agents)  # a person's agent files, players of every game
         self.sessions: OrderedDict[str, Session] = OrderedDict()
         self.running = 0
         self.slots = threading.Lock()  # a test client may run each socket on its own loop
@@ -220,7 +238,7 @@ class Server:
         name = body.get("game")
         if not isinstance(name, str):
             raise InputError("name a game: {\"game\": \"tictactoe\"}")
-        spec = get_game(name)
+        spec = self.games.get(name) or get_game(name)  # get_game: the one "unknown" line
         options = option_values(spec, body.get("options"))
         game = spec.create(**options)
         state = game.initial_state()
@@ -251,9 +269,9 @@ class Server:
         if session.game.is_terminal(session.state):
             raise InputError("the game is over")
         player = request.get("player", default_player(session.spec))
-        if player not in players_of(session.spec):
-            raise InputError(f"unknown player {player!r}; choose from "
-                             f"{', '.join(players_of(session.spec))}")
+        players = [*players_of(session.spec), *self.agents]
+        if player not in players:
+            raise InputError(f"unknown player {player!r}; choose from {', '.join(players)}")
         seconds = request.get("seconds", DEFAULT_SECONDS)
         if seconds is None:
             seconds = DEFAULT_SECONDS
@@ -282,7 +300,7 @@ def info_message(game: AnyGame, info: Info) -> dict[str, Any]:
         "unit": info.unit,
         "nodes_per_second": round(info.nodes_per_second),
         "elapsed": round(info.elapsed, 3),
-        "pv": [move_text(game, a) for a in info.pv],
+        "pv": [game.format_move(a) for a in info.pv],
     }
 
 
@@ -313,16 +331,20 @@ def message(error: BaseException) -> str:
 
 
 def create_app(max_searches: int = 2, max_seconds: float = 10.0,
-               max_nodes: int = 20_000_000) -> Starlette:
+               max_nodes: int = 20_000_000, own_games: Sequence[GameSpec] = (),
+               agents: Sequence[str] = ()) -> Starlette:
     """The app; at most `max_searches` searches at once, each within `max_seconds` and
-    `max_nodes` whatever the client asks."""
-    server = Server(max_searches, max_seconds, max_nodes)
+    `max_nodes` whatever the client asks. `own_games`: a person's own games (game files),
+    offered beside zerosum's; `agents`: their agent files' specs (FILE.py[:settings]),
+    offered as players of every game."""
+    server = Server(max_searches, max_seconds, max_nodes, own_games, agents)
 
     async def page(request: Request) -> Response:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
     async def games(request: Request) -> Response:
-        return JSONResponse({"games": [game_entry(spec) for spec in all_games()]})
+        return JSONResponse({"games": [game_entry(spec, server.agents)
+                                       for spec in server.games.values()]})
 
     async def create(request: Request) -> Response:
         session = server.new_session(await body_of(request))
@@ -491,7 +513,7 @@ class Thinker:
         session.thinking = False  # as the state sent with the result shows
         return {
             "type": "result",
-            "move": move_text(game, result.action),
+            "move": game.format_move(result.action),
             "value": value_text(game, result),
             "depth": result.depth,
             "complete": result.complete,
@@ -507,7 +529,7 @@ class Thinker:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[dict[str, Any] | SearchResult | BaseException] = asyncio.Queue()
         game, state = session.game, session.state
-        agent = make_agent(session.spec, job.player, job.limit.depth, job.limit.seconds)
+        own = job.player in self.server.agents  # a person's agent file, loaded afresh
 
         def on_info(info: Info) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, info_message(game, info))
@@ -515,7 +537,12 @@ class Thinker:
         def work() -> None:
             outcome: SearchResult | BaseException
             try:
+                agent = agent_from_spec(session.spec, job.player) if own else \
+                    make_agent(session.spec, job.player, job.limit.depth, job.limit.seconds)
                 outcome = agent.analyse(game, state, job.limit, on_info, stop)
+                if own and outcome.action not in game.actions(state):
+                    outcome = InputError(f"{job.player} played an illegal move, "
+                                         f"{outcome.action!r}")
             except Exception as e:  # reported to the client in one line
                 outcome = e
             loop.call_soon_threadsafe(queue.put_nowait, outcome)

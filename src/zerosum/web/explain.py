@@ -33,7 +33,6 @@ from zerosum.result import SearchResult, TraceEvent
 from zerosum.search import alphabeta_search, minimax_search
 from zerosum.stop import Stop
 from zerosum.table import Bound, Entry, TranspositionTable, narrow
-from zerosum.web.views import move_text
 
 PAGE = files("zerosum.web") / "static" / "explain.html"
 ALGORITHMS = ("alphabeta", "minimax")
@@ -270,7 +269,7 @@ def game_nodes(game: AnyGame, root: Visit, depth: int,
         e = visit.event
         i = add(path, label, e.state, None)
         for k, kid in enumerate(visit.kids):
-            text = move_text(game, kid.event.action)
+            text = game.format_move(kid.event.action)
             name = text if not path else f"{label} {text}"
             nodes[i]["children"].append(walk(kid, [*path, k], name))
         inner = nodes[i]["role"] != "leaf"
@@ -280,7 +279,7 @@ def game_nodes(game: AnyGame, root: Visit, depth: int,
             for a in game.actions(e.state):
                 if a not in searched:
                     k = len(nodes[i]["children"])
-                    text = move_text(game, a)
+                    text = game.format_move(a)
                     cut = add([*path, k], text if not path else f"{label} {text}",
                               game.result(e.state, a), None)
                     nodes[i]["children"].append(cut)
@@ -331,7 +330,7 @@ def game_json(body: dict[str, Any]) -> dict[str, Any]:
     return {
         "algorithm": algorithm,
         "value": fmt(result.value),
-        "best": None if result.action is None else move_text(game, result.action),
+        "best": None if result.action is None else game.format_move(result.action),
         "counts": counts,
         "lazy": True,
         "nodes": nodes,

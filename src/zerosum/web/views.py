@@ -21,37 +21,14 @@ from typing import Any
 
 from zerosum.game import AnyGame
 from zerosum.games.maxconnect4.bitboard import COLS, ROWS, cell
-from zerosum.games.nqueens import NQueens
 
 View = dict[str, Any]
-
-
-def move_text(game: AnyGame, action: Any) -> str:
-    """A move as the page writes it: the game's own notation, except N-Queens, whose
-    format_move is the tuple the assignment's outputs print (('X', 3), (2, 3)). The page
-    writes X3 (X's queen in row 3 of the left-most empty column: variations 1a and 1b)
-    and r2c3 (row 2, column 3: variations 2 and 2b); the game's parse_move reads both."""
-    if isinstance(game, NQueens):
-        first, second = action
-        return f"{first}{second}" if isinstance(first, str) else f"r{first}c{second}"
-    return game.format_move(action)
-
-
-def move_help(game: AnyGame) -> str:
-    """How to type a move, in the page's notation (see move_text)."""
-    if isinstance(game, NQueens):
-        n = game.size
-        if game.variation.startswith("1"):
-            return (f"Type the row (1-{n}, top to bottom) for your queen in the left-most "
-                    "empty column, e.g. 3 or X3.")
-        return f"Type the row and column (each 1-{n}) of an open square, e.g. 2 3 or r2c3."
-    return game.move_help()
 
 
 def tictactoe_view(game: Any, state: Any) -> View:
     board, _ = state
     cells = ["" if c == "." else c for c in board]
-    moves = {str(a): move_text(game, a) for a in game.actions(state)}
+    moves = {str(a): game.format_move(a) for a in game.actions(state)}
     return {"kind": "grid", "rows": 3, "cols": 3, "cells": cells, "click": "cell",
             "moves": moves}
 
@@ -63,7 +40,7 @@ def connect4_view(game: Any, state: Any) -> View:
         for col in range(game.width):
             bit = game.geo.bit(col, row)
             cells.append("red" if red & bit else "yellow" if yellow & bit else "")
-    moves = {str(a): move_text(game, a) for a in game.actions(state)}
+    moves = {str(a): game.format_move(a) for a in game.actions(state)}
     return {"kind": "grid", "rows": game.height, "cols": game.width, "cells": cells,
             "click": "column", "moves": moves}
 
@@ -74,7 +51,7 @@ def maxconnect4_view(game: Any, state: Any) -> View:
         for col in range(COLS):
             bit = cell(col, row)
             cells.append("red" if state.p1 & bit else "yellow" if state.p2 & bit else "")
-    moves = {str(a): move_text(game, a) for a in game.actions(state)}
+    moves = {str(a): game.format_move(a) for a in game.actions(state)}
     return {"kind": "grid", "rows": ROWS, "cols": COLS, "cells": cells, "click": "column",
             "moves": moves, "scores": {"Player 1": state.score1, "Player 2": state.score2}}
 
@@ -90,7 +67,7 @@ def nqueens_view(game: Any, state: Any) -> View:
     for a in game.actions(state):
         # 1a/1b: (player, row) in the left-most empty column; 2/2b: (row, column).
         row, col = (a[1], len(squares) + 1) if isinstance(a[0], str) else a
-        moves[str((row - 1) * n + col - 1)] = move_text(game, a)
+        moves[str((row - 1) * n + col - 1)] = game.format_move(a)
     return {"kind": "grid", "rows": n, "cols": n, "cells": cells, "click": "cell",
             "moves": moves, "show_open": True}
 
@@ -106,7 +83,7 @@ def checkers_view(game: Any, state: Any) -> View:
     cells = [""] * (n * n)
     for sq in b.squares:
         cells[index(sq)] = game.piece_at(state, sq)
-    moves = [{"path": [index(sq) for sq in path], "text": move_text(game, path)}
+    moves = [{"path": [index(sq) for sq in path], "text": game.format_move(path)}
              for path in game.actions(state)]
     return {"kind": "checkers", "rows": n, "cols": n, "cells": cells, "moves": moves}
 

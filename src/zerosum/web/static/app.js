@@ -289,7 +289,18 @@ function think() {
 
 async function guarded(action) {
   showError("");
-  try { await action(); } catch (e) { showError(e.message); }
+  try { await action(); return true; } catch (e) { showError(e.message); return false; }
+}
+
+// Choosing a game starts it: the board on the page is always the chosen game's, played
+// by that game's players (the menus hold no player of another game). Should the server
+// refuse, the menu goes back to the game being played.
+async function chooseGame() {
+  fillChoices();
+  $("position").value = ""; // a position of the game before means nothing in this one
+  if (await newGame() || !session) return;
+  $("game").value = session.game;
+  fillChoices();
 }
 
 async function playMove(text) {
@@ -303,13 +314,14 @@ async function playMove(text) {
 }
 
 async function newGame() {
-  await guarded(async () => {
+  return guarded(async () => {
     const position = spec().position ? $("position").value.trim() : "";
     session = await api("/api/sessions", { game: $("game").value, options: options(), position });
     ownSide = session.players[$("computer-first").checked ? 1 : 0];
     humanSide = $("player2").value === "" ? ownSide : null;
     setPaused(false);
     $("pause").hidden = humanSide !== null;
+    $("stop").disabled = true;
     ghost = [];
     $("infos").replaceChildren();
     $("result").textContent = "";
@@ -366,7 +378,7 @@ async function start() {
   if (spec().players.includes(query.get("player"))) $("player").value = query.get("player");
   if (spec().players.includes(query.get("side"))) $("player2").value = query.get("side");
   $("computer-first").checked = query.get("first") === "computer";
-  $("game").addEventListener("change", fillChoices);
+  $("game").addEventListener("change", chooseGame);
   $("setup").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
   $("typed").addEventListener("submit", (e) => {
     e.preventDefault();

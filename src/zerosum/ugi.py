@@ -1,0 +1,228 @@
+"""The Universal Game Interface (UGI): any zerosum player as an engine that other programs
+drive over standard input and output.
+
+UGI is UCI's shape for any two-player game (as the cutegames match runner uses it): the
+driver sends `ugi` (answered `id ...` and `ugiok`), `isready` (`readyok`, at once, even
+during a search), `uginewgame`, `position startpos|fen TEXT [moves M...]`, `go` with a
+clock (`p1time`, `p2time`, `p1inc`, `p2inc` in ms), `movetime` (ms), `depth`, `nodes` or
+`infinite`, then `stop` or `quit`; and `query gameover|p1turn|result`, answered with
+`response ...`. While it searches the engine reports `info depth ... score ... nodes ...
+pv ...` lines and ends with `bestmove MOVE`. Moves are written in the game's own
+notation (`format_move`), positions in its position format where it has one.
+
+Scores are from the side to move's point of view: `score cp N` is an estimate in
+hundredths of a won game (of a point, in score games), `score mate N` a win (N > 0) or a
+loss (N < 0) in N of the mover's moves, as UCI counts them; a win proven without a
+known distance shows as `score cp 100000`.
+
+Lines a driver sends that the protocol does not know, or that are malformed, are
+answered with `info string error: ...` and change nothing: an engine must never die of
+its input.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from zerosum.game import AnyGame, InputError, replay
+from zerosum.result import Info, Limit, SearchResult
+from zerosum.stop import Stop
+
+DECIDED_CP = 100_000  # a proven win (or loss) whose distance is not known
+TIME_SHARE = 20  # of the clock's remaining time, one move's
+MIN_SECONDS = 0.01
+
+
+class UgiEngine:
+    """The engine side: `handle(line)` for each line the driver sends (False once it
+    says quit); output goes to `out`, a line at a time, from whichever thread.
+
+    `new_game()` makes the game afresh (a new game object: an engine's tables are kept
+    per game object, so a new game starts with none); `parse_position(game, text)`
+    reads a `position fen` text (None: the game has no such format); `analyse(game,
+    state, limit, on_info, stop)` is the player's search (the contract of every
+    search and engine)."""
+
+    def __init__(self, name: str, new_game: Callable[[], AnyGame],
+                 analyse: Callable[..., SearchResult], out: TextIO,
+                 parse_position: Callable[[AnyGame, str], Any] | None = None) -> None:
+        self.name = name
+        self.new_game = new_game
+        self.analyse = analyse
+        self.out = out
+        self.parse_position = parse_position
+        self.lock = threading.Lock()  # the search thread and the reader both write
+        self.game = new_game()
+        self.state = self.game.initial_state()
+        self.search: threading.Thread | None = None
+        self.stop = Stop()
+
+    def say(self, line: str) -> None:
+        with self.lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def handle(self, line: str) -> bool:
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0], words[1:]
+        try:
+            if command == "quit":
+                self.end_search()
+                return False
+            if command == "isready":
+                self.say("readyok")
+            elif command == "ugi":
+                self.say(f"id name zerosum {self.name}")
+                self.say("id author zerosum")
+                self.say("ugiok")
+            elif command == "uginewgame":
+                self.end_search()
+                self.game = self.new_game()
+                self.state = self.game.initial_state()
+            elif command == "position":
+                self.end_search()
+                self.state = self.position(args)
+            elif command == "go":
+                self.go(args)
+            elif command == "stop":
+                self.end_search()
+            elif command == "query":
+                self.say(f"response {self.query(args)}")
+            elif command == "setoption":
+                raise InputError("this engine has no options")
+            else:
+                raise InputError(f"unknown command {command!r}")
+        except InputError as e:
+            self.say(f"info string error: {e}")
+        return True
+
+    def position(self, args: list[str]) -> Any:
+        """`startpos [moves M...]` or `fen TEXT... [moves M...]`."""
+        moves: list[str] = []
+        if "moves" in args:
+            at = args.index("moves")
+            args, moves = args[:at], args[at + 1:]
+        if args == ["startpos"]:
+            state = self.game.initial_state()
+        elif args[:1] == ["fen"] and len(args) > 1:
+            if self.parse_position is None:
+                raise InputError("this game has no position format: use startpos and moves")
+            state = self.parse_position(self.game, " ".join(args[1:]))
+        else:
+            raise InputError("position takes startpos or fen TEXT, then moves")
+        return replay(self.game, state, moves)
+
+    def query(self, args: list[str]) -> str:
+        game, state = self.game, self.state
+        if args == ["gameover"]:
+            return str(game.is_terminal(state)).lower()
+        if args == ["p1turn"]:
+            return str(game.is_maxs_turn(state)).lower()
+        if args == ["result"]:
+            if not game.is_terminal(state):
+                return "none"
+            u = game.utility(state)
+            return "p1win" if u > 0 else "p2win" if u < 0 else "draw"
+        raise InputError("query takes gameover, p1turn or result")
+
+    def go(self, args: list[str]) -> None:
+        self.end_search()
+        limit = self.limit(args)
+        game, state = self.game, self.state
+        if game.is_terminal(state):
+            self.say("bestmove none")
+            return
+        self.stop = stop = Stop()
+
+        def work() -> None:
+            reported: list[Info] = []
+
+            def on_info(info: Info) -> None:
+                reported.append(info)
+                self.report(info)
+
+            try:
+                result = self.analyse(game, state, limit, on_info, stop)
+                if not reported:  # a search that streams nothing (alpha-beta) still says
+                    self.report(summary(result))
+                move = result.action if result.action is not None else game.actions(state)[0]
+            except Exception as e:  # a search's fault (an agent file's) must not end the engine
+                self.say(f"info string error: the search failed: {e}")
+                move = game.actions(state)[0]
+            self.say(f"bestmove {game.format_move(move)}")
+
+        self.search = threading.Thread(target=work, daemon=True)
+        self.search.start()
+
+    def limit(self, args: list[str]) -> Limit:
+        """The `go` arguments as a Limit (no argument, or `infinite`: until `stop`)."""
+        values: dict[str, int] = {}
+        names = ("p1time", "p2time", "p1inc", "p2inc", "movetime", "depth", "nodes")
+        it = iter(args)
+        for word in it:
+            if word == "infinite":
+                continue
+            if word not in names:
+                raise InputError(f"go: unknown {word!r}")
+            text = next(it, "")
+            if not text.isascii() or not text.isdigit():
+                raise InputError(f"go {word}: not a whole number: {text!r}")
+            values[word] = int(text)
+        seconds = values["movetime"] / 1000 if "movetime" in values else None
+        side = "p1" if self.game.is_maxs_turn(self.state) else "p2"
+        if f"{side}time" in values:
+            left = values[f"{side}time"] / 1000
+            seconds = min(left / 2, left / TIME_SHARE + values.get(f"{side}inc", 0) / 1000)
+        return Limit(depth=values.get("depth") or None,
+                     seconds=None if seconds is None else max(seconds, MIN_SECONDS),
+                     nodes=values.get("nodes") or None)
+
+    def report(self, info: Info) -> None:
+        game = self.game
+        pv = " ".join(game.format_move(a) for a in info.pv)
+        seldepth = f" seldepth {info.seldepth}" if info.seldepth is not None else ""
+        self.say(f"info depth {info.depth}{seldepth} score {self.score(info)} "
+                 f"time {round(info.elapsed * 1000)} nodes {info.nodes}"
+                 + (f" pv {pv}" if pv else ""))
+
+    def score(self, info: Info) -> str:
+        mover = info.value if self.game.is_maxs_turn(self.state) else -info.value
+        if info.decided and mover and info.plies is not None:
+            moves = (info.plies + 1) // 2
+            return f"mate {moves if mover > 0 else -moves}"
+        if info.decided and mover and self.game.values.kind == "outcome":
+            return f"cp {DECIDED_CP if mover > 0 else -DECIDED_CP}"
+        scale = self.game.values.win if self.game.values.kind == "outcome" else 1.0
+        if math.isinf(mover):
+            return "cp 0"
+        return f"cp {round(100 * mover / scale)}"
+
+    def end_search(self) -> None:
+        """Stop a running search and wait for its bestmove."""
+        if self.search is not None:
+            self.stop.request()
+            self.search.join()
+            self.search = None
+
+
+def summary(result: SearchResult) -> Info:
+    """The one `info` line of a search that reports none while it runs."""
+    depth = result.depth if result.depth is not None else len(result.pv)
+    return Info(depth=depth, value=result.value, pv=tuple(result.pv),
+                nodes=result.stats.nodes, elapsed=result.stats.wall_time,
+                decided=result.decided, plies=result.plies,
+                seldepth=result.stats.max_depth or None)
+
+
+def serve(engine: UgiEngine, inp: TextIO) -> int:
+    """Read the driver's lines until `quit` or the end of input."""
+    for line in inp:
+        if not engine.handle(line):
+            return 0
+    engine.end_search()
+    return 0

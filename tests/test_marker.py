@@ -1,0 +1,183 @@
+"""The auto-marker (`zerosum assignment check`): example submissions of our own, in
+Python, C and Java, right and wrong in each way a student's can be, checked against the
+reference; the report, its JSON and JUnit forms, and the sandbox's limits."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from zerosum.cli import main
+from zerosum.marker.cases import COMP3608
+from zerosum.marker.check import check
+from zerosum.marker.sandbox import Limits, can_cut_network, run_program
+
+SUBMISSIONS = Path(__file__).resolve().parent / "data" / "submissions" / "comp3608"
+PYTHON = [sys.executable, "ConnectFour.py"]
+# Generous for a loaded machine: the course's 1 s tournament rule is tested on its own.
+SLACK = ["--move-time", "20", "--timeout", "30"]
+
+
+def marks(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as done:
+        raise SystemExit(main(["assignment", "check", *args]))
+    code = done.value.code
+    assert isinstance(code, int)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_correct_python_submission_gets_full_marks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = marks(capsys, "comp3608", "--cases", "10", "--dir", str(SUBMISSIONS), *SLACK,
+                      "--", *PYTHON)
+    assert code == 0
+    assert "ConnectFour checked against zerosum's reference, seed 1:\n" in out
+    assert "  minimax (M)          5/5   passed   40.0 of 40\n" in out
+    assert "  alpha-beta (A)       3/3   passed   40.0 of 40\n" in out
+    assert "  tournament call      2/2   passed   20.0 of 20\n" in out
+    assert "  total                          100.0 of 100\n" in out
+
+
+def test_wrong_node_counts_show_the_case_and_a_diff(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = marks(capsys, "comp3608", "--cases", "4", "--dir", str(SUBMISSIONS), *SLACK,
+                      "--", *PYTHON, "--fault", "nodes")
+    assert code == 1
+    first = out.split("\n\n")[0].splitlines()
+    assert first[0] == "case 1 (minimax (M)): wrong: line 2: expected '49', got '50'"
+    assert first[1].endswith("ConnectFour.py --fault nodes "
+                             "yyrryry,..yrr.r,...r..y,...y...,...y...,....... red M 2")
+    assert first[2:] == ["  --- expected", "  +++ got", "  @@ -1,2 +1,2 @@", "   5",
+                         "  -49", "  +50"]
+    assert "  minimax (M)          0/1   passed    0.0 of 40\n" in out
+
+
+@pytest.mark.parametrize(("fault", "verdict"), [
+    ("crash", "crash: exit status 1: RuntimeError: something went wrong"),
+    ("garbage", "wrong: line 1: expected '5', got "
+                "'Thinking... the best column is probably the middle one!'"),
+    ("file", "wrong: wrote files in its folder: notes.txt"),
+])
+def test_each_way_of_failing_is_a_result(fault: str, verdict: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = marks(capsys, "comp3608", "--cases", "1", "--dir", str(SUBMISSIONS), *SLACK,
+                      "--", *PYTHON, "--fault", fault)
+    assert code == 1
+    assert out.startswith(f"case 1 (minimax (M)): {verdict}\n")
+
+
+def test_a_slow_program_times_out() -> None:
+    outcomes = check(COMP3608, [*PYTHON, "--fault", "slow"], 1, 1, Limits(seconds=1.0),
+                     SUBMISSIONS)
+    assert [(o.verdict, o.why) for o in outcomes] == [("timeout", "no answer within 1 s")]
+
+
+def test_the_network_is_cut_off() -> None:
+    if not can_cut_network():
+        pytest.skip("this system cannot make a network namespace (unshare): not enforced here")
+    outcomes = check(COMP3608, [*PYTHON, "--fault", "socket"], 1, 1, Limits(seconds=20),
+                     SUBMISSIONS)
+    assert outcomes[0].verdict == "crash"
+    assert "Network is unreachable" in outcomes[0].why
+
+
+def test_the_tournament_call_keeps_the_courses_second() -> None:
+    outcomes = check(COMP3608, [*PYTHON, "--fault", "slow"], 5, 1, Limits(seconds=30),
+                     SUBMISSIONS)
+    tournament = outcomes[4]
+    assert tournament.case.part == "tournament call" and len(tournament.case.args) == 2
+    assert (tournament.verdict, tournament.why) == ("timeout", "no answer within 1 s")
+
+
+def test_memory_and_file_size_are_limited(tmp_path: Path) -> None:
+    hog = "x = bytearray(600 * 2**20)"
+    run = run_program([sys.executable, "-c", hog], [], Limits(seconds=30, memory_mb=256))
+    assert run.status == 1 and "MemoryError" in run.stderr
+    big = "open('big', 'wb').write(bytes(3 * 2**20))"
+    run = run_program([sys.executable, "-c", big], [], Limits(seconds=30, file_mb=1))
+    assert run.status != 0  # SIGXFSZ, or an OSError where the signal is ignored
+
+
+def test_reports_for_course_tooling(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junit = tmp_path / "marks.xml"
+    code, out, _ = marks(capsys, "comp3608", "--cases", "3", "--json", "--junit", str(junit),
+                      "--dir", str(SUBMISSIONS), *SLACK, "--", *PYTHON, "--fault", "nodes")
+    assert code == 1
+    report = json.loads(out)
+    assert report["parts"]["minimax (M)"] == {"passed": 0, "cases": 1, "marks": 0.0,
+                                              "out_of": 40.0}
+    assert [c["verdict"] for c in report["cases"]] == ["wrong", "wrong", "wrong"]
+    assert report["cases"][0]["expected"] == "5\n49\n" and report["cases"][0]["got"] == "5\n50\n"
+    suite = ET.parse(junit).getroot()
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "3", "0")
+    assert len(suite.findall("testcase/failure")) == 3
+
+
+def test_the_cases_are_the_same_for_the_same_seed() -> None:
+    import random
+
+    first = COMP3608.make_cases(random.Random(7), 6)
+    again = COMP3608.make_cases(random.Random(7), 6)
+    assert [c.args for c in first] == [c.args for c in again]
+    assert [c.args for c in first] != [c.args for c in COMP3608.make_cases(random.Random(8), 6)]
+
+
+def test_a_correct_c_submission(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("no gcc on this machine: the C example submission is not compiled")
+    for name, flags in (("right", []), ("crash", ["-DFAULT_CRASH"])):
+        (tmp_path / name).mkdir()
+        subprocess.run([gcc, "-O1", "-o", str(tmp_path / name / "ConnectFour"), *flags,
+                        str(SUBMISSIONS / "ConnectFour.c")], check=True)
+    code, out, _ = marks(capsys, "comp3608", "--cases", "10", "--dir", str(tmp_path / "right"),
+                      *SLACK, "--", "./ConnectFour")
+    assert code == 0 and "  total                          100.0 of 100\n" in out
+    code, out, _ = marks(capsys, "comp3608", "--cases", "1", "--dir", str(tmp_path / "crash"),
+                      *SLACK, "--", "./ConnectFour")
+    assert code == 1 and out.startswith("case 1 (minimax (M)): crash: killed by signal SIGSEGV\n")
+
+
+def test_a_java_submission_with_an_off_by_one(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    javac = shutil.which("javac")
+    if javac is None or shutil.which("java") is None:
+        pytest.skip("no javac/java on this machine: the Java example submission is not run")
+    shutil.copy(SUBMISSIONS / "ConnectFour.java", tmp_path)
+    subprocess.run([javac, "ConnectFour.java"], cwd=tmp_path, check=True)
+    (tmp_path / "ConnectFour.java").unlink()
+    code, out, _ = marks(capsys, "comp3608", "--cases", "6", "--seed", "2", "--dir",
+                      str(tmp_path), *SLACK, "--", "java", "ConnectFour")
+    assert code == 1
+    assert "minimax (M)          3/3   passed   40.0 of 40" in out
+    assert "alpha-beta (A)       1/2   passed   20.0 of 40" in out
+    assert out.startswith("case 1 (alpha-beta (A)): wrong: line 2: expected ")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["comp3608"], "give the program's command after --"),
+    (["nosuch", "--", "x"], "unknown assignment 'nosuch'"),
+    (["uta-logic", "--", "x"],
+     "no auto-marker for uta-logic yet; there is one for comp3608, cs540"),
+    (["comp3608", "--dir", "/nonexistent", "--", "x"], "/nonexistent: no such folder"),
+    (["comp3608", "--cases", "0", "--", "x"], "--cases"),
+])
+def test_usage_errors_are_one_line(args: list[str], message: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = marks(capsys, *args)
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_the_take_stones_reference_program_marks_itself_full(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = Path(__file__).resolve().parents[1] / "assignments" / "cs540-takestones"
+    code, out, _ = marks(capsys, "cs540", "--cases", "4", "--dir", str(folder), *SLACK,
+                         "--", sys.executable, "TakeStones")
+    assert code == 0
+    assert "  trace                2/2   passed   50.0 of 50\n" in out
+    assert "  summary              2/2   passed   50.0 of 50\n" in out

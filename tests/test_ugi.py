@@ -1,0 +1,169 @@
+"""`zerosum ugi`: a zerosum player as a UGI engine (zerosum.ugi), driven as a match runner
+drives one: in process line by line, and two engine processes playing each other."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from zerosum.agents import agent_from_spec
+from zerosum.games.registry import get_game
+from zerosum.result import Info
+from zerosum.ugi import UgiEngine
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def engine(game: str = "tictactoe", player: str = "alphabeta") -> tuple[UgiEngine, io.StringIO]:
+    spec = get_game(game)
+    agent = agent_from_spec(spec, player, 1)
+    out = io.StringIO()
+    return UgiEngine(agent.name, spec.create, agent.analyse, out,
+                     None if spec.position is None else spec.position.parse), out
+
+
+def talk(ugi: UgiEngine, out: io.StringIO, *lines: str) -> list[str]:
+    for line in lines:
+        if not ugi.handle(line):
+            break
+    ugi.end_search()
+    said = out.getvalue().splitlines()
+    out.seek(0)
+    out.truncate()
+    return said
+
+
+def test_handshake_queries_and_a_search() -> None:
+    ugi, out = engine()
+    assert talk(ugi, out, "ugi", "isready") == [
+        "id name zerosum alphabeta", "id author zerosum", "ugiok", "readyok"]
+    assert talk(ugi, out, "uginewgame", "position startpos moves 5 1", "query p1turn",
+                "query gameover", "query result") == [
+        "response true", "response false", "response none"]
+    said = talk(ugi, out, "go depth 3")
+    # Alpha-beta streams nothing while it runs: one info line from its result, the
+    # value from the mover's side in hundredths of a win.
+    assert re.fullmatch(r"info depth 3 seldepth 3 score cp 33 time \d+ nodes 126 pv 6 4 7",
+                        said[0]), said
+    assert said[1:] == ["bestmove 6"]
+
+
+def test_a_finished_game_and_its_result() -> None:
+    ugi, out = engine()
+    assert talk(ugi, out, "position startpos moves 1 4 2 5 3", "query gameover",
+                "query result", "query p1turn", "go movetime 50") == [
+        "response true", "response p1win", "response false", "bestmove none"]
+
+
+@pytest.mark.parametrize(("moves", "value", "decided", "plies", "score"), [
+    ("", 0.25, False, None, "cp 25"),  # X to move, an estimate for X
+    ("5", 0.25, False, None, "cp -25"),  # O to move: the same value is against O
+    ("", 1, True, 5, "mate 3"),  # X wins in 5 plies: 3 of X's moves
+    ("5", 1, True, 4, "mate -2"),  # O loses in 4 plies: 2 of O's moves
+    ("5", -1, True, None, "cp 100000"),  # O wins, proven, distance unknown
+    ("", 0, True, 9, "cp 0"),  # a proven draw
+])
+def test_scores_are_from_the_movers_side(moves: str, value: float, decided: bool,
+                                         plies: int | None, score: str) -> None:
+    ugi, out = engine()
+    talk(ugi, out, f"position startpos moves {moves}")
+    assert ugi.score(Info(depth=1, value=value, pv=(), nodes=1, elapsed=0.0,
+                          decided=decided, plies=plies)) == score
+
+
+@pytest.mark.parametrize(("line", "error"), [
+    ("bogus", "unknown command 'bogus'"),
+    ("position startpos moves 1 1", "move 2 (1): cell 1 is not free"),
+    ("position fen x", "this game has no position format: use startpos and moves"),
+    ("position", "position takes startpos or fen TEXT, then moves"),
+    ("go depth x", "go depth: not a whole number: 'x'"),
+    ("go depth ²", "go depth: not a whole number: '²'"),
+    ("go wtime 100", "go: unknown 'wtime'"),
+    ("query colour", "query takes gameover, p1turn or result"),
+    ("setoption name hash value 4", "this engine has no options"),
+])
+def test_a_bad_line_is_answered_and_changes_nothing(line: str, error: str) -> None:
+    ugi, out = engine()
+    assert talk(ugi, out, "position startpos moves 5", line, "query p1turn") == [
+        f"info string error: {error}", "response false"]
+
+
+def test_checkers_positions_come_as_fen() -> None:
+    ugi, out = engine("checkers", "alphabeta:depth=2")
+    said = talk(ugi, out, "position fen W:W18:B14 moves 18x9", "query gameover",
+                "query result")
+    # White (the second player) takes Black's last piece.
+    assert said == ["response true", "response p2win"]
+
+
+def start(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "zerosum", "ugi", *args], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+
+def ask(proc: subprocess.Popen[str], line: str, until: str) -> list[str]:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(line + "\n")
+    proc.stdin.flush()
+    said = []
+    while True:
+        answer = proc.stdout.readline()
+        assert answer, f"the engine ended after {said}"
+        said.append(answer.strip())
+        if answer.startswith(until):
+            return said
+
+
+def test_two_engine_processes_play_a_game_refereed_by_zerosum() -> None:
+    spec = get_game("connect4")
+    game = spec.create(width=5, height=4)
+    engines = [start("connect4", "--width", "5", "--height", "4", "--player", "engine"),
+               start("connect4", "--width", "5", "--height", "4", "--player", "mcts:seed=4")]
+    try:
+        for proc in engines:
+            assert ask(proc, "ugi", "ugiok")[-1] == "ugiok"
+            assert ask(proc, "isready", "readyok") == ["readyok"]
+        state, moves = game.initial_state(), []
+        while not game.is_terminal(state):
+            proc = engines[len(moves) % 2]
+            position = "position startpos" + (" moves " + " ".join(moves) if moves else "")
+            proc.stdin.write(position + "\n")  # type: ignore[union-attr]
+            said = ask(proc, "go movetime 30", "bestmove")
+            move = said[-1].split()[1]
+            state = game.result(state, game.parse_move(state, move))  # legal, or it raises
+            moves.append(move)
+        expected = {1: "p1win", -1: "p2win", 0: "draw"}[int(game.utility(state) > 0)
+                                                         - int(game.utility(state) < 0)]
+        for proc in engines:
+            proc.stdin.write(f"position startpos moves {' '.join(moves)}\n")  # type: ignore[union-attr]
+            assert ask(proc, "query result", "response") == [f"response {expected}"]
+    finally:
+        for proc in engines:
+            proc.communicate("quit\n", timeout=30)
+    assert [proc.returncode for proc in engines] == [0, 0]
+
+
+def test_go_infinite_searches_until_stop() -> None:
+    proc = start("connect4", "--player", "iterative")
+    try:
+        proc.stdin.write("go infinite\n")  # type: ignore[union-attr]
+        proc.stdin.flush()  # type: ignore[union-attr]
+        time.sleep(0.5)
+        said = ask(proc, "stop", "bestmove")
+        assert said[-1] == "bestmove 4" and said[0].startswith("info depth 1 ")
+    finally:
+        proc.communicate("quit\n", timeout=30)
+    assert proc.returncode == 0
+
+
+def test_a_bad_player_spec_is_one_line() -> None:
+    p = subprocess.run([sys.executable, "-m", "zerosum", "ugi", "tictactoe", "--player",
+                        "deep-blue"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.count("\n") == 1 and "unknown player 'deep-blue'" in p.stderr

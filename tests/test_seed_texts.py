@@ -12,21 +12,23 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
 from zerosum.cli import main as zerosum
 from zerosum.frontends import connect4 as comp3608
-from zerosum.frontends import cs540_takestones, nqueens_a4, uta_logic
+from zerosum.frontends import cs540_takestones, csc242_checkers, nqueens_a4, uta_logic
 from zerosum.frontends import uta_maxconnect4 as uta
+from zerosum.games.checkers import Checkers, State
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(main: object, args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
-                                                                                     str]:
-    status = main(args)  # type: ignore[operator]
+def run(main: Callable[[Sequence[str]], int], args: list[str],
+        capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(args)
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -367,6 +369,21 @@ def test_eval_explanation_txt_is_the_file_the_text_names(tmp_path: Path) -> None
     assert "bench/" not in exported and "zerosum/games/maxconnect4/bitboard.py" in exported
 
 
+@pytest.mark.parametrize("first, computer_moves", [("computer-first", True),
+                                                   ("human-first", False)])
+def test_computer_first_and_human_first_choose_who_makes_the_next_move(
+        first: str, computer_moves: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The text's usage line says computer-next/human-next; its description of the same
+    # argument, computer-first/human-first.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    status, out, err = run(uta.main, ["interactive", "missing.txt", first, "2"], capsys)
+    assert (status, err) == (0, "")
+    assert ("move 1: Player 1, column 4" in out) == computer_moves
+    assert (tmp_path / "computer.txt").exists() == computer_moves
+
+
 # == UTA CSE 4308, check_true_false.py =====================================================
 
 RULES = ROOT / "assignments" / "uta-logic" / "wumpus_rules.txt"
@@ -478,7 +495,8 @@ def queens_value(n: int, counted: bool) -> int:
 @pytest.mark.parametrize("question, counted", [(nqueens_a4.q1, False), (nqueens_a4.q2, True),
                                                (nqueens_a4.q3, False), (nqueens_a4.q4, True)])
 def test_minimax_values_of_variations_1a_and_1b_for_n_1_to_7(
-        question: object, counted: bool, capsys: pytest.CaptureFixture[str]) -> None:
+        question: Callable[[Sequence[str]], int], counted: bool,
+        capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(question, ["--sizes", "1-7", "--format", "csv"], capsys)
     values = [int(line.split(",")[1]) for line in out.splitlines()[1:]]
     assert (status, err) == (0, "")
@@ -493,16 +511,43 @@ def test_if_all_n_queens_are_on_the_board_the_last_player_to_move_wins(
     assert status == 0 and out.splitlines()[1].split(",")[1] == "+5"
 
 
-@pytest.mark.parametrize("first, computer_moves", [("computer-first", True),
-                                                   ("human-first", False)])
-def test_computer_first_and_human_first_choose_who_makes_the_next_move(
-        first: str, computer_moves: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # The text's usage line says computer-next/human-next; its description of the same
-    # argument, computer-first/human-first.
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    status, out, err = run(uta.main, ["interactive", "missing.txt", first, "2"], capsys)
-    assert (status, err) == (0, "")
-    assert ("move 1: Player 1, column 4" in out) == computer_moves
-    assert (tmp_path / "computer.txt").exists() == computer_moves
+# == CSC242, checkers ======================================================================
+
+
+def test_4x4_each_player_starts_with_two_pieces_on_its_first_row_and_black_moves_first(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4x4, the random opponent, the person plays white; then the input ends.
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\nw\n"))
+    status, out, _ = run(csc242_checkers.main, ["--seed", "1"], capsys)
+    start = (" A |   | b |   | b |\n   +---+---+---+---+\n"
+             " B |   |   |   |   |\n   +---+---+---+---+\n"
+             " C |   |   |   |   |\n   +---+---+---+---+\n"
+             " D | w |   | w |   |\n   +---+---+---+---+\n"
+             "Next to play: BLACK\n")
+    assert status == 0 and start in out
+
+
+def checkers_4x4_after(moves: list[str]) -> tuple[Checkers, State]:
+    game = Checkers(4, "max")  # the program's default: the most pieces must be taken
+    state = game.initial_state()
+    for move in moves:
+        state = game.result(state, game.parse_move(state, move))
+    return game, state
+
+
+def test_the_texts_first_transcript_only_the_capture_is_valid_and_white_wins() -> None:
+    game, state = checkers_4x4_after(["A2-B1", "D1-C2", "A4-B3", "C2xA4", "B1-C2"])
+    assert [game.format_move(a) for a in game.actions(state)] == ["D3xB1"]
+    game, state = checkers_4x4_after(["A2-B1", "D1-C2", "A4-B3", "C2xA4", "B1-C2", "D3xB1"])
+    assert game.outcome(state) == "Black has no pieces left: White wins"
+
+
+def test_the_texts_second_transcript_forced_captures_and_black_wins() -> None:
+    line = ["A4-B3", "D3-C2", "B3-C4", "C2-B3", "C4-D3", "B3-A4", "A2-B3"]
+    game, state = checkers_4x4_after(line)
+    # "I had to capture with A4xC2 due to the maximum capture rule"
+    assert [game.format_move(a) for a in game.actions(state)] == ["A4xC2"]
+    game, state = checkers_4x4_after([*line, "A4xC2", "D3xB1"])
+    assert [game.format_move(a) for a in game.actions(state)] == ["D1-C2"]
+    game, state = checkers_4x4_after([*line, "A4xC2", "D3xB1", "D1-C2", "B1xD3"])
+    assert game.outcome(state) == "White has no pieces left: Black wins"

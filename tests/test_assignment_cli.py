@@ -219,10 +219,10 @@ def test_export_zip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("given, written", [("takestones", "takestones.zip"),
                                              ("hand-in.ZIP", "hand-in.ZIP"),
-                                             ("v1.2", "v1.2.zip")])
+                                             ("v1.2", "v1.2.zip"), ("out/", "out.zip")])
 def test_export_zip_name_ends_in_zip(given: str, written: str, tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    assert zerosum(["assignment", "export", "cs540", str(tmp_path / given), "--zip"]) == 0
+    assert zerosum(["assignment", "export", "cs540", f"{tmp_path}/{given}", "--zip"]) == 0
     assert capsys.readouterr().err.startswith(f"wrote {tmp_path / written} (")
     assert [f.name for f in tmp_path.iterdir()] == [written]
     assert zipfile.is_zipfile(tmp_path / written)

@@ -229,6 +229,7 @@ def _refuse_existing(target: Path, as_zip: bool) -> None:
 def zip_name(name: str) -> str:
     """The zip file's name: `.zip` added unless the name has it (in any case), since a
     course's hand-in system and an unzip tool go by it."""
+    name = name.rstrip("/") or name  # `out/` names the zip out.zip, not out/.zip
     return name if name.lower().endswith(".zip") else name + ".zip"
 
 

@@ -217,6 +217,63 @@ def test_export_zip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
                                             "new zip file\n")
 
 
+@pytest.mark.parametrize("given, written", [("takestones", "takestones.zip"),
+                                             ("hand-in.ZIP", "hand-in.ZIP"),
+                                             ("v1.2", "v1.2.zip"), ("out/", "out.zip")])
+def test_export_zip_name_ends_in_zip(given: str, written: str, tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert zerosum(["assignment", "export", "cs540", f"{tmp_path}/{given}", "--zip"]) == 0
+    assert capsys.readouterr().err.startswith(f"wrote {tmp_path / written} (")
+    assert [f.name for f in tmp_path.iterdir()] == [written]
+    assert zipfile.is_zipfile(tmp_path / written)
+
+
+REPOSITORY_PATHS = re.compile(r"\.\./|\b(src|bench|docs|tests)/|<!--|-->|repository")
+LINK = re.compile(r"\]\(([^)#]+)(#[^)]*)?\)")
+
+
+@pytest.mark.parametrize("name", [a.name for a in ASSIGNMENTS])
+def test_exported_markdown_names_only_what_the_export_holds(
+        name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = assignment.find(name)
+    folder, packed = tmp_path / "export", tmp_path / "export.zip"
+    assert zerosum(["assignment", "export", name, str(folder)]) == 0
+    assert zerosum(["assignment", "export", name, str(packed), "--zip"]) == 0
+    source = ROOT / "assignments" / a.folder
+    markdown = sorted(f for f in folder.iterdir()
+                      if f.suffix == ".md" or f.name == "eval_explanation.txt")
+    assert {f.name for f in markdown} >= {"README.md"}
+    readme = (folder / "README.md").read_text()
+    assert "## This folder" in readme and "## Outside the repository" not in readme
+    assert REPOSITORY_PATHS.search((source / "README.md").read_text())  # the check can fail
+    with zipfile.ZipFile(packed) as z:
+        for f in markdown:
+            text = f.read_text()
+            assert z.read(f.name).decode() == text  # the zip holds the same text
+            assert REPOSITORY_PATHS.findall(text) == [], f.name
+            for target, _ in LINK.findall(text):
+                assert "://" in target or (folder / target).exists(), (f.name, target)
+    # Outside the Markdown, the files are copied as they are.
+    for f in source.iterdir():
+        if f.is_file() and f.name not in {m.name for m in markdown}:
+            assert (folder / f.name).read_bytes() == f.read_bytes()
+
+
+@pytest.mark.parametrize("text, exported", [
+    ("a <!-- repository -->`../../src`<!-- export `zerosum/` --> b\n", "a `zerosum/` b\n"),
+    ("a <!-- repository\n-->(`tests/x.py`)<!-- /repository -->.\n", "a .\n"),
+    ("x\n<!-- repository -->\n## Repo\n<!-- export\n## Here\n-->\ny\n", "x\n## Here\ny\n"),
+    ("code in `src/zerosum/games/`\n", "code in `zerosum/games/`\n"),
+])
+def test_for_export(text: str, exported: str) -> None:
+    assert assignment.for_export(text) == exported
+
+
+def test_for_export_refuses_an_unclosed_passage() -> None:
+    with pytest.raises(ValueError, match="without its end marker"):
+        assignment.for_export("a <!-- repository -->b\n")
+
+
 def ctrl_c() -> None:
     raise KeyboardInterrupt
 

@@ -263,16 +263,17 @@ def test_max_connect4_piece_counts(rows: list[str], nxt: int, message: str | Non
             parse_board(text)
 
 
-def test_max_connect4_refuses_nine_to_nothing(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_max_connect4_program_plays_nine_to_nothing(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The zerosum formats refuse such counts (above); the course's program plays any board
+    its file format allows."""
     from zerosum.frontends.uta_maxconnect4 import main
 
-    board = tmp_path / "in.txt"
+    board, out = tmp_path / "in.txt", tmp_path / "out.txt"
     board.write_text("0000000\n" * 4 + "1110000\n1111110\n2\n")
-    assert main(["one-move", str(board), str(tmp_path / "out.txt"), "42"]) == 2
-    assert capsys.readouterr().err == (
-        f"maxconnect4.py: {board}: player 1 has 9 pieces and player 2 has 0; players take "
-        "turns, so the counts differ by at most one\n")
+    assert main(["one-move", str(board), str(out), "2"]) == 0
+    assert capsys.readouterr().err == ""
+    assert out.read_bytes() == b"0000000\r\n" * 4 + b"1112000\r\n1111110\r\n1\r\n"
 
 
 def test_max_connect4_output_path_is_checked_before_the_search(

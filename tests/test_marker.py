@@ -49,18 +49,19 @@ def test_wrong_node_counts_show_the_case_and_a_diff(capsys: pytest.CaptureFixtur
                       "--", *PYTHON, "--fault", "nodes")
     assert code == 1
     first = out.split("\n\n")[0].splitlines()
-    assert first[0] == "case 1 (minimax (M)): wrong: line 2: expected '49', got '50'"
+    # (red 7, yellow 11: the course's states need not be balanced)
+    assert first[0] == "case 1 (alpha-beta (A)): wrong: line 2: expected '186', got '187'"
     assert first[1].endswith("ConnectFour.py --fault nodes "
-                             "yyrryry,..yrr.r,...r..y,...y...,...y...,....... red M 2")
+                             "yyryryr,rryryr.,yy.yy..,...y...,.......,....... red A 5")
     assert first[2:] == ["  --- expected standard output", "  +++ got standard output",
-                         "  @@ -1,2 +1,2 @@", "   5",
-                         "  -49", "  +50"]
-    assert "  minimax (M)          0/1   passed    0.0 of 40\n" in out
+                         "  @@ -1,2 +1,2 @@", "   0",
+                         "  -186", "  +187"]
+    assert "  minimax (M)          0/3   passed    0.0 of 40\n" in out
 
 
 @pytest.mark.parametrize(("fault", "verdict"), [
     ("crash", "crash: exit status 1: RuntimeError: something went wrong"),
-    ("garbage", "wrong: line 1: expected '5', got "
+    ("garbage", "wrong: line 1: expected '0', got "
                 "'Thinking... the best column is probably the middle one!'"),
     ("file", "wrong: wrote files in its folder: notes.txt"),
 ])
@@ -69,7 +70,7 @@ def test_each_way_of_failing_is_a_result(fault: str, verdict: str,
     code, out, _ = marks(capsys, "comp3608", "--cases", "1", "--dir", str(SUBMISSIONS), *SLACK,
                       "--", *PYTHON, "--fault", fault)
     assert code == 1
-    assert out.startswith(f"case 1 (minimax (M)): {verdict}\n")
+    assert out.startswith(f"case 1 (alpha-beta (A)): {verdict}\n")
 
 
 def test_a_slow_program_times_out() -> None:
@@ -110,10 +111,10 @@ def test_reports_for_course_tooling(tmp_path: Path, capsys: pytest.CaptureFixtur
                       "--dir", str(SUBMISSIONS), *SLACK, "--", *PYTHON, "--fault", "nodes")
     assert code == 1
     report = json.loads(out)
-    assert report["parts"]["minimax (M)"] == {"passed": 0, "cases": 1, "marks": 0.0,
+    assert report["parts"]["minimax (M)"] == {"passed": 0, "cases": 2, "marks": 0.0,
                                               "out_of": 40.0}
     assert [c["verdict"] for c in report["cases"]] == ["wrong", "wrong", "wrong"]
-    assert report["cases"][0]["expected"] == "5\n49\n" and report["cases"][0]["got"] == "5\n50\n"
+    assert report["cases"][0]["expected"] == "0\n186\n" and report["cases"][0]["got"] == "0\n187\n"
     suite = ET.parse(junit).getroot()
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "3", "0")
     assert len(suite.findall("testcase/failure")) == 3
@@ -141,7 +142,8 @@ def test_a_correct_c_submission(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert code == 0 and "  total                          100.0 of 100\n" in out
     code, out, _ = marks(capsys, "comp3608", "--cases", "1", "--dir", str(tmp_path / "crash"),
                       *SLACK, "--", "./ConnectFour")
-    assert code == 1 and out.startswith("case 1 (minimax (M)): crash: killed by signal SIGSEGV\n")
+    assert code == 1 and out.startswith("case 1 (alpha-beta (A)): crash: killed by signal "
+                                        "SIGSEGV\n")
 
 
 def test_a_java_submission_with_an_off_by_one(tmp_path: Path,
@@ -152,12 +154,12 @@ def test_a_java_submission_with_an_off_by_one(tmp_path: Path,
     shutil.copy(SUBMISSIONS / "ConnectFour.java", tmp_path)
     subprocess.run([javac, "ConnectFour.java"], cwd=tmp_path, check=True)
     (tmp_path / "ConnectFour.java").unlink()
-    code, out, _ = marks(capsys, "comp3608", "--cases", "6", "--seed", "2", "--dir",
+    code, out, _ = marks(capsys, "comp3608", "--cases", "6", "--seed", "7", "--dir",
                       str(tmp_path), *SLACK, "--", "java", "ConnectFour")
     assert code == 1
-    assert "minimax (M)          3/3   passed   40.0 of 40" in out
-    assert "alpha-beta (A)       1/2   passed   20.0 of 40" in out
-    assert out.startswith("case 1 (alpha-beta (A)): wrong: line 2: expected ")
+    assert "minimax (M)          2/2   passed   40.0 of 40" in out
+    assert "alpha-beta (A)       2/3   passed   26.7 of 40" in out
+    assert out.startswith("case 3 (alpha-beta (A)): wrong: line 2: expected ")
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import importlib
 import os
+import re
 import shutil
 import signal
 import sys
@@ -225,6 +226,13 @@ def _refuse_existing(target: Path, as_zip: bool) -> None:
         raise InputError(f"{target} exists and is not an empty folder")
 
 
+def zip_name(name: str) -> str:
+    """The zip file's name: `.zip` added unless the name has it (in any case), since a
+    course's hand-in system and an unzip tool go by it."""
+    name = name.rstrip("/") or name  # `out/` names the zip out.zip, not out/.zip
+    return name if name.lower().endswith(".zip") else name + ".zip"
+
+
 def export(a: Assignment, target: Path, as_zip: bool = False) -> int:
     """Write the assignment's export to `target` (a folder, or a zip file) all at once:
     built beside it under a temporary name, then renamed; nothing is left on failure.
@@ -264,6 +272,47 @@ def _build(target: Path, write: Callable[[Path], None], as_zip: bool) -> None:
         raise
 
 
+# In an assignment's Markdown files, what is true only in the repository is marked so
+# that an export leaves it out (`../../src`, the docs, bench/ and tests/ are not in an
+# export), and may be followed by what replaces it there, inside an HTML comment (so
+# that the repository's rendering hides it):
+#
+#     <!-- repository -->...<!-- /repository -->
+#     <!-- repository -->...<!-- export ... -->
+#
+# Within a paragraph the markers go mid-line (a line that starts with `<!--` ends a
+# Markdown paragraph); around whole sections, on lines of their own. Spaces and line
+# ends inside a marker do not matter.
+REPOSITORY_ONLY = re.compile(
+    r"<!--\s*repository\s*-->(.*?)(?:<!--\s*/repository\s*-->|<!--\s*export\b(.*?)-->)",
+    re.S)
+MARKER = re.compile(r"<!--\s*(/?repository|export)\b")
+
+
+def for_export(text: str) -> str:
+    """An assignment's Markdown as it reads in an export: the repository's passages
+    replaced by their export text, and the package's path `src/zerosum/` as it is
+    there, `zerosum/`."""
+    text = REPOSITORY_ONLY.sub(lambda m: (m.group(2) or "").strip(), text)
+    if MARKER.search(text):
+        raise ValueError("a repository passage without its end marker")
+    return text.replace("src/zerosum/", "zerosum/")
+
+
+def _content(name: str, source: Path) -> bytes:
+    """A file's bytes in the export: the assignment's own documents (its Markdown, and
+    any text file holding a marker, e.g. eval_explanation.txt) as `for_export` has them."""
+    data = source.read_bytes()
+    if "/" not in name:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data
+        if name.endswith(".md") or MARKER.search(text):
+            data = for_export(text).encode("utf-8")
+    return data
+
+
 def _mode(name: str, launchers: set[str]) -> int:
     return 0o755 if name in launchers else 0o644
 
@@ -272,7 +321,10 @@ def _write_folder(tmp: Path, files: list[tuple[str, Path]], launchers: set[str])
     for name, source in files:
         dest = tmp / name
         dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, dest)
+        if "/" in name:  # the package, as it is
+            shutil.copyfile(source, dest)
+        else:
+            dest.write_bytes(_content(name, source))
         dest.chmod(_mode(name, launchers))
     tmp.chmod(0o755)  # mkdtemp made it private
 
@@ -285,7 +337,7 @@ def _write_zip(tmp: Path, files: list[tuple[str, Path]], launchers: set[str]) ->
             info = zipfile.ZipInfo.from_file(source, name, strict_timestamps=False)
             info.external_attr = (0o100000 | _mode(name, launchers)) << 16  # regular file
             info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, source.read_bytes())
+            z.writestr(info, _content(name, source))
     tmp.chmod(0o644)  # mkstemp made it private
 
 
@@ -316,7 +368,8 @@ def export_parser() -> Parser:
                description="Write an assignment's launchers, README, data and the zerosum "
                "package into DIR: it runs with a plain python3, nothing installed.")
     p.add_argument("name", metavar="NAME", help="the assignment (see zerosum assignment list)")
-    p.add_argument("dir", metavar="DIR", help="a new (or empty) folder; with --zip, the zip file")
+    p.add_argument("dir", metavar="DIR", help="a new (or empty) folder; with --zip, the zip "
+                   "file's name (.zip is added if missing)")
     p.add_argument("--zip", action="store_true", help="write a zip file instead of a folder")
     return p
 
@@ -400,8 +453,9 @@ def run(args: argparse.Namespace) -> int:
     if words[0] == "export":
         opts = export_parser().parse_args(words[1:])
         a = find(opts.name)
-        count = export(a, Path(opts.dir), opts.zip)
-        print(f"wrote {opts.dir} ({count} files); in it: python3 {a.programs[0].file} ...",
+        target = zip_name(opts.dir) if opts.zip else opts.dir
+        count = export(a, Path(target), opts.zip)
+        print(f"wrote {target} ({count} files); in it: python3 {a.programs[0].file} ...",
               file=sys.stderr)
         return 0
     program, argv = pick(find(words[0]), words[1:])

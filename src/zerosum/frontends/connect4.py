@@ -5,9 +5,11 @@
     ConnectFour.py STATE red|yellow             the tournament player: prints a column,
                                                 within 1 second including start-up
 
-STATE: six comma-separated rows of seven 'r', 'y', '.', bottom row first. A STATE that
-is already decided (a four on the board, or a full board) has no move to choose: that
-is reported as an error (exit status 2), as is any malformed argument.
+STATE: six comma-separated rows of seven 'r', 'y', '.', bottom row first. As the course
+says, a state need not come from a balanced game: any counts of each colour, either
+player to move; only a piece floating above an empty cell is refused. A STATE that is
+already decided (a four on the board, or a full board) has no move to choose: that is
+reported as an error (exit status 2), as is any malformed argument.
 """
 
 from __future__ import annotations
@@ -62,15 +64,18 @@ def main(argv: Sequence[str]) -> int:
 
     from zerosum.games.connect4.course import CourseConnect4
     from zerosum.games.connect4.game import position_from_stones
-    from zerosum.games.connect4.notation import check_turn, parse_course
+    from zerosum.games.connect4.notation import parse_course
 
     game = CourseConnect4()
-    stones = parse_course(state_text)
-    check_turn(stones, game.geo, player == "red", "STATE")
+    stones = parse_course(state_text, balanced=False)
     state = position_from_stones(stones, red_to_move=player == "red")
     if game.is_terminal(state):
-        colour = game.winner_colour(state)
-        why = f"{colour} has four in a row" if colour else "the board is full"
+        # The course's states are games in progress; with any counts allowed, both
+        # colours may even have a four: name each.
+        fours = [name for name, mine in zip(("red", "yellow"), stones, strict=True)
+                 if game.geo.has_four(mine)]
+        why = (f"{' and '.join(fours)} {'has' if len(fours) == 1 else 'have'} four in a row"
+               if fours else "the board is full")
         raise InputError(f"STATE is already decided ({why}): there is no move to choose")
 
     if mode is None:

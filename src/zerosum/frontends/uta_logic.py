@@ -3,9 +3,10 @@
     check_true_false.py RULES ADDITIONAL_KB STATEMENT [--method dpll|tt]
 
 Reads the rules, the additional knowledge (facts an agent gathered) and the first sentence
-of the statement file, all in the strict prefix format with the wumpus world's symbols
-only; decides what the rules and facts together say about the statement; writes that
-answer to result.txt in the working directory and prints it.
+of the statement file (the lines after it are not read), all in the strict prefix format
+with the wumpus world's symbols only, blank lines empty; decides what the rules and
+facts together say about the statement; writes that answer to result.txt in the working
+directory and prints it.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ RESULT = "result.txt"
 SYMBOLS_HELP = "the wumpus world's symbols are M_i_j, S_i_j, P_i_j and B_i_j, i and j in 1..4"
 
 
-def read_wumpus_sentences(path: str, what: str) -> list[Expr]:
-    """Sentences over the wumpus world's symbols only (the assignment's files)."""
-    return read_sentences(path, what, WUMPUS_SYMBOLS, SYMBOLS_HELP)
+def read_wumpus_sentences(path: str, what: str, first: bool = False) -> list[Expr]:
+    """Sentences over the wumpus world's symbols only, read as the course states its
+    format (a blank line is empty; with `first`, only the first sentence is read)."""
+    return read_sentences(path, what, WUMPUS_SYMBOLS, SYMBOLS_HELP, classic=True, first=first)
 
 
 @guarded(PROG)
@@ -50,7 +52,8 @@ def main(argv: Sequence[str]) -> int:
 
     kb = read_wumpus_sentences(args.rules, "rules file")
     kb += read_wumpus_sentences(args.knowledge, "additional knowledge file")
-    statements = read_wumpus_sentences(args.statement, "statement file")
+    # "only the first one is read": the lines after it are not looked at
+    statements = read_wumpus_sentences(args.statement, "statement file", first=True)
     if not statements:
         raise InputError(f"statement file {args.statement}: no statement in it")
     statement = statements[0]

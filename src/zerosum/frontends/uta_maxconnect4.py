@@ -11,10 +11,10 @@ search driver (zerosum.search.driver) runs it; this module only parses, calls an
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from functools import partial
-from pathlib import Path
 from typing import TextIO
 
 from zerosum.agents import Agent, MatchObserver, Move, Quit, Watch, play_match
@@ -49,6 +49,10 @@ USAGE = (
 COMPUTER_FILE = "computer.txt"
 HUMAN_FILE = "human.txt"
 MAX_DEPTH = 42  # the cells of the board: no search goes deeper
+# Whether the computer moves next. The course's command line says computer-next and
+# human-next, its description of that argument computer-first and human-first: both.
+WHO_MOVES = {"computer-next": True, "human-next": False,
+             "computer-first": True, "human-first": False}
 
 
 class UsageError(InputError):
@@ -66,7 +70,7 @@ def main(argv: Sequence[str]) -> int:
         return one_move(source, third, depth, sys.stdout)
     check_writable(COMPUTER_FILE)
     check_writable(HUMAN_FILE)
-    return interactive(source, third == "computer-next", depth, sys.stdin, sys.stdout)
+    return interactive(source, WHO_MOVES[third], depth, sys.stdin, sys.stdout)
 
 
 def parse_args(argv: Sequence[str]) -> tuple[str, str, str, int]:
@@ -75,7 +79,7 @@ def parse_args(argv: Sequence[str]) -> tuple[str, str, str, int]:
     mode, source, third, depth_text = argv
     if mode not in ("one-move", "interactive"):
         raise UsageError(f"unknown mode {shown(mode)}: use one-move or interactive")
-    if mode == "interactive" and third not in ("computer-next", "human-next"):
+    if mode == "interactive" and third not in WHO_MOVES:
         raise UsageError(f"expected computer-next or human-next, not {shown(third)}")
     try:
         depth = parse_int(depth_text, "DEPTH", lo=1, hi=MAX_DEPTH)
@@ -97,8 +101,18 @@ def announce(out: TextIO, before: Position, col: int, after: Position) -> None:
     show(out, "Game state after move:", after)
 
 
+def read_board(source: str) -> Position:
+    """The board in INPUT, or the empty board (player 1 next) if INPUT does not exist, in
+    both modes as the course says. Any board the file format allows is played: the
+    course limits a file only by its format (a 6x7 grid of 0, 1, 2 with no piece
+    floating, then the next player), not by piece counts that alternating play gives."""
+    if not os.path.exists(source):
+        return empty_position()
+    return parse_board(read_text(source, "input file", FILE_LIMIT), source, counts=False)
+
+
 def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
-    pos = parse_board(read_text(source, "input file", FILE_LIMIT), source)
+    pos = read_board(source)
     out.write("\nMaxConnect-4 game\n\n")
     show(out, "Game state before move:", pos)
     if (pos.p1 | pos.p2) == BOARD:
@@ -112,10 +126,7 @@ def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
 
 
 def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: TextIO) -> int:
-    if Path(source).exists():
-        pos = parse_board(read_text(source, "input file", FILE_LIMIT), source)
-    else:
-        pos = empty_position()
+    pos = read_board(source)
     game = MaxConnect4()
     # The search runs under a Watch: a progress line while it thinks, Ctrl-C asks.
     computer = Computer(depth, Watch(inp, out))

@@ -14,6 +14,9 @@ each checked and reported with the file, line and column:
 - a bare symbol is never parenthesised: `(P_1_1)` is an error;
 - `not` takes one operand, `if` and `iff` two; `and`, `or`, `xor` any number, none included;
 - one sentence per line; blank lines and comment lines are skipped.
+The classic program reads its files as its course states them (`classic=True`): a blank
+line must be empty (one holding only white space is an error), and of a statement file
+only the first sentence is read (`first=True`: the lines after it are not looked at).
 Connectives are read in any case (`AND` is `and`, as the classic programs allowed) and a
 connective's name is not a symbol. White space is spaces and tabs.
 """
@@ -49,19 +52,26 @@ def parse(
     source: str = "<text>",
     symbols: Collection[str] | None = None,
     symbols_help: str = "",
+    *,
+    classic: bool = False,
+    first: bool = False,
 ) -> list[Expr]:
     """The sentences of a file's text, in order. `source` names the file in errors;
     `symbols`, when given, is the set of allowed symbol names (any other is an error,
-    which ends with `symbols_help` when given)."""
-    return [e for _, e in parse_lines(text, source, symbols, symbols_help)]
+    which ends with `symbols_help` when given); `classic` and `first` as in the module's
+    notes."""
+    return [e for _, e in parse_lines(text, source, symbols, symbols_help,
+                                      classic=classic, first=first)]
 
 
 def read_sentences(path: str, what: str, symbols: Collection[str] | None = None,
-                   symbols_help: str = "") -> list[Expr]:
+                   symbols_help: str = "", *, classic: bool = False,
+                   first: bool = False) -> list[Expr]:
     """The sentences of a file (`-`: standard input), read under FILE_LIMIT; `what` names
-    the file in errors ("knowledge file"), `symbols` as in `parse`."""
+    the file in errors ("knowledge file"), the rest as in `parse`."""
     text = read_text(path, what, FILE_LIMIT)
-    return parse(text, "<stdin>" if path == "-" else path, symbols, symbols_help)
+    return parse(text, "<stdin>" if path == "-" else path, symbols, symbols_help,
+                 classic=classic, first=first)
 
 
 def parse_lines(
@@ -69,16 +79,25 @@ def parse_lines(
     source: str = "<text>",
     symbols: Collection[str] | None = None,
     symbols_help: str = "",
+    *,
+    classic: bool = False,
+    first: bool = False,
 ) -> list[tuple[int, Expr]]:
-    """(line number, sentence) for each sentence of the text."""
+    """(line number, sentence) for each sentence of the text (with `first`, of the first
+    one only)."""
     allowed = None if symbols is None else (frozenset(symbols), symbols_help)
     out = []
     for number, line in enumerate(text.split("\n"), start=1):
         line = line.removesuffix("\r")
         stripped = line.strip(WHITE)
+        if classic and line and not stripped:
+            raise LogicSyntaxError(source, number, 1, "a blank line must be empty; this one "
+                                   "holds white space")
         if not stripped or stripped.startswith("#"):
             continue
         out.append((number, _LineParser(line, source, number, allowed).sentence()))
+        if first:
+            break
     return out
 
 

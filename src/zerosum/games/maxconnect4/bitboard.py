@@ -108,7 +108,7 @@ def playable_cells(mask: int) -> int:
 
 # -------------------------------------------------------------- evaluation
 
-# Weights of the evaluation in hundredths of a point (see eval_explanation.md in
+# Weights of the evaluation in hundredths of a point (see eval_explanation.txt in
 # assignments/uta-maxconnect4/). An open quadruple is one the other side has no piece in.
 OPEN_ONE = 12  # an open quadruple holding one piece
 OPEN_TWO = 40  # holding two

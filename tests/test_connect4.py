@@ -22,7 +22,7 @@ from zerosum.games.connect4.analysis import solve_rows
 from zerosum.games.connect4.bitboard import geometry
 from zerosum.games.connect4.course import CourseConnect4
 from zerosum.games.connect4.engine import SCALE, Connect4Kernel, Kept, heuristic
-from zerosum.games.connect4.game import Position, moves_to_win, position_from_stones
+from zerosum.games.connect4.game import Position, plies_to_win, position_from_stones
 from zerosum.games.connect4.notation import (
     Stones,
     format_course,
@@ -403,7 +403,7 @@ def test_decided_values_are_solver_scores_with_their_plies() -> None:
 
 
 def test_plies_to_end_agree_with_the_solver_command() -> None:
-    """`plies_to_end` (the kernel's and the solver player's) against `moves_to_win` (what
+    """`plies_to_end` (the kernel's and the solver player's) against `plies_to_win` (what
     `zerosum solve` prints), for every score possible with every number of stones."""
     geo = geometry()
     for moves in range(42):
@@ -411,10 +411,10 @@ def test_plies_to_end_agree_with_the_solver_command() -> None:
         for score in range(1, 19):
             stone = 22 - score
             if stone > mover_has and 2 * stone - 1 <= 42 - moves + 2 * mover_has:
-                assert plies_to_end(geo, moves, score) == moves_to_win(stone, mover_has, True)
+                assert plies_to_end(geo, moves, score) == plies_to_win(stone, mover_has, True)
             if stone > other_has:
                 assert plies_to_end(geo, moves, -score) == \
-                    moves_to_win(stone, other_has, False), (moves, score)
+                    plies_to_win(stone, other_has, False), (moves, score)
         assert plies_to_end(geo, moves, 0) == 42 - moves
 
 

@@ -150,8 +150,9 @@ def ordered(moves: Sequence[Any], first: Any) -> Sequence[Any]:
 
 
 def info(kernel: Kernel, done: Pass, verdict: Verdict, clock: Clock) -> Info:
-    return Info(
-        depth=done.depth, value=verdict.value, decided=verdict.decided, plies=verdict.plies,
+    return Info(  # depth 0: decided before any pass (kernel.prepare), as if to the end
+        depth=done.depth or None, value=verdict.value, decided=verdict.decided,
+        plies=verdict.plies,
         pv=tuple(kernel.principal_variation(done.move, done.depth)), nodes=kernel.nodes,
         elapsed=time.perf_counter() - clock.wall0, seldepth=kernel.seldepth or None,
         table_hits=kernel.hits)

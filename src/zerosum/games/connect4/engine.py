@@ -18,7 +18,7 @@ The kernel's values are integers from the mover's side: a decided game is worth 
 its solver score (see solver.py: the sooner a win, the higher), an estimate lies strictly
 between -1000 and 1000. `verdict` turns them into the game's utilities (the solver score,
 from red's side) and estimates inside (-1, 1); a win proven by the weak solve, whose
-length is unknown, is the estimate 0.999.
+length is unknown, is decided and worth the least win, 1, with no distance (`proven`).
 """
 
 from __future__ import annotations
@@ -377,6 +377,11 @@ class Connect4Kernel:
         return Verdict(float(score if self.red_to_move else -score), True,
                        plies_to_end(self.geo, self.moves, score))
 
+    def proven(self) -> Verdict:
+        """A win for the mover proven by the weak solve: decided, its length unknown, so
+        it is worth the least win (a lower bound of its score) with no distance."""
+        return Verdict(1.0 if self.red_to_move else -1.0, True, None)
+
     # -- decisions before the passes ------------------------------------------------------
 
     def prepare(self, limit: Limit) -> tuple[int, Verdict] | None:
@@ -399,8 +404,8 @@ class Connect4Kernel:
             proven = self.try_weak(seconds * WEAK_SHARE)
             if proven is not None:
                 outcome, columns = proven
-                if outcome > 0:  # a proven win, its length unknown: the largest estimate
-                    return geo.move_bit(mask, columns[0]), self.verdict(SCALE - 1)
+                if outcome > 0:
+                    return geo.move_bit(mask, columns[0]), self.proven()
                 if outcome == 0 and len(columns) == 1:  # the only move keeping the draw
                     return geo.move_bit(mask, columns[0]), self.decided(0)
                 if outcome == 0:  # a draw: the passes look for chances among the safe moves

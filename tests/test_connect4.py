@@ -305,12 +305,12 @@ def test_weak_solve_gives_the_sign() -> None:
 def test_solve_rows_for_the_command() -> None:
     rows = dict(solve_rows("4455"))
     assert rows["position"] == "4 stones, red (X) to move"
-    assert rows["score"] == "+18: the player to move wins with their 4th stone (in 3 moves)"
+    assert rows["score"] == "+18: the player to move wins with their 4th stone (in 3 plies)"
     assert rows["best moves"] == "3 6"
     assert rows["principal variation"] == "342"
     rows = dict(solve_rows("2252576253462244111563365343671351441", all_scores=True))
     assert rows["score"] == ("-1: the player to move loses; the opponent wins with their "
-                             "21st stone (in 4 moves)")
+                             "21st stone (in 4 plies)")
     assert rows["move 6"] == "-1 (loses)" and rows["move 7"] == "-2 (loses)"
     assert [label for label, _ in solve_rows("2252576253462244111563365343671351441",
                                              all_scores=True, pv=False)] == [
@@ -525,8 +525,10 @@ def test_engine_keeps_the_win_its_evaluation_misses() -> None:
     assert kernel.try_weak(math.inf) == (1, [1])
     assert kernel.nodes < 100_000
     result = analyse(p, 0.6, clock=SteppingClock(0.005))
-    # Proven won, its length unknown: the largest estimate, not decided.
-    assert (result.action, result.value, result.decided, result.depth) == (1, 0.999, False, None)
+    # Proven won, its length unknown: decided, worth the least win, with no plies.
+    assert (result.action, result.value, result.decided, result.depth, result.plies) == \
+        (1, 1, True, None, None)
+    assert format_value(Connect4(), result.value, decided=True) == "+1 (Red wins, proven)"
     alone = analyse(p, 0.6, clock=SteppingClock(0.005), weak_solve_when_empty=0)
     assert alone.action == 3  # what the search alone plays
 

@@ -23,15 +23,21 @@ TTT = TicTacToe()
 def test_one_format_for_every_game() -> None:
     assert format_value(TTT, 1, decided=True, plies=3) == "+1 (X wins in 3 plies)"
     assert format_value(TTT, -1, decided=True, plies=1) == "-1 (O wins in 1 ply)"
-    assert format_value(TTT, -1, decided=True) == "-1 (O wins)"
+    assert format_value(TTT, -1, decided=True) == "-1 (O wins, proven)"  # distance unknown
     assert format_value(TTT, 0, decided=True, plies=9) == "0 (draw in 9 plies)"
+    assert format_value(TTT, 0, decided=True) == "0 (draw, proven)"
     assert format_value(TTT, 0.25) == "+0.25 (estimate, good for X)"
-    assert format_value(TTT, 0) == "0 (estimate: even)"
+    assert format_value(TTT, 0.05) == "+0.05 (estimate, good for X)"  # the band's edge
+    assert format_value(TTT, -0.049) == "-0.049 (estimate, about even)"
+    assert format_value(TTT, 0) == "0 (estimate, about even)"
     assert format_value(TTT, float("-inf")) == "none yet"
     mc4 = MaxConnect4()  # a score game: points ahead, not wins
-    assert format_value(mc4, 3, decided=True) == "+3 (decided: Player 1 ahead by 3)"
+    assert format_value(mc4, 3, decided=True) == "+3 (proven: Player 1 ahead by 3)"
+    assert format_value(mc4, 3, decided=True, plies=10) == \
+        "+3 (proven: Player 1 ahead by 3 after 10 plies)"
     assert format_value(mc4, -1.5) == "-1.5 (estimate: Player 2 ahead)"
-    assert format_value(mc4, 0, decided=True) == "0 (decided: level)"
+    assert format_value(mc4, 0.04) == "+0.04 (estimate: about level)"
+    assert format_value(mc4, 0, decided=True) == "0 (proven: level)"
 
 
 def test_every_game_says_what_its_values_are() -> None:
@@ -92,7 +98,7 @@ def test_no_search_misses_a_win_in_one() -> None:
     r = iterative_deepening_search(TTT, state, seconds=60)
     assert (r.action, r.value, r.plies) == (2, 1, 1)
     r = mcts_search(TTT, state, simulations=2000, seed=1)
-    assert (r.action, r.value, r.decided, r.plies) == (2, 1, True, 1)
+    assert (r.action, r.value, r.decided, r.plies) == (2, 1, True, None)  # proven, no distance
 
 
 def test_every_agent_answers_the_one_contract() -> None:

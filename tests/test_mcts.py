@@ -186,5 +186,5 @@ def test_the_live_line_counts_simulations() -> None:
     stop = Stop()
     mcts_search(game, game.initial_state(), simulations=50, stop=stop, every=25)
     assert stop.nodes_used == 50 and stop.unit == "simulations"
-    assert progress_line(stop, 2.0).startswith(f"Thinking: tree depth {stop.depth}, 50 simulations, "
-                                               "25 simulations/s, 2.0 s")
+    assert progress_line(stop, 2.0).startswith(
+        f"Thinking: tree depth {stop.depth}, 50 simulations, 25 simulations/s, 2.0 s")

@@ -142,9 +142,8 @@ def options_of(name: str, proven: bool) -> dict[str, Any]:
     return (OPTIONS if proven else OPEN).get(name, {})
 
 
-def game_and_spec(name: str, proven: bool = True) -> tuple[Any, AnyGame]:
-    spec = get_game(name)
-    return spec, spec.create(**options_of(name, proven))
+def game_of(name: str, proven: bool = True) -> AnyGame:
+    return get_game(name).create(**options_of(name, proven))
 
 
 def playout(game: AnyGame, seed: int) -> list[Any]:
@@ -166,7 +165,7 @@ def replay(game: AnyGame, moves: list[Any]) -> Any:
 def won_line(name: str, before_end: int) -> tuple[str, ...]:
     """The moves (written) of the first seeded random game of `name` won by one side,
     but its last `before_end`."""
-    _, game = game_and_spec(name)
+    game = game_of(name)
     for seed in range(100):
         moves = playout(game, seed)
         if game.utility(replay(game, moves)) != 0 and len(moves) > before_end:
@@ -176,7 +175,7 @@ def won_line(name: str, before_end: int) -> tuple[str, ...]:
 
 @functools.cache
 def drawn_line(name: str) -> tuple[str, ...]:
-    _, game = game_and_spec(name)
+    game = game_of(name)
     if name in DRAWN:
         return tuple(DRAWN[name]) if name == "connect4" else ()
     for seed in range(100):
@@ -264,7 +263,7 @@ def player_of(name: str) -> str:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_proven_win_says_who_wins_and_never_estimate(name: str) -> None:
-    spec, game = game_and_spec(name)
+    game = game_of(name)
     moves = won_line(name, 3)
     truth = iterative_deepening_search(game, position(game, moves), seconds=60)
     # (A score game's generic search gives no distance: it need not end soonest.)
@@ -285,14 +284,15 @@ def test_a_proven_win_says_who_wins_and_never_estimate(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_proven_draw_says_draw(name: str) -> None:
-    spec, game = game_and_spec(name)
+    game = game_of(name)
     if name in NO_DRAWS:  # then no seeded game ends drawn
         assert all(game.utility(replay(game, playout(game, seed))) != 0 for seed in range(50))
         assert re.fullmatch(draw_label(game), format_value(game, 0, decided=True))
         return
     moves = drawn_line(name)
-    truth = iterative_deepening_search(game, position(game, moves), seconds=60)
-    assert truth.decided and truth.value == 0
+    if name not in DRAWN:  # (those are known draws: tests/test_connect4.py, test_checkers.py)
+        truth = iterative_deepening_search(game, position(game, moves), seconds=60)
+        assert truth.decided and truth.value == 0
     last, summary = analyse_text(name, moves, "--player", player_of(name), "--time", "10")
     assert re.search(rf"^best move .+?: value {draw_label(game)}, depth", summary), summary
     assert "estimate" not in last, last
@@ -302,10 +302,10 @@ def test_a_proven_draw_says_draw(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_an_estimate_says_estimate(name: str) -> None:
-    spec, game = game_and_spec(name, proven=False)
+    game = game_of(name, proven=False)
     label = estimate_label(game)
-    last, summary = analyse_text(name, (), "--player", player_of(name), "--depth", "2",
-                                 proven=False)
+    _, summary = analyse_text(name, (), "--player", player_of(name), "--depth", "2",
+                              proven=False)
     assert re.search(rf"^best move .+?: value {label}, depth [12], nodes ", summary), summary
     infos, result = web_think(name, (), proven=False, player=player_of(name), depth=2,
                               seconds=10)
@@ -316,9 +316,9 @@ def test_an_estimate_says_estimate(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_mcts_reports_simulations_its_tree_depth_and_only_proofs_as_decided(
         name: str) -> None:
-    spec, game = game_and_spec(name, proven=False)
-    last, summary = analyse_text(name, (), "--player", "mcts", "--nodes", "300", "--seed",
-                                 "1", proven=False)
+    game = game_of(name, proven=False)
+    _, summary = analyse_text(name, (), "--player", "mcts", "--nodes", "300", "--seed", "1",
+                              proven=False)
     assert re.search(rf"^best move .+?: value {estimate_label(game)}, tree depth [1-9]\d*, "
                      r"simulations 300, time", summary), summary
     assert "depth end" not in summary
@@ -327,7 +327,7 @@ def test_mcts_reports_simulations_its_tree_depth_and_only_proofs_as_decided(
     assert re.fullmatch(r"tree depth [1-9]\d*", result["depth_text"])
     assert result["unit"] == "simulations" and all(m["unit"] == "simulations" for m in infos)
     # One ply before a won game's end, MCTS-Solver proves the win: decided, no distance.
-    _, game = game_and_spec(name)
+    game = game_of(name)
     moves = won_line(name, 1)
     truth = iterative_deepening_search(game, position(game, moves), seconds=60)
     winner = game.players[0] if truth.value > 0 else game.players[1]
@@ -342,7 +342,7 @@ def test_the_engine_calls_a_weak_solve_win_proven() -> None:
     """The issue's case: after these moves the engine's weak solve proves Yellow's win,
     whose length it does not know. It once showed "-0.999 (estimate, good for Yellow),
     depth end" (and depth 0 on the line above)."""
-    moves = tuple("4 4 4 4 3 2 5 6 3 3 5 3 5".split())
+    moves = ("4", "4", "4", "4", "3", "2", "5", "6", "3", "3", "5", "3", "5")
     last, summary = analyse_text("connect4", moves, "--time", "5")
     assert last.split()[:5] == ["end", "-1", "(Yellow", "wins,", "proven)"]
     assert summary.startswith("best move 5: value -1 (Yellow wins, proven), depth end, nodes ")

@@ -266,6 +266,7 @@ function connect() {
       session = m.state;
       ghost = [];
       $("stop").disabled = true;
+      $("unit-head").textContent = m.unit;
       $("result").textContent = `Played ${m.move}: value ${m.value}, ${m.depth_text}, `
         + `${m.nodes.toLocaleString()} ${m.unit}, `
         + `${m.seconds.toFixed(2)} s${m.stopped ? " (stopped)" : ""}`;

@@ -38,5 +38,6 @@ def test_mcts_shows_simulations_and_its_tree_depth(url: str, page: Any) -> None:
     page.fill("#seconds", "0.5")
     played = think_once(page)
     assert re.fullmatch(r"Played \d: value [+-]?[\d.]+ \(estimate, (good for (Red|Yellow)|"
-                        r"about even)\), tree depth \d+, [\d,]+ simulations, \d+\.\d\d s", played), played
+                        r"about even)\), tree depth \d+, [\d,]+ simulations, \d+\.\d\d s",
+                        played), played
     assert page.inner_text("#unit-head") == "simulations"

@@ -543,8 +543,12 @@ def test_engine_plays_only_moves_that_keep_a_drawn_game_drawn() -> None:
     assert [c for c in range(7) if geo7.playable(p.mask, c)
             and solver.achieves(p.current, p.mask, c, 0)] == [3, 4]
     result = analyse(p, 0.4, clock=SteppingClock(0.005))
-    assert result.action in (3, 4) and not result.decided and abs(result.value) < 1
-    assert result.depth is not None and result.depth > 0
+    # The draw is proven: the value says so, while the passes (deeper than one: a proven
+    # draw does not end the deepening) choose among the moves keeping it.
+    assert result.action in (3, 4) and (result.value, result.decided, result.plies) == \
+        (0, True, None)
+    assert result.depth is not None and result.depth > 1
+    assert format_value(Connect4(), result.value, decided=True) == "0 (draw, proven)"
 
 
 def test_each_enhancement_changes_the_effort_not_the_move() -> None:

@@ -90,7 +90,7 @@ def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = 
         stop.depth, stop.best = depth, kernel.action(this.move)  # for a live display
         if on_info is not None:
             on_info(info(kernel, done, verdict, clock))
-        if verdict.decided or stop.expired():
+        if (verdict.decided and not verdict.search_on) or stop.expired():
             break
     return result(kernel, done, verdict, complete, clock, algorithm)
 

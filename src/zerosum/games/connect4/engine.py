@@ -155,6 +155,7 @@ class Connect4Kernel:
         self.weak_solve_when_empty = weak_solve_when_empty
         self.solve_when_empty = solve_when_empty
         self.allowed = geo.board  # the cells the passes may play: all, unless proven otherwise
+        self.drawn = False  # the weak solve proved the game drawn (a decided value: 0)
         self.base = 1  # nodes outside the node function: the root (once), the solver's
         self.nodes = self.base
         self.hits = 0
@@ -370,6 +371,8 @@ class Connect4Kernel:
     def verdict(self, value: float) -> Verdict:
         if abs(value) >= SCALE:
             return self.decided(int(value) // SCALE)
+        if self.drawn:  # the weak solve proved the draw: the passes only seek chances
+            return Verdict(0.0, True, None, search_on=True)
         return Verdict((value if self.red_to_move else -value) / SCALE, False, None)
 
     def decided(self, score: int) -> Verdict:
@@ -410,6 +413,7 @@ class Connect4Kernel:
                     return geo.move_bit(mask, columns[0]), self.decided(0)
                 if outcome == 0:  # a draw: the passes look for chances among the safe moves
                     self.allowed = sum(geo.columns[c] for c in columns)
+                    self.drawn = True
         return None
 
     def try_weak(self, seconds: float) -> tuple[int, list[int]] | None:

@@ -100,7 +100,7 @@ def test_depth_to_the_end_only_where_it_finishes() -> None:
     out = io.StringIO()
     assert ask_depth(io.StringIO("?\n0\n3\n"), out, Checkers(8), "alphabeta", 6) == 3
     text = out.getvalue()
-    assert text.startswith("Depth limit (1 or more) [6]:   The depth is how many moves ahead")
+    assert text.startswith("Depth limit (1 or more) [6]:   The depth is how many plies ahead")
     assert ("  To the end is not offered: alpha-beta to the end of this game would not finish "
             "(estimated 1.0e+21 positions, over a million years); choose a depth.\n") in text
     assert ("  not valid: alpha-beta to the end of this game would not finish (estimated "

@@ -20,6 +20,7 @@ from zerosum.agents import (
     HumanAgent,
     Move,
     Quit,
+    SearchAgent,
     Watch,
     agent_from_spec,
     engines_of,

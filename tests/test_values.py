@@ -322,7 +322,7 @@ def test_mcts_reports_simulations_its_tree_depth_and_only_proofs_as_decided(
     assert re.search(rf"^best move .+?: value {estimate_label(game)}, tree depth [1-9]\d*, "
                      r"simulations 300, time", summary), summary
     assert "depth end" not in summary
-    infos, result = web_think(name, (), proven=False, player="mcts", seconds=0.3)
+    infos, result = web_think(name, (), proven=False, player="mcts", seconds=1)
     assert re.fullmatch(estimate_label(game), result["value"]), result
     assert re.fullmatch(r"tree depth [1-9]\d*", result["depth_text"])
     assert result["unit"] == "simulations" and all(m["unit"] == "simulations" for m in infos)

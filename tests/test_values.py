@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from zerosum.agents import RandomAgent, SearchAgent, engines_of
+from zerosum.agents import Move, RandomAgent, SearchAgent, engines_of, value_text
 from zerosum.game import OUTCOME_BOUNDED, AnyGame, Values, format_value
 from zerosum.games.maxconnect4.game import MaxConnect4
 from zerosum.games.registry import all_games, get_game
@@ -350,3 +350,29 @@ def test_the_engine_calls_a_weak_solve_win_proven() -> None:
     assert (infos[-1]["depth"], infos[-1]["value"], infos[-1]["decided"]) == \
         (None, "-1 (Yellow wins, proven)", True)
     assert (result["value"], result["depth_text"]) == ("-1 (Yellow wins, proven)", "depth end")
+
+
+def test_records_and_exports_keep_what_a_search_counted() -> None:
+    """A record's figures say what the search counted: MCTS's simulations and its tree's
+    depth (never "depth end" and "nodes"), through a tournament's stored moves too."""
+    from zerosum.records import Ply
+    from zerosum.tournament.jobs import GameResult, MoveRecord
+    from zerosum.tournament.referee import record
+
+    game = TTT
+    r = SearchAgent("mcts", seed=1).analyse(game, game.initial_state(), Limit(nodes=300))
+    assert (r.depth, r.unit, r.stats.nodes) == (r.stats.max_depth, "simulations", 300)
+    move = record(game, Move(r.action, r, 0.25), 0)
+    assert (move.depth, move.nodes, move.unit) == (r.depth, 300, "simulations")
+    stored = GameResult.from_json(GameResult(1, 0.5, "Draw", (move,)).to_json()).moves[0]
+    assert stored == move
+    ply = Ply(r.action, "5", "mcts", stored.value, stored.depth, stored.nodes, stored.seconds,
+              stored.unit)
+    assert ply.figures() == f"mcts: value {value_text(game, r)}, tree depth {r.depth}, " \
+        "300 simulations, 0.25 s"
+    # A result stored before the unit was kept reads as nodes.
+    old = '{"fault": null, "moves": [{"by": 0, "depth": 9, "move": "5", "nodes": 549946, ' \
+        '"seconds": 1.0, "value": "0 (draw, proven)"}], "number": 1, "reason": "Draw", ' \
+        '"score": 0.5, "seconds": 1.0}'
+    assert GameResult.from_json(old).moves[0] == MoveRecord("5", 1.0, "0 (draw, proven)", 9,
+                                                            549946, 0, "nodes")

@@ -443,7 +443,8 @@ class FileAgent(ComputerAgent):
             result: SearchResult = self.own.analyse(game, state, limit, on_info, stop)
             return result
         action = self.own.play(game, state)
-        return SearchResult(0.0, action, [action], algorithm=self.name)
+        # No search behind it: no opinion (0, an estimate) at depth 0, never "depth end".
+        return SearchResult(0.0, action, [action], depth=0, algorithm=self.name)
 
     def choose(self, game: AnyGame, state: Any) -> Move:
         t0 = time.perf_counter()

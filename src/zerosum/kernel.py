@@ -66,6 +66,7 @@ class Verdict:
     decided: bool = False
     plies: int | None = None
     search_on: bool = False
+    depth: int = 0  # of an undecided value from `prepare`: the depth looked (0: static)
 
 
 class Kernel(Protocol):

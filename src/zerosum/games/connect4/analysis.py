@@ -127,6 +127,9 @@ def solver_analyser(game: Connect4, state: Position, limit: Limit,
     stats = SearchStats(nodes=solver.nodes - nodes0)
     clock.stamp(stats)
     if on_info is not None:
-        on_info(Info(None, value, (column,), stats.nodes, stats.wall_time, decided, plies))
-    return SearchResult(value, column, [column], stats, depth=None, complete=decided,
+        on_info(Info(None if decided else 0, value, (column,), stats.nodes, stats.wall_time,
+                     decided, plies))
+    # Stopped: the evaluation's estimate without a search, depth 0, never "depth end".
+    return SearchResult(value, column, [column], stats, depth=None if decided else 0,
+                        complete=decided,
                         decided=decided, algorithm="connect4 solver", plies=plies)

@@ -376,3 +376,27 @@ def test_records_and_exports_keep_what_a_search_counted() -> None:
         '"score": 0.5, "seconds": 1.0}'
     assert GameResult.from_json(old).moves[0] == MoveRecord("5", 1.0, "0 (draw, proven)", 9,
                                                             549946, 0, "nodes")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_player_calls_an_estimate_depth_end(name: str) -> None:
+    """Every player of every game, from seeded positions: a value that is not decided
+    comes with the depth it looked to (depth None means: to the end of the game)."""
+    spec = get_game(name)
+    game = spec.create()
+    players: dict[str, Any] = {name: engine for name, engine in engines_of(spec).items()}
+    limits = {"minimax": Limit(depth=2), "alphabeta": Limit(depth=2), "mcts": Limit(nodes=50),
+              "depth-limited": Limit(depth=2), "iterative": Limit(seconds=0.1)}
+    for kind in SearchAgent.ALGORITHMS:
+        players[kind] = SearchAgent(kind, seed=1).analyse
+    players["random"] = RandomAgent(1).analyse
+    for seed in range(3):
+        rng, state = random.Random(seed), game.initial_state()
+        for _ in range(seed * 3):
+            if not game.is_terminal(s := game.result(state, rng.choice(game.actions(state)))):
+                state = s
+        for kind, analyse in players.items():
+            r = analyse(game, state, limits.get(kind, Limit(seconds=0.05)))
+            assert r.decided or r.depth is not None, (name, kind, seed, r)
+            text = value_text(game, r)
+            assert ("estimate" in text) != r.decided or text == "none yet", (kind, text)

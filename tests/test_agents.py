@@ -90,7 +90,7 @@ def test_match_transcript_and_end_of_input() -> None:
     assert record.abandoned and len(record.moves) == 2
     text = out.getvalue()
     assert "X (human) plays 5" in text
-    assert "O (alphabeta) plays 1: value 0 (draw), depth end, nodes " in text
+    assert "O (alphabeta) plays 1: value 0 (draw, proven), depth end, nodes " in text
     assert "Input ended: the game is abandoned." in text
     assert text.rstrip().endswith("s")
     assert "Thinking time: X" in text

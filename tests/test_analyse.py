@@ -31,11 +31,11 @@ def test_iterative_deepening_pass_by_pass(capsys: pytest.CaptureFixture[str]) ->
         "    1  +0.111 (estimate, good for X)               8T  3",
         "    2  -0.111 (estimate, good for O)              31T  3 7",
         "    3  +0.222 (estimate, good for X)             117T  3 2 8",
-        "    4  0 (estimate: even)                        207T  3 2 8 7",
+        "    4  0 (estimate, about even)                  207T  3 2 8 7",
         "    5  +0.111 (estimate, good for X)             497T  3 2 8 7 4",
-        "    6  0 (estimate: even)                        669T  3 2 8 7 4 6",
-        "    7  0 (draw)                                  816T  3 2 8 7 4 6 9",
-        "best move 3: value 0 (draw), depth 7, nodes 816, time T",
+        "    6  0 (estimate, about even)                  669T  3 2 8 7 4 6",
+        "    7  0 (draw, proven)                          816T  3 2 8 7 4 6 9",
+        "best move 3: value 0 (draw, proven), depth 7, nodes 816, time T",
     ]
     assert out.startswith("Tic-tac-toe: iterative searches, 60 s\nX . .\n. O .\n")
 

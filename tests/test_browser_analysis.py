@@ -43,8 +43,8 @@ def test_analyse_shows_every_columns_verdict_for_connect_four_only(page: Any) ->
     verdicts = page.locator(".analysis-column .analysis-verdict").all_inner_texts()
     # `zerosum solve connect4 --all-moves 1411141444142222` scores columns 2, 3, 5, 6, 7
     # -10, -5, -9, -6, -6: yellow wins with its 12th, 17th, 13th, 16th, 16th stone.
-    assert verdicts == ["full", "loses in 8 moves", "loses in 18 moves", "full",
-                        "loses in 10 moves", "loses in 16 moves", "loses in 16 moves"]
+    assert verdicts == ["full", "loses in 8 plies", "loses in 18 plies", "full",
+                        "loses in 10 plies", "loses in 16 plies", "loses in 16 plies"]
     assert page.locator(".analysis-column.proven.loss").count() == 5
     assert page.inner_text("#analysis-status") == "done: every column proven"
     page.click("#undo")  # a new position clears the verdicts

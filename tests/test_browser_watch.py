@@ -42,7 +42,8 @@ def test_two_computers_play_a_whole_tictactoe_game(url: str, page: Any) -> None:
         page.click("#record")
     assert download.value.suggested_filename.startswith("tictactoe-")
     lines = Path(download.value.path()).read_text().splitlines()
-    assert lines[0].startswith("1. 1  alphabeta: value 0 (estimate: even), depth 9, 4,762 nodes, ")
+    assert lines[0].startswith(
+        "1. 1  alphabeta: value 0 (estimate, about even), depth 9, 4,762 nodes, ")
     assert len(lines) == 10 and lines[-1] == "Draw: the board is full"
 
 

@@ -399,7 +399,8 @@ def test_engine_plays_a_win_in_one_at_once() -> None:
 def test_engine_plays_a_single_legal_move_after_a_short_look() -> None:
     g = Checkers(8)
     r = engine(g, position(g, "C4 A2", "D3 H7"), Limit(seconds=60.0))  # the capture is forced
-    assert g.format_move(r.action) == "C4xE2" and r.depth is None and r.stats.nodes == 46
+    # An estimate from a look 4 plies deep: depth 4, never "depth end" (to the end).
+    assert g.format_move(r.action) == "C4xE2" and r.depth == 4 and r.stats.nodes == 46
     assert not r.decided and r.value == pytest.approx(0.1568296796, abs=1e-10)
 
 

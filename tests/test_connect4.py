@@ -22,7 +22,7 @@ from zerosum.games.connect4.analysis import solve_rows
 from zerosum.games.connect4.bitboard import geometry
 from zerosum.games.connect4.course import CourseConnect4
 from zerosum.games.connect4.engine import SCALE, Connect4Kernel, Kept, heuristic
-from zerosum.games.connect4.game import Position, moves_to_win, position_from_stones
+from zerosum.games.connect4.game import Position, plies_to_win, position_from_stones
 from zerosum.games.connect4.notation import (
     Stones,
     format_course,
@@ -307,12 +307,12 @@ def test_weak_solve_gives_the_sign() -> None:
 def test_solve_rows_for_the_command() -> None:
     rows = dict(solve_rows("4455"))
     assert rows["position"] == "4 stones, red (X) to move"
-    assert rows["score"] == "+18: the player to move wins with their 4th stone (in 3 moves)"
+    assert rows["score"] == "+18: the player to move wins with their 4th stone (in 3 plies)"
     assert rows["best moves"] == "3 6"
     assert rows["principal variation"] == "342"
     rows = dict(solve_rows("2252576253462244111563365343671351441", all_scores=True))
     assert rows["score"] == ("-1: the player to move loses; the opponent wins with their "
-                             "21st stone (in 4 moves)")
+                             "21st stone (in 4 plies)")
     assert rows["move 6"] == "-1 (loses)" and rows["move 7"] == "-2 (loses)"
     assert [label for label, _ in solve_rows("2252576253462244111563365343671351441",
                                              all_scores=True, pv=False)] == [
@@ -405,7 +405,7 @@ def test_decided_values_are_solver_scores_with_their_plies() -> None:
 
 
 def test_plies_to_end_agree_with_the_solver_command() -> None:
-    """`plies_to_end` (the kernel's and the solver player's) against `moves_to_win` (what
+    """`plies_to_end` (the kernel's and the solver player's) against `plies_to_win` (what
     `zerosum solve` prints), for every score possible with every number of stones."""
     geo = geometry()
     for moves in range(42):
@@ -413,10 +413,10 @@ def test_plies_to_end_agree_with_the_solver_command() -> None:
         for score in range(1, 19):
             stone = 22 - score
             if stone > mover_has and 2 * stone - 1 <= 42 - moves + 2 * mover_has:
-                assert plies_to_end(geo, moves, score) == moves_to_win(stone, mover_has, True)
+                assert plies_to_end(geo, moves, score) == plies_to_win(stone, mover_has, True)
             if stone > other_has:
                 assert plies_to_end(geo, moves, -score) == \
-                    moves_to_win(stone, other_has, False), (moves, score)
+                    plies_to_win(stone, other_has, False), (moves, score)
         assert plies_to_end(geo, moves, 0) == 42 - moves
 
 
@@ -527,8 +527,10 @@ def test_engine_keeps_the_win_its_evaluation_misses() -> None:
     assert kernel.try_weak(math.inf) == (1, [1])
     assert kernel.nodes < 100_000
     result = analyse(p, 0.6, clock=SteppingClock(0.005))
-    # Proven won, its length unknown: the largest estimate, not decided.
-    assert (result.action, result.value, result.decided, result.depth) == (1, 0.999, False, None)
+    # Proven won, its length unknown: decided, worth the least win, with no plies.
+    assert (result.action, result.value, result.decided, result.depth, result.plies) == \
+        (1, 1, True, None, None)
+    assert format_value(Connect4(), result.value, decided=True) == "+1 (Red wins, proven)"
     alone = analyse(p, 0.6, clock=SteppingClock(0.005), weak_solve_when_empty=0)
     assert alone.action == 3  # what the search alone plays
 
@@ -543,8 +545,12 @@ def test_engine_plays_only_moves_that_keep_a_drawn_game_drawn() -> None:
     assert [c for c in range(7) if geo7.playable(p.mask, c)
             and solver.achieves(p.current, p.mask, c, 0)] == [3, 4]
     result = analyse(p, 0.4, clock=SteppingClock(0.005))
-    assert result.action in (3, 4) and not result.decided and abs(result.value) < 1
-    assert result.depth is not None and result.depth > 0
+    # The draw is proven: the value says so, while the passes (deeper than one: a proven
+    # draw does not end the deepening) choose among the moves keeping it.
+    assert result.action in (3, 4) and (result.value, result.decided, result.plies) == \
+        (0, True, None)
+    assert result.depth is not None and result.depth > 1
+    assert format_value(Connect4(), result.value, decided=True) == "0 (draw, proven)"
 
 
 def test_each_enhancement_changes_the_effort_not_the_move() -> None:

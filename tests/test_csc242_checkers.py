@@ -49,7 +49,7 @@ def test_computer_move_report_and_human_help_and_invalid_move() -> None:
     assert "Next to play: BLACK" in lines
     i = lines.index("Thinking... (depth-limited alpha-beta with a heuristic, depth 3)")
     assert lines[i + 1:i + 3] == ["visited 28 states",
-                                  "best move: b:A2-B3, value: -0.001 (estimate, good for White)"]
+                                  "best move: b:A2-B3, value: -0.001 (estimate, about even)"]
     assert lines[i + 3] == "Elapsed time: 0.250 secs"
     assert lines[i + 4] == "BLACK moves b:A2-B3"
     assert "Legal moves: w:D1-C2 w:D3-C4 w:D3-C2" in lines
@@ -75,7 +75,7 @@ def test_engine_opponent_on_4x4_plays_from_the_exact_solution() -> None:
     status, text = session("1\n6\n0.5\nw\n")
     assert status == 0
     assert "Thinking... (the strong checkers engine with a time limit, 0.5 s)" in text
-    assert "visited 2409 states\nbest move: b:A4-B3, value: 0 (draw)\n" in text
+    assert "visited 2409 states\nbest move: b:A4-B3, value: 0 (draw, proven)\n" in text
 
 
 def test_launcher_runs_with_plain_python() -> None:

@@ -21,39 +21,39 @@ SECONDS = re.compile(r"\d+\.\d+ s\b")
 PLAYED = """\
 mygame: First = alphabeta (depth 4), Second = alphabeta (depth 4)
 21 counters left
-First (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+First (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 20 counters left
-Second (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+Second (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 19 counters left
-First (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+First (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 18 counters left
-Second (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+Second (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 17 counters left
-First (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+First (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 16 counters left
-Second (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+Second (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 15 counters left
-First (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+First (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 14 counters left
-Second (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+Second (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 13 counters left
-First (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+First (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 12 counters left
-Second (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+Second (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 11 counters left
-First (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+First (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 10 counters left
-Second (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+Second (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 9 counters left
-First (alphabeta (depth 4)) plays 1: value 0 (estimate: even), depth 4, nodes 35, time T
+First (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 8 counters left
-Second (alphabeta (depth 4)) plays 1: value +1 (First wins in 4 plies), depth 4, nodes 35, time T
+Second (alphabeta (depth 4)) plays 1: value +1 (First wins, proven), depth 4, nodes 35, time T
 7 counters left
-First (alphabeta (depth 4)) plays 3: value +1 (First wins in 3 plies), depth 4, nodes 38, time T
+First (alphabeta (depth 4)) plays 3: value +1 (First wins, proven), depth 4, nodes 38, time T
 4 counters left
-Second (alphabeta (depth 4)) plays 1: value +1 (First wins in 2 plies), depth 4, nodes 15, time T
+Second (alphabeta (depth 4)) plays 1: value +1 (First wins, proven), depth 4, nodes 15, time T
 3 counters left
-First (alphabeta (depth 4)) plays 3: value +1 (First wins in 1 ply), depth 4, nodes 8, time T
+First (alphabeta (depth 4)) plays 3: value +1 (First wins, proven), depth 4, nodes 8, time T
 0 counters left
 Game over. First wins.
 Thinking time: First T, Second T

@@ -4,6 +4,7 @@ Ctrl-C while the computer thinks, and every engine honouring a stop."""
 from __future__ import annotations
 
 import io
+import re
 import signal
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from zerosum.agents import (
     progress_line,
 )
 from zerosum.cli import main as zerosum
-from zerosum.cli.play import ask_depth, menu, start
+from zerosum.cli.play import ask_depth, full_search_note, menu, start
 from zerosum.console import EndOfInput, choose
 from zerosum.games.checkers import Checkers
 from zerosum.games.connect4 import Connect4
@@ -35,6 +36,7 @@ from zerosum.games.takestones import TakeStones
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.result import Limit
 from zerosum.search import SearchResult, Stop
+from zerosum.search.estimate import PROBE_NODES, full_search_cost
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,11 +100,30 @@ def test_depth_to_the_end_only_where_it_finishes() -> None:
     out = io.StringIO()
     assert ask_depth(io.StringIO("?\n0\n3\n"), out, Checkers(8), "alphabeta", 6) == 3
     text = out.getvalue()
-    assert text.startswith("Depth limit (1 or more) [6]:   The depth is how many moves ahead")
+    assert text.startswith("Depth limit (1 or more) [6]:   The depth is how many plies ahead")
     assert ("  To the end is not offered: alpha-beta to the end of this game would not finish "
             "(estimated 1.0e+21 positions, over a million years); choose a depth.\n") in text
     assert ("  not valid: alpha-beta to the end of this game would not finish (estimated "
             "1.0e+21 positions, over a million years); choose a depth (? for help)\n") in text
+
+
+def test_the_cost_of_to_the_end_is_what_the_chosen_search_visits() -> None:
+    """8-Queens, variation 2: alpha-beta's textbook average (the tree's size to the power
+    0.7) once said "about 7 s"; the probe, alpha-beta itself with ordering and a table,
+    finishes within its budget (3,095 nodes), so that is the figure. Minimax visits the
+    whole tree (about 4.4e7 positions): not offered."""
+    game = get_game("nqueens").create(size=8, variation="2")
+    probe = SearchAgent("alphabeta").analyse(game, game.initial_state(),
+                                             Limit(nodes=PROBE_NODES))
+    assert probe.complete and probe.stats.nodes == 3095
+    nodes, _ = full_search_cost(game, game.initial_state(), "alphabeta", probe)
+    assert nodes == 3095
+    assert full_search_note(game, "alphabeta") == (True, "a second or less")
+    ok, note = full_search_note(game, "minimax")
+    assert not ok and note.startswith("minimax to the end of this game would not finish "
+                                      "(estimated 4.4e+07 positions, ")
+    # Without a probe, the old guess: alpha-beta's textbook average, seconds at best.
+    assert full_search_cost(game, game.initial_state(), "alphabeta")[0] > 100_000
 
 
 def test_command_line_refuses_a_search_that_cannot_finish(
@@ -110,8 +131,10 @@ def test_command_line_refuses_a_search_that_cannot_finish(
     assert zerosum(["play", "checkers", "--size", "4", "--opponent", "minimax",
                     "--depth", "0"]) == 2
     err = capsys.readouterr().err
-    assert err == ("zerosum: error: minimax to the end of this game would not finish "
-                   "(estimated 1.6e+07 positions, 2.62 minutes); choose a depth\n")
+    # The size is Knuth's estimate (seeded); the time, at the probe's measured speed.
+    assert re.fullmatch(r"zerosum: error: minimax to the end of this game would not finish "
+                        r"\(estimated 1\.6e\+07 positions, [0-9.]+ (minutes|hours)\); "
+                        r"choose a depth\n", err), err
 
 
 def test_outcome_lines() -> None:
@@ -348,5 +371,6 @@ def test_command_line_notes_a_long_search_to_the_end(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the person leaves at once
     assert zerosum(["play", "tictactoe", "--opponent", "minimax", "--depth", "0"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Searching to the end of the game takes about 6 s for the first "
-                          "move.\nTic-tac-toe: X = human, O = minimax\n")
+    # Minimax visits the whole tree (Knuth's estimate, seeded), at the probe's speed.
+    assert re.match(r"Searching to the end of the game takes about \d+ s for the first "
+                    r"move.\nTic-tac-toe: X = human, O = minimax\n", out), out

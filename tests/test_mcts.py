@@ -129,7 +129,8 @@ def test_budgets_are_exact_and_progress_is_reported() -> None:
     r = mcts_search(TTT, TTT.initial_state(), simulations=357, on_info=progress, every=100)
     assert r.stats.nodes == 357 and sum(r.details["visits"].values()) == 357
     assert seen == [(100, 100), (200, 200), (300, 300)]
-    assert r.complete and r.depth is None and r.algorithm == "mcts"
+    assert r.complete and r.depth == r.stats.max_depth >= 1 and r.algorithm == "mcts"
+    assert r.unit == "simulations" and r.plies is None
     # A Stop's node budget counts simulations; it carries the live progress too.
     stop = Stop(nodes=250)
     r = mcts_search(TTT, TTT.initial_state(), stop=stop)
@@ -185,5 +186,5 @@ def test_the_live_line_counts_simulations() -> None:
     stop = Stop()
     mcts_search(game, game.initial_state(), simulations=50, stop=stop, every=25)
     assert stop.nodes_used == 50 and stop.unit == "simulations"
-    assert progress_line(stop, 2.0).startswith(f"Thinking: depth {stop.depth}, 50 simulations, "
-                                               "25 simulations/s, 2.0 s")
+    assert progress_line(stop, 2.0).startswith(
+        f"Thinking: tree depth {stop.depth}, 50 simulations, 25 simulations/s, 2.0 s")

@@ -377,7 +377,7 @@ def test_render() -> None:
     t = replay(sq, [(1, 1), (2, 3)])
     assert sq.render(t) == "    1  2  3\n 1  X  -  -\n 2  -  -  O\n 3  -  -  -"
     assert sq.is_terminal(t) and sq.utility(t) == -1
-    assert format_value(game, 1, decided=True) == "+1 (X wins)"
+    assert format_value(game, 1, decided=True) == "+1 (X wins, proven)"
     assert format_value(nqueens(8, "1b"), -6, decided=True, plies=3) == "-6 (O wins in 3 plies)"
     # Scored variations: an estimate may exceed the smallest win, so it says what it is.
     assert format_value(nqueens(8, "1b"), 1.5) == "+1.5 (estimate, good for X)"

@@ -115,7 +115,8 @@ def test_play_registered(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     # Best play on 5 x 5 in 1b: X wins with all 5 queens.
     assert "Game over. All 5 queens are placed: X wins." in out
-    assert "value +5 (X wins in 4 plies)" in out
+    # (Alpha-beta to depth 4 reaches the end: proven, its line's length no distance.)
+    assert "value +5 (X wins, proven)" in out
 
 
 # ---------------------------------------------------------------- the front-end

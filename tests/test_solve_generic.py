@@ -180,10 +180,10 @@ def test_zerosum_solve_after_moves_and_a_drawn_line_cut_short(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "tictactoe", "1", "5", "9"]) == 0
     out = capsys.readouterr().out
-    assert "value:               0 (draw)\n" in out
+    assert "value:               0 (draw, proven)\n" in out
     assert main(["solve", "checkers", "--size", "4", "--no-pv"]) == 0
     out = capsys.readouterr().out
-    assert "value:               0 (draw)\nbest move:           A4-B3\npositions:" in out
+    assert "value:               0 (draw, proven)\nbest move:           A4-B3\npositions:" in out
 
 
 @pytest.mark.parametrize(("args", "message"), [

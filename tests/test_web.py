@@ -211,9 +211,9 @@ def test_think_streams_increasing_depths_then_moves(client: TestClient) -> None:
         infos, result = until_result(ws)
     depths = [m["depth"] for m in infos]
     assert depths == list(range(1, len(depths) + 1)) and len(depths) >= 3
-    assert infos[-1]["value"] == "0 (draw)" and infos[-1]["decided"]
+    assert infos[-1]["value"] == "0 (draw, proven)" and infos[-1]["decided"]
     assert result["type"] == "result" and result["complete"] and not result["stopped"]
-    assert result["move"] == infos[-1]["pv"][0] and result["value"] == "0 (draw)"
+    assert result["move"] == infos[-1]["pv"][0] and result["value"] == "0 (draw, proven)"
     assert result["state"]["moves"] == ["5", result["move"]]
     assert client.get(f"/api/sessions/{sid}").json()["to_move"] == "X"
 

@@ -49,12 +49,12 @@ def test_every_column_is_solved_as_the_solver_scores_it(client: TestClient) -> N
         messages = until_done(ws)
     assert messages[0] == {"type": "started", "seconds": 5.0,
                            "columns": ["1", "2", "3", "4", "5", "6", "7"]}
-    estimates = {m["column"]: m["value"] for m in messages if m["type"] == "estimate"}
     # Each column ends the game at once or lets the opponent win at once: decided even
-    # at the estimate's depth.
-    assert estimates == {"1": 8, "2": 8, "3": -8, "4": 8, "5": -8, "6": 8, "7": -8}
+    # at the estimate's depth, so each is sent as proven (never as an estimate), in the
+    # engine's order, and the solver has nothing left to do.
+    assert [m for m in messages if m["type"] == "estimate"] == []
     columns = [m for m in messages if m["type"] == "column"]
-    assert [m["column"] for m in columns] == ["4", "3", "5", "2", "6", "1", "7"]  # centre first
+    assert [m["column"] for m in columns] == ["1", "2", "3", "4", "5", "6", "7"]
     game = Connect4()
     state = game.initial_state()
     for move in NEAR_THE_END:
@@ -64,20 +64,20 @@ def test_every_column_is_solved_as_the_solver_scores_it(client: TestClient) -> N
         score = solver.move_score(state.current, state.mask, int(m["column"]) - 1)
         assert m["score"] == score
     assert {m["column"]: m["verdict"] for m in columns} == {
-        "1": "wins in 1 move", "2": "wins in 1 move", "4": "wins in 1 move",
-        "6": "wins in 1 move", "3": "loses in 2 moves", "5": "loses in 2 moves",
-        "7": "loses in 2 moves"}
+        "1": "wins in 1 ply", "2": "wins in 1 ply", "4": "wins in 1 ply",
+        "6": "wins in 1 ply", "3": "loses in 2 plies", "5": "loses in 2 plies",
+        "7": "loses in 2 plies"}
     assert {m["outcome"] for m in columns} == {"win", "loss"}
     assert messages[-1] == {"type": "done", "unproven": [], "stopped": False}
 
 
-def test_verdicts_count_both_sides_moves_as_the_solve_command_does() -> None:
+def test_verdicts_count_plies_as_the_solve_command_does() -> None:
     # Pons's scores on 7x6 with 16 stones played (red to move, 8 stones each).
     assert verdict(0, 16, 42) == ("draw", "draw")
-    assert verdict(13, 16, 42) == ("win", "wins in 1 move")  # red's 9th stone
-    assert verdict(-13, 16, 42) == ("loss", "loses in 2 moves")  # yellow's 9th stone
-    assert verdict(-5, 16, 42) == ("loss", "loses in 18 moves")  # yellow's 17th stone
-    assert verdict(5, 15, 42) == ("win", "wins in 19 moves")  # yellow to move: its 17th
+    assert verdict(13, 16, 42) == ("win", "wins in 1 ply")  # red's 9th stone
+    assert verdict(-13, 16, 42) == ("loss", "loses in 2 plies")  # yellow's 9th stone
+    assert verdict(-5, 16, 42) == ("loss", "loses in 18 plies")  # yellow's 17th stone
+    assert verdict(5, 15, 42) == ("win", "wins in 19 plies")  # yellow to move: its 17th
 
 
 def test_stop_leaves_the_columns_unproven_and_frees_the_slot(client: TestClient) -> None:

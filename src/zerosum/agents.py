@@ -28,7 +28,7 @@ from zerosum.convert import MAX_DEPTH, MAX_SECONDS, parse_float, parse_int, show
 from zerosum.game import AnyGame, InputError, Unresponsive, format_value
 from zerosum.games.registry import GameSpec
 from zerosum.kernel import ALL, Enhancements
-from zerosum.result import Analyser, InfoSink, Limit, SearchResult
+from zerosum.result import Analyser, InfoSink, Limit, SearchResult, depth_text
 from zerosum.search import (
     TranspositionTable,
     alphabeta_search,
@@ -91,7 +91,7 @@ class ComputerAgent:
 
 def progress_line(stop: Stop, elapsed: float) -> str:
     """The live line shown while a search runs: depth reached, nodes, speed, time."""
-    depth = f"depth {stop.depth}, " if stop.depth else ""
+    depth = f"{depth_text(stop.depth, stop.unit)}, " if stop.depth else ""
     rate = stop.nodes_used / elapsed if elapsed > 0 else 0.0
     return (f"Thinking: {depth}{stop.nodes_used:,} {stop.unit}, {rate:,.0f} {stop.unit}/s, "
             f"{elapsed:.1f} s (Ctrl-C to stop)")
@@ -197,7 +197,7 @@ class Watch:
 
     def ask(self, game: AnyGame, stop: Stop, result: SearchResult) -> str:
         """'p' or 'c'; raises Quit on 'q', end of input or a second Ctrl-C."""
-        where = f"at depth {stop.depth}" if stop.depth else "early"
+        where = f"at {depth_text(stop.depth, stop.unit)}" if stop.depth else "early"
         move = game.format_move(result.action) if result.action is not None else "none"
         if math.isinf(result.value):
             move = f"none judged yet; it would play {move}"
@@ -443,7 +443,8 @@ class FileAgent(ComputerAgent):
             result: SearchResult = self.own.analyse(game, state, limit, on_info, stop)
             return result
         action = self.own.play(game, state)
-        return SearchResult(0.0, action, [action], algorithm=self.name)
+        # No search behind it: no opinion (0, an estimate) at depth 0, never "depth end".
+        return SearchResult(0.0, action, [action], depth=0, algorithm=self.name)
 
     def choose(self, game: AnyGame, state: Any) -> Move:
         t0 = time.perf_counter()
@@ -510,11 +511,10 @@ def describe(game: AnyGame, move: Move, state: Any = None) -> str:
     r = move.result
     if r is None:
         return f"time {move.seconds:.3f} s"
-    depth = "end" if r.depth is None else str(r.depth)
     stopped = "" if r.complete else " (stopped early)"
     return (
-        f"value {value_text(game, r)}, depth {depth}{stopped}, nodes {r.stats.nodes:,}, "
-        f"time {move.seconds:.3f} s"
+        f"value {value_text(game, r)}, {depth_text(r.depth, r.unit)}{stopped}, "
+        f"{r.unit} {r.stats.nodes:,}, time {move.seconds:.3f} s"
     )
 
 

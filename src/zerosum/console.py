@@ -24,8 +24,8 @@ T = TypeVar("T")
 Main = Callable[[T], int]  # a front-end's main takes argv; the command's, its Namespace
 
 DEPTH_HELP = """\
-  The depth is how many moves ahead the computer looks (its own and yours).
-  Deeper plays better but takes longer: each extra move multiplies the work.
+  The depth is how many plies ahead the computer looks (a ply: one move, its own
+  or yours). Deeper plays better but takes longer: each extra ply multiplies the work.
   0 means to the end of the game: perfect play, offered only where it can finish."""
 SECONDS_HELP = "  How long the computer may think about each move, in seconds (e.g. 0.5, 2)."
 

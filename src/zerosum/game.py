@@ -47,7 +47,8 @@ class Values:
     final score (Max-Connect4's points, a textbook tree's leaves). `lo` and `hi` bound
     the utilities. `bounded`: every evaluation lies strictly inside (-win, win), so an
     estimate never looks like a result and a value of at least `win` is a decided win
-    (the conformance check holds a game that says so to it).
+    (the conformance check holds a game that says so to it). An estimate within
+    `about_even` of 0 favours neither side enough to say so.
     """
 
     kind: Literal["outcome", "score"] = "outcome"
@@ -56,11 +57,20 @@ class Values:
     hi: float = math.inf
     bounded: bool = False
 
+    @property
+    def about_even(self) -> float:
+        """The estimates called "about even" (outcome) or "about level" (score) lie
+        strictly within this of 0: a twentieth of the least win (one point of a score
+        game), below which an evaluation's sign is noise (e.g. Connect Four's bonus for
+        the side that moved last, checkers' tempo)."""
+        return EVEN_SHARE * self.win
+
     def decides(self, value: float) -> bool:
         """Is `value` a decided win or loss whatever the search behind it?"""
         return self.bounded and abs(value) >= self.win
 
 
+EVEN_SHARE = 0.05
 OUTCOME = Values()  # what a game that declares nothing is taken to be
 OUTCOME_BOUNDED = Values(lo=-1, hi=1, bounded=True)  # +1/0/-1, estimates strictly between
 
@@ -209,23 +219,41 @@ AnyGame = Game[Any, Any]
 
 def format_value(game: AnyGame, value: float, *, decided: bool = False,
                  plies: int | None = None) -> str:
-    """A search's value as a person reads it, for every game alike: who a decided
-    result favours and how soon it comes, or that the value is an estimate."""
+    """A search's value as a person reads it, for every game alike, the one place a
+    value is put in words: a decided value says who it favours, and `plies` (given only
+    when it is the minimax distance to the end: the search prefers faster wins and
+    slower losses) says how soon; without it the value is "proven". An estimate says
+    so, and which side it favours unless it is about even (Values.about_even).
+
+    "+1 (X wins in 3 plies)", "-1 (Yellow wins, proven)", "0 (draw, proven)",
+    "+0.25 (estimate, good for X)", "-0.008 (estimate, about even)",
+    "+3 (proven: Player 1 ahead by 3)", "-1.5 (estimate: Player 2 ahead)"."""
     if math.isinf(value):
         return "none yet"  # a search stopped before it judged any move
     # Estimates to three decimals (more would be noise); results as they are.
     number = f"{value:+.6g}" if decided else f"{value:+.3f}".rstrip("0").rstrip(".")
     number = "0" if number in ("+0", "-0", "0") or not value else number
     side = game.players[0] if value > 0 else game.players[1]
+    score = game.values.kind == "score"
     if not decided:
-        if game.values.kind == "score":
-            return f"{number} (estimate: {side} ahead)" if value else "0 (estimate: level)"
-        return f"{number} (estimate, good for {side})" if value else "0 (estimate: even)"
-    soon = "" if plies is None else f" in {plies} {'ply' if plies == 1 else 'plies'}"
-    if game.values.kind == "score":
+        if abs(value) < game.values.about_even:
+            return f"{number} (estimate: about level)" if score \
+                else f"{number} (estimate, about even)"
+        return f"{number} (estimate: {side} ahead)" if score \
+            else f"{number} (estimate, good for {side})"
+    if score:
         result = f"{side} ahead by {abs(value):g}" if value else "level"
-        return f"{number} (decided{soon}: {result})"
-    return f"{number} ({side} wins{soon})" if value else f"0 (draw{soon})"
+        soon = "" if plies is None else f" after {plies_text(plies)}"
+        return f"{number} (proven: {result}{soon})"
+    result = f"{side} wins" if value else "draw"
+    soon = ", proven" if plies is None else f" in {plies_text(plies)}"
+    return f"{number} ({result}{soon})"
+
+
+def plies_text(plies: int) -> str:
+    """A number of plies (one side's move each), the one unit every interface counts
+    a distance to the end of a game in: "1 ply", "11 plies"."""
+    return f"{plies} ply" if plies == 1 else f"{plies} plies"
 
 
 def count_paths(game: AnyGame, state: Any, depth: int) -> int:

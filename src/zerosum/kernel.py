@@ -57,11 +57,16 @@ ALL = Enhancements()
 @dataclass(frozen=True)
 class Verdict:
     """What a kernel's number at the root means: the value from Max's side on the
-    game's utility scale, whether it is decided, and in how many plies (if known)."""
+    game's utility scale, whether it is decided, and in how many plies (if known: the
+    minimax distance). `search_on`: decided, yet the passes go on choosing among moves
+    that all keep it (a proven draw: the deepest search finds the opponent's best chances
+    to go wrong); otherwise a decided value ends the deepening."""
 
     value: float
     decided: bool = False
     plies: int | None = None
+    search_on: bool = False
+    depth: int = 0  # of an undecided value from `prepare`: the depth looked (0: static)
 
 
 class Kernel(Protocol):

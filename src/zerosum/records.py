@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerosum.game import AnyGame
+from zerosum.result import depth_text
 
 HUMAN = "human"
 OPENING = "opening"  # a move of a tournament's opening: nobody's
@@ -29,15 +30,19 @@ class Ply:
     depth: int | None = None
     nodes: int | None = None
     seconds: float | None = None
+    unit: str = "nodes"  # what `nodes` counts (MCTS: simulations)
 
     def figures(self) -> str:
         """The search figures of a computer move; "" for a move without a search (a
         person's, an opening's, a random player's)."""
         if self.by == HUMAN or self.value is None:
             return ""
-        depth = "end" if self.depth is None else str(self.depth)
-        return (f"{self.by}: value {self.value}, depth {depth}, "
-                f"{self.nodes or 0:,} nodes, {self.seconds or 0.0:.2f} s")
+        return f"{self.by}: value {self.value}, {self.effort()}"
+
+    def effort(self) -> str:
+        """"depth 6, 1,234 nodes, 0.05 s" (MCTS: "tree depth 9, 12,245 simulations, ...")."""
+        return (f"{depth_text(self.depth, self.unit)}, {self.nodes or 0:,} {self.unit}, "
+                f"{self.seconds or 0.0:.2f} s")
 
 
 def side_players(game: AnyGame, first_max: bool, plies: list[Ply]) -> tuple[str, str]:
@@ -80,9 +85,7 @@ def checkers_pdn(game: Any, start: Any, plies: list[Ply], end: Any, fen: str | N
             words.append(f"{number}...")
         words.append(game.format_pdn(ply.action))
         if ply.figures():
-            depth = "end" if ply.depth is None else ply.depth
-            words.append(f"{{{ply.value}, depth {depth}, {ply.nodes or 0} nodes, "
-                         f"{ply.seconds or 0.0:.2f} s}}")
+            words.append(f"{{{ply.value}, {ply.effort()}}}")
     words.append(result)
     return "\n".join(lines) + "\n\n" + wrap(words) + "\n"
 

@@ -48,13 +48,15 @@ class Info:
     """What a running search reports each time something worth showing happens: each
     finished depth (iterative deepening), every so many simulations (MCTS).
 
-    `value` is from Max's side; `decided` says it is the game's value (in `plies`
-    plies when known) rather than an estimate. `nodes` counts the search's unit (MCTS:
-    simulations; `unit` says which), `elapsed` is wall time in seconds. `visits`: MCTS's
-    visit counts of the root moves.
+    `depth`: the depth finished (MCTS: the depth its tree reached; None: to the end of
+    the game, e.g. a solver's answer). `value` is from Max's side; `decided` says it is
+    the game's value rather than an estimate, `plies` its minimax distance to the end
+    when known (see SearchResult). `nodes` counts the search's unit (MCTS: simulations;
+    `unit` says which), `elapsed` is wall time in seconds. `visits`: MCTS's visit
+    counts of the root moves.
     """
 
-    depth: int
+    depth: int | None
     value: float
     pv: tuple[Any, ...]
     nodes: int
@@ -122,10 +124,13 @@ class SearchResult:
     """Value (from Max's side), best action, principal variation and effort of a search.
 
     `complete` is False when the search was stopped from outside before it finished;
-    the action is then the best found so far. `depth` is the depth limit searched
-    (None for a search to the end of the game). `decided` says the value is the game's
-    value under perfect play (no estimate took part), reached in `plies` plies when
-    known; otherwise the value is an estimate.
+    the action is then the best found so far. `depth` is the depth searched (None for
+    a search to the end of the game; MCTS: the depth its tree reached). `decided` says
+    the value is the game's value under perfect play (no estimate took part, or a
+    proof such as MCTS-Solver's); otherwise the value is an estimate. `plies` is given
+    only when it is the minimax distance to the end of the game (the search prefers
+    faster wins and slower losses), not merely the length of the line it found.
+    `unit` names what `stats.nodes` counts: "nodes", or MCTS's "simulations".
     """
 
     value: float
@@ -137,7 +142,16 @@ class SearchResult:
     decided: bool = False
     algorithm: str = ""
     details: dict[str, Any] = field(default_factory=dict)  # an algorithm's extras (mcts: visits)
-    plies: int | None = None  # of a decided value: plies to the end of the game, if known
+    plies: int | None = None  # of a decided value: its minimax distance to the end, if known
+    unit: str = "nodes"
+
+
+def depth_text(depth: int | None, unit: str = "nodes") -> str:
+    """How deep a search looked: "depth 6", "depth end" (to the end of the game) or,
+    for MCTS (whose unit is simulations), "tree depth 9", the deepest node of its tree."""
+    if depth is None:
+        return "depth end"
+    return f"tree depth {depth}" if unit == "simulations" else f"depth {depth}"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg, shown
 from zerosum.game import AnyGame, InputError, format_value, replay
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import Enhancements
-from zerosum.result import Info, Limit, SearchResult
+from zerosum.result import Info, Limit, SearchResult, depth_text
 from zerosum.stop import Stop
 
 MAX_NODES = 10**12
@@ -101,13 +101,15 @@ def run(args: argparse.Namespace) -> int:
     limit = Limit(depth=depth, seconds=seconds, nodes=args.nodes)
     out = sys.stdout
     out.write(f"{spec.title}: {args.player} searches, {limit}\n{game.render(state)}\n")
-    out.write(f"{'depth':>5}  {'value':<32} {'nodes':>12} {'per s':>10} {'time':>7}  line\n")
+    unit = "simulations" if args.player == "mcts" else "nodes"
+    out.write(f"{'depth':>5}  {'value':<32} {unit:>12} {'per s':>10} {'time':>7}  line\n")
     out.flush()
 
     def show(info: Info) -> None:
         value = format_value(game, info.value, decided=info.decided, plies=info.plies)
         line = " ".join(game.format_move(a) for a in info.pv[:12])
-        out.write(f"{info.depth:>5}  {value:<32} {info.nodes:>12,} "
+        depth = "end" if info.depth is None else info.depth
+        out.write(f"{depth:>5}  {value:<32} {info.nodes:>12,} "
                   f"{info.nodes_per_second:>10,.0f} {info.elapsed:>6.2f}s  {line}\n")
         out.flush()
 
@@ -127,11 +129,10 @@ def start(spec: GameSpec, game: AnyGame, position: str | None, moves: list[str])
 
 def summary(game: AnyGame, result: SearchResult) -> str:
     move = "none" if result.action is None else game.format_move(result.action)
-    depth = "end" if result.depth is None else str(result.depth)
     stopped = " (stopped)" if not result.complete else ""
-    unit = "simulations" if result.algorithm == "mcts" else "nodes"
-    return (f"best move {move}: value {value_text(game, result)}, depth {depth}{stopped}, "
-            f"{unit} {result.stats.nodes:,}, time {result.stats.wall_time:.2f} s\n")
+    return (f"best move {move}: value {value_text(game, result)}, "
+            f"{depth_text(result.depth, result.unit)}{stopped}, "
+            f"{result.unit} {result.stats.nodes:,}, time {result.stats.wall_time:.2f} s\n")
 
 
 @contextmanager

@@ -20,6 +20,7 @@ from zerosum.agents import (
     HumanAgent,
     Move,
     Quit,
+    SearchAgent,
     Watch,
     agent_from_spec,
     engines_of,
@@ -31,7 +32,8 @@ from zerosum.convert import MAX_DEPTH, depth_arg, parse_int, positive_float, see
 from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, Option, all_games, get_game
-from zerosum.search.estimate import full_search_cost
+from zerosum.result import Limit
+from zerosum.search.estimate import PROBE_NODES, full_search_cost
 
 OPPONENTS = {
     "random": "random moves",
@@ -182,8 +184,11 @@ def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float |
 
 def full_search_note(game: AnyGame, kind: str) -> tuple[bool, str]:
     """(can `kind` search to the end of this game quickly?, a plain note saying how long
-    it would take). Estimated from the start position: the game's longest search."""
-    nodes, seconds = full_search_cost(game, game.initial_state(), kind)
+    it would take). Estimated from the start position (the game's longest search) by a
+    probe of that very search (zerosum.search.estimate)."""
+    state = game.initial_state()
+    probe = SearchAgent(kind).analyse(game, state, Limit(nodes=PROBE_NODES))
+    nodes, seconds = full_search_cost(game, state, kind, probe)
     name = "alpha-beta" if kind == "alphabeta" else kind
     if seconds > FULL_SEARCH_LIMIT:
         return False, (f"{name} to the end of this game would not finish (estimated "

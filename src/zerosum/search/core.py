@@ -138,6 +138,8 @@ def search_root(
         complete = False
     clock.stamp(ctx.stats)
     decided = complete and (ctx.inexact == 0 or game.values.decides(best_value))
+    # No plies: minimax and alpha-beta take the first best move, not the fastest win, so
+    # the length of the line found is no distance to the end (zerosum.result).
     return SearchResult(
         best_value,
         best_action,
@@ -147,16 +149,7 @@ def search_root(
         complete,
         decided,
         algorithm,
-        plies=plies_to_end(game, state, best_pv) if decided else None,
     )
-
-
-def plies_to_end(game: AnyGame, state: Any, pv: list[Any]) -> int | None:
-    """The length of a decided line, if it reaches the end of the game (a line cut
-    short by a table hit does not say how long the game lasts)."""
-    for action in pv:
-        state = game.result(state, action)
-    return len(pv) if game.is_terminal(state) else None
 
 
 def check_depth(depth: int | None) -> None:

@@ -66,7 +66,8 @@ def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = 
         if move is None:  # the game is over: its value, no move
             return SearchResult(decision.value, None, [], depth=None, decided=decision.decided,
                                 algorithm=algorithm, plies=decision.plies)
-        answer = Pass(0, move, decision.value)
+        # Decided: to the end (depth None); else the depth the kernel's look reached.
+        answer = Pass(0 if decision.decided else decision.depth, move, decision.value)
         stop.best = kernel.action(move)
         if on_info is not None:
             on_info(info(kernel, answer, decision, clock))
@@ -90,7 +91,7 @@ def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = 
         stop.depth, stop.best = depth, kernel.action(this.move)  # for a live display
         if on_info is not None:
             on_info(info(kernel, done, verdict, clock))
-        if verdict.decided or stop.expired():
+        if (verdict.decided and not verdict.search_on) or stop.expired():
             break
     return result(kernel, done, verdict, complete, clock, algorithm)
 
@@ -151,10 +152,17 @@ def ordered(moves: Sequence[Any], first: Any) -> Sequence[Any]:
 
 def info(kernel: Kernel, done: Pass, verdict: Verdict, clock: Clock) -> Info:
     return Info(
-        depth=done.depth, value=verdict.value, decided=verdict.decided, plies=verdict.plies,
+        depth=shown_depth(done, verdict), value=verdict.value, decided=verdict.decided,
+        plies=verdict.plies,
         pv=tuple(kernel.principal_variation(done.move, done.depth)), nodes=kernel.nodes,
         elapsed=time.perf_counter() - clock.wall0, seldepth=kernel.seldepth or None,
         table_hits=kernel.hits)
+
+
+def shown_depth(done: Pass, verdict: Verdict) -> int | None:
+    """The depth a result reports: a pass's; None (to the end) for a value decided
+    before any pass (kernel.prepare: a solver's answer, a win at once)."""
+    return None if done.depth == 0 and verdict.decided else done.depth
 
 
 def result(kernel: Kernel, done: Pass | None, verdict: Verdict, complete: bool,
@@ -169,7 +177,7 @@ def result(kernel: Kernel, done: Pass | None, verdict: Verdict, complete: bool,
         return SearchResult(-math.inf, action, [] if action is None else [action], stats,
                             depth=0, complete=False, algorithm=algorithm)
     pv = kernel.principal_variation(done.move, done.depth)
-    depth = done.depth or None  # 0: decided before any pass (kernel.prepare)
-    return SearchResult(verdict.value, kernel.action(done.move), pv, stats, depth=depth,
+    return SearchResult(verdict.value, kernel.action(done.move), pv, stats,
+                        depth=shown_depth(done, verdict),
                         complete=complete, decided=verdict.decided, algorithm=algorithm,
                         plies=verdict.plies)

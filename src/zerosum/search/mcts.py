@@ -104,12 +104,13 @@ def mcts_search(
     The result: `action` the most visited root move (a proven best move first), `value`
     from Max's side (a proven root: its proven value, decided, whose sign is the
     game's result; otherwise Max's mean reward on the scale, [-1, 1] by default), `pv`
-    the most visited line, `stats.nodes` the number of *simulations*, `stats.max_depth`
-    the deepest tree node, and `details["visits"]` the root moves' visit counts (in the
-    order they were expanded). `on_info` receives an Info every `every` simulations
-    (nodes: simulations; depth: the tree's depth; visits: the root moves' visits).
-    `stop` also gets the live progress: nodes_used = simulations, depth = tree depth,
-    best = the most visited move so far.
+    the most visited line, `stats.nodes` the number of *simulations* (`unit`), `depth`
+    and `stats.max_depth` the deepest tree node, and `details["visits"]` the root
+    moves' visit counts (in the order they were expanded). `on_info` receives an Info
+    every `every` simulations (nodes: simulations; depth: the tree's depth; visits:
+    the root moves' visits). `stop` also gets the live progress: nodes_used =
+    simulations, depth = tree depth, best = the most visited move so far. A proven
+    root is decided (MCTS-Solver), with no plies: see Tree.result.
     """
     if every < 1:
         raise ValueError(f"every must be 1 or more, not {every}")
@@ -249,8 +250,10 @@ class Tree:
         while node.children:
             node = best_child(node)
             pv.append(node.action)
-        result = SearchResult(value, action, pv, depth=None, complete=complete, decided=decided,
-                              algorithm="mcts", plies=root.plies if decided else None)
+        # A proof's length is not the minimax distance (a faster win may be unproven
+        # yet), so a proven value says no plies; its depth is the tree's.
+        result = SearchResult(value, action, pv, depth=self.max_depth, complete=complete,
+                              decided=decided, algorithm="mcts", unit="simulations")
         result.stats.nodes = done
         result.stats.max_depth = self.max_depth
         result.details["visits"] = {child.action: child.visits for child in root.children}
@@ -262,7 +265,7 @@ def _info(tree: Tree, root: Node, done: int, timer: Clock) -> Info:
     """The Info of the search so far (see mcts_search)."""
     r = tree.result(root, done, timer, complete=True)
     return Info(depth=tree.max_depth, value=r.value, pv=tuple(r.pv), nodes=done,
-                elapsed=r.stats.wall_time, decided=r.decided, plies=r.plies,
+                elapsed=r.stats.wall_time, decided=r.decided,
                 unit="simulations", visits=tuple(r.details["visits"].items()))
 
 

@@ -177,8 +177,11 @@ def solve_analyse(game: AnyGame, state: Any, limit: Limit | None = None,
     pv = [] if game.is_terminal(state) else solution.principal_variation(state)
     stats = SearchStats(nodes=solution.positions, cpu_time=solution.seconds,
                         wall_time=solution.seconds, max_depth=root.plies)
+    # The plies are a minimax distance only for a win or a loss (`_preference` takes the
+    # fastest win and the slowest loss); a draw's or a score's line is one of many.
+    plies = root.plies if game.values.kind == "outcome" and root.value != 0 else None
     if on_info is not None:
-        on_info(Info(depth=root.plies, value=root.value, pv=tuple(pv), nodes=solution.positions,
-                     elapsed=solution.seconds, decided=True, plies=root.plies))
+        on_info(Info(depth=None, value=root.value, pv=tuple(pv), nodes=solution.positions,
+                     elapsed=solution.seconds, decided=True, plies=plies))
     return SearchResult(value=root.value, action=pv[0] if pv else None, pv=pv, stats=stats,
-                        depth=None, decided=True, algorithm="solve", plies=root.plies)
+                        depth=None, decided=True, algorithm="solve", plies=plies)

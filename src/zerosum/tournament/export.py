@@ -33,7 +33,7 @@ def game_text(job: GameJob, result: GameResult, today: datetime.date) -> tuple[s
             raise InputError(f"game {job.number}, move {ply} ({move.move}) is not legal")
         by = OPENING if move.by < 0 else job.agents[move.by]
         plies.append(Ply(action, move.move, by, move.value, move.depth, move.nodes,
-                         move.seconds))
+                         move.seconds, move.unit))
         state = game.result(state, action)
     score = PDN_RESULTS[result.score]  # one of them: GameResult.from_json checks
     text, extension = game_record(spec.name, game, start, plies, state, None, today,

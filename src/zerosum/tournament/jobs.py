@@ -115,7 +115,8 @@ class GameJob:
 @dataclass(frozen=True)
 class MoveRecord:
     """One move as played: its notation, and for a searching agent its value as the
-    agent saw it (written as zerosum.game.format_value writes it), depth, nodes, time."""
+    agent saw it (written as zerosum.game.format_value writes it), depth, nodes (`unit`:
+    what they count, MCTS's simulations), time."""
 
     move: str
     seconds: float
@@ -123,6 +124,7 @@ class MoveRecord:
     depth: int | None = None
     nodes: int | None = None
     by: int = 0  # 0: the first agent of the job (Max), 1: the second; -1: the opening
+    unit: str = "nodes"
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@ def record(game: AnyGame, move: Move, side: int) -> MoveRecord:
     if r is None:
         return MoveRecord(game.format_move(move.action), round(move.seconds, 4), by=side)
     return MoveRecord(game.format_move(move.action), round(move.seconds, 4),
-                      value_text(game, r), r.depth, r.stats.nodes, side)
+                      value_text(game, r), r.depth, r.stats.nodes, side, r.unit)
 
 
 def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -> GameResult:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
 
@@ -22,8 +22,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from zerosum.agents import engines_of
 from zerosum.convert import one_line
-from zerosum.game import InputError
-from zerosum.games.connect4.game import Connect4, Position, moves_text, moves_to_win
+from zerosum.game import InputError, plies_text
+from zerosum.games.connect4.game import Connect4, Position, plies_to_win
 from zerosum.games.connect4.solver import Solver
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
@@ -51,46 +51,62 @@ class Sessions(Protocol):
 
 
 def verdict(score: int, stones: int, cells: int) -> tuple[str, str]:
-    """The outcome ("win", "draw", "loss") and its words ("wins in 3 moves") of a column
+    """The outcome ("win", "draw", "loss") and its words ("wins in 3 plies") of a column
     whose solver score, from the mover's side, is `score`, with `stones` on the board
-    before it is played; the moves counted are both sides', this one included (as
+    before it is played; the plies counted are both sides' moves, this one included (as
     `zerosum solve connect4` counts them)."""
     if score == 0:
         return "draw", "draw"
     stone = cells // 2 + 1 - abs(score)
     if score > 0:  # the mover has played stones // 2 stones (red moves first)
-        return "win", f"wins in {moves_text(moves_to_win(stone, stones // 2, True))}"
-    return "loss", f"loses in {moves_text(moves_to_win(stone, (stones + 1) // 2, False))}"
+        return "win", f"wins in {plies_text(plies_to_win(stone, stones // 2, True))}"
+    return "loss", f"loses in {plies_text(plies_to_win(stone, (stones + 1) // 2, False))}"
 
 
 Send = Callable[[dict[str, Any]], None]
 
 
-def estimates(spec: Any, game: Connect4, state: Position, stop: Stop, send: Send) -> None:
-    """The engine's value of each column, from the mover's side, by a shallow search."""
+def estimates(spec: Any, game: Connect4, state: Position, stop: Stop, send: Send) -> list[int]:
+    """The engine's value of each column, from the mover's side, by a shallow search; a
+    column whose value it decides (a win at once, a win or loss within its depth) is
+    sent as proven, like the solver's, and is among the columns returned."""
     engine = engines_of(spec)["engine"]
     sign = 1 if state.red_to_move else -1
+    stones, proven = state.mask.bit_count(), []
     for column in game.actions(state):
         child = game.result(state, column)
+        plies: int | None
         if game.is_terminal(child):
-            value, decided = sign * game.utility(child), True
+            value, decided, plies = sign * game.utility(child), True, 0
         else:
             result = engine(game, child, Limit(depth=ESTIMATE_DEPTH), None, stop)
-            value, decided = sign * result.value, result.decided
+            value, decided, plies = sign * result.value, result.decided, result.plies
+        if decided:  # the kernel's decided values are solver scores (a proven win: +-1)
+            score = int(value)
+            outcome, words = verdict(score, stones, game.geo.cells)
+            if plies is not None:
+                send({"type": "column", "column": game.format_move(column), "score": score,
+                      "outcome": outcome, "verdict": words})
+            else:  # proven, its length unknown
+                send({"type": "column", "column": game.format_move(column), "score": None,
+                      "outcome": outcome, "verdict": f"{words.split(' in ')[0]} (proven)"})
+            proven.append(column)
+            continue
         send({"type": "estimate", "column": game.format_move(column),
-              "value": round(float(value), 3), "decided": decided})
+              "value": round(float(value), 3), "decided": False})
+    return proven
 
 
 def solve_columns(game: Connect4, state: Position, stop: Stop, send: Send,
-                  capacity: int = SOLVER_CAPACITY) -> list[str]:
-    """The solver's score of each column, centre first, each sent once proven; the
-    columns left unproven when the stop came."""
+                  proven: Sequence[int] = (), capacity: int = SOLVER_CAPACITY) -> list[str]:
+    """The solver's score of each column, centre first, each sent once proven (but those
+    `proven` already); the columns left unproven when the stop came."""
     geo = game.geo
     solver = Solver(geo.width, geo.height, capacity=capacity, clock=stop.clock)
     solver.stop = stop
     # Its periodic check (which also asks the stop) runs only under a limit.
     solver.limit(seconds=stop.time_left(), nodes=stop.node_budget)
-    columns = [c for c in geo.centre_order if geo.playable(state.mask, c)]
+    columns = [c for c in geo.centre_order if geo.playable(state.mask, c) and c not in proven]
     stones = state.mask.bit_count()
     for i, column in enumerate(columns):
         try:
@@ -182,8 +198,8 @@ class Analyst:
 
             def work() -> None:
                 try:
-                    estimates(spec, game, state, stop, send)
-                    unproven = solve_columns(game, state, stop, send, capacity)
+                    proven = estimates(spec, game, state, stop, send)
+                    unproven = solve_columns(game, state, stop, send, proven, capacity)
                     send({"type": "done", "unproven": unproven,
                           "stopped": stop.requested})
                 except SearchStopped:  # stopped during the estimates

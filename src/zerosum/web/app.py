@@ -47,7 +47,7 @@ from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import bound_memory, forget, kept_entries
 from zerosum.records import HUMAN, Ply, game_record
-from zerosum.result import Info, Limit, SearchResult
+from zerosum.result import Info, Limit, SearchResult, depth_text
 from zerosum.stop import Stop
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
@@ -569,7 +569,7 @@ class Thinker:
         game, state = session.game, session.state
         result = playable(game, state, outcome)
         session.play_action(result.action, job.player, value=value_text(game, result),
-                            depth=result.depth, nodes=result.stats.nodes,
+                            depth=result.depth, nodes=result.stats.nodes, unit=result.unit,
                             seconds=result.stats.wall_time)
         session.thinking = False  # as the state sent with the result shows
         return {
@@ -577,9 +577,11 @@ class Thinker:
             "move": game.format_move(result.action),
             "value": value_text(game, result),
             "depth": result.depth,
+            "depth_text": depth_text(result.depth, result.unit),
             "complete": result.complete,
             "stopped": stop.requested,  # by the client: its stop, or a closed socket
             "nodes": result.stats.nodes,
+            "unit": result.unit,
             "seconds": round(result.stats.wall_time, 3),
             "state": session.to_json(),
         }

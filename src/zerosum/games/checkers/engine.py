@@ -26,7 +26,7 @@ the evaluation mapped into (-1, 1).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from zerosum.games.checkers.board import (
@@ -212,7 +212,8 @@ class CheckersKernel:
     def look(self, move: Move) -> Verdict:
         """The value of a forced move, from a short search (the static value if stopped)."""
         try:
-            return self.verdict(self.search_move(move, FORCED_LOOK, -WIN, WIN))
+            return replace(self.verdict(self.search_move(move, FORCED_LOOK, -WIN, WIN)),
+                           depth=FORCED_LOOK)
         except SearchStopped:
             s = self.state
             nb, nw, nk = apply(self.b, s.black, s.white, s.kings, s.black_to_move, move)

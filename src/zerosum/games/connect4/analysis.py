@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from zerosum.game import InputError
+from zerosum.game import InputError, plies_text
 from zerosum.games.connect4.bitboard import Geometry, geometry
-from zerosum.games.connect4.game import Connect4, Position, moves_text, moves_to_win, ordinal
+from zerosum.games.connect4.game import Connect4, Position, ordinal, plies_to_win
 from zerosum.games.connect4.notation import format_moves, parse_position
 from zerosum.games.connect4.solver import Solver, plies_to_end
 from zerosum.result import Clock, Info, InfoSink, Limit, SearchResult, SearchStats
@@ -16,17 +16,17 @@ from zerosum.stop import SearchStopped, Stop
 
 
 def describe_score(score: int, stones_played: int, cells: int) -> str:
-    """'+18: the player to move wins with their 4th stone (in 5 moves)' and the like."""
+    """'+18: the player to move wins with their 4th stone (in 5 plies)' and the like."""
     if score == 0:
         return "0: a draw with best play"
     stone = cells // 2 + 1 - abs(score)
     if score > 0:  # the mover has played n // 2 stones (red moves first)
-        n = moves_to_win(stone, stones_played // 2, True)
+        n = plies_to_win(stone, stones_played // 2, True)
         return f"{score:+d}: the player to move wins with their {ordinal(stone)} stone " \
-               f"(in {moves_text(n)})"
-    n = moves_to_win(stone, (stones_played + 1) // 2, False)
+               f"(in {plies_text(n)})"
+    n = plies_to_win(stone, (stones_played + 1) // 2, False)
     return f"{score:+d}: the player to move loses; the opponent wins with their " \
-           f"{ordinal(stone)} stone (in {moves_text(n)})"
+           f"{ordinal(stone)} stone (in {plies_text(n)})"
 
 
 def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
@@ -127,6 +127,9 @@ def solver_analyser(game: Connect4, state: Position, limit: Limit,
     stats = SearchStats(nodes=solver.nodes - nodes0)
     clock.stamp(stats)
     if on_info is not None:
-        on_info(Info(0, value, (column,), stats.nodes, stats.wall_time, decided, plies))
-    return SearchResult(value, column, [column], stats, depth=None, complete=decided,
+        on_info(Info(None if decided else 0, value, (column,), stats.nodes, stats.wall_time,
+                     decided, plies))
+    # Stopped: the evaluation's estimate without a search, depth 0, never "depth end".
+    return SearchResult(value, column, [column], stats, depth=None if decided else 0,
+                        complete=decided,
                         decided=decided, algorithm="connect4 solver", plies=plies)

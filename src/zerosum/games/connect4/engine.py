@@ -18,7 +18,7 @@ The kernel's values are integers from the mover's side: a decided game is worth 
 its solver score (see solver.py: the sooner a win, the higher), an estimate lies strictly
 between -1000 and 1000. `verdict` turns them into the game's utilities (the solver score,
 from red's side) and estimates inside (-1, 1); a win proven by the weak solve, whose
-length is unknown, is the estimate 0.999.
+length is unknown, is decided and worth the least win, 1, with no distance (`proven`).
 """
 
 from __future__ import annotations
@@ -167,6 +167,7 @@ class Connect4Kernel:
         self.weak_solve_when_empty = weak_solve_when_empty
         self.solve_when_empty = solve_when_empty
         self.allowed = geo.board  # the cells the passes may play: all, unless proven otherwise
+        self.drawn = False  # the weak solve proved the game drawn (a decided value: 0)
         self.base = 1  # nodes outside the node function: the root (once), the solver's
         self.nodes = self.base
         self.hits = 0
@@ -382,12 +383,19 @@ class Connect4Kernel:
     def verdict(self, value: float) -> Verdict:
         if abs(value) >= SCALE:
             return self.decided(int(value) // SCALE)
+        if self.drawn:  # the weak solve proved the draw: the passes only seek chances
+            return Verdict(0.0, True, None, search_on=True)
         return Verdict((value if self.red_to_move else -value) / SCALE, False, None)
 
     def decided(self, score: int) -> Verdict:
         """The game's value, the solver score `score` from the mover's side."""
         return Verdict(float(score if self.red_to_move else -score), True,
                        plies_to_end(self.geo, self.moves, score))
+
+    def proven(self) -> Verdict:
+        """A win for the mover proven by the weak solve: decided, its length unknown, so
+        it is worth the least win (a lower bound of its score) with no distance."""
+        return Verdict(1.0 if self.red_to_move else -1.0, True, None)
 
     # -- decisions before the passes ------------------------------------------------------
 
@@ -411,12 +419,13 @@ class Connect4Kernel:
             proven = self.try_weak(seconds * WEAK_SHARE)
             if proven is not None:
                 outcome, columns = proven
-                if outcome > 0:  # a proven win, its length unknown: the largest estimate
-                    return geo.move_bit(mask, columns[0]), self.verdict(SCALE - 1)
+                if outcome > 0:
+                    return geo.move_bit(mask, columns[0]), self.proven()
                 if outcome == 0 and len(columns) == 1:  # the only move keeping the draw
                     return geo.move_bit(mask, columns[0]), self.decided(0)
                 if outcome == 0:  # a draw: the passes look for chances among the safe moves
                     self.allowed = sum(geo.columns[c] for c in columns)
+                    self.drawn = True
         return None
 
     def try_weak(self, seconds: float) -> tuple[int, list[int]] | None:

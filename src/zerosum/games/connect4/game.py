@@ -48,14 +48,10 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def moves_to_win(winning_stone: int, winner_has: int, winner_to_move: bool) -> int:
-    """Moves of both sides from now until the winner's `winning_stone`-th stone lands,
-    that stone included, when the winner has `winner_has` stones on the board now."""
+def plies_to_win(winning_stone: int, winner_has: int, winner_to_move: bool) -> int:
+    """Plies (both sides' moves) from now until the winner's `winning_stone`-th stone
+    lands, that stone included, when the winner has `winner_has` stones on the board now."""
     return 2 * (winning_stone - winner_has) - winner_to_move
-
-
-def moves_text(n: int) -> str:
-    return f"{n} move" if n == 1 else f"{n} moves"
 
 
 class Connect4(GameBase[Position, int]):

@@ -248,7 +248,8 @@ function cell(text) { const td = document.createElement("td"); td.textContent = 
 
 function showInfo(m) {
   const row = document.createElement("tr");
-  row.append(cell(m.depth), cell(m.value), cell(m.nodes.toLocaleString()),
+  $("unit-head").textContent = m.unit; // nodes, or MCTS's simulations
+  row.append(cell(m.depth ?? "end"), cell(m.value), cell(m.nodes.toLocaleString()),
     cell(m.nodes_per_second.toLocaleString()), cell(`${m.elapsed.toFixed(2)} s`), cell(m.pv.join(" ")));
   $("infos").append(row);
 }
@@ -265,7 +266,9 @@ function connect() {
       session = m.state;
       ghost = [];
       $("stop").disabled = true;
-      $("result").textContent = `Played ${m.move}: value ${m.value}, ${m.nodes.toLocaleString()} nodes, `
+      $("unit-head").textContent = m.unit;
+      $("result").textContent = `Played ${m.move}: value ${m.value}, ${m.depth_text}, `
+        + `${m.nodes.toLocaleString()} ${m.unit}, `
         + `${m.seconds.toFixed(2)} s${m.stopped ? " (stopped)" : ""}`;
       render();
       if (humanSide === null && !paused) think(); // watching: the other side's turn

@@ -133,7 +133,7 @@ def test_command_line_refuses_a_search_that_cannot_finish(
     err = capsys.readouterr().err
     # The size is Knuth's estimate (seeded); the time, at the probe's measured speed.
     assert re.fullmatch(r"zerosum: error: minimax to the end of this game would not finish "
-                        r"\(estimated 1\.6e\+07 positions, [0-9.]+ (minutes|hours)\); "
+                        r"\(estimated 1\.6e\+07 positions, [0-9.]+ (s|minutes|hours)\); "
                         r"choose a depth\n", err), err
 
 

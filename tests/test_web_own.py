@@ -105,11 +105,20 @@ def test_serve_refuses_a_broken_file_in_one_line(args: list[str], message: str,
 
 def test_serve_passes_the_files_to_the_app(monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
     import uvicorn
 
     apps: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **_: apps.append(app))
-    assert main(["serve", "--game-file", GAME, "--agent", AGENT]) == 0
+
+    def run(server: Any, sockets: list[Any]) -> None:  # the app kept instead of served
+        apps.append(server.config.app)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    with socket.socket() as s:  # a port free now
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert main(["serve", "--game-file", GAME, "--agent", AGENT, "--port", str(port)]) == 0
     with TestClient(apps[0]) as c:
         assert c.get("/api/games").json()["games"][-1]["players"] == PLAYERS
     assert capsys.readouterr().err == ""

@@ -20,7 +20,7 @@ from typing import Any
 from zerosum.agents import SearchAgent, engines_of, make_agent, value_text
 from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg, shown
 from zerosum.game import AnyGame, InputError, format_value, replay
-from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.kernel import Enhancements
 from zerosum.result import Info, Limit, SearchResult, depth_text
 from zerosum.stop import Stop
@@ -58,10 +58,7 @@ def register(sub: Any) -> None:
         g.add_argument("--off", type=enhancement_list, default=(), metavar="NAME[,NAME]",
                        help="switch enhancements off, to see what each one saves: "
                        f"{', '.join(Enhancements.names())} (iterative and the engine)")
-        for o in spec.options:
-            g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
-                           default=o.default, choices=o.choices,
-                           help=f"{o.help} (default: %(default)s)")
+        add_options(g, spec.options)
     p.set_defaults(func=run)
 
 

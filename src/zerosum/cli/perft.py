@@ -17,7 +17,7 @@ from typing import Any
 from zerosum.convert import positive_depth_arg
 from zerosum.game import AnyGame, InputError, count_paths
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
-from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 
 
 def register(sub: Any) -> None:
@@ -44,10 +44,7 @@ def register(sub: Any) -> None:
                        "(the game's own format; checkers: PDN FEN like B:W21-32:B1-12)")
         g.add_argument("--divide", action="store_true",
                        help="also print the count below each first move at the last depth")
-        for o in spec.options:
-            g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
-                           default=o.default, choices=o.choices,
-                           help=f"{o.help} (default: %(default)s)")
+        add_options(g, spec.options)
     p.set_defaults(func=run)
 
 

@@ -31,7 +31,7 @@ from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, ask, choose
 from zerosum.convert import MAX_DEPTH, depth_arg, parse_int, positive_float, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
-from zerosum.games.registry import GameSpec, Option, all_games, get_game
+from zerosum.games.registry import GameSpec, Option, add_options, all_games, get_game
 from zerosum.result import Limit
 from zerosum.search.estimate import PROBE_NODES, full_search_cost
 
@@ -100,11 +100,7 @@ def register(sub: Any) -> None:
                        help="your side; 'none' lets the engine play itself")
         g.add_argument("--seed", type=seed_arg, default=None,
                        help="seed of the random and mcts opponents (and of your own agent)")
-        for o in spec.options:
-            g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
-                           default=o.default, choices=o.choices,
-                           help=f"{o.help}{'. ' + o.explain if o.explain else ''} "
-                           "(default: %(default)s)")
+        add_options(g, spec.options)
     p.set_defaults(func=run)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from zerosum.convert import int_arg
 from zerosum.game import AnyGame, InputError, format_value, replay
-from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.search.solve import DEFAULT_BUDGET, Solved, TooBig, Unsolvable, solve
 
 LABEL_WIDTH = 20  # the longest label, 'principal variation', and its colon
@@ -57,10 +57,7 @@ def add_generic(games: Any, spec: GameSpec) -> None:
                    metavar="POSITIONS",
                    help="the most positions to solve (default: %(default)s, about 300 "
                    "bytes of memory each)")
-    for o in spec.options:
-        g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
-                       default=o.default, choices=o.choices,
-                       help=f"{o.help} (default: %(default)s)")
+    add_options(g, spec.options)
 
 
 def run(args: argparse.Namespace) -> int:

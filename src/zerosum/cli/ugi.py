@@ -11,7 +11,7 @@ from typing import Any
 from zerosum.agents import agent_from_spec, engines_of
 from zerosum.convert import seed_arg
 from zerosum.game import AnyGame
-from zerosum.games.registry import all_games, get_game
+from zerosum.games.registry import add_options, all_games, get_game
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.stop import Stop
 from zerosum.ugi import UgiEngine, serve
@@ -33,10 +33,7 @@ def register(sub: Any) -> None:
                        "alphabeta:depth=6, mcts:seed=3, myagent.py); `go` limits override "
                        "its own (default: %(default)s)")
         g.add_argument("--seed", type=seed_arg, default=None, help="seed of random and mcts")
-        for o in spec.options:
-            g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
-                           default=o.default, choices=o.choices,
-                           help=f"{o.help} (default: %(default)s)")
+        add_options(g, spec.options)
     p.set_defaults(func=run)
 
 

@@ -31,6 +31,16 @@ class Option:
     explain: str = ""  # what the choices mean, in plain words: the menu's `?` shows it
 
 
+def add_options(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:
+    """A game's options as `--name` flags of a subcommand (play, analyse, perft, solve,
+    ugi), each with its help, what its choices mean, and its default."""
+    for o in options:
+        explain = f". {o.explain}" if o.explain else ""
+        parser.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
+                            default=o.default, choices=o.choices,
+                            help=f"{o.help}{explain} (default: %(default)s)")
+
+
 @dataclass(frozen=True)
 class PositionFormat:
     """A game's written form of a position (`zerosum perft --fen`): `parse(game, text)`

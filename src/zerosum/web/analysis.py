@@ -27,7 +27,7 @@ from zerosum.games.connect4.game import Connect4, Position, plies_to_win
 from zerosum.games.connect4.solver import Solver
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
-from zerosum.web.messages import positive, read_requests, reason
+from zerosum.web.messages import positive, post, read_requests, reason
 
 ESTIMATE_DEPTH = 4  # plies of the engine's search under each column: quick, a hint only
 DEFAULT_SECONDS = 10.0
@@ -194,7 +194,7 @@ class Analyst:
             capacity = min(SOLVER_CAPACITY, self.server.session_entries)  # the server's share
 
             def send(message: dict[str, Any]) -> None:
-                loop.call_soon_threadsafe(queue.put_nowait, message)
+                post(loop, queue, message)
 
             def work() -> None:
                 try:

@@ -51,7 +51,15 @@ from zerosum.result import Info, Limit, SearchResult, depth_text
 from zerosum.stop import Stop
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
-from zerosum.web.messages import brief, parse_json, positive, read_requests, reason, whole
+from zerosum.web.messages import (
+    brief,
+    parse_json,
+    positive,
+    post,
+    read_requests,
+    reason,
+    whole,
+)
 from zerosum.web.positions import position_format
 from zerosum.web.views import view_of
 
@@ -595,7 +603,7 @@ class Thinker:
         own = job.player in self.server.agents  # a person's agent file, loaded afresh
 
         def on_info(info: Info) -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, info_message(game, info))
+            post(loop, queue, info_message(game, info))
 
         def work() -> None:
             outcome: SearchResult | BaseException
@@ -608,7 +616,7 @@ class Thinker:
                                          f"{outcome.action!r}")
             except Exception as e:  # reported to the client in one line
                 outcome = e
-            loop.call_soon_threadsafe(queue.put_nowait, outcome)
+            post(loop, queue, outcome)
 
         threading.Thread(target=work, name="zerosum-search", daemon=True).start()
         while True:

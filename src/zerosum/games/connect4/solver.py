@@ -30,14 +30,20 @@ Two additions of ours, on top of his method:
   34 % (L1_R1);
 - the threats of a set of stones are remembered (see `bitboard.threat_finder`): a search
   meets the same stone sets again and again.
+
+The search has a compiled twin, `_solver.c` (see zerosum/native.py): the same steps, the
+same table behaviour, so the same values, moves and node counts, 20-30 times faster. It
+is used when it was built and the board fits in a 63-bit word (7x6 does); this Python
+stays the reference and the fallback (`Solver(native=False)`, or ZEROSUM_NATIVE=0).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from zerosum import native as native_kernels
 from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder
 from zerosum.stop import SearchStopped
 
@@ -54,6 +60,10 @@ class Solution(NamedTuple):
     move_scores: dict[int, int]  # column -> score after it, from our side (if asked)
     pv: list[int]  # columns, 0-based
     nodes: int
+
+
+NATIVE_MODULE = native_kernels.KERNELS["connect4 solver"]
+NEVER = (1 << 62)  # the native kernel's "no check": its node count is a 64-bit int
 
 
 def _half_toward_zero(x: int) -> int:
@@ -79,7 +89,8 @@ class Solver:
     calls (call `reset()` to forget it, as the benchmark does before each position)."""
 
     def __init__(self, width: int = 7, height: int = 6, capacity: int = 2_000_000,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, native: bool = True) -> None:
+        """`native`: use the compiled search if there is one (the pure one otherwise)."""
         self.clock = clock  # for `limit(seconds=...)`: wall time by default
         self.geo: Geometry = geometry(width, height)
         self.capacity = capacity
@@ -88,11 +99,17 @@ class Solver:
         self.deadline: float | None = None
         self.node_budget: int | None = None
         self._negamax = self._build_negamax()
+        module = native_kernels.load(NATIVE_MODULE) if native else None
+        self.native = module is not None and self.geo.width * self.geo.h1 <= 63
+        if self.native:
+            self._bind_native(module)
 
     def reset(self) -> None:
         """Forget the table and zero the node count."""
         self.table.clear()
         self.wins.clear()
+        if self.native:
+            self._kernel.clear()
         self.nodes = 0
 
     @property
@@ -236,6 +253,37 @@ class Solver:
         self._threats = threats
         self._counter = counter
         return negamax
+
+    def _bind_native(self, module: Any) -> None:
+        """Search with the compiled twin of `_build_negamax`'s closure: it keeps its own
+        table (a twin of `table`, which stays empty) and node count."""
+        geo = self.geo
+        kernel = module.Kernel(geo.width, geo.height, self.capacity, geo.centre_order)
+        checkpoint = self._checkpoint
+        never = NEVER
+
+        def negamax(current: int, mask: int, moves: int, alpha: int, beta: int,
+                    opp_threats: int) -> int:
+            next_check = self.next_check
+            return int(kernel.negamax(current, mask, moves, alpha, beta, opp_threats,
+                                      never if next_check >= never else int(next_check),
+                                      checkpoint))
+
+        def counter(value: int | None) -> int:
+            if value is not None:
+                kernel.nodes = value
+            return int(kernel.nodes)
+
+        self._kernel = kernel
+        self._negamax = negamax
+        self._counter = counter
+        self._threats = kernel.threats
+
+    def _checkpoint(self) -> int:
+        """The native kernel's call back, every `next_check`: `check`, then when to
+        call again."""
+        self.check()
+        return int(min(self.next_check, NEVER))
 
     next_check: float = float("inf")
     stop: Stop | None = None  # a search's stop, obeyed too (see Connect4Kernel.solver_for)

@@ -36,8 +36,8 @@ def load(module: str) -> ModuleType | None:
 def status() -> str:
     """One line for `zerosum --version`: the path in use."""
     if not enabled():
-        return "pure Python (ZEROSUM_NATIVE=0)"
+        return "pure Python: ZEROSUM_NATIVE=0"
     built = [name for name, module in KERNELS.items() if load(module) is not None]
     if not built:
-        return "pure Python (no native kernel built: no C compiler at install time?)"
+        return "pure Python: no native kernel built (no C compiler at install time?)"
     return "native kernels: " + ", ".join(built)

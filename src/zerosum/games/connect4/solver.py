@@ -66,6 +66,18 @@ NATIVE_MODULE = native_kernels.KERNELS["connect4 solver"]
 NEVER = (1 << 62)  # the native kernel's "no check": its node count is a 64-bit int
 
 
+class Progress(NamedTuple):
+    """What a long solve reports (see `Solver.watch`): the score's interval [lo, hi]
+    proven so far, the null window being searched (score > window?), the nodes so far;
+    `answered` when the report is the window's answer, else a periodic one."""
+
+    lo: int
+    hi: int
+    window: int
+    nodes: int
+    answered: bool
+
+
 def _half_toward_zero(x: int) -> int:
     return x // 2 if x >= 0 else -((-x) // 2)
 
@@ -287,10 +299,26 @@ class Solver:
 
     next_check: float = float("inf")
     stop: Stop | None = None  # a search's stop, obeyed too (see Connect4Kernel.solver_for)
+    report: Callable[[Progress], None] | None = None  # see `watch`
+    report_every = 1 << 22
+    next_report = 0
+    _progress = Progress(0, 0, 0, 0, False)  # where `solve` is
+
+    def watch(self, report: Callable[[Progress], None] | None, every: int = 1 << 22) -> None:
+        """Have `solve` call `report` after each null-window search and about every
+        `every` nodes (None: stop reporting). Reporting changes no node count."""
+        self.report, self.report_every = report, every
+        self.next_report = self.nodes + every
+        self.next_check = min(self.next_check, self.nodes) if report is not None \
+            else (self.nodes if self.deadline is not None or self.node_budget is not None
+                  else float("inf"))
 
     def check(self) -> None:
-        """Called every thousand nodes when a deadline or budget is set."""
+        """Called every thousand nodes when a deadline, budget or report is set."""
         self.next_check = self.nodes + 1024
+        if self.report is not None and self.nodes >= self.next_report:
+            self.next_report = self.nodes + self.report_every
+            self.report(self._progress._replace(nodes=self.nodes, answered=False))
         if self.stop is not None and self.stop.observe(self.nodes):
             raise SearchStopped
         if self.node_budget is not None and self.nodes >= self.node_budget:
@@ -302,8 +330,8 @@ class Solver:
         """Stop (raise SearchStopped) after `seconds` of wall time or `nodes` more nodes."""
         self.deadline = None if seconds is None else self.clock() + seconds
         self.node_budget = None if nodes is None else self.nodes + nodes
-        self.next_check = self.nodes if (seconds is not None or nodes is not None) \
-            else float("inf")
+        self.next_check = self.nodes if (seconds is not None or nodes is not None
+                                         or self.report is not None) else float("inf")
 
     # -- the public questions ---------------------------------------------------------
 
@@ -330,11 +358,14 @@ class Solver:
                 med = _half_toward_zero(lo)
             elif med >= 0 and _half_toward_zero(hi) > med:
                 med = _half_toward_zero(hi)
+            self._progress = Progress(lo, hi, med, self.nodes, False)
             r = self._negamax(current, mask, moves, med, med + 1, -1)
             if r <= med:
                 hi = r
             else:
                 lo = r
+            if self.report is not None:
+                self.report(Progress(lo, hi, med, self.nodes, True))
         if weak:  # a fail-soft search may have found more than the sign
             return (lo > 0) - (lo < 0)
         return lo

@@ -39,5 +39,5 @@ def status() -> str:
         return "pure Python: ZEROSUM_NATIVE=0"
     built = [name for name, module in KERNELS.items() if load(module) is not None]
     if not built:
-        return "pure Python: no native kernel built (no C compiler at install time?)"
+        return "pure Python: no native kernel built"
     return "native kernels: " + ", ".join(built)

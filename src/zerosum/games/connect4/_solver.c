@@ -57,7 +57,15 @@ typedef struct {
     PyObject *checkpoint; /* borrowed, for the duration of one `negamax` call */
 } Kernel;
 
-static int popcount(bitboard x) { return __builtin_popcountll(x); }
+/* Bits set, without the popcnt instruction (a portable build may not assume it, and
+ * gcc's fallback is a library call): the usual halving sums. */
+static int popcount(bitboard x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
 
 /* The cells that would complete a four of `p` (bitboard.threat_finder, unrolled the same
  * way; no memo: here recomputing is cheaper than remembering). Bits shifted past bit 63
@@ -166,6 +174,10 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
 {
     if (++k->nodes >= k->next_check && check(k) < 0)
         return ERROR;
+    /* The table is far bigger than the caches: ask for this position's slot now, and
+     * compute the threats while it comes. */
+    const bitboard key = current + mask;
+    __builtin_prefetch(&k->slots[slot_of(k, key)]);
     const bitboard opponent = current ^ mask;
     bitboard possible = (mask + k->bottom) & k->board;
     if (opp_threats < 0)
@@ -188,7 +200,6 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
             return alpha;
     }
     int highest = k->highest_at[moves];
-    const bitboard key = current + mask;
     /* Entries as in solver.py: an upper bound u as u + offset > 0; a lower bound l with
      * the rank r of the move that proved it as -((l + offset) * 8 | r) < 0. */
     const int32_t entry = table_get(k, key);

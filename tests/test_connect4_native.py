@@ -191,3 +191,16 @@ def test_the_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path: P
                           text=True, timeout=300)
     assert done.returncode == 0 and "sanitized ok" in done.stdout, done.stderr[-3000:]
     assert "runtime error" not in done.stderr, done.stderr[-3000:]
+
+
+def test_solve_rows_report_each_null_window_and_the_bounds() -> None:
+    from zerosum.games.connect4.analysis import solve_rows
+
+    lines: list[str] = []
+    moves, score = load("Test_L1_R1", 1, 1)[0]
+    rows = dict(solve_rows(moves, progress=lines.append))
+    assert rows["score"].startswith(f"{score:+d}:")
+    answers = [line for line in lines if line.startswith("score > ")]
+    assert answers and all("? yes: " in a or "? no: " in a for a in answers)
+    # The last answer closes the interval on the score.
+    assert f"the score is in [{score:+d}, {score:+d}]" in answers[-1]

@@ -12,6 +12,7 @@ import argparse
 import time
 from typing import Any
 
+from zerosum.cli.table import StderrProgress
 from zerosum.games.registry import all_games, get_game
 
 LABEL_WIDTH = 20  # the longest label, 'principal variation', and its colon
@@ -33,6 +34,9 @@ def run(args: argparse.Namespace) -> int:
     solver = get_game(args.solve_game).solver
     assert solver is not None  # only games with a solver have a subparser
     cpu0 = time.process_time()
+    # Long solves report on stderr as `zerosum table` does (after 2 s); stdout keeps
+    # only the answer.
+    args.progress = StderrProgress()
     for label, text in solver.rows(args):
         print(f"{label + ':':<{LABEL_WIDTH}} {text}", flush=True)
     print(f"{'CPU time:':<{LABEL_WIDTH}} {time.process_time() - cpu0:.3f} s")

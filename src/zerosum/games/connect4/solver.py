@@ -22,6 +22,9 @@ loses. The method is the one his series builds up step by step:
   refuted it, tried first when the position comes back). When it reaches its capacity
   it is cleared; only the speed, never the result, depends on what it keeps.
 
+Before searching, `solve` and `achieves` consult the opening book (book.py) when the
+position is within its depth: the empty board and the first moves are answered at once.
+
 Two additions of ours, on top of his method:
 - a move that creates two threats the opponent cannot both stop (two playable ones, or
   one playable with another right above it) wins with our next stone, the best score
@@ -45,6 +48,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from zerosum import native as native_kernels
 from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder
+from zerosum.games.connect4.book import Book, shipped
 from zerosum.stop import SearchStopped
 
 if TYPE_CHECKING:
@@ -101,10 +105,14 @@ class Solver:
     calls (call `reset()` to forget it, as the benchmark does before each position)."""
 
     def __init__(self, width: int = 7, height: int = 6, capacity: int = 2_000_000,
-                 clock: Callable[[], float] = time.perf_counter, native: bool = True) -> None:
-        """`native`: use the compiled search if there is one (the pure one otherwise)."""
+                 clock: Callable[[], float] = time.perf_counter, native: bool = True,
+                 book: bool | Book = True) -> None:
+        """`native`: use the compiled search if there is one (the pure one otherwise).
+        `book`: consult the opening book shipped for this board size (or this one)."""
         self.clock = clock  # for `limit(seconds=...)`: wall time by default
         self.geo: Geometry = geometry(width, height)
+        self.book: Book | None = book if isinstance(book, Book) else \
+            shipped(self.geo) if book else None
         self.capacity = capacity
         self.table: dict[int, int] = {}
         self.wins: dict[int, int] = {}  # stones -> the cells completing a four of them
@@ -347,6 +355,9 @@ class Solver:
             return 0
         if self.can_win_now(current, mask):
             return 1 if weak else (geo.cells + 1 - moves) // 2
+        known = None if self.book is None else self.book.score(current, mask)
+        if known is not None:
+            return (known > 0) - (known < 0) if weak else known
         lo = -((geo.cells - moves) // 2)
         hi = (geo.cells + 1 - moves) // 2
         if weak:
@@ -408,6 +419,9 @@ class Solver:
         child = (current ^ mask, mask | move)
         if self.can_win_now(*child):
             return -((geo.cells - moves) // 2) == score
+        known = None if self.book is None else self.book.score(*child)
+        if known is not None:
+            return -known == score
         # The child's score is at most -score exactly when the search with the window
         # (-score, -score + 1) fails low.
         return self._negamax(child[0], child[1], moves + 1, -score, -score + 1, -1) <= -score

@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: play serve test test-slow lint bench bench-deps setup clean
 
-$(STAMP): pyproject.toml
+# setup.py and the C sources too: editing a native kernel rebuilds it on the next `make`.
+$(STAMP): pyproject.toml setup.py $(wildcard src/zerosum/games/*/*.c)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

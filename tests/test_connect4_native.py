@@ -157,6 +157,12 @@ for line in open(sys.argv[2]).read().splitlines()[::97][:6]:
     p = position_from_stones(parse_moves(moves))
     a, b = fast.analyse(p.current, p.mask), pure.analyse(p.current, p.mask)
     assert a == b and a.score == int(score), (moves, a, b)
+grown = Solver()  # a table that starts small and grows (to 2^18 slots)
+for line in open(sys.argv[2].replace("L2_R1", "L2_R2")).read().splitlines()[:1]:
+    moves, score = line.split()
+    p = position_from_stones(parse_moves(moves))
+    assert grown.solve(p.current, p.mask) == int(score)
+assert grown._kernel.size > 1 << 15
 fast.limit(nodes=3000)
 try:
     fast.solve(0, 0)

@@ -22,6 +22,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define MAX_WIDTH 12
 #define MAX_CELLS 63
@@ -48,7 +51,7 @@ typedef struct {
     int last_two, offset;
     /* the transposition table */
     Slot *slots;
-    uint64_t slot_mask;
+    uint64_t slot_mask, max_slots; /* the table grows up to max_slots, see table_set */
     int hash_shift;
     long long size, capacity;
     uint32_t generation;
@@ -89,6 +92,36 @@ static bitboard threats(const Kernel *k, bitboard p, bitboard mask)
 
 /* -- the table: the Python dict's behaviour (exact keys, `len`, `clear`) ----------- */
 
+/* The slots, zeroed. The probes land anywhere in tens of megabytes: with 4 KB pages
+ * nearly every one misses the TLB as well as the caches, which measured as most of the
+ * time per node; on Linux the table asks for 2 MB pages (transparent huge pages), so a
+ * few dozen TLB entries cover it. Elsewhere, plain zeroed memory. */
+static Slot *slots_alloc(size_t count)
+{
+    const size_t bytes = count * sizeof(Slot);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE); /* a wish: without it the table still works */
+    return p;
+#else
+    return calloc(count, sizeof(Slot));
+#endif
+}
+
+static void slots_free(Slot *slots, size_t count)
+{
+    if (slots == NULL)
+        return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(slots, count * sizeof(Slot));
+#else
+    (void)count;
+    free(slots);
+#endif
+}
+
 static uint64_t slot_of(const Kernel *k, bitboard key)
 {
     /* Fibonacci hashing: keys differ mostly in low bits, the product spreads them. */
@@ -116,10 +149,44 @@ static void table_clear(Kernel *k)
     }
 }
 
-/* `table[key] = entry`. The slots outnumber `capacity + 1` twice over, so a free slot
- * is always found and the probe sequences stay short. */
-static void table_set(Kernel *k, bitboard key, int32_t entry)
+static int table_set(Kernel *k, bitboard key, int32_t entry);
+
+/* Four times the slots, the entries moved over. The table starts small and grows with
+ * its entries, as a dict does: a short search touches little memory (and with huge
+ * pages a full-size table would take all of it at once). Which slots exist changes no
+ * entry, so no node count. */
+static int table_grow(Kernel *k)
 {
+    const uint64_t old_count = k->slot_mask + 1;
+    uint64_t count = old_count * 4;
+    if (count > k->max_slots)
+        count = k->max_slots;
+    Slot *old = k->slots, *fresh = slots_alloc(count);
+    if (fresh == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    const uint32_t live = k->generation;
+    k->slots = fresh;
+    k->slot_mask = count - 1;
+    k->hash_shift = 64 - __builtin_ctzll(count);
+    k->generation = 1;
+    k->size = 0;
+    for (uint64_t i = 0; i < old_count; i++)
+        if (old[i].generation == live)
+            table_set(k, old[i].key, old[i].entry); /* cannot grow again: half empty */
+    slots_free(old, old_count);
+    return 0;
+}
+
+/* `table[key] = entry`, 0 or -1 (out of memory). The table grows before it is half
+ * full; at its largest it has twice `capacity + 1` slots, so a free slot is always
+ * found and the probe sequences stay short. */
+static int table_set(Kernel *k, bitboard key, int32_t entry)
+{
+    if (2 * (uint64_t)(k->size + 1) > k->slot_mask + 1 && k->slot_mask + 1 < k->max_slots
+        && table_grow(k) < 0)
+        return -1;
     for (uint64_t i = slot_of(k, key);; i = (i + 1) & k->slot_mask) {
         Slot *s = &k->slots[i];
         if (s->generation != k->generation) {
@@ -127,21 +194,21 @@ static void table_set(Kernel *k, bitboard key, int32_t entry)
             s->key = key;
             s->entry = entry;
             k->size++;
-            return;
+            return 0;
         }
         if (s->key == key) {
             s->entry = entry;
-            return;
+            return 0;
         }
     }
 }
 
 /* `if len(table) >= capacity: table.clear()` then `table[key] = entry`. */
-static void table_store(Kernel *k, bitboard key, int32_t entry)
+static int table_store(Kernel *k, bitboard key, int32_t entry)
 {
     if (k->size >= k->capacity)
         table_clear(k);
-    table_set(k, key, entry);
+    return table_set(k, key, entry);
 }
 
 /* -- the search --------------------------------------------------------------------- */
@@ -231,7 +298,8 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
         score = -score;
         if (score >= beta) {
             /* No capacity check here, as in solver.py (the key was just there). */
-            table_set(k, key, -(((score + k->offset) << 3) | rank_of(k, first)));
+            if (table_set(k, key, -(((score + k->offset) << 3) | rank_of(k, first))) < 0)
+                return ERROR;
             return score;
         }
         if (score > alpha)
@@ -276,13 +344,16 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
             return ERROR;
         score = -score;
         if (score >= beta) {
-            table_store(k, key, -(((score + k->offset) << 3) | rank_of(k, order[i].move)));
+            if (table_store(k, key, -(((score + k->offset) << 3)
+                                      | rank_of(k, order[i].move))) < 0)
+                return ERROR;
             return score;
         }
         if (score > alpha)
             alpha = score;
     }
-    table_store(k, key, alpha + k->offset);
+    if (table_store(k, key, alpha + k->offset) < 0)
+        return ERROR;
     return alpha;
 }
 
@@ -348,21 +419,18 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
     }
     k->last_two = cells - 2;
     k->offset = cells + 1;
-    uint64_t slots = 1024;
-    int bits = 10;
-    while (slots < 2 * (uint64_t)capacity + 2) {
-        slots <<= 1;
-        bits++;
-    }
-    PyMem_RawFree(k->slots);
-    /* calloc: the operating system hands over zero pages as they are first touched. */
-    k->slots = PyMem_RawCalloc(slots, sizeof(Slot));
+    k->max_slots = 1024;
+    while (k->max_slots < 2 * (uint64_t)capacity + 2)
+        k->max_slots <<= 1;
+    const uint64_t slots = k->max_slots < (1 << 16) ? k->max_slots : (1 << 16);
+    slots_free(k->slots, k->slots ? k->slot_mask + 1 : 0);
+    k->slots = slots_alloc(slots);
     if (k->slots == NULL) {
         PyErr_NoMemory();
         return -1;
     }
     k->slot_mask = slots - 1;
-    k->hash_shift = 64 - bits;
+    k->hash_shift = 64 - __builtin_ctzll(slots);
     k->capacity = capacity;
     k->size = 0;
     k->generation = 1;
@@ -373,7 +441,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
 
 static void Kernel_dealloc(Kernel *k)
 {
-    PyMem_RawFree(k->slots);
+    slots_free(k->slots, k->slots ? k->slot_mask + 1 : 0);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
 

@@ -4,6 +4,7 @@ consulted by it before searching."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +110,27 @@ def test_a_sample_of_the_shipped_books_last_ply_against_the_solver() -> None:
     for current, mask in random.Random(24).sample(leaves, min(2, len(leaves))):
         solver.reset()
         assert solver.solve(current, mask) == book.score(current, mask)
+
+
+def test_the_book_script_builds_and_resumes(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = Path(__file__).parents[1] / "tools" / "connect4_book.py"
+    out = tmp_path / "book_5x4.txt"
+    # A run stopped after one leaf: the work file holds it; the rerun does the rest.
+    first = next(iter(positions(SMALL, 3).items()))
+    check = Solver(5, 4, book=False)
+    leaf_score = check.solve(*first[1])
+    (tmp_path / "book_5x4.txt.partial").write_text(f"depth 3\n{first[0]:x} {leaf_score}\n"
+                                                   "cpu 1.5\n")
+    done = subprocess.run([sys.executable, str(script), "--width", "5", "--height", "4",
+                           "--depth", "3", "--capacity", "10000", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"{len(positions(SMALL, 3))} positions of ply 3" in done.stdout
+    assert "1 solved before" in done.stdout
+    book = parse(SMALL, out.read_text())
+    assert book.scores == small_book(3).scores
+    assert not (tmp_path / "book_5x4.txt.partial").exists()
+    assert "at most 3 stones" in out.read_text()

@@ -1,7 +1,7 @@
 """Build the Connect Four opening book with our own solver (see
 src/zerosum/games/connect4/book.py for what it holds and how it is used).
 
-    python tools/connect4_book.py [--depth D] [--width 7 --height 6] [--capacity N]
+    python tools/connect4_book.py [--depth D] [--width 7 --height 6] [--capacity N] [--out F]
 
 Every position of ply D (mirror images once) is solved exactly from a cleared table by
 the solver (native where built), each printed with its score, nodes and CPU time as it
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import time
 from datetime import datetime, timezone
+from pathlib import Path
 
 from zerosum.games.connect4.bitboard import geometry
 from zerosum.games.connect4.book import book_path, build, positions
@@ -29,11 +30,12 @@ def main() -> None:
     p.add_argument("--width", type=int, default=7)
     p.add_argument("--height", type=int, default=6)
     p.add_argument("--capacity", type=int, default=30_000_000, help="solver table entries")
+    p.add_argument("--out", type=Path, help="the book file (default: beside book.py)")
     args = p.parse_args()
     geo = geometry(args.width, args.height)
     if not 0 <= args.depth < geo.cells:
         raise SystemExit(f"--depth must be 0 to {geo.cells - 1}")
-    out = book_path(geo)
+    out = args.out or book_path(geo)
     partial = out.with_name(out.name + ".partial")
     known: dict[int, int] = {}
     cpu_before = 0.0

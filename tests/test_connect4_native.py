@@ -210,3 +210,44 @@ def test_solve_rows_report_each_null_window_and_the_bounds() -> None:
     assert answers and all("? yes: " in a or "? no: " in a for a in answers)
     # The last answer closes the interval on the score.
     assert f"the score is in [{score:+d}, {score:+d}]" in answers[-1]
+
+
+@needs_native
+def test_ctrl_c_reaches_a_native_search_with_no_limit() -> None:
+    """With no limit the kernel never calls back, yet it yields: Ctrl-C raises
+    KeyboardInterrupt in the search, as in the pure one (not after minutes)."""
+    import signal
+    import time
+
+    code = ("from zerosum.games.connect4.solver import Solver\n"
+            "s = Solver()\nprint('solving', flush=True)\n"
+            "try:\n    s.solve(0, 0)\nexcept KeyboardInterrupt:\n"
+            "    print('interrupted at', s.nodes > 0, flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                             text=True)
+    assert child.stdout is not None
+    assert child.stdout.readline() == "solving\n"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert out == "interrupted at True\n"
+
+
+@needs_native
+def test_a_stop_from_another_thread_stops_the_native_search() -> None:
+    import threading
+
+    from zerosum.stop import Stop
+
+    solver = Solver()
+    stop = Stop()
+    solver.stop = stop
+    solver.limit(seconds=600)
+    timer = threading.Timer(0.3, stop.request)
+    timer.start()
+    try:
+        with pytest.raises(SearchStopped):
+            solver.solve(0, 0)
+    finally:
+        timer.cancel()
+    assert solver.nodes > 0

@@ -11,10 +11,11 @@
  * package runs without it. Only boards whose bitboard fits in 63 bits (width * (height+1)
  * <= 63, the 7x6 board takes 49) are served here: solver.py keeps the others.
  *
- * Reporting back: every node increments `nodes`; when it reaches `next_check` the kernel
- * calls the Python `checkpoint` (Solver._checkpoint), which may raise SearchStopped (a
- * stop, a deadline, a node budget) or report progress, and returns the node count at
- * which to call it again. The exception unwinds the recursion as the ERROR value. */
+ * Reporting back: every node increments `nodes`; when it reaches the count Python asked
+ * for, the kernel calls the Python `checkpoint` (Solver._checkpoint), which may raise
+ * SearchStopped (a stop, a deadline, a node budget) or report progress, and returns the
+ * node count at which to call it again. The exception unwinds the recursion as the
+ * ERROR value. Between those calls the kernel yields now and then (see `check`). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -56,7 +57,8 @@ typedef struct {
     long long size, capacity;
     uint32_t generation;
     /* the count and the way back to Python */
-    long long nodes, next_check;
+    long long nodes, next_check; /* next_check: the next of python_check and a yield */
+    long long python_check;      /* when Python asked to be called back */
     PyObject *checkpoint; /* borrowed, for the duration of one `negamax` call */
 } Kernel;
 
@@ -213,14 +215,37 @@ static int table_store(Kernel *k, bitboard key, int32_t entry)
 
 /* -- the search --------------------------------------------------------------------- */
 
+/* Nodes between two yields: about 5 ms of search. */
+#define YIELD_EVERY (1 << 16)
+
+static void plan_check(Kernel *k)
+{
+    k->next_check = k->python_check < k->nodes + YIELD_EVERY
+        ? k->python_check : k->nodes + YIELD_EVERY;
+}
+
+/* Python's checkpoint when it asked for it; in between, every YIELD_EVERY nodes, a
+ * yield: Ctrl-C is seen (KeyboardInterrupt, as in the pure search) and other threads
+ * (a display, a server) get the interpreter for a moment, as they do between the
+ * bytecodes of the pure search. Neither changes what is searched. */
 static int check(Kernel *k)
 {
-    PyObject *r = PyObject_CallNoArgs(k->checkpoint);
-    if (r == NULL)
-        return -1;
-    k->next_check = PyLong_AsLongLong(r);
-    Py_DECREF(r);
-    return (k->next_check == -1 && PyErr_Occurred()) ? -1 : 0;
+    if (k->nodes >= k->python_check) {
+        PyObject *r = PyObject_CallNoArgs(k->checkpoint);
+        if (r == NULL)
+            return -1;
+        k->python_check = PyLong_AsLongLong(r);
+        Py_DECREF(r);
+        if (k->python_check == -1 && PyErr_Occurred())
+            return -1;
+    } else {
+        if (PyErr_CheckSignals() < 0)
+            return -1;
+        Py_BEGIN_ALLOW_THREADS
+        Py_END_ALLOW_THREADS
+    }
+    plan_check(k);
+    return 0;
 }
 
 static int rank_of(const Kernel *k, bitboard move)
@@ -435,7 +460,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
     k->size = 0;
     k->generation = 1;
     k->nodes = 0;
-    k->next_check = LLONG_MAX;
+    k->python_check = k->next_check = LLONG_MAX;
     return 0;
 }
 
@@ -463,7 +488,8 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_ValueError, "not a position of this board");
         return NULL;
     }
-    k->next_check = next_check;
+    k->python_check = next_check;
+    plan_check(k);
     k->checkpoint = args[7];
     const int score = negamax(k, current, mask, (int)moves, (int)alpha, (int)beta,
                               opp_threats);

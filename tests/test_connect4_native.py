@@ -251,3 +251,22 @@ def test_a_stop_from_another_thread_stops_the_native_search() -> None:
     finally:
         timer.cancel()
     assert solver.nodes > 0
+
+
+@needs_native
+def test_a_native_solver_goes_with_its_last_reference() -> None:
+    """Its table lives outside the garbage collector's sight: no reference cycle may
+    keep it until the next collection (a server makes a solver per analysis)."""
+    import gc
+    import weakref
+
+    gc.disable()
+    try:
+        solver = Solver()
+        p = position_from_stones(parse_moves(load("Test_L2_R1", 1, 1)[0][0]))
+        solver.solve(p.current, p.mask)
+        gone = weakref.ref(solver)
+        del solver
+        assert gone() is None
+    finally:
+        gc.enable()

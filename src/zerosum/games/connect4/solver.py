@@ -43,6 +43,7 @@ stays the reference and the fallback (`Solver(native=False)`, or ZEROSUM_NATIVE=
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -118,11 +119,12 @@ class Solver:
         self.wins: dict[int, int] = {}  # stones -> the cells completing a four of them
         self.deadline: float | None = None
         self.node_budget: int | None = None
-        self._negamax = self._build_negamax()
         module = native_kernels.load(NATIVE_MODULE) if native else None
         self.native = module is not None and self.geo.width * self.geo.h1 <= 63
         if self.native:
             self._bind_native(module)
+        else:
+            self._negamax = self._build_negamax()
 
     def reset(self) -> None:
         """Forget the table and zero the node count."""
@@ -279,15 +281,18 @@ class Solver:
         table (a twin of `table`, which stays empty) and node count."""
         geo = self.geo
         kernel = module.Kernel(geo.width, geo.height, self.capacity, geo.centre_order)
-        checkpoint = self._checkpoint
         never = NEVER
+        # A weak reference: no cycle through the closure, so the solver and its table
+        # (tens of megabytes outside the garbage collector's sight) go as soon as the
+        # last reference does, not at the next collection.
+        solver = weakref.proxy(self)
 
         def negamax(current: int, mask: int, moves: int, alpha: int, beta: int,
                     opp_threats: int) -> int:
-            next_check = self.next_check
+            next_check = solver.next_check
             return int(kernel.negamax(current, mask, moves, alpha, beta, opp_threats,
                                       never if next_check >= never else int(next_check),
-                                      checkpoint))
+                                      solver._checkpoint))
 
         def counter(value: int | None) -> int:
             if value is not None:

@@ -270,3 +270,18 @@ def test_a_native_solver_goes_with_its_last_reference() -> None:
         assert gone() is None
     finally:
         gc.enable()
+
+
+@needs_native
+def test_the_kernel_refuses_what_is_not_a_position() -> None:
+    kernel = Solver()._kernel
+    never = 1 << 62
+    for current, mask, moves in ((1, 1, 0), (2, 1, 1), (1 << 6, 1 << 6, 1), (-1, 0, 0)):
+        with pytest.raises((ValueError, OverflowError)):
+            kernel.negamax(current, mask, moves, -1, 1, -1, never, lambda: never)
+    pure = Solver(native=False)
+    # A real position, with a window wider than the scores.
+    p = position_from_stones(parse_moves(load("Test_L3_R1", 1, 1)[0][0]))
+    n = p.mask.bit_count()
+    assert kernel.negamax(p.current, p.mask, n, -30, 30, -1, never, lambda: never) == \
+        pure._negamax(p.current, p.mask, n, -30, 30, -1)

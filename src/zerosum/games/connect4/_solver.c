@@ -484,7 +484,8 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
     const long long next_check = PyLong_AsLongLong(args[6]);
     if (PyErr_Occurred())
         return NULL;
-    if (moves < 0 || moves > k->cells || (current & ~mask) || (mask & ~k->board)) {
+    /* Checked, not trusted: the bounds tables are indexed by `moves`. */
+    if (moves != popcount(mask) || (current & ~mask) || (mask & ~k->board)) {
         PyErr_SetString(PyExc_ValueError, "not a position of this board");
         return NULL;
     }

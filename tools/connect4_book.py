@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from zerosum.games.connect4.bitboard import geometry
-from zerosum.games.connect4.book import book_path, build, positions
+from zerosum.games.connect4.book import book_path, build, canonical, positions
 from zerosum.games.connect4.solver import Solver
 
 
@@ -31,6 +31,10 @@ def main() -> None:
     p.add_argument("--height", type=int, default=6)
     p.add_argument("--capacity", type=int, default=30_000_000, help="solver table entries")
     p.add_argument("--out", type=Path, help="the book file (default: beside book.py)")
+    p.add_argument("--from-end", action="store_true",
+                   help="solve the last positions first: a second process of the same "
+                   "command with this flag shares the work (each reads the work file "
+                   "before each position)")
     args = p.parse_args()
     geo = geometry(args.width, args.height)
     if not 0 <= args.depth < geo.cells:
@@ -61,6 +65,10 @@ def main() -> None:
 
     def solve(current: int, mask: int) -> int:
         nonlocal cpu_total
+        done = solved_by_others()
+        key = canonical(geo, current, mask)
+        if key in done:  # another process of the same run solved it meanwhile
+            return done[key]
         solver.reset()
         c0 = time.process_time()
         score = solver.solve(current, mask)
@@ -70,12 +78,19 @@ def main() -> None:
               flush=True)
         return score
 
+    def solved_by_others() -> dict[int, int]:
+        lines = partial.read_text().splitlines()[1:]
+        return {int(k, 16): int(v) for k, v in (line.split() for line in lines)
+                if k != "cpu"}
+
     def save(key: int, score: int) -> None:
+        if key in solved_by_others():
+            return
         with partial.open("a") as f:
             f.write(f"{key:x} {score}\n")
 
     cpu_run0 = cpu_total
-    book = build(geo, args.depth, solve, known, save)
+    book = build(geo, args.depth, solve, known, save, reverse=args.from_end)
     with partial.open("a") as f:
         f.write(f"cpu {cpu_total - cpu_run0:.1f}\n")
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d")
@@ -88,7 +103,7 @@ def main() -> None:
         f"solved in {cpu_total:.0f} s CPU ({'native' if solver.native else 'pure'} "
         "solver), the shallower plies backed up from them.",
     ]))
-    partial.unlink()
+    partial.unlink(missing_ok=True)  # a process sharing the work may have gone first
     print(f"{out}: {len(book)} positions, {out.stat().st_size:,} bytes; leaves solved in "
           f"{cpu_total:.1f} s CPU", flush=True)
 

@@ -133,11 +133,14 @@ def back_up(geo: Geometry, depth: int, leaves: dict[int, int]) -> Book:
 
 def build(geo: Geometry, depth: int, solve: Callable[[int, int], int],
           known: dict[int, int] | None = None,
-          on_solved: Callable[[int, int], None] | None = None) -> Book:
-    """Search every position of ply `depth` (those in `known` excepted), then back up.
-    `on_solved(key, score)` hears each leaf as it is solved (to save the work so far)."""
+          on_solved: Callable[[int, int], None] | None = None,
+          reverse: bool = False) -> Book:
+    """Search every position of ply `depth` (those in `known` excepted; the last first
+    with `reverse`), then back up. `on_solved(key, score)` hears each leaf as it is
+    solved (to save the work so far)."""
     leaves = dict(known or {})
-    for key, (current, mask) in positions(geo, depth).items():
+    todo = list(positions(geo, depth).items())
+    for key, (current, mask) in reversed(todo) if reverse else todo:
         if key not in leaves:
             leaves[key] = solve(current, mask)
             if on_solved is not None:

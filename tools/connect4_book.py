@@ -79,20 +79,23 @@ def main() -> None:
         return score
 
     def solved_by_others() -> dict[int, int]:
+        if not partial.is_file():  # a process sharing the work finished the book
+            return {}
         lines = partial.read_text().splitlines()[1:]
         return {int(k, 16): int(v) for k, v in (line.split() for line in lines)
                 if k != "cpu"}
 
     def save(key: int, score: int) -> None:
-        if key in solved_by_others():
+        if key in solved_by_others() or not partial.is_file():
             return
         with partial.open("a") as f:
             f.write(f"{key:x} {score}\n")
 
     cpu_run0 = cpu_total
     book = build(geo, args.depth, solve, known, save, reverse=args.from_end)
-    with partial.open("a") as f:
-        f.write(f"cpu {cpu_total - cpu_run0:.1f}\n")
+    if partial.is_file():
+        with partial.open("a") as f:
+            f.write(f"cpu {cpu_total - cpu_run0:.1f}\n")
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d")
     out.write_text(book.text([
         f"Connect Four {geo.width}x{geo.height} opening book: the exact score (the "

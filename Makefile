@@ -11,21 +11,25 @@ CORE := $(VENV)/.installed-core
 WEB := $(VENV)/.installed-web
 DEV := $(VENV)/.installed-dev
 
+# What an install builds from: editing setup.py or a native kernel's C source reinstalls
+# (and so rebuilds the kernel) on the next `make`.
+SOURCES := pyproject.toml setup.py $(wildcard src/zerosum/games/*/*.c)
+
 .PHONY: play serve test test-slow lint bench bench-deps setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # Installing an extra installs the core too, so each stamp below also renews $(CORE).
-$(CORE): pyproject.toml setup.py | $(BIN)/python
+$(CORE): $(SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(WEB): pyproject.toml setup.py | $(BIN)/python
+$(WEB): $(SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $@ $(CORE)
 
-$(DEV): pyproject.toml setup.py | $(BIN)/python
+$(DEV): $(SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(WEB) $(CORE)

@@ -1,11 +1,17 @@
-"""The one build step pyproject.toml cannot declare: the wheel carries the assignment
-folders (launchers, READMEs, data) as zerosum/_assignments/, so that `zerosum assignment
-export` works from an installed package. assignments/ stays the one copy in the
-repository; a source checkout or editable install reads it there."""
+"""The build steps pyproject.toml cannot declare:
+
+- the wheel carries the assignment folders (launchers, READMEs, data) as
+  zerosum/_assignments/, so that `zerosum assignment export` works from an installed
+  package. assignments/ stays the one copy in the repository; a source checkout or
+  editable install reads it there;
+- the native kernels (zerosum/native.py) are compiled when a C compiler is there, with
+  warnings on. They are optional: without a compiler (or Python's headers) the build
+  prints a warning and the package runs in pure Python; it never fails for them."""
 
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 ASSIGNMENTS = Path(__file__).resolve().parent / "assignments"
@@ -24,4 +30,22 @@ class BuildWithAssignments(build_py):
                 self.copy_file(str(source), str(target))  # keeps the executable bits
 
 
-setup(cmdclass={"build_py": BuildWithAssignments})
+class BuildNative(build_ext):
+    """Warnings on (and C99's declarations anywhere) where the compiler speaks gcc/clang."""
+
+    def build_extensions(self) -> None:
+        if self.compiler.compiler_type == "unix":
+            for ext in self.extensions:
+                ext.extra_compile_args = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wshadow",
+                                          "-Wno-missing-field-initializers"]
+        super().build_extensions()
+
+
+NATIVE = [
+    # The Connect Four solver's search (its Python twin: games/connect4/solver.py).
+    Extension("zerosum.games.connect4._solver", ["src/zerosum/games/connect4/_solver.c"],
+              optional=True),
+]
+
+setup(cmdclass={"build_py": BuildWithAssignments, "build_ext": BuildNative},
+      ext_modules=NATIVE)

@@ -18,7 +18,7 @@ SRC = Path(zerosum.__file__).parent
 GROUND_FLOOR = {
     "zerosum.game", "zerosum.result", "zerosum.stop", "zerosum.kernel", "zerosum.table",
     "zerosum.convert", "zerosum.fileio", "zerosum.plugins", "zerosum.ratings",
-    "zerosum.extras",
+    "zerosum.extras", "zerosum.native",
 }
 # A front end's `if __name__ == "__main__":` block may import this (the pointer to the
 # command, which needs the command's table of assignments): it runs only when the module

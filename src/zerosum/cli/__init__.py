@@ -16,9 +16,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play and solve two-player, perfect-information, zero-sum games "
         "with adversarial search.",
     )
-    from zerosum import __version__
+    from zerosum import __version__, native
 
-    parser.add_argument("--version", action="version", version=f"zerosum {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"zerosum {__version__} ({native.status()})")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
     for module in import_submodules("zerosum.cli"):
         if hasattr(module, "register"):

@@ -12,11 +12,11 @@ when the game is too big for it.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from zerosum.cli.table import StderrProgress
 from zerosum.convert import int_arg
 from zerosum.game import AnyGame, InputError, format_value, replay
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
@@ -63,6 +63,9 @@ def add_generic(games: Any, spec: GameSpec) -> None:
 def run(args: argparse.Namespace) -> int:
     spec = get_game(args.solve_game)
     cpu0 = time.process_time()
+    # Long solves report on stderr as `zerosum table` does (after 2 s); stdout keeps
+    # only the answer.
+    args.progress = StderrProgress()
     rows = spec.solver.rows(args) if spec.solver is not None else generic_rows(spec, args)
     for label, text in rows:
         print(f"{label + ':':<{LABEL_WIDTH}} {text}", flush=True)
@@ -76,15 +79,12 @@ def generic_rows(spec: GameSpec, args: argparse.Namespace) -> Iterator[tuple[str
     if game.is_terminal(state):
         raise InputError(f"the game is over in that position: {game.outcome(state)}")
     try:
-        solution = solve(game, state, args.budget, on_progress=progress())
+        solution = solve(game, state, args.budget, on_progress=every_second(args.progress))
     except TooBig as e:
         raise InputError(f"{spec.name}: {e}; try a position nearer the end, or a larger "
                          "--budget") from None
     except Unsolvable as e:
         raise InputError(f"{spec.name}: {e}") from None
-    finally:
-        if sys.stderr.isatty():
-            sys.stderr.write("\r\033[K")
     yield "value", shown(game, solution[state])
     yield "best move", game.format_move(solution.best_move(state))
     if args.all_moves:
@@ -105,15 +105,14 @@ def shown(game: AnyGame, solved: Solved) -> str:
                         plies=solved.plies if distance else None)
 
 
-def progress() -> Any:
-    """A live count of the positions solved, on a terminal only."""
-    if not sys.stderr.isatty():
-        return None
+def every_second(progress: Callable[[str], None]) -> Callable[[int], None]:
+    """The solver's count of positions, to `progress` at most once a second."""
+    last = [time.perf_counter()]
 
     def show(positions: int) -> None:
-        sys.stderr.write(f"\rsolving: {positions:,} positions")
-        sys.stderr.flush()
+        now = time.perf_counter()
+        if now - last[0] >= 1.0:
+            last[0] = now
+            progress(f"{positions:,} positions solved")
 
     return show
-
-

@@ -4,13 +4,13 @@ the solver as a player."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from zerosum.game import InputError, plies_text
 from zerosum.games.connect4.bitboard import Geometry, geometry
 from zerosum.games.connect4.game import Connect4, Position, ordinal, plies_to_win
 from zerosum.games.connect4.notation import format_moves, parse_position
-from zerosum.games.connect4.solver import Solver, plies_to_end
+from zerosum.games.connect4.solver import Progress, Solver, plies_to_end
 from zerosum.result import Clock, Info, InfoSink, Limit, SearchResult, SearchStats
 from zerosum.stop import SearchStopped, Stop
 
@@ -30,10 +30,12 @@ def describe_score(score: int, stones_played: int, cells: int) -> str:
 
 
 def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
-               pv: bool = True, all_scores: bool = False) -> Iterator[tuple[str, str]]:
+               pv: bool = True, all_scores: bool = False,
+               progress: Callable[[str], None] | None = None) -> Iterator[tuple[str, str]]:
     """Parse a position (any notation) and check it now; the rows describing the answer,
     (label, text), come from the returned iterator, each as soon as it is proven, so a
-    display can show them as they come (with `all_scores`, one row per move, centre first)."""
+    display can show them as they come (with `all_scores`, one row per move, centre first).
+    `progress` gets a line now and then during long searches (see `Watcher`)."""
     try:
         geo = geometry(width, height)
     except ValueError as e:
@@ -50,13 +52,44 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
         raise InputError("the board is full: the game is over (a draw)")
     red_to_move = red_n == yellow_n
     current = stones.red if red_to_move else stones.yellow
-    return _report(geo, current, mask, red_to_move, weak, pv, all_scores)
+    return _report(geo, current, mask, red_to_move, weak, pv, all_scores, progress)
+
+
+class Watcher:
+    """A solver's progress (`Solver.watch`) as lines for `show`: each null window's answer
+    with the score's interval proven so far, and between them, every `every` seconds,
+    the nodes and nodes/s; `phase` names what the solver is doing."""
+
+    def __init__(self, show: Callable[[str], None], every: float = 2.0) -> None:
+        self.show, self.every = show, every
+        self.phase = "score"
+        self.cpu0 = time.process_time()
+        self.last = -every
+
+    def __call__(self, p: Progress) -> None:
+        cpu = time.process_time() - self.cpu0
+        if not p.answered and cpu - self.last < self.every:
+            return
+        self.last = cpu
+        rate = f"{p.nodes:,} nodes, {p.nodes / max(cpu, 1e-9) / 1e6:.2f}M nodes/s"
+        if self.phase != "score":
+            self.show(f"{self.phase}: {rate}")
+        elif p.answered:
+            answer = "yes" if p.lo > p.window else "no"
+            self.show(f"score > {p.window:+d}? {answer}: the score is in "
+                      f"[{p.lo:+d}, {p.hi:+d}]; {rate}")
+        else:
+            self.show(f"score > {p.window:+d}? searching; the score is in "
+                      f"[{p.lo:+d}, {p.hi:+d}]; {rate}")
 
 
 def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: bool,
-            pv: bool, all_scores: bool) -> Iterator[tuple[str, str]]:
+            pv: bool, all_scores: bool, progress: Callable[[str], None] | None
+            ) -> Iterator[tuple[str, str]]:
     n = mask.bit_count()
     solver = Solver(geo.width, geo.height)
+    watcher = None if progress is None else Watcher(progress)
+    solver.watch(watcher, every=1 << 18)
     side = "red (X)" if red_to_move else "yellow (O)"
     yield "position", f"{n} stones, {side} to move"
     if weak:
@@ -67,14 +100,20 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
         return
     score = solver.solve(current, mask)
     yield "score", describe_score(score, n, geo.cells)
+    if watcher is not None:
+        watcher.phase = "best moves"
     best = solver.best_moves(current, mask, score)
     yield "best moves", " ".join(format_moves([c]) for c in sorted(best))
     if all_scores:
         for c in geo.centre_order:
             if geo.playable(mask, c):
+                if watcher is not None:
+                    watcher.phase = f"move {format_moves([c])}"
                 s = solver.move_score(current, mask, c)
                 yield f"move {format_moves([c])}", f"{s:+d} ({OUTCOME[(s > 0) - (s < 0)]})"
     if pv:
+        if watcher is not None:
+            watcher.phase = "principal variation"
         yield "principal variation", format_moves(solver.principal_variation(
             current, mask, score)) or "-"
     yield "nodes", f"{solver.nodes:,}"

@@ -22,6 +22,9 @@ loses. The method is the one his series builds up step by step:
   refuted it, tried first when the position comes back). When it reaches its capacity
   it is cleared; only the speed, never the result, depends on what it keeps.
 
+Before searching, `solve` and `achieves` consult the opening book (book.py) when the
+position is within its depth: the empty board and the first moves are answered at once.
+
 Two additions of ours, on top of his method:
 - a move that creates two threats the opponent cannot both stop (two playable ones, or
   one playable with another right above it) wins with our next stone, the best score
@@ -30,15 +33,23 @@ Two additions of ours, on top of his method:
   34 % (L1_R1);
 - the threats of a set of stones are remembered (see `bitboard.threat_finder`): a search
   meets the same stone sets again and again.
+
+The search has a compiled twin, `_solver.c` (see zerosum/native.py): the same steps, the
+same table behaviour, so the same values, moves and node counts, 20-30 times faster. It
+is used when it was built and the board fits in a 63-bit word (7x6 does); this Python
+stays the reference and the fallback (`Solver(native=False)`, or ZEROSUM_NATIVE=0).
 """
 
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from zerosum import native as native_kernels
 from zerosum.games.connect4.bitboard import Geometry, geometry, threat_finder
+from zerosum.games.connect4.book import Book, shipped
 from zerosum.stop import SearchStopped
 
 if TYPE_CHECKING:
@@ -54,6 +65,22 @@ class Solution(NamedTuple):
     move_scores: dict[int, int]  # column -> score after it, from our side (if asked)
     pv: list[int]  # columns, 0-based
     nodes: int
+
+
+NATIVE_MODULE = native_kernels.KERNELS["connect4 solver"]
+NEVER = (1 << 62)  # the native kernel's "no check": its node count is a 64-bit int
+
+
+class Progress(NamedTuple):
+    """What a long solve reports (see `Solver.watch`): the score's interval [lo, hi]
+    proven so far, the null window being searched (score > window?), the nodes so far;
+    `answered` when the report is the window's answer, else a periodic one."""
+
+    lo: int
+    hi: int
+    window: int
+    nodes: int
+    answered: bool
 
 
 def _half_toward_zero(x: int) -> int:
@@ -79,20 +106,32 @@ class Solver:
     calls (call `reset()` to forget it, as the benchmark does before each position)."""
 
     def __init__(self, width: int = 7, height: int = 6, capacity: int = 2_000_000,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, native: bool = True,
+                 book: bool | Book = True) -> None:
+        """`native`: use the compiled search if there is one (the pure one otherwise).
+        `book`: consult the opening book shipped for this board size (or this one)."""
         self.clock = clock  # for `limit(seconds=...)`: wall time by default
         self.geo: Geometry = geometry(width, height)
+        self.book: Book | None = book if isinstance(book, Book) else \
+            shipped(self.geo) if book else None
         self.capacity = capacity
         self.table: dict[int, int] = {}
         self.wins: dict[int, int] = {}  # stones -> the cells completing a four of them
         self.deadline: float | None = None
         self.node_budget: int | None = None
-        self._negamax = self._build_negamax()
+        module = native_kernels.load(NATIVE_MODULE) if native else None
+        self.native = module is not None and self.geo.width * self.geo.h1 <= 63
+        if self.native:
+            self._bind_native(module)
+        else:
+            self._negamax = self._build_negamax()
 
     def reset(self) -> None:
         """Forget the table and zero the node count."""
         self.table.clear()
         self.wins.clear()
+        if self.native:
+            self._kernel.clear()
         self.nodes = 0
 
     @property
@@ -237,12 +276,62 @@ class Solver:
         self._counter = counter
         return negamax
 
+    def _bind_native(self, module: Any) -> None:
+        """Search with the compiled twin of `_build_negamax`'s closure: it keeps its own
+        table (a twin of `table`, which stays empty) and node count."""
+        geo = self.geo
+        kernel = module.Kernel(geo.width, geo.height, self.capacity, geo.centre_order)
+        never = NEVER
+        # A weak reference: no cycle through the closure, so the solver and its table
+        # (tens of megabytes outside the garbage collector's sight) go as soon as the
+        # last reference does, not at the next collection.
+        solver = weakref.proxy(self)
+
+        def negamax(current: int, mask: int, moves: int, alpha: int, beta: int,
+                    opp_threats: int) -> int:
+            next_check = solver.next_check
+            return int(kernel.negamax(current, mask, moves, alpha, beta, opp_threats,
+                                      never if next_check >= never else int(next_check),
+                                      solver._checkpoint))
+
+        def counter(value: int | None) -> int:
+            if value is not None:
+                kernel.nodes = value
+            return int(kernel.nodes)
+
+        self._kernel = kernel
+        self._negamax = negamax
+        self._counter = counter
+        self._threats = kernel.threats
+
+    def _checkpoint(self) -> int:
+        """The native kernel's call back, every `next_check`: `check`, then when to
+        call again."""
+        self.check()
+        return int(min(self.next_check, NEVER))
+
     next_check: float = float("inf")
     stop: Stop | None = None  # a search's stop, obeyed too (see Connect4Kernel.solver_for)
+    report: Callable[[Progress], None] | None = None  # see `watch`
+    report_every = 1 << 22
+    next_report = 0
+    _progress = Progress(0, 0, 0, 0, False)  # where `solve` is
+
+    def watch(self, report: Callable[[Progress], None] | None, every: int = 1 << 22) -> None:
+        """Have `solve` call `report` after each null-window search and about every
+        `every` nodes (None: stop reporting). Reporting changes no node count."""
+        self.report, self.report_every = report, every
+        self.next_report = self.nodes + every
+        self.next_check = min(self.next_check, self.nodes) if report is not None \
+            else (self.nodes if self.deadline is not None or self.node_budget is not None
+                  else float("inf"))
 
     def check(self) -> None:
-        """Called every thousand nodes when a deadline or budget is set."""
+        """Called every thousand nodes when a deadline, budget or report is set."""
         self.next_check = self.nodes + 1024
+        if self.report is not None and self.nodes >= self.next_report:
+            self.next_report = self.nodes + self.report_every
+            self.report(self._progress._replace(nodes=self.nodes, answered=False))
         if self.stop is not None and self.stop.observe(self.nodes):
             raise SearchStopped
         if self.node_budget is not None and self.nodes >= self.node_budget:
@@ -254,8 +343,8 @@ class Solver:
         """Stop (raise SearchStopped) after `seconds` of wall time or `nodes` more nodes."""
         self.deadline = None if seconds is None else self.clock() + seconds
         self.node_budget = None if nodes is None else self.nodes + nodes
-        self.next_check = self.nodes if (seconds is not None or nodes is not None) \
-            else float("inf")
+        self.next_check = self.nodes if (seconds is not None or nodes is not None
+                                         or self.report is not None) else float("inf")
 
     # -- the public questions ---------------------------------------------------------
 
@@ -271,6 +360,9 @@ class Solver:
             return 0
         if self.can_win_now(current, mask):
             return 1 if weak else (geo.cells + 1 - moves) // 2
+        known = None if self.book is None else self.book.score(current, mask)
+        if known is not None:
+            return (known > 0) - (known < 0) if weak else known
         lo = -((geo.cells - moves) // 2)
         hi = (geo.cells + 1 - moves) // 2
         if weak:
@@ -282,11 +374,14 @@ class Solver:
                 med = _half_toward_zero(lo)
             elif med >= 0 and _half_toward_zero(hi) > med:
                 med = _half_toward_zero(hi)
+            self._progress = Progress(lo, hi, med, self.nodes, False)
             r = self._negamax(current, mask, moves, med, med + 1, -1)
             if r <= med:
                 hi = r
             else:
                 lo = r
+            if self.report is not None:
+                self.report(Progress(lo, hi, med, self.nodes, True))
         if weak:  # a fail-soft search may have found more than the sign
             return (lo > 0) - (lo < 0)
         return lo
@@ -329,6 +424,9 @@ class Solver:
         child = (current ^ mask, mask | move)
         if self.can_win_now(*child):
             return -((geo.cells - moves) // 2) == score
+        known = None if self.book is None else self.book.score(*child)
+        if known is not None:
+            return -known == score
         # The child's score is at most -score exactly when the search with the window
         # (-score, -score + 1) fails low.
         return self._negamax(child[0], child[1], moves + 1, -score, -score + 1, -1) <= -score

@@ -1,0 +1,48 @@
+"""The empty Connect Four board solved from scratch (no opening book) by the solver.
+
+    python bench/connect4_empty_board.py [--capacity N] [--weak] [--pure]
+
+Prints each null-window search as it is answered (the window, the score's interval
+proven so far, nodes, CPU time), a line every 2^26 nodes meanwhile, then the score (+1:
+the first player wins with their 21st stone... see solver.py for the scale), the nodes,
+CPU and wall time and nodes/s. The native kernel takes minutes; the pure-Python path
+(--pure) hours. The table's capacity decides part of the node count (it is cleared when
+full): the default, 30M entries, takes ~1 GB in the native kernel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from zerosum.games.connect4.solver import Progress, Solver
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--capacity", type=int, default=30_000_000)
+    p.add_argument("--weak", action="store_true", help="only the sign of the score")
+    p.add_argument("--pure", action="store_true", help="the pure-Python search")
+    args = p.parse_args()
+    solver = Solver(capacity=args.capacity, native=not args.pure)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+
+    def report(progress: Progress) -> None:
+        cpu = time.process_time() - cpu0
+        what = f"window {progress.window}/{progress.window + 1}: " + \
+            ("answered" if progress.answered else "searching")
+        print(f"{what:34s} score in [{progress.lo:+d}, {progress.hi:+d}]; "
+              f"{progress.nodes:>15,} nodes; {cpu:8.1f} s CPU; "
+              f"{progress.nodes / max(cpu, 1e-9) / 1e6:5.2f}M nodes/s", flush=True)
+
+    solver.watch(report, every=1 << 26)
+    print(f"{'native' if solver.native else 'pure Python'} search, table capacity "
+          f"{args.capacity:,}", flush=True)
+    score = solver.solve(0, 0, weak=args.weak)
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    print(f"score {score:+d}; {solver.nodes:,} nodes; {cpu:.1f} s CPU ({cpu / 60:.1f} min), "
+          f"{wall:.1f} s wall; {solver.nodes / cpu / 1e6:.2f}M nodes/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,592 @@
+/* The Connect Four solver's search, compiled: a twin of `Solver._build_negamax` in
+ * solver.py, which stays the reference. Everything that decides which nodes are visited
+ * is the same here, step for step: the forced moves, the bounds by stone count, the
+ * transposition table (an exact map from position key to one bound, cleared when it holds
+ * `capacity` entries, as the Python dict is), the refutation move tried first, the move
+ * ordering, the win-by-two-threats shortcut. So the values, the moves and the node counts
+ * are identical; only the cost per node differs (a 64-bit machine word instead of
+ * CPython's arbitrary-precision ints, an open-addressing table instead of a dict).
+ *
+ * Built by setup.py when a C compiler is present (zerosum.games.connect4._solver); the
+ * package runs without it. Only boards whose bitboard fits in 63 bits (width * (height+1)
+ * <= 63, the 7x6 board takes 49) are served here: solver.py keeps the others.
+ *
+ * Reporting back: every node increments `nodes`; when it reaches the count Python asked
+ * for, the kernel calls the Python `checkpoint` (Solver._checkpoint), which may raise
+ * SearchStopped (a stop, a deadline, a node budget) or report progress, and returns the
+ * node count at which to call it again. The exception unwinds the recursion as the
+ * ERROR value. Between those calls the kernel yields now and then (see `check`). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#define MAX_WIDTH 12
+#define MAX_CELLS 63
+#define ERROR INT_MIN /* a Python exception is set: unwind */
+
+typedef uint64_t bitboard;
+
+/* One table slot. A slot belongs to the table only if its generation is the table's:
+ * clearing the table is then one increment, not a pass over the memory. */
+typedef struct {
+    bitboard key;
+    int32_t entry;
+    uint32_t generation;
+} Slot;
+
+typedef struct {
+    PyObject_HEAD
+    /* the board (Geometry in bitboard.py) */
+    int width, height, h1, cells;
+    bitboard bottom, board;
+    bitboard ordered_columns[MAX_WIDTH]; /* column masks, centre first */
+    int rank_of_column[MAX_WIDTH];       /* column -> its rank in centre order */
+    int lost[MAX_CELLS + 1], lowest_at[MAX_CELLS + 1], highest_at[MAX_CELLS + 1];
+    int last_two, offset;
+    /* the transposition table */
+    Slot *slots;
+    uint64_t slot_mask, max_slots; /* the table grows up to max_slots, see table_set */
+    int hash_shift;
+    long long size, capacity;
+    uint32_t generation;
+    /* the count and the way back to Python */
+    long long nodes, next_check; /* next_check: the next of python_check and a yield */
+    long long python_check;      /* when Python asked to be called back */
+    PyObject *checkpoint; /* borrowed, for the duration of one `negamax` call */
+} Kernel;
+
+/* Bits set, without the popcnt instruction (a portable build may not assume it, and
+ * gcc's fallback is a library call): the usual halving sums. */
+static int popcount(bitboard x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The cells that would complete a four of `p` (bitboard.threat_finder, unrolled the same
+ * way; no memo: here recomputing is cheaper than remembering). Bits shifted past bit 63
+ * are lost, as they would be masked off by `board` anyway. */
+static bitboard threats(const Kernel *k, bitboard p, bitboard mask)
+{
+    const int h1 = k->h1, h0 = h1 - 1, h2 = h1 + 1;
+    bitboard r = (p << 1) & (p << 2) & (p << 3);
+    bitboard up, down;
+    up = p << h1; down = p >> h1;
+    r |= up & (p << 2 * h1) & ((p << 3 * h1) | down);
+    r |= down & (p >> 2 * h1) & ((p >> 3 * h1) | up);
+    up = p << h0; down = p >> h0;
+    r |= up & (p << 2 * h0) & ((p << 3 * h0) | down);
+    r |= down & (p >> 2 * h0) & ((p >> 3 * h0) | up);
+    up = p << h2; down = p >> h2;
+    r |= up & (p << 2 * h2) & ((p << 3 * h2) | down);
+    r |= down & (p >> 2 * h2) & ((p >> 3 * h2) | up);
+    return r & k->board & ~mask;
+}
+
+/* -- the table: the Python dict's behaviour (exact keys, `len`, `clear`) ----------- */
+
+/* The slots, zeroed. The probes land anywhere in tens of megabytes: with 4 KB pages
+ * nearly every one misses the TLB as well as the caches, which measured as most of the
+ * time per node; on Linux the table asks for 2 MB pages (transparent huge pages), so a
+ * few dozen TLB entries cover it. Elsewhere, plain zeroed memory. */
+static Slot *slots_alloc(size_t count)
+{
+    const size_t bytes = count * sizeof(Slot);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE); /* a wish: without it the table still works */
+    return p;
+#else
+    return calloc(count, sizeof(Slot));
+#endif
+}
+
+static void slots_free(Slot *slots, size_t count)
+{
+    if (slots == NULL)
+        return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(slots, count * sizeof(Slot));
+#else
+    (void)count;
+    free(slots);
+#endif
+}
+
+static uint64_t slot_of(const Kernel *k, bitboard key)
+{
+    /* Fibonacci hashing: keys differ mostly in low bits, the product spreads them. */
+    return (key * 0x9E3779B97F4A7C15ULL) >> k->hash_shift;
+}
+
+/* The entry stored for `key`, or 0 (no entry is 0: see the encoding in negamax). */
+static int32_t table_get(const Kernel *k, bitboard key)
+{
+    for (uint64_t i = slot_of(k, key);; i = (i + 1) & k->slot_mask) {
+        const Slot *s = &k->slots[i];
+        if (s->generation != k->generation)
+            return 0;
+        if (s->key == key)
+            return s->entry;
+    }
+}
+
+static void table_clear(Kernel *k)
+{
+    k->size = 0;
+    if (++k->generation == 0) { /* wrapped: old generations would come back to life */
+        memset(k->slots, 0, (k->slot_mask + 1) * sizeof(Slot));
+        k->generation = 1;
+    }
+}
+
+static int table_set(Kernel *k, bitboard key, int32_t entry);
+
+/* Four times the slots, the entries moved over. The table starts small and grows with
+ * its entries, as a dict does: a short search touches little memory (and with huge
+ * pages a full-size table would take all of it at once). Which slots exist changes no
+ * entry, so no node count. */
+static int table_grow(Kernel *k)
+{
+    const uint64_t old_count = k->slot_mask + 1;
+    uint64_t count = old_count * 4;
+    if (count > k->max_slots)
+        count = k->max_slots;
+    Slot *old = k->slots, *fresh = slots_alloc(count);
+    if (fresh == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    const uint32_t live = k->generation;
+    k->slots = fresh;
+    k->slot_mask = count - 1;
+    k->hash_shift = 64 - __builtin_ctzll(count);
+    k->generation = 1;
+    k->size = 0;
+    for (uint64_t i = 0; i < old_count; i++)
+        if (old[i].generation == live)
+            table_set(k, old[i].key, old[i].entry); /* cannot grow again: half empty */
+    slots_free(old, old_count);
+    return 0;
+}
+
+/* `table[key] = entry`, 0 or -1 (out of memory). The table grows before it is half
+ * full; at its largest it has twice `capacity + 1` slots, so a free slot is always
+ * found and the probe sequences stay short. */
+static int table_set(Kernel *k, bitboard key, int32_t entry)
+{
+    if (2 * (uint64_t)(k->size + 1) > k->slot_mask + 1 && k->slot_mask + 1 < k->max_slots
+        && table_grow(k) < 0)
+        return -1;
+    for (uint64_t i = slot_of(k, key);; i = (i + 1) & k->slot_mask) {
+        Slot *s = &k->slots[i];
+        if (s->generation != k->generation) {
+            s->generation = k->generation;
+            s->key = key;
+            s->entry = entry;
+            k->size++;
+            return 0;
+        }
+        if (s->key == key) {
+            s->entry = entry;
+            return 0;
+        }
+    }
+}
+
+/* `if len(table) >= capacity: table.clear()` then `table[key] = entry`. */
+static int table_store(Kernel *k, bitboard key, int32_t entry)
+{
+    if (k->size >= k->capacity)
+        table_clear(k);
+    return table_set(k, key, entry);
+}
+
+/* -- the search --------------------------------------------------------------------- */
+
+/* Nodes between two yields: about 5 ms of search. */
+#define YIELD_EVERY (1 << 16)
+
+static void plan_check(Kernel *k)
+{
+    k->next_check = k->python_check < k->nodes + YIELD_EVERY
+        ? k->python_check : k->nodes + YIELD_EVERY;
+}
+
+/* Python's checkpoint when it asked for it; in between, every YIELD_EVERY nodes, a
+ * yield: Ctrl-C is seen (KeyboardInterrupt, as in the pure search) and other threads
+ * (a display, a server) get the interpreter for a moment, as they do between the
+ * bytecodes of the pure search. Neither changes what is searched. */
+static int check(Kernel *k)
+{
+    if (k->nodes >= k->python_check) {
+        PyObject *r = PyObject_CallNoArgs(k->checkpoint);
+        if (r == NULL)
+            return -1;
+        k->python_check = PyLong_AsLongLong(r);
+        Py_DECREF(r);
+        if (k->python_check == -1 && PyErr_Occurred())
+            return -1;
+    } else {
+        if (PyErr_CheckSignals() < 0)
+            return -1;
+        Py_BEGIN_ALLOW_THREADS
+        Py_END_ALLOW_THREADS
+    }
+    plan_check(k);
+    return 0;
+}
+
+static int rank_of(const Kernel *k, bitboard move)
+{
+    return k->rank_of_column[__builtin_ctzll(move) / k->h1];
+}
+
+typedef struct {
+    int key; /* threats * 16 + (15 - rank): one descending sort, as in solver.py */
+    bitboard move, threats;
+} Ordered;
+
+/* The score within (alpha, beta), fail-soft; the player to move cannot win with this
+ * move (the caller checked). `opp_threats`: the opponent's threats if the caller knows
+ * them, else -1. Read solver.py's negamax beside this: the same steps in the same order. */
+static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int alpha,
+                   int beta, int64_t opp_threats)
+{
+    if (++k->nodes >= k->next_check && check(k) < 0)
+        return ERROR;
+    /* The table is far bigger than the caches: ask for this position's slot now, and
+     * compute the threats while it comes. */
+    const bitboard key = current + mask;
+    __builtin_prefetch(&k->slots[slot_of(k, key)]);
+    const bitboard opponent = current ^ mask;
+    bitboard possible = (mask + k->bottom) & k->board;
+    if (opp_threats < 0)
+        opp_threats = (int64_t)threats(k, opponent, mask);
+    const bitboard forced = possible & (bitboard)opp_threats;
+    if (forced) {
+        if (forced & (forced - 1))
+            return k->lost[moves]; /* two threats to block */
+        possible = forced;
+    }
+    bitboard candidates = possible & ~((bitboard)opp_threats >> 1);
+    if (!candidates)
+        return k->lost[moves]; /* every move lets the opponent win */
+    if (moves >= k->last_two)
+        return 0; /* we play one, they the last, nobody can win: a draw */
+    const int lowest = k->lowest_at[moves];
+    if (alpha < lowest) {
+        alpha = lowest;
+        if (alpha >= beta)
+            return alpha;
+    }
+    int highest = k->highest_at[moves];
+    /* Entries as in solver.py: an upper bound u as u + offset > 0; a lower bound l with
+     * the rank r of the move that proved it as -((l + offset) * 8 | r) < 0. */
+    const int32_t entry = table_get(k, key);
+    bitboard first = 0;
+    if (entry != 0) {
+        if (entry > 0) {
+            if (entry - k->offset < highest)
+                highest = entry - k->offset;
+        } else {
+            const int bound = (-entry >> 3) - k->offset;
+            if (alpha < bound) {
+                alpha = bound;
+                if (alpha >= beta)
+                    return alpha;
+            }
+            /* The refutation of last time first: it usually refutes again. */
+            first = candidates & k->ordered_columns[-entry & 7];
+        }
+    }
+    if (beta > highest) {
+        beta = highest;
+        if (alpha >= beta)
+            return beta;
+    }
+    if (first) {
+        int score = negamax(k, opponent, mask | first, moves + 1, -beta, -alpha, -1);
+        if (score == ERROR)
+            return ERROR;
+        score = -score;
+        if (score >= beta) {
+            /* No capacity check here, as in solver.py (the key was just there). */
+            if (table_set(k, key, -(((score + k->offset) << 3) | rank_of(k, first))) < 0)
+                return ERROR;
+            return score;
+        }
+        if (score > alpha)
+            alpha = score;
+        candidates ^= first;
+    }
+    Ordered order[MAX_WIDTH];
+    int n = 0;
+    if (candidates & (candidates - 1)) {
+        for (int r = 0; r < k->width; r++) {
+            const bitboard move = candidates & k->ordered_columns[r];
+            if (!move)
+                continue;
+            const bitboard t = threats(k, current | move, mask);
+            const bitboard playable = t & ((mask | move) + k->bottom);
+            /* Two threats the opponent cannot both stop: we win with our next stone. */
+            if (playable && ((playable & (playable - 1)) || ((playable << 1) & t)))
+                return k->highest_at[moves];
+            /* Insertion sort, descending: keys are distinct (one rank each). */
+            const int sort_key = (popcount(t) << 4) | (15 - r);
+            int i = n++;
+            while (i > 0 && order[i - 1].key < sort_key) {
+                order[i] = order[i - 1];
+                i--;
+            }
+            order[i].key = sort_key;
+            order[i].move = move;
+            order[i].threats = t;
+        }
+    } else if (candidates) { /* one move left: its threats are left to the child */
+        order[0].key = 0;
+        order[0].move = candidates;
+        order[0].threats = (bitboard)-1;
+        n = 1;
+    }
+    for (int i = 0; i < n; i++) {
+        const int64_t move_threats = order[i].threats == (bitboard)-1
+            ? -1 : (int64_t)order[i].threats;
+        int score = negamax(k, opponent, mask | order[i].move, moves + 1, -beta, -alpha,
+                            move_threats);
+        if (score == ERROR)
+            return ERROR;
+        score = -score;
+        if (score >= beta) {
+            if (table_store(k, key, -(((score + k->offset) << 3)
+                                      | rank_of(k, order[i].move))) < 0)
+                return ERROR;
+            return score;
+        }
+        if (score > alpha)
+            alpha = score;
+    }
+    if (table_store(k, key, alpha + k->offset) < 0)
+        return ERROR;
+    return alpha;
+}
+
+/* -- the Python face ----------------------------------------------------------------- */
+
+static bitboard as_bitboard(PyObject *o)
+{
+    return (bitboard)PyLong_AsUnsignedLongLong(o);
+}
+
+/* Kernel(width, height, capacity, centre_order) */
+static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"width", "height", "capacity", "centre_order", NULL};
+    int width, height;
+    long long capacity;
+    PyObject *order;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiLO", names, &width, &height,
+                                     &capacity, &order))
+        return -1;
+    if (width < 4 || height < 4 || width > MAX_WIDTH || width * (height + 1) > 63) {
+        PyErr_Format(PyExc_ValueError, "the native solver takes boards of at most 63 "
+                     "bits (width * (height + 1)), not %dx%d", width, height);
+        return -1;
+    }
+    if (capacity < 1) {
+        PyErr_SetString(PyExc_ValueError, "capacity must be at least 1");
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(order, "centre_order must be a sequence");
+    if (seq == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != width) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "centre_order must name every column once");
+        return -1;
+    }
+    k->width = width;
+    k->height = height;
+    k->h1 = height + 1;
+    k->cells = width * height;
+    k->bottom = 0;
+    for (int c = 0; c < width; c++)
+        k->bottom |= (bitboard)1 << (c * k->h1);
+    k->board = k->bottom * (((bitboard)1 << height) - 1);
+    for (int r = 0; r < width; r++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, r));
+        if (c < 0 || c >= width) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "centre_order names a column off the board");
+            return -1;
+        }
+        k->ordered_columns[r] = (((bitboard)1 << height) - 1) << (c * k->h1);
+        k->rank_of_column[c] = r;
+    }
+    Py_DECREF(seq);
+    const int cells = k->cells;
+    for (int n = 0; n <= cells; n++) { /* Python's floor division, for negative n too */
+        k->lost[n] = -((cells - n) / 2);
+        k->lowest_at[n] = cells - 2 - n >= 0 ? -((cells - 2 - n) / 2) : (n - cells + 3) / 2;
+        k->highest_at[n] = cells - 1 - n >= 0 ? (cells - 1 - n) / 2 : -((n - cells + 2) / 2);
+    }
+    k->last_two = cells - 2;
+    k->offset = cells + 1;
+    k->max_slots = 1024;
+    while (k->max_slots < 2 * (uint64_t)capacity + 2)
+        k->max_slots <<= 1;
+    const uint64_t slots = k->max_slots < (1 << 16) ? k->max_slots : (1 << 16);
+    slots_free(k->slots, k->slots ? k->slot_mask + 1 : 0);
+    k->slots = slots_alloc(slots);
+    if (k->slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    k->slot_mask = slots - 1;
+    k->hash_shift = 64 - __builtin_ctzll(slots);
+    k->capacity = capacity;
+    k->size = 0;
+    k->generation = 1;
+    k->nodes = 0;
+    k->python_check = k->next_check = LLONG_MAX;
+    return 0;
+}
+
+static void Kernel_dealloc(Kernel *k)
+{
+    slots_free(k->slots, k->slots ? k->slot_mask + 1 : 0);
+    Py_TYPE(k)->tp_free((PyObject *)k);
+}
+
+/* negamax(current, mask, moves, alpha, beta, opp_threats, next_check, checkpoint) */
+static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "negamax takes 8 arguments");
+        return NULL;
+    }
+    const bitboard current = as_bitboard(args[0]), mask = as_bitboard(args[1]);
+    const long moves = PyLong_AsLong(args[2]);
+    const long alpha = PyLong_AsLong(args[3]), beta = PyLong_AsLong(args[4]);
+    const long long opp_threats = PyLong_AsLongLong(args[5]);
+    const long long next_check = PyLong_AsLongLong(args[6]);
+    if (PyErr_Occurred())
+        return NULL;
+    /* Checked, not trusted: the bounds tables are indexed by `moves`. */
+    if (moves != popcount(mask) || (current & ~mask) || (mask & ~k->board)) {
+        PyErr_SetString(PyExc_ValueError, "not a position of this board");
+        return NULL;
+    }
+    k->python_check = next_check;
+    plan_check(k);
+    k->checkpoint = args[7];
+    const int score = negamax(k, current, mask, (int)moves, (int)alpha, (int)beta,
+                              opp_threats);
+    k->checkpoint = NULL;
+    if (score == ERROR)
+        return NULL;
+    return PyLong_FromLong(score);
+}
+
+static PyObject *Kernel_threats(Kernel *k, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "threats takes 2 arguments");
+        return NULL;
+    }
+    const bitboard p = as_bitboard(args[0]), mask = as_bitboard(args[1]);
+    if (PyErr_Occurred())
+        return NULL;
+    return PyLong_FromUnsignedLongLong(threats(k, p, mask));
+}
+
+static PyObject *Kernel_clear(Kernel *k, PyObject *Py_UNUSED(ignored))
+{
+    table_clear(k);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Kernel_get_nodes(Kernel *k, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLongLong(k->nodes);
+}
+
+static int Kernel_set_nodes(Kernel *k, PyObject *value, void *Py_UNUSED(closure))
+{
+    if (value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "nodes cannot be deleted");
+        return -1;
+    }
+    const long long n = PyLong_AsLongLong(value);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    k->nodes = n;
+    return 0;
+}
+
+static PyObject *Kernel_get_size(Kernel *k, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLongLong(k->size);
+}
+
+static PyMethodDef Kernel_methods[] = {
+    {"negamax", (PyCFunction)(void (*)(void))Kernel_negamax, METH_FASTCALL,
+     "negamax(current, mask, moves, alpha, beta, opp_threats, next_check, checkpoint)"},
+    {"threats", (PyCFunction)(void (*)(void))Kernel_threats, METH_FASTCALL,
+     "threats(p, mask): the empty cells completing a four of p"},
+    {"clear", (PyCFunction)Kernel_clear, METH_NOARGS, "Empty the table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Kernel_getset[] = {
+    {"nodes", (getter)Kernel_get_nodes, (setter)Kernel_set_nodes, "nodes searched", NULL},
+    {"size", (getter)Kernel_get_size, NULL, "entries in the table", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "zerosum.games.connect4._solver.Kernel",
+    .tp_doc = "The solver's search and table for one board size (see solver.py).",
+    .tp_basicsize = sizeof(Kernel),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Kernel_init,
+    .tp_dealloc = (destructor)Kernel_dealloc,
+    .tp_methods = Kernel_methods,
+    .tp_getset = Kernel_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_solver",
+    "The Connect Four solver's search in C (see solver.py, the reference).", -1,
+    NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__solver(void)
+{
+    if (PyType_Ready(&KernelType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&KernelType);
+    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
+        Py_DECREF(&KernelType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

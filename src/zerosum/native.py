@@ -1,0 +1,43 @@
+"""Which compiled kernels this installation uses.
+
+A kernel may have a native twin in C beside its readable Python (today: the Connect
+Four solver's search, games/connect4/_solver.c). setup.py compiles them when the package
+is installed on a machine with a C compiler; without one the package installs and runs
+in pure Python. The Python stays the reference: a native twin returns the same values,
+moves and node counts, only faster. `ZEROSUM_NATIVE=0` in the environment forces the pure
+path (read when a kernel is loaded: set it before the search starts).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+# kernel name (as `zerosum --version` says it) -> the compiled module
+KERNELS = {"connect4 solver": "zerosum.games.connect4._solver"}
+
+
+def enabled() -> bool:
+    """False when ZEROSUM_NATIVE=0 asks for the pure-Python path."""
+    return os.environ.get("ZEROSUM_NATIVE", "1").strip() != "0"
+
+
+def load(module: str) -> ModuleType | None:
+    """The compiled module, or None (not built here, or turned off)."""
+    if not enabled():
+        return None
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+def status() -> str:
+    """One line for `zerosum --version`: the path in use."""
+    if not enabled():
+        return "pure Python: ZEROSUM_NATIVE=0"
+    built = [name for name, module in KERNELS.items() if load(module) is not None]
+    if not built:
+        return "pure Python: no native kernel built"
+    return "native kernels: " + ", ".join(built)

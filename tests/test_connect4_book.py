@@ -1,0 +1,136 @@
+"""The opening book (games/connect4/book.py): built by our solver, checked against it,
+consulted by it before searching."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from zerosum.games.connect4.bitboard import geometry
+from zerosum.games.connect4.book import (
+    Book,
+    back_up,
+    build,
+    canonical,
+    children,
+    mirror,
+    parse,
+    positions,
+    shipped,
+)
+from zerosum.games.connect4.solver import Solver
+
+SMALL = geometry(5, 4)
+
+
+def small_book(depth: int = 4) -> Book:
+    solver = Solver(5, 4, book=False)
+
+    def solve(current: int, mask: int) -> int:
+        solver.reset()
+        return solver.solve(current, mask)
+
+    return build(SMALL, depth, solve)
+
+
+def test_positions_per_ply_mirror_images_once() -> None:
+    # 7 first moves, of which 4 differ up to mirror image; 49 pairs of moves give 25.
+    assert [len(positions(geometry(), d)) for d in range(4)] == [1, 4, 25, 121]
+
+
+def test_mirror_is_an_involution_and_keeps_the_score() -> None:
+    geo = geometry()
+    rng = random.Random(3)
+    for current, mask in rng.sample(sorted(positions(geo, 5).values()), 20):
+        assert mirror(geo, mirror(geo, mask)) == mask
+        flipped = (mirror(geo, current), mirror(geo, mask))
+        assert canonical(geo, current, mask) == canonical(geo, *flipped)
+
+
+def test_every_entry_of_a_small_book_is_the_solvers_score() -> None:
+    book = small_book()
+    assert len(book) == 243
+    check = Solver(5, 4, book=False)
+    for depth in range(book.depth + 1):
+        for current, mask in positions(SMALL, depth).values():
+            check.reset()
+            assert book.score(current, mask) == check.solve(current, mask)
+            mirrored = (mirror(SMALL, current), mirror(SMALL, mask))
+            assert book.score(*mirrored) == book.score(current, mask)
+    assert book.score(0, 0) == check.solve(0, 0) == 0  # 5x4: a draw
+
+
+def test_the_solver_answers_from_the_book_without_a_node() -> None:
+    book = small_book()
+    solver = Solver(5, 4, book=book)
+    analysis = solver.analyse(0, 0, pv=False, all_scores=True)
+    reference = Solver(5, 4, book=False).analyse(0, 0, pv=False, all_scores=True)
+    assert analysis.score == reference.score
+    assert analysis.best_moves == reference.best_moves
+    assert analysis.move_scores == reference.move_scores
+    assert analysis.nodes == 0 and reference.nodes > 0
+    assert solver.solve(0, 0, weak=True) == 0
+    # Beyond its depth the book says nothing and the solver searches.
+    deep = next(iter(positions(SMALL, 5).values()))
+    assert book.score(*deep) is None
+
+
+def test_the_text_round_trips() -> None:
+    book = small_book(3)
+    again = parse(SMALL, book.text(["a comment"]))
+    assert (again.depth, again.scores) == (book.depth, book.scores)
+    with pytest.raises(ValueError, match="depth"):
+        parse(SMALL, "# no depth\n")
+
+
+def test_the_shipped_book_is_consistent() -> None:
+    """Each position above the last ply scores the best of its moves, by the book's
+    own entries (the back-up is redone from the leaves)."""
+    geo = geometry()
+    book = shipped(geo)
+    if book is None:
+        pytest.skip("no 7x6 book shipped (tools/connect4_book.py builds it)")
+    leaves = {k: book.scores[k] for k in positions(geo, book.depth)}
+    assert back_up(geo, book.depth, leaves).scores == book.scores
+    assert book.score(0, 0) == 1  # the first player wins, with their last stone
+    for c, current, mask in children(geo, 0, 0):
+        assert book.score(current, mask) == [2, 1, 0, -1, 0, 1, 2][c]
+
+
+@pytest.mark.slow
+def test_a_sample_of_the_shipped_books_last_ply_against_the_solver() -> None:
+    geo = geometry()
+    book = shipped(geo)
+    if book is None:
+        pytest.skip("no 7x6 book shipped")
+    solver = Solver(book=False)
+    leaves = sorted(positions(geo, book.depth).values())
+    for current, mask in random.Random(24).sample(leaves, min(2, len(leaves))):
+        solver.reset()
+        assert solver.solve(current, mask) == book.score(current, mask)
+
+
+def test_the_book_script_builds_and_resumes(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = Path(__file__).parents[1] / "tools" / "connect4_book.py"
+    out = tmp_path / "book_5x4.txt"
+    # A run stopped after one leaf: the work file holds it; the rerun does the rest.
+    first = next(iter(positions(SMALL, 3).items()))
+    check = Solver(5, 4, book=False)
+    leaf_score = check.solve(*first[1])
+    (tmp_path / "book_5x4.txt.partial").write_text(f"depth 3\n{first[0]:x} {leaf_score}\n"
+                                                   "cpu 1.5\n")
+    done = subprocess.run([sys.executable, str(script), "--width", "5", "--height", "4",
+                           "--depth", "3", "--capacity", "10000", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"{len(positions(SMALL, 3))} positions of ply 3" in done.stdout
+    assert "1 solved before" in done.stdout
+    book = parse(SMALL, out.read_text())
+    assert book.scores == small_book(3).scores
+    assert not (tmp_path / "book_5x4.txt.partial").exists()
+    assert "at most 3 stones" in out.read_text()

@@ -107,7 +107,7 @@ def test_a_sample_of_the_shipped_books_last_ply_against_the_solver() -> None:
         pytest.skip("no 7x6 book shipped")
     solver = Solver(book=False)
     leaves = sorted(positions(geo, book.depth).values())
-    for current, mask in random.Random(24).sample(leaves, min(2, len(leaves))):
+    for current, mask in random.Random(24).sample(leaves, 1):  # minutes each at ply 1
         solver.reset()
         assert solver.solve(current, mask) == book.score(current, mask)
 

@@ -81,7 +81,8 @@ def test_verdicts_count_plies_as_the_solve_command_does() -> None:
 
 
 def test_stop_leaves_the_columns_unproven_and_frees_the_slot(client: TestClient) -> None:
-    sid = session(client)  # the empty board: no column is proven in a test's time
+    # Three stones, past the opening book: no column is proven in a test's time.
+    sid = session(client, moves="444")
     with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
         ws.send_json({"type": "analyse"})
         ws.send_json({"type": "stop"})

@@ -29,6 +29,10 @@
 
 #define MAX_WIDTH 12
 #define MAX_CELLS 63
+/* A table entry's low bits: the rank of the move that proved a lower bound, 0 to 11
+ * (as solver.py's RANK_BITS). */
+#define RANK_BITS 4
+#define RANK_MASK ((1 << RANK_BITS) - 1)
 #define ERROR INT_MIN /* a Python exception is set: unwind */
 
 typedef uint64_t bitboard;
@@ -293,7 +297,7 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
     }
     int highest = k->highest_at[moves];
     /* Entries as in solver.py: an upper bound u as u + offset > 0; a lower bound l with
-     * the rank r of the move that proved it as -((l + offset) * 8 | r) < 0. */
+     * the rank r of the move that proved it as -((l + offset) << RANK_BITS | r) < 0. */
     const int32_t entry = table_get(k, key);
     bitboard first = 0;
     if (entry != 0) {
@@ -301,14 +305,14 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
             if (entry - k->offset < highest)
                 highest = entry - k->offset;
         } else {
-            const int bound = (-entry >> 3) - k->offset;
+            const int bound = (-entry >> RANK_BITS) - k->offset;
             if (alpha < bound) {
                 alpha = bound;
                 if (alpha >= beta)
                     return alpha;
             }
             /* The refutation of last time first: it usually refutes again. */
-            first = candidates & k->ordered_columns[-entry & 7];
+            first = candidates & k->ordered_columns[-entry & RANK_MASK];
         }
     }
     if (beta > highest) {
@@ -323,7 +327,7 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
         score = -score;
         if (score >= beta) {
             /* No capacity check here, as in solver.py (the key was just there). */
-            if (table_set(k, key, -(((score + k->offset) << 3) | rank_of(k, first))) < 0)
+            if (table_set(k, key, -(((score + k->offset) << RANK_BITS) | rank_of(k, first))) < 0)
                 return ERROR;
             return score;
         }
@@ -369,7 +373,7 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
             return ERROR;
         score = -score;
         if (score >= beta) {
-            if (table_store(k, key, -(((score + k->offset) << 3)
+            if (table_store(k, key, -(((score + k->offset) << RANK_BITS)
                                       | rank_of(k, order[i].move))) < 0)
                 return ERROR;
             return score;

@@ -69,6 +69,11 @@ class Solution(NamedTuple):
 
 NATIVE_MODULE = native_kernels.KERNELS["connect4 solver"]
 NEVER = (1 << 62)  # the native kernel's "no check": its node count is a 64-bit int
+# A table entry's low bits: the rank in centre order of the move that proved a lower
+# bound, 0 to 11 (boards up to 12 wide). Three bits once held only ranks 0-7, so on
+# boards 9 or more wide a rank spilled into the bound.
+RANK_BITS = 4
+RANK_MASK = (1 << RANK_BITS) - 1
 
 
 class Progress(NamedTuple):
@@ -157,7 +162,7 @@ class Solver:
         capacity = self.capacity
         # Table entries are one int: an upper bound u as u + offset > 0; a lower bound l
         # with the move that proved it, of rank k in centre order, as
-        # -((l + offset) * 8 + k) < 0.
+        # -((l + offset) * 16 + k) < 0 (RANK_BITS: k is up to 11 on a board 12 wide).
         offset = cells + 1
         solver = self
         nodes = 0
@@ -210,7 +215,7 @@ class Solver:
                 if entry > 0:
                     highest = min(highest, entry - offset)
                 else:
-                    bound = (-entry >> 3) - offset
+                    bound = (-entry >> RANK_BITS) - offset
                     if alpha < bound:
                         alpha = bound
                         if alpha >= beta:
@@ -218,7 +223,7 @@ class Solver:
                     # The move that refuted this position last time is tried first:
                     # it usually refutes it again, and then ordering the others
                     # (a threat computation each) is work saved.
-                    first = candidates & ordered_columns[-entry & 7]
+                    first = candidates & ordered_columns[-entry & RANK_MASK]
             if beta > highest:
                 beta = highest
                 if alpha >= beta:
@@ -226,7 +231,7 @@ class Solver:
             if first:
                 score = -negamax(opponent, mask | first, moves + 1, -beta, -alpha, -1)
                 if score >= beta:
-                    table[key] = -(((score + offset) << 3) | rank_of[first])
+                    table[key] = -(((score + offset) << RANK_BITS) | rank_of[first])
                     return score
                 if score > alpha:
                     alpha = score
@@ -257,7 +262,7 @@ class Solver:
                 if score >= beta:
                     if len(table) >= capacity:
                         table.clear()
-                    table[key] = -(((score + offset) << 3) | rank_of[move])
+                    table[key] = -(((score + offset) << RANK_BITS) | rank_of[move])
                     return score
                 if score > alpha:
                     alpha = score

@@ -247,7 +247,7 @@ def test_a_stop_from_another_thread_stops_the_native_search() -> None:
     timer.start()
     try:
         with pytest.raises(SearchStopped):
-            solver.solve(0, 0)
+            solver.solve(2097152, 6291456)  # after 4 4: past the opening book
     finally:
         timer.cancel()
     assert solver.nodes > 0

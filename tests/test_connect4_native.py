@@ -165,9 +165,10 @@ for line in open(sys.argv[2].replace("L2_R1", "L2_R2")).read().splitlines()[:1]:
 assert grown._kernel.size > 1 << 15
 fast.limit(nodes=3000)
 try:
-    fast.solve(0, 0)
+    fast.solve(2097152, 6291456)  # after 4 4, past the book: stopped by the budget
+    raise AssertionError("the node budget did not stop the search")
 except Exception as e:
-    assert type(e).__name__ == "SearchStopped"
+    assert type(e).__name__ == "SearchStopped", e
 print("sanitized ok")
 """
 
@@ -219,9 +220,10 @@ def test_ctrl_c_reaches_a_native_search_with_no_limit() -> None:
     import signal
     import time
 
+    # After 4 4: past the opening book, which answers the empty board at once.
     code = ("from zerosum.games.connect4.solver import Solver\n"
             "s = Solver()\nprint('solving', flush=True)\n"
-            "try:\n    s.solve(0, 0)\nexcept KeyboardInterrupt:\n"
+            "try:\n    s.solve(2097152, 6291456)\nexcept KeyboardInterrupt:\n"
             "    print('interrupted at', s.nodes > 0, flush=True)\n")
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                              text=True)

@@ -224,3 +224,12 @@ def test_the_reference_programs_exported_mark_themselves_full(
         code, out, _ = marks(capsys, name, "--cases", cases, "--dir", str(tmp_path / name),
                              *SLACK, "--", sys.executable, program)
         assert code == 0 and "100.0 of 100\n" in out, out
+
+
+def test_a_junit_file_that_cannot_be_written_is_refused_before_any_case(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = marks(capsys, "comp3608", "--junit", "/nonexistent/folder/marks.xml",
+                           "--dir", str(SUBMISSIONS), "--", *PYTHON)
+    assert (code, out) == (2, "")
+    assert err == "zerosum: error: output file /nonexistent/folder/marks.xml: no folder " \
+                  "/nonexistent/folder\n"

@@ -403,7 +403,7 @@ def check_parser() -> Parser:
 
 
 def run_check(words: list[str]) -> int:
-    from zerosum.fileio import write_atomic
+    from zerosum.fileio import check_writable, write_atomic
     from zerosum.marker.cases import MARKINGS
     from zerosum.marker.check import check, report_json, report_junit, report_text
     from zerosum.marker.sandbox import Limits, folder_size
@@ -419,6 +419,8 @@ def run_check(words: list[str]) -> int:
     if marking is None:
         raise InputError(f"no auto-marker for {opts.name} yet; there is one for "
                          f"{', '.join(MARKINGS)}")
+    if opts.junit:
+        check_writable(opts.junit)  # now, not after every case has run
     folder = Path(opts.dir)
     if not folder.is_dir():
         raise InputError(f"{opts.dir}: no such folder")

@@ -27,6 +27,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from zerosum.convert import parse_int
 from zerosum.game import AnyGame, InputError, replay
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
@@ -34,6 +35,7 @@ from zerosum.stop import Stop
 DECIDED_CP = 100_000  # a proven win (or loss) whose distance is not known
 TIME_SHARE = 20  # of the clock's remaining time, one move's
 MIN_SECONDS = 0.01
+MAX_GO = 10**12  # the largest number `go` takes (ms, plies or nodes)
 
 
 class UgiEngine:
@@ -169,10 +171,7 @@ class UgiEngine:
                 continue
             if word not in names:
                 raise InputError(f"go: unknown {word!r}")
-            text = next(it, "")
-            if not text.isascii() or not text.isdigit():
-                raise InputError(f"go {word}: not a whole number: {text!r}")
-            values[word] = int(text)
+            values[word] = parse_int(next(it, ""), f"go {word}", lo=0, hi=MAX_GO)
         seconds = values["movetime"] / 1000 if "movetime" in values else None
         side = "p1" if self.game.is_maxs_turn(self.state) else "p2"
         if f"{side}time" in values:

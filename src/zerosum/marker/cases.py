@@ -332,50 +332,32 @@ def maxconnect4_cases(rng: random.Random, count: int) -> list[Case]:
     return cases
 
 
-def read_board(text: str) -> tuple[list[list[int]], int] | None:
-    """A board file (LF or CRLF line ends), or None when it is not one."""
-    lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
-    if len(lines) != ROWS + 1 or lines[ROWS] not in ("1", "2") \
-            or not all(re.fullmatch(r"[012]{7}", line) for line in lines[:ROWS]):
-        return None
-    grid = [[int(ch) for ch in lines[ROWS - 1 - r]] for r in range(ROWS)]
-    return grid, int(lines[ROWS])
-
-
-def points(grid: list[list[int]], player: int) -> int:
-    """Quadruples of four of `player`'s pieces in a line, overlapping ones each."""
-    total = 0
-    for r in range(ROWS):
-        for c in range(COLUMNS):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                cells = [(r + k * dr, c + k * dc) for k in range(4)]
-                total += all(0 <= y < ROWS and 0 <= x < COLUMNS and grid[y][x] == player
-                             for y, x in cells)
-    return total
-
-
 def one_move(case: Case, stdout: str, outputs: Outputs) -> str | None:
+    """The output file is read by the game's own board reader (the format the input
+    file had) and must hold one legal move of the player to move."""
+    from zerosum.game import InputError
+    from zerosum.games.maxconnect4 import drop_cell, parse_board
+
     text = outputs.get("output.txt")
     if text is None:
         return "wrote no output.txt"
-    after = read_board(text)
-    if after is None:
-        return ("output.txt is not a board file: six lines of seven digits 0-2, then the "
-                "player to move")
-    before = read_board(case.inputs[0][1])
-    assert before is not None
-    (old, player), (new, next_player) = before, after
-    changed = [(r, c) for r in range(ROWS) for c in range(COLUMNS) if old[r][c] != new[r][c]]
-    if len(changed) != 1:
-        return f"output.txt changes {len(changed)} cells; one move changes one"
-    r, c = changed[0]
-    if old[r][c] != 0 or new[r][c] != player or (r > 0 and old[r - 1][c] == 0):
-        return (f"output.txt: row {r + 1} of column {c + 1} is no move of player {player} "
-                "(a piece of the player to move, dropped onto the pieces below)")
-    if next_player != 3 - player:
-        return f"output.txt says player {next_player} is next; after player {player}, " \
+    before = parse_board(case.inputs[0][1], "input.txt", counts=False)
+    try:
+        after = parse_board(text, "output.txt", counts=False)
+    except InputError as e:
+        return str(e)
+    player = 1 if before.p1_to_move else 2
+    mine, new_mine = (before.p1, after.p1) if player == 1 else (before.p2, after.p2)
+    others_same = (after.p2 == before.p2) if player == 1 else (after.p1 == before.p1)
+    added = new_mine & ~mine
+    if not others_same or new_mine & mine != mine or added.bit_count() != 1:
+        return f"output.txt is not one move of player {player} on the input's board"
+    if not any(added == drop_cell(before.mask, col) for col in range(COLUMNS)):
+        return f"output.txt: player {player}'s new piece does not rest on the pieces below"
+    if after.p1_to_move == before.p1_to_move:
+        return f"output.txt says player {player} is next; after player {player}, " \
                f"it is {3 - player}"
-    scores = [points(old, 1), points(old, 2), points(new, 1), points(new, 2)]
+    scores = [before.score1, before.score2, after.score1, after.score2]
     if not in_order(scores, [int(n) for n in re.findall(r"-?\d+", stdout)]):
         return (f"the scores before ({scores[0]}-{scores[1]}) and after ({scores[2]}-"
                 f"{scores[3]}) are not printed, in that order")

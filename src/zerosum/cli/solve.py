@@ -85,11 +85,11 @@ def generic_rows(spec: GameSpec, args: argparse.Namespace) -> Iterator[tuple[str
                          "--budget") from None
     except Unsolvable as e:
         raise InputError(f"{spec.name}: {e}") from None
-    yield "value", shown(game, solution[state])
+    yield "value", solved_text(game, solution[state])
     yield "best move", game.format_move(solution.best_move(state))
     if args.all_moves:
         for action, solved in solution.move_values(state):
-            yield f"move {game.format_move(action)}", shown(game, solved)
+            yield f"move {game.format_move(action)}", solved_text(game, solved)
     if not args.no_pv:
         line = solution.principal_variation(state)
         more = f" ... ({len(line)} plies)" if len(line) > PV_SHOWN else ""
@@ -97,7 +97,7 @@ def generic_rows(spec: GameSpec, args: argparse.Namespace) -> Iterator[tuple[str
     yield "positions", f"{solution.positions:,} solved in {solution.seconds:.2f} s"
 
 
-def shown(game: AnyGame, solved: Solved) -> str:
+def solved_text(game: AnyGame, solved: Solved) -> str:
     """A solved value in words. The plies are a minimax distance (so worth saying) only
     for a win or a loss: a draw's or a score's line is one of many."""
     distance = game.values.kind == "outcome" and solved.value != 0

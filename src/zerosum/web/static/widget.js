@@ -41,8 +41,8 @@ function render({ model, el }) {
     const typed = h("input", { class: "zs-move", size: 10, placeholder: model.get("legal").slice(0, 3).join(", ") });
     const player = h("select", { class: "zs-player" },
       ...model.get("players").map((p) => h("option", { value: p, selected: p === model.get("player") }, p)));
-    const depth = h("input", { class: "zs-depth", type: "number", min: 1, max: 99, value: model.get("depth"), size: 3 });
-    const seconds = h("input", { class: "zs-seconds", type: "number", min: 0.1, step: 0.1, value: model.get("seconds"), size: 4 });
+    const depth = h("input", { class: "zs-depth", type: "number", min: 1, max: 99, value: model.get("depth"), style: "width:4em" });
+    const seconds = h("input", { class: "zs-seconds", type: "number", min: 0.1, step: 0.1, value: model.get("seconds"), style: "width:5em" });
     const controls = h("div", { class: "zs-controls" },
       h("form", { onsubmit: (e) => { e.preventDefault(); if (typed.value.trim()) send({ type: "move", move: typed.value.trim() }); } },
         typed, h("button", { type: "submit", disabled: thinking || over }, "Play")),
@@ -56,13 +56,13 @@ function render({ model, el }) {
       infos.map((i) => [i.depth ?? "end", i.value, i.nodes.toLocaleString(), i.elapsed.toFixed(2), i.pv.join(" ")])) : null;
     const moves = model.get("moves");
     const moveList = h("ol", { class: "zs-moves" }, ...moves.map((m) => h("li", {}, m)));
-    root.replaceChildren(
+    root.replaceChildren(...[
       h("div", { class: "zs-status" }, model.get("status")),
       h("div", { class: "zs-main", style: "display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap" },
         h("div", { class: "zs-board" }, board), h("div", {}, moveList, infoTable, h("p", { class: "zs-result" }, model.get("result")))),
       controls,
       explainer(),
-      h("p", { class: "zs-error", style: "color:#b00020" }, model.get("error")));
+      h("p", { class: "zs-error", style: "color:#b00020" }, model.get("error"))].filter((c) => c !== null));
   }
 
   // The explanation: one node of the traced search a step, its position drawn.

@@ -104,10 +104,16 @@ class MoveList:
         return out
 
     def _repr_html_(self) -> str:
-        head = "<tr><th></th><th>player</th><th>move</th><th>value</th></tr>"
-        body = "".join("<tr>" + "".join(f"<td style='text-align:left'>{escape(c)}</td>"
-                                        for c in row) + "</tr>" for row in self.rows())
-        return f"<table class='zerosum-moves'>{head}{body}</table>"
+        head = "<tr><th></th><th>player</th><th>move</th><th>value</th><th></th></tr>"
+        body = []
+        for i, (number, who, move, _) in enumerate(self.rows()):
+            value = self.values[i] if self.values else ""
+            verdict = (self.verdicts[i] if self.verdicts else None) or ""
+            cells = [escape(number), escape(who), escape(move), escape(value),
+                     f"<b style='color:#b00020'>{escape(verdict)}</b>" if verdict else ""]
+            body.append("<tr>" + "".join(f"<td style='text-align:left'>{c}</td>"
+                                         for c in cells) + "</tr>")
+        return f"<table class='zerosum-moves'>{head}{''.join(body)}</table>"
 
     def __repr__(self) -> str:
         return " ".join(self.game.format_move(a) for a in self.actions)

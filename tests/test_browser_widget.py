@@ -89,7 +89,7 @@ def test_the_computer_is_asked_with_the_chosen_player_and_its_line_is_marked(
 def test_a_checkers_move_is_picked_square_by_square(page: Any) -> None:
     cells = [""] * 16
     cells[1], cells[3], cells[12], cells[14] = "b", "b", "w", "w"
-    view = {"kind": "checkers", "rows": 4, "cols": 4, "cells": cells, "moves": [
+    view = {"kind": "paths", "rows": 4, "cols": 4, "cells": cells, "moves": [
         {"path": [1, 4], "text": "A2-B1"}, {"path": [1, 6], "text": "A2-B3"},
         {"path": [3, 6], "text": "A4-B3"}]}
     state = {**tictactoe(), "title": "Checkers", "view": view, "legal": ["A2-B1"]}

@@ -76,7 +76,7 @@ def test_a_column_game_drops_its_principal_variation_to_the_lowest_empty_cell() 
 def test_a_checkers_board_with_men_kings_and_the_first_move_of_a_line() -> None:
     cells = [""] * 16
     cells[1], cells[3], cells[12], cells[14] = "b", "B", "w", "W"
-    view = {"kind": "checkers", "rows": 4, "cols": 4, "cells": cells,
+    view = {"kind": "paths", "rows": 4, "cols": 4, "cells": cells,
             "moves": [{"path": [1, 4], "text": "A2-B1"}, {"path": [3, 6], "text": "A4-B3"}]}
     svg = board_svg(view, pv=["A4-B3", "D1-C2"])
     assert len(elements(svg, "rect")) == 16

@@ -24,6 +24,7 @@ def test_the_tutorial_notebook_runs_and_shows_its_results() -> None:
     assert "alpha-beta:    279 nodes" in printed
     assert "20 positions; value 1 in 5 plies" in printed
     assert "take 2: +1 (First wins in 5 plies)" in printed
+    assert " iterative: take 2, value +1.00, 133 nodes" in printed  # the notebook's own game
     # The rich display: boards as SVG, results, traces and move lists as tables.
     shown = [output.get("data", {}) for cell in notebook.cells if cell.cell_type == "code"
              for output in cell.outputs]

@@ -74,6 +74,20 @@ def test_a_checkers_4x4_pdn_game_ends_in_a_win(capsys: pytest.CaptureFixture[str
     ]
 
 
+def test_a_long_review_reports_its_progress_on_stderr(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import zerosum.cli.review as command
+    from zerosum.cli.table import StderrProgress
+
+    monkeypatch.setattr(command, "StderrProgress", lambda: StderrProgress(after=0.0))
+    assert main(["review", "tictactoe", str(EXAMPLES / "tictactoe-game.txt")]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 12  # stdout keeps only the review
+    # The last position is valued first (the solver works backwards from the end).
+    assert [line.split("] ")[1] for line in captured.err.splitlines()] == [
+        f"position {i} of 10" for i in range(10, 0, -1)]
+
+
 def test_too_big_to_solve_gives_estimates_said_to_be_so(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "game.pdn"

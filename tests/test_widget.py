@@ -74,6 +74,19 @@ def test_the_computer_thinks_in_a_thread_streams_its_info_and_moves() -> None:
     assert max(seen) == len(snap["infos"])  # the front end heard of every Info
 
 
+def test_stop_makes_the_computer_move_at_once() -> None:
+    c = controller("connect4")
+    c.handle({"type": "think", "player": "mcts", "depth": 4, "seconds": 600})
+    assert c.snapshot()["thinking"]
+    c.handle({"type": "move", "move": "4"})
+    assert c.snapshot()["error"] == "the computer is thinking: stop it first"
+    c.handle({"type": "stop"})
+    c.wait(30)
+    snap = c.snapshot()
+    assert not snap["thinking"] and len(snap["moves"]) == 1
+    assert snap["result"].endswith(" (stopped)")
+
+
 def test_an_explanation_steps_through_every_node_of_the_traced_search() -> None:
     c = controller()
     for move in ("5", "1", "9"):

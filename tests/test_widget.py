@@ -120,3 +120,17 @@ def test_the_anywidget_widget_syncs_the_controllers_state() -> None:
     w.controller.wait()
     assert len(w.moves) == 2 and w.result.startswith("solver played ")
     assert "(draw" in w.result or "wins" in w.result  # the solver's value is exact
+
+
+def test_without_the_extra_the_widget_says_how_to_install_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import zerosum.widget as module
+    from zerosum.game import InputError
+
+    monkeypatch.setitem(sys.modules, "anywidget", None)  # import anywidget fails
+    monkeypatch.setattr(module, "_CLASS", [])
+    with pytest.raises(InputError, match=r"needs the notebook extra \(anywidget\): .*notebook"):
+        widget("tictactoe")
+    assert Controller(get_game("tictactoe").create()).snapshot()["title"] == "Tic-tac-toe"

@@ -273,7 +273,7 @@ def widget_class() -> type:
                          + install_hint("notebook")) from None
 
     class GameWidget(anywidget.AnyWidget):
-        _esm = traitlets.Unicode(bundle()).tag(sync=True)
+        _esm = bundle()
         title = traitlets.Unicode("").tag(sync=True)
         view = traitlets.Dict().tag(sync=True)
         status = traitlets.Unicode("").tag(sync=True)

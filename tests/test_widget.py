@@ -105,8 +105,30 @@ def test_an_explanation_steps_through_every_node_of_the_traced_search() -> None:
 def test_the_widget_module_is_the_page_board_module_and_the_widget_joined() -> None:
     code = bundle()
     assert not re.search(r"^\s*import ", code, re.M)  # one module, nothing to fetch
-    assert "function drawBoard(view" in code and "export default { render };" in code
-    assert re.findall(r"^export ", code, re.M) == ["export "]  # only the widget's
+    assert code.startswith("const module_board = (() => {\n")
+    assert "return { SVG_NS, CELL, svgEl, ghostCells, drawBoard };" in code
+    assert "const { drawBoard } = module_board;" in code
+    assert re.findall(r"^export .*", code, re.M) == ["export default { render };"]
+
+
+def test_modules_are_joined_once_each_in_their_own_scope(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import zerosum.widget as module
+
+    (tmp_path / "common.js").write_text("export const $ = (id) => id;\nconst h = 1;\n")
+    (tmp_path / "board.js").write_text('import { $ } from "/static/common.js";\n'
+                                       "const h = 2;\nexport function draw() { return $; }\n")
+    (tmp_path / "top.js").write_text('import { $ as find } from "./common.js";\n'
+                                     'import { draw } from "./board.js";\n'
+                                     "export default { draw, find };\n")
+    monkeypatch.setattr(module, "STATIC", tmp_path)
+    assert bundle("top.js") == (
+        "const module_common = (() => {\nconst $ = (id) => id;\nconst h = 1;\n\n"
+        "return { $ };\n})();\n\n"
+        "const module_board = (() => {\nconst { $ } = module_common;\nconst h = 2;\n"
+        "function draw() { return $; }\n\nreturn { draw };\n})();\n\n"
+        "const { $: find } = module_common;\nconst { draw } = module_board;\n"
+        "export default { draw, find };\n")
 
 
 def test_the_anywidget_widget_syncs_the_controllers_state() -> None:

@@ -35,14 +35,49 @@ MAX_STEPS = 20_000  # nodes of a trace one can step through; deeper: lower the d
 MAX_SECONDS = 3600.0
 
 
-def bundle() -> str:
-    """widget.js with board.js, the page's board module, as one ES module: anywidget
-    loads a single module, so board.js's exports become its local names."""
-    board = (STATIC / "board.js").read_text(encoding="utf-8")
-    front = (STATIC / "widget.js").read_text(encoding="utf-8")
-    board = re.sub(r"^export (?=const |function |let |class )", "", board, flags=re.M)
-    front = re.sub(r'^import \{[^}]*\} from "\./board\.js";\n', "", front, flags=re.M)
-    return board + "\n" + front
+IMPORT = re.compile(r'^import \{([^}]*)\} from "(?:\./|/static/)([\w-]+\.js)";\n', re.M)
+EXPORT = re.compile(r"^export (?:async )?(?:const|let|function|class) ([\w$]+)", re.M)
+
+
+def bundle(entry: str = "widget.js") -> str:
+    """The widget's front end as the one ES module anywidget loads: `entry` with the
+    page's modules it imports (board.js, and what they import in turn) joined in, each
+    in a scope of its own that hands over only its exports. The page loads the same
+    files as they are (it needs no build step); this is the notebook's."""
+    parts: list[str] = []
+    done: set[str] = set()
+
+    def joined(name: str, top: bool) -> None:
+        code = (STATIC / name).read_text(encoding="utf-8")
+        for match in IMPORT.finditer(code):
+            if match.group(2) not in done:
+                done.add(match.group(2))
+                joined(match.group(2), False)
+        # Each import becomes a destructuring of the module's scope.
+        code = IMPORT.sub(lambda m: f"const {{ {names_of(m.group(1))} }} = "
+                                    f"{scope(m.group(2))};\n", code)
+        if top:
+            parts.append(code)
+            return
+        names = EXPORT.findall(code)
+        code = re.sub(r"^export (?=(?:async )?(?:const|let|function|class) )", "", code,
+                      flags=re.M)
+        parts.append(f"const {scope(name)} = (() => {{\n{code}\n"
+                     f"return {{ {', '.join(names)} }};\n}})();\n")
+
+    joined(entry, True)
+    return "\n".join(parts)
+
+
+def names_of(specifiers: str) -> str:
+    """An import's `{ a, b as c }` as a destructuring's `a, b: c`."""
+    return ", ".join(part.strip().replace(" as ", ": ") for part in specifiers.split(",")
+                     if part.strip())
+
+
+def scope(name: str) -> str:
+    """The variable holding a joined module's exports: board.js -> module_board."""
+    return "module_" + re.sub(r"\W", "_", name.removesuffix(".js"))
 
 
 def field(message: dict[str, Any], name: str, kind: type, lo: float | None = None,

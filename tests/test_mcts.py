@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 from clocks import SteppingClock
 
-from zerosum.agents import SearchAgent
-from zerosum.cli.play import OPPONENTS, menu
+from zerosum.cli.play import menu
 from zerosum.games.connect4.game import Connect4
-from zerosum.games.registry import all_games
+from zerosum.games.registry import all_games, get_game
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import TreeGame
+from zerosum.players.agents import SearchAgent
+from zerosum.players.catalogue import names_for
 from zerosum.result import Info
 from zerosum.search import Stop, alphabeta_search, mcts_search
 
@@ -166,7 +167,7 @@ def test_bad_settings_are_refused() -> None:
 
 def test_menu_offers_mcts_with_a_time_per_move() -> None:
     n = [s.name for s in all_games()].index("tictactoe") + 1
-    kind = [*OPPONENTS].index("mcts") + 1
+    kind = names_for(get_game("tictactoe")).index("mcts") + 1
     out = io.StringIO()
     # Opponent help, then mcts with 0.05 s per move, watching it play itself.
     assert menu(io.StringIO(f"{n}\n?\n{kind}\n0.05\n3\n"), out) == 0
@@ -180,7 +181,7 @@ def test_menu_offers_mcts_with_a_time_per_move() -> None:
 
 
 def test_the_live_line_counts_simulations() -> None:
-    from zerosum.agents import progress_line
+    from zerosum.players.terminal import progress_line
 
     game = TicTacToe()
     stop = Stop()

@@ -199,6 +199,12 @@ class GameBase(Generic[S, A]):
         winner = self.winner(state)
         return f"{winner} wins" if winner else "Draw"
 
+    def pass_turn(self, state: S) -> S | None:
+        """The state after the side to move loses its turn (a referee's ruling, e.g. a
+        course's "a late move is forfeit and play returns to the other player"); None
+        (the default) where the game cannot express it: the side then loses the game."""
+        return None
+
     def playout_policy(self, state: S, rng: random.Random) -> A:
         """The move a Monte Carlo playout makes in the non-terminal `state`: uniformly
         random here; a game may prefer better moves (drawn with `rng`, for replays)."""
@@ -268,14 +274,25 @@ def count_paths(game: AnyGame, state: Any, depth: int) -> int:
     return sum(count_paths(game, game.result(state, a), depth - 1) for a in actions)
 
 
-def replay(game: AnyGame, state: Any, moves: Sequence[str]) -> Any:
-    """The position after the typed `moves` from `state`; InputError names the first
-    move that is not legal (its number, counting from 1) or comes after the end."""
+def play_line(game: AnyGame, state: Any, moves: Sequence[str]) -> tuple[Any, list[Any]]:
+    """(the position after the typed `moves` from `state`, their actions); InputError
+    names the first move that is not legal (its number, counting from 1) or comes after
+    the end."""
+    actions = []
     for number, text in enumerate(moves, 1):
         if game.is_terminal(state):
             raise InputError(f"move {number} ({text}): the game is already over")
         try:
-            state = game.result(state, game.parse_move(state, text))
+            action = game.parse_move(state, text)
+            if action not in game.actions(state):  # a lenient parse_move of one's own
+                raise InputError("not a legal move here")
+            state = game.result(state, action)
         except InputError as e:
             raise InputError(f"move {number} ({text}): {e}") from None
-    return state
+        actions.append(action)
+    return state, actions
+
+
+def replay(game: AnyGame, state: Any, moves: Sequence[str]) -> Any:
+    """The position after the typed `moves` from `state` (see play_line)."""
+    return play_line(game, state, moves)[0]

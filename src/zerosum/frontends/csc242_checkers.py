@@ -16,23 +16,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
-from zerosum.agents import (
-    Agent,
-    MatchObserver,
-    MatchRecord,
-    Move,
-    Quit,
-    Watch,
-    play_match,
-    playable,
-    value_text,
-)
 from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, Parser, guarded, read_answer
 from zerosum.convert import MAX_DEPTH, int_arg, parse_float, parse_int, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
 from zerosum.games.checkers.engine import checkers_kernel
+from zerosum.match import Agent, MatchObserver, MatchRecord, Move, play_match
+from zerosum.players.agents import playable
+from zerosum.players.terminal import Quit, Watch
+from zerosum.players.text import value_text
 from zerosum.result import Limit, SearchResult
 from zerosum.search import (
     TranspositionTable,

@@ -64,7 +64,7 @@ class GameJob:
 
     `number` counts from 1 in schedule order; the same settings give the same numbers, so a
     resumed tournament knows which games are done. `agents[0]` plays first (Max) and
-    `agents[1]` second; both are agent specs (`zerosum.agents.agent_from_spec`). `opening`
+    `agents[1]` second; both are agent specs (`zerosum.players.spec.agent_from_spec`). `opening`
     is in the game's notation. `seeds` seed each agent (unless its spec sets a seed).
     `move_timeout` is each side's limit for one move, in seconds: past it the side loses.
     `max_plies` ends the game as a draw (None: no limit); `adjudicate` lets the game's

@@ -215,6 +215,11 @@ def game_engine(spec: GameSpec, name: str) -> PlayerKind:
                       explain=f"the game's own {name}, given a time per move.")
 
 
+def all_kinds() -> list[PlayerKind]:
+    """Every registered kind (a game's own analysers are kinds of that game only)."""
+    return list(KINDS.values())
+
+
 def kinds_for(spec: GameSpec) -> list[PlayerKind]:
     """The kinds of player of this game, in menu order: the generic ones, then the
     game's own (its engine, then the analysers it registers), then any registered

@@ -13,13 +13,13 @@ from zerosum.game import InputError
 from zerosum.games.registry import GameSpec
 from zerosum.match import Agent
 from zerosum.players.agents import FileAgent
-from zerosum.players.catalogue import KINDS, SETTINGS, Choice, kind_of, kinds_for
+from zerosum.players.catalogue import SETTINGS, Choice, all_kinds, kind_of, kinds_for
 
 
 def spec_help(spec: GameSpec | None = None) -> str:
     """The help of an option that takes a player's spec, generated from the catalogue
     (for one game, or, without `spec`, every kind)."""
-    kinds = kinds_for(spec) if spec is not None else list(KINDS.values())
+    kinds = kinds_for(spec) if spec is not None else all_kinds()
     plain = [k.usage() for k in kinds if k.argument is None]
     named = [k.usage() for k in kinds if k.argument is not None]
     own = "" if spec is not None else " or the game's own (engine, solver)"
@@ -29,11 +29,11 @@ def spec_help(spec: GameSpec | None = None) -> str:
             + "; or your own agent FILE.py[:SETTINGS] (see docs/tournaments.md)")
 
 
-def split_name(text: str) -> tuple[str, str]:
-    """(NAME, the rest): the longest registered kind name taking an argument that
+def split_name(spec: GameSpec, text: str) -> tuple[str, str]:
+    """(NAME, the rest): the longest name of the game's kinds taking an argument that
     `text` starts with (`course:comp3608:./a.out` -> ("course:comp3608", "./a.out")),
     else the text up to its first colon."""
-    for name in sorted((k.name for k in KINDS.values() if k.argument is not None),
+    for name in sorted((k.name for k in kinds_for(spec) if k.argument is not None),
                        key=len, reverse=True):
         if text.startswith(name + ":"):
             return name, text[len(name) + 1:]
@@ -50,7 +50,7 @@ def agent_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) 
     person's own agent from that file (zerosum.gamefile.load_agent_file), given the
     settings as they are written. InputError, naming the spec, on anything else."""
     text = text.strip()
-    name, rest = split_name(text)
+    name, rest = split_name(spec, text)
     what = f"player {shown(text, 40)}"
     kind = None if name.endswith(".py") else kind_of(spec, name)
     if kind is not None and kind.argument is not None:

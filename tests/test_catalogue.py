@@ -39,7 +39,7 @@ def test_the_limits_a_kind_understands_and_its_defaults() -> None:
     assert kind_of(c4, "alphabeta").limit(c4, Choice()) == Limit(depth=6)
     assert kind_of(c4, "alphabeta").limit(c4, Choice(depth=0)) == Limit()  # to the end
     assert kind_of(c4, "depth-limited").limit(c4, Choice(depth=3)) == Limit(depth=3)
-    with pytest.raises(InputError, match="^depth-limited needs a depth of 1 or more$"):
+    with pytest.raises(InputError, match=r"^depth-limited needs a depth of 1 or more$"):
         kind_of(c4, "depth-limited").limit(c4, Choice(depth=0))
     assert kind_of(c4, "iterative").limit(c4, Choice()) == Limit(seconds=1.0)
     assert kind_of(c4, "iterative").limit(c4, Choice(nodes=500)) == Limit(nodes=500)

@@ -19,15 +19,10 @@ from zerosum.games.registry import GameSpec
 from zerosum.kernel import ALL, Enhancements
 from zerosum.match import Move
 from zerosum.result import Analyser, InfoSink, Limit, SearchResult
-from zerosum.search import (
-    TranspositionTable,
-    alphabeta_search,
-    iterative_deepening_search,
-    mcts_search,
-    minimax_search,
-)
-from zerosum.search.driver import analyse_with, stop_for
+from zerosum.search import alphabeta, iterative, mcts, minimax
+from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
+from zerosum.table import TranspositionTable
 
 
 class Runner(Protocol):
@@ -137,16 +132,15 @@ class SearchAgent(ComputerAgent):
     ) -> None:
         if algorithm not in self.ALGORITHMS:
             raise InputError(f"unknown algorithm {algorithm!r}; choose from {self.ALGORITHMS}")
-        if depth is not None and depth < 0:
-            raise InputError(f"depth must be 0 or more, not {depth}")
-        if seconds is not None and seconds <= 0:
-            raise InputError(f"time must be positive, not {seconds}")
         if algorithm == "depth-limited" and depth is None:
             depth = 4
         if algorithm in ("iterative", "mcts") and seconds is None:
             seconds = 1.0
         self.algorithm, self.depth, self.seconds = algorithm, depth, seconds
-        self.limit = Limit(depth=depth, seconds=seconds, nodes=nodes)
+        try:
+            self.limit = Limit(depth=depth, seconds=seconds, nodes=nodes)
+        except ValueError as e:  # the one check of a limit
+            raise InputError(str(e)) from None
         self.enhancements = enhancements
         self.seeds = random.Random(seed)  # each move's seed drawn from `seed`
         detail = f"depth {depth}" if depth is not None else ""
@@ -162,16 +156,13 @@ class SearchAgent(ComputerAgent):
         iterative deepening and MCTS the time and node budgets too."""
         limit = limit or self.limit
         if self.algorithm == "mcts":
-            return mcts_search(game, state, seconds=limit.seconds, simulations=limit.nodes,
-                               stop=stop, seed=self.seeds.randrange(2**32), on_info=on_info)
-        if stop is not None or limit.seconds is not None or limit.nodes is not None:
-            stop = stop_for(limit, stop)
+            return mcts.analyse(game, state, limit, on_info, stop,
+                                seed=self.seeds.randrange(2**32))
         if self.algorithm == "minimax":
-            return minimax_search(game, state, limit.depth, stop=stop)
+            return minimax.analyse(game, state, limit, on_info, stop)
         if self.algorithm == "iterative":
-            return iterative_deepening_search(
-                game, state, seconds=limit.seconds, nodes=limit.nodes, stop=stop,
-                max_depth=limit.depth or 100, on_info=on_info, enhancements=self.enhancements)
+            return iterative.analyse(game, state, limit, on_info, stop,
+                                     enhancements=self.enhancements)
         # A table costs alpha-beta nothing in value and saves it the transposed subtrees;
         # searching the same state again (thinking on after a stop) reuses it.
         table = None
@@ -179,8 +170,8 @@ class SearchAgent(ComputerAgent):
             if self._table is None or self._table[0] != state:
                 self._table = (state, TranspositionTable())
             table = self._table[1]
-        return alphabeta_search(game, state, limit.depth, order=self.enhancements.ordering,
-                                table=table, stop=stop)
+        return alphabeta.analyse(game, state, limit, on_info, stop,
+                                 order=self.enhancements.ordering, table=table)
 
 
 def engines_of(spec: GameSpec, enhancements: Enhancements = ALL) -> dict[str, Analyser]:

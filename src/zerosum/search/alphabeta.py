@@ -12,8 +12,9 @@ import math
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.result import SearchResult, Tracer
+from zerosum.result import InfoSink, Limit, SearchResult, Tracer
 from zerosum.search.core import Context, check_depth, search_root
+from zerosum.search.driver import bounded
 from zerosum.stop import Stop
 from zerosum.table import Bound, Entry, TranspositionTable, classify, narrow
 
@@ -149,3 +150,14 @@ def alphabeta_search(
         table.store(game.key(state), result.value, classify(result.value, alpha, beta),
                     remaining, result.action)
     return result
+
+
+def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = None,
+            stop: Stop | None = None, order: bool = False,
+            table: TranspositionTable | None = None,
+            tracer: Tracer | None = None) -> SearchResult:
+    """alphabeta_search as an Analyser (zerosum.result): to `limit.depth` (None: the
+    end), stopped by its time or node budget or by `stop`. It reports no Info (one
+    pass)."""
+    return alphabeta_search(game, state, limit.depth, order=order, table=table,
+                            tracer=tracer, stop=bounded(limit, stop))

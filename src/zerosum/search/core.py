@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.result import Clock, SearchResult, SearchStats, TraceEvent, Tracer
+from zerosum.result import Clock, Limit, SearchResult, SearchStats, TraceEvent, Tracer
 from zerosum.stop import SearchStopped, Stop
 from zerosum.table import Entry
 
@@ -153,5 +153,5 @@ def search_root(
 
 
 def check_depth(depth: int | None) -> None:
-    if depth is not None and depth < 0:
-        raise ValueError(f"depth must be 0 or more, not {depth}")
+    """ValueError for a depth no search takes (the one check: Limit's)."""
+    Limit(depth=depth)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.result import Clock, Info, InfoSink, SearchResult
+from zerosum.result import Clock, Info, InfoSink, Limit, SearchResult
 from zerosum.stop import Stop
 
 DEFAULT_SIMULATIONS = 10_000  # the budget when none is given
@@ -283,3 +283,15 @@ def best_child(node: Node) -> Node:
 
 def best_child_action(node: Node) -> Any:
     return best_child(node).action if node.children else None
+
+
+def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = None,
+            stop: Stop | None = None, seed: int | None = 0, c: float = 1.41,
+            bounds: tuple[float, float] | None = None, every: int = 1000,
+            clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+    """mcts_search as an Analyser (zerosum.result): within `limit.seconds` and
+    `limit.nodes` simulations (a depth means nothing to it: its tree grows where the
+    simulations lead)."""
+    return mcts_search(game, state, seconds=limit.seconds, simulations=limit.nodes,
+                       stop=stop, seed=seed, c=c, bounds=bounds, on_info=on_info,
+                       every=every, clock=clock)

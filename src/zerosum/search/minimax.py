@@ -6,8 +6,9 @@ import math
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.result import SearchResult, Tracer
+from zerosum.result import InfoSink, Limit, SearchResult, Tracer
 from zerosum.search.core import Context, check_depth, search_root
+from zerosum.search.driver import bounded
 from zerosum.stop import Stop
 
 
@@ -58,3 +59,10 @@ def minimax_search(
         return min_value(state, action, depth)
 
     return search_root(ctx, state, child, algorithm="minimax")
+
+
+def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = None,
+            stop: Stop | None = None, tracer: Tracer | None = None) -> SearchResult:
+    """minimax_search as an Analyser (zerosum.result): to `limit.depth` (None: the end),
+    stopped by its time or node budget or by `stop`. It reports no Info (one pass)."""
+    return minimax_search(game, state, limit.depth, tracer=tracer, stop=bounded(limit, stop))

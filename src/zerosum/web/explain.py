@@ -30,8 +30,8 @@ from zerosum.explain import fmt, trace_tree
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import get_game
 from zerosum.games.tree import Node, Path, TreeGame
-from zerosum.result import SearchResult, TraceEvent
-from zerosum.search import alphabeta_search, minimax_search
+from zerosum.result import Limit, SearchResult, TraceEvent
+from zerosum.search import alphabeta, minimax, minimax_search
 from zerosum.stop import Stop
 from zerosum.table import Bound, Entry, TranspositionTable, narrow
 
@@ -244,9 +244,9 @@ def game_search(game: AnyGame, state: Any, algorithm: str, depth: int,
                 table: bool) -> tuple[SearchResult, list[TraceEvent | Probe]]:
     log: list[TraceEvent | Probe] = []
     if algorithm == "minimax":
-        return minimax_search(game, state, depth, tracer=log.append), log
+        return minimax.analyse(game, state, Limit(depth=depth), tracer=log.append), log
     tt = WatchedTable(log, depth) if table else None
-    return alphabeta_search(game, state, depth, table=tt, tracer=log.append), log
+    return alphabeta.analyse(game, state, Limit(depth=depth), table=tt, tracer=log.append), log
 
 
 def game_nodes(game: AnyGame, root: Visit, depth: int,

@@ -91,3 +91,19 @@ def test_the_move_limit_and_the_adjudicator() -> None:
 def test_unrefereed_errors_reach_the_caller() -> None:
     with pytest.raises(RuntimeError, match="boom"):
         play_match(TicTacToe(), [Scripted("x", ["crash"]), Scripted("o", [])])
+
+
+def test_a_lost_move_is_stored_and_old_records_still_read() -> None:
+    from zerosum.tournament.jobs import GameResult, MoveRecord
+    from zerosum.tournament.referee import record
+
+    lost = record(TicTacToe(), Move(None, None, 0.31234, 1, "no move within 0.1 s"))
+    assert lost == MoveRecord("", 0.3123, by=1, forfeit="no move within 0.1 s")
+    played = MoveRecord("5", 0.0, by=0)
+    text = GameResult(1, 1.0, "X wins", (played, lost)).to_json()
+    assert '"forfeit": "no move within 0.1 s"' in text and text.count("forfeit") == 1
+    assert GameResult.from_json(text).moves == (played, lost)
+    old = ('{"fault": null, "moves": [{"by": 0, "depth": null, "move": "5", "nodes": null, '
+           '"seconds": 0.0, "unit": "nodes", "value": null}], "number": 1, "reason": "X wins", '
+           '"score": 1.0, "seconds": 0.5}')
+    assert GameResult.from_json(old).moves == (played,)

@@ -274,12 +274,13 @@ def count_paths(game: AnyGame, state: Any, depth: int) -> int:
     return sum(count_paths(game, game.result(state, a), depth - 1) for a in actions)
 
 
-def play_line(game: AnyGame, state: Any, moves: Sequence[str]) -> tuple[Any, list[Any]]:
+def play_line(game: AnyGame, state: Any, moves: Sequence[str],
+              first: int = 1) -> tuple[Any, list[Any]]:
     """(the position after the typed `moves` from `state`, their actions); InputError
-    names the first move that is not legal (its number, counting from 1) or comes after
-    the end."""
+    names the first move that is not legal (its number, counting from `first`) or comes
+    after the end."""
     actions = []
-    for number, text in enumerate(moves, 1):
+    for number, text in enumerate(moves, first):
         if game.is_terminal(state):
             raise InputError(f"move {number} ({text}): the game is already over")
         try:

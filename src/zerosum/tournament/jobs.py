@@ -125,6 +125,7 @@ class MoveRecord:
     nodes: int | None = None
     by: int = 0  # 0: the first agent of the job (Max), 1: the second; -1: the opening
     unit: str = "nodes"
+    forfeit: str = ""  # why the side lost this move (it passed its turn); "" if it did not
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,9 @@ class GameResult:
         data = asdict(self)
         if not self.names:
             del data["names"]  # as results were written before agents' names were kept
+        for move in data["moves"]:
+            if not move["forfeit"]:
+                del move["forfeit"]  # as moves were written before a move could be lost
         return json.dumps(data, sort_keys=True)
 
     @classmethod
@@ -180,4 +184,5 @@ def _move(data: dict[str, Any]) -> MoveRecord:
     expect(m.depth is None or is_int(m.depth), what, "depth")
     expect(m.nodes is None or is_int(m.nodes), what, "nodes")
     expect(m.by in (-1, 0, 1) and is_int(m.by), what, "by")
+    expect(isinstance(m.forfeit, str), what, "forfeit")
     return m

@@ -75,7 +75,9 @@ def opening_state(game: AnyGame, opening: tuple[str, ...]) -> Any:
 
 def record(game: AnyGame, move: Move) -> MoveRecord:
     """A played move as the tournament stores it."""
-    text = game.format_move(move.action) if move.action is not None else ""
+    if move.action is None:  # lost: the side passed its turn
+        return MoveRecord("", round(move.seconds, 4), by=move.side, forfeit=move.forfeit)
+    text = game.format_move(move.action)
     r = move.result
     if r is None:
         return MoveRecord(text, round(move.seconds, 4), by=move.side)

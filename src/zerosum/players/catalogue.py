@@ -7,7 +7,8 @@ Every list of players is generated from here: `zerosum play`'s menu and `--oppon
 zerosum.players.spec), the web page's players (/api/games) and the checkers program's
 menu. A module adds a kind with `register(PlayerKind(...))` when it is imported; a kind
 whose players need an argument (an external program's command) says so with
-`argument` and is written `NAME:ARGUMENT`.
+`argument` and is written `NAME:ARGUMENT`. Modules of zerosum.players.kinds are imported
+the first time the kinds are listed, so a kind added there needs no other edit.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from zerosum.games.registry import GameSpec
 from zerosum.kernel import ALL, Enhancements
 from zerosum.match import Agent
 from zerosum.players.agents import EngineAgent, RandomAgent, SearchAgent, engines_of
+from zerosum.plugins import import_submodules
 from zerosum.result import Limit
 
 DEFAULT_SECONDS = 1.0  # a timed player's time per move when none is given
@@ -136,6 +138,17 @@ class PlayerKind:
 
 
 KINDS: dict[str, PlayerKind] = {}
+PLUGINS = "zerosum.players.kinds"  # the package whose modules register more kinds
+_discovered = False
+
+
+def known() -> dict[str, PlayerKind]:
+    """Every registered kind, the modules of PLUGINS imported (once) first."""
+    global _discovered
+    if not _discovered:
+        _discovered = True
+        import_submodules(PLUGINS)
+    return KINDS
 
 
 def register(kind: PlayerKind) -> PlayerKind:
@@ -217,18 +230,19 @@ def game_engine(spec: GameSpec, name: str) -> PlayerKind:
 
 def all_kinds() -> list[PlayerKind]:
     """Every registered kind (a game's own analysers are kinds of that game only)."""
-    return list(KINDS.values())
+    return list(known().values())
 
 
 def kinds_for(spec: GameSpec) -> list[PlayerKind]:
     """The kinds of player of this game, in menu order: the generic ones, then the
     game's own (its engine, then the analysers it registers), then any registered
     later (external programs)."""
-    generic = [k for k in KINDS.values() if not k.engine and k.argument is None
+    kinds = known()
+    generic = [k for k in kinds.values() if not k.engine and k.argument is None
                and k.applies(spec)]
-    own = [k for k in KINDS.values() if k.engine and k.applies(spec)]
-    own += [game_engine(spec, name) for name in spec.engines if name not in KINDS]
-    others = [k for k in KINDS.values() if k.argument is not None and k.applies(spec)]
+    own = [k for k in kinds.values() if k.engine and k.applies(spec)]
+    own += [game_engine(spec, name) for name in spec.engines if name not in kinds]
+    others = [k for k in kinds.values() if k.argument is not None and k.applies(spec)]
     return [*generic, *own, *others]
 
 

@@ -107,3 +107,20 @@ def test_a_lost_move_is_stored_and_old_records_still_read() -> None:
            '"seconds": 0.0, "unit": "nodes", "value": null}], "number": 1, "reason": "X wins", '
            '"score": 1.0, "seconds": 0.5}')
     assert GameResult.from_json(old).moves == (played,)
+
+
+def test_the_printer_shows_a_lost_move_and_a_forfeit() -> None:
+    import io
+
+    from zerosum.players.text import MatchPrinter
+
+    out = io.StringIO()
+    rules = Rules(refereed=True, move_seconds=(0.1, 0.1), late="move")
+    play_match(TicTacToe(), [Scripted("x", ["slow", 0]), Scripted("o", [4, "crash"])], rules=rules,
+               observer=MatchPrinter(out, show_board=False))
+    assert out.getvalue().splitlines()[:4] == [
+        "X (x) loses the move: no move within 0.1 s",
+        "O (o) plays 5: time 0.000 s",
+        "X (x) plays 1: time 0.000 s",
+        "Game over: O (o) crashed: RuntimeError: boom.",
+    ]

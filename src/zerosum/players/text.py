@@ -49,6 +49,10 @@ class MatchPrinter(MatchObserver):
             self.say(game.render(state))
 
     def after_move(self, game: AnyGame, state: Any, side: int, move: Move) -> None:
+        if move.forfeit:
+            self.say(f"{player_names(game)[side]} ({self.names[side]}) loses the move: "
+                     f"{move.forfeit}")
+            return
         self.say(f"{player_names(game)[side]} ({self.names[side]}) plays "
                  f"{game.format_move(move.action)}: {describe(game, move, state)}")
 
@@ -60,6 +64,8 @@ class MatchPrinter(MatchObserver):
             if self.show_board:
                 self.say(game.render(record.final_state))
             self.say(f"Game over. {game.outcome(record.final_state)}.")
+        elif record.score is not None:  # decided by the rules: a forfeit, a draw, ...
+            self.say(f"Game over: {record.reason}.")
         else:
             self.say(f"Stopped after {len(record.moves)} moves: the game is unfinished.")
         self.say(f"Thinking time: {players[0]} {record.seconds[0]:.2f} s, "

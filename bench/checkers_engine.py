@@ -101,8 +101,8 @@ def match(games: int, seconds: float, depth: int) -> None:
         engine_black = g % 2 == 0
         agents = [engine, opponent] if engine_black else [opponent, engine]
         record = play_match(game, agents, state=opening, rules=Rules(max_moves=MAX_PLIES))
-        for side, move in record.moves:
-            if agents[side] is engine and move.result is not None:
+        for move in record.moves:
+            if agents[move.side] is engine and move.result is not None:
                 engine_nodes += move.result.stats.nodes
                 engine_cpu += move.result.stats.cpu_time
                 if move.result.depth:

@@ -22,7 +22,14 @@ from zerosum.game import AnyGame, InputError, format_value, replay
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.kernel import Enhancements
 from zerosum.players.agents import ComputerAgent
-from zerosum.players.catalogue import Choice, default_kind, kind_of, names_for
+from zerosum.players.catalogue import (
+    DEFAULT_SECONDS,
+    Choice,
+    default_kind,
+    kind_of,
+    kinds_for,
+    names_for,
+)
 from zerosum.players.text import value_text
 from zerosum.result import Info, SearchResult, depth_text
 from zerosum.stop import Stop
@@ -48,11 +55,15 @@ def register(sub: Any) -> None:
                            help=f"start from this position ({spec.position.name})")
         g.add_argument("--player", choices=names_for(spec), default=default_kind(spec),
                        help="who searches (default: %(default)s)")
+        kinds = kinds_for(spec)
+        fixed = ", ".join(k.name for k in kinds if k.fixed_depth)
+        timed = ", ".join(k.name for k in kinds if k.timed)
         g.add_argument("--depth", type=depth_arg,
-                       help="depth limit (minimax, alpha-beta: default "
-                       f"{spec.default_depth}; 0 = to the end of the game)")
+                       help=f"depth limit ({fixed}: default {spec.default_depth}; 0 = to the "
+                       "end of the game)")
         g.add_argument("--time", type=positive_float,
-                       help="seconds (default: 1 for iterative deepening, MCTS and engines)")
+                       help=f"seconds (default: {DEFAULT_SECONDS:g} for {timed}; an engine "
+                       "given --depth alone searches by depth)")
         g.add_argument("--nodes", type=int_arg(1, MAX_NODES),
                        help="node budget (MCTS: simulations)")
         g.add_argument("--seed", type=seed_arg, default=None, help="seed of random and mcts")

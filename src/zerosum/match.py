@@ -101,10 +101,12 @@ class Rules:
 
 
 def tournament_rules(move_seconds: tuple[float, float], max_plies: int | None,
-                     adjudicator: Callable[[Any, Any], float | None] | None) -> Rules:
-    """A tournament's: a late, crashing or illegal move loses the game."""
+                     adjudicator: Callable[[Any, Any], float | None] | None,
+                     late: str = "game") -> Rules:
+    """A tournament's: a crashing or illegal move loses the game, a late one the game or
+    (`late` "move") only the move."""
     return Rules(refereed=True, move_seconds=move_seconds, max_plies=max_plies,
-                 adjudicator=adjudicator)
+                 adjudicator=adjudicator, late="move" if late == "move" else "game")
 
 
 @dataclass

@@ -23,7 +23,7 @@ from zerosum.ratings import Sprt
 from zerosum.result import Limit
 from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.export import export
-from zerosum.tournament.jobs import GameJob, GameResult
+from zerosum.tournament.jobs import FORFEITS, GameJob, GameResult
 from zerosum.tournament.report import Played, labels, ratings, report
 from zerosum.tournament.run import play
 from zerosum.tournament.schedule import (
@@ -126,6 +126,10 @@ def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None
     g.add_argument("--move-timeout", type=float_arg(0, 86_400, lo_open=True, name="seconds"),
                    help="seconds a move may take before its agent loses (default: 3 times "
                    "the agent's time plus 2 s, or 60 s for agents without a time limit)")
+    g.add_argument("--late", choices=FORFEITS, default="game",
+                   help="what a move past its timeout costs: the game, or only the move "
+                   "(its side passes its turn, COMP3608's rule; in a game that cannot pass, "
+                   "the game) (default: %(default)s)")
     g.add_argument("--workers", type=int_arg(1, 256, "workers"),
                    help="games played at once (default: the number of cores; never more "
                    "than games to play, nor, on this machine, than 4 a core)")
@@ -165,7 +169,7 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
         raise InputError("--address goes with --backend ray")
     return Settings(name, agents, games, format_, args.seed, args.opening_plies,
                     openings, args.max_plies, not args.no_adjudication, timeouts,
-                    options), game
+                    options, args.late), game
 
 
 def checked_agent(spec: GameSpec, text: str, args: argparse.Namespace) -> Agent:

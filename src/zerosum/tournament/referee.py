@@ -122,7 +122,7 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
     own = tuple(str(getattr(a.own, "name", "")) if isinstance(a, FileAgent) else ""
                 for a in agents)
     rules = tournament_rules(job.move_timeout, job.max_plies,
-                             spec.adjudicator if job.adjudicate else None)
+                             spec.adjudicator if job.adjudicate else None, job.late)
     played = play_match(game, agents, replay(game, game.initial_state(), opening), rules,
                         played=opening, on_turn=on_turn)
     assert played.score is not None  # refereed, no person: every game is decided

@@ -219,6 +219,11 @@ register(PlayerKind(
     "engine", "the game's own engine", build_engine("engine"), SEARCH_SETTINGS, timed=True,
     depth_alone=True, applies=lambda spec: spec.kernel is not None, engine=True,
     explain="the game's own, stronger player, given a time per move."))
+register(PlayerKind(
+    "solver", "the game's own solver", build_engine("solver"), SEARCH_SETTINGS, timed=True,
+    depth_alone=True, applies=lambda spec: "solver" in spec.engines, engine=True,
+    explain="perfect play, when it can prove the position within the time per move; "
+    "otherwise the engine's first choice."))
 
 
 def game_engine(spec: GameSpec, name: str) -> PlayerKind:

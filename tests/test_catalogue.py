@@ -14,6 +14,7 @@ from zerosum.players.catalogue import (
     KINDS,
     Choice,
     PlayerKind,
+    Setting,
     default_kind,
     kind_of,
     make_player,
@@ -69,9 +70,9 @@ def test_settings_are_read_within_their_ranges() -> None:
 class Echo:
     """A stand-in for an external program: plays the first legal move."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, limit: Limit, folder: str = ".") -> None:
         self.name = f"echo:{command}"
-        self.command = command
+        self.command, self.limit, self.folder = command, limit, folder
 
     def choose(self, game: object, state: object) -> Move:
         return Move(game.actions(state)[0])  # type: ignore[attr-defined]
@@ -81,17 +82,25 @@ def test_a_kind_registered_from_outside_is_everywhere(monkeypatch: pytest.Monkey
     monkeypatch.setattr(catalogue, "KINDS", dict(KINDS))
 
     def build(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
-        return Echo(choice.argument)
+        return Echo(choice.argument, limit, **choice.extra)
 
-    register(PlayerKind("course:echo", "a program, called once a move", build,
-                        argument="COMMAND", applies=lambda spec: spec.name == "tictactoe"))
+    folder = Setting("folder", "where the program runs", lambda text, what: text)
+    register(PlayerKind("course:echo", "a program, called once a move", build, ("time",),
+                        timed=True, argument="COMMAND", own_settings=(folder,),
+                        applies=lambda spec: spec.name == "tictactoe"))
     ttt, c4 = get_game("tictactoe"), get_game("connect4")
     agent = agent_from_spec(ttt, "course:echo:./a.out --fast")
     assert isinstance(agent, Echo) and agent.command == "./a.out --fast"
-    assert "a program: course:echo:COMMAND" in spec_help(ttt)
+    assert (agent.limit, agent.folder) == (Limit(seconds=1.0), ".")
+    agent = agent_from_spec(ttt, "course:echo,time=2,folder=/tmp/x:java Four")
+    assert isinstance(agent, Echo) and agent.command == "java Four"
+    assert (agent.limit, agent.folder) == (Limit(seconds=2.0), "/tmp/x")
+    with pytest.raises(InputError, match=r"'depth=3' is unknown \(settings: time, folder\)"):
+        agent_from_spec(ttt, "course:echo,depth=3:java Four")
+    assert "a program: course:echo[,SETTING=VALUE...]:COMMAND" in spec_help(ttt)
     assert "course:echo" not in spec_help(c4)
     assert names_for(ttt) == GENERIC  # menus offer only kinds that need no argument
-    with pytest.raises(InputError, match="give the COMMAND, course:echo:COMMAND"):
+    with pytest.raises(InputError, match=r"give the COMMAND, course:echo\[,SETTING=VALUE...\]:COMMAND$"):
         agent_from_spec(ttt, "course:echo:")
     with pytest.raises(InputError, match="unknown player 'course' for connect4"):
         agent_from_spec(c4, "course:echo:./a.out")

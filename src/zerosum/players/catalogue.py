@@ -13,7 +13,7 @@ the first time the kinds are listed, so a kind added there needs no other edit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -70,7 +70,8 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
 class Choice:
     """A player's settings as chosen (written, asked in a menu or given as flags), before
     the kind's defaults: None means not given. `depth` 0 means to the end of the game.
-    `argument` is what follows `NAME:` for a kind that takes one (a command)."""
+    `argument` is what follows `NAME:` for a kind that takes one (a command); `extra`,
+    the values of the kind's own settings (PlayerKind.own_settings) by name."""
 
     depth: int | None = None
     seconds: float | None = None
@@ -78,6 +79,7 @@ class Choice:
     seed: int | None = None
     enhancements: Enhancements = ALL
     argument: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 Build = Callable[[GameSpec, Limit, Choice], Agent]
@@ -96,7 +98,9 @@ class PlayerKind:
     searches by depth alone) and `fixed_depth` (a depth, the game's `default_depth`
     unless given; `to_the_end`: 0 may mean to the end of the game). `applies`: the games
     it plays. `build(spec, limit, choice)`: the player, given its resolved limit.
-    `argument`: the name of what follows `NAME:` (e.g. "COMMAND"), or None."""
+    `argument`: the name of what follows `NAME:` (e.g. "COMMAND"), or None; such a kind
+    is written `NAME[,SETTING=VALUE...]:ARGUMENT`. `own_settings`: settings beyond the
+    common ones (SETTINGS), read into `Choice.extra`."""
 
     name: str
     help: str
@@ -109,7 +113,13 @@ class PlayerKind:
     applies: Callable[[GameSpec], bool] = everywhere
     explain: str = ""
     argument: str | None = None
+    own_settings: tuple[Setting, ...] = ()
     engine: bool = field(default=False, compare=False)  # a game's own player
+
+    def readers(self) -> dict[str, Setting]:
+        """The settings this kind reads, by name: the common ones it takes, then its own."""
+        return {**{s: SETTINGS[s] for s in self.settings},
+                **{s.name: s for s in self.own_settings}}
 
     def limit(self, spec: GameSpec, choice: Choice) -> Limit:
         """The limit a player of this kind gets from `choice`, its defaults filled in;
@@ -133,7 +143,8 @@ class PlayerKind:
     def usage(self) -> str:
         """How the kind is written, e.g. `alphabeta[:depth=N,...]`, `ugi:COMMAND`."""
         if self.argument is not None:
-            return f"{self.name}:{self.argument}"
+            return f"{self.name}[,SETTING=VALUE...]:{self.argument}" if self.readers() \
+                else f"{self.name}:{self.argument}"
         return self.name
 
 

@@ -29,16 +29,20 @@ def spec_help(spec: GameSpec | None = None) -> str:
             + "; or your own agent FILE.py[:SETTINGS] (see docs/tournaments.md)")
 
 
-def split_name(spec: GameSpec, text: str) -> tuple[str, str]:
-    """(NAME, the rest): the longest name of the game's kinds taking an argument that
-    `text` starts with (`course:comp3608:./a.out` -> ("course:comp3608", "./a.out")),
-    else the text up to its first colon."""
+def split_name(spec: GameSpec, text: str) -> tuple[str, str, str | None]:
+    """(NAME, its settings, the argument or None). A kind of this game taking an
+    argument is written `NAME[,SETTING=VALUE...]:ARGUMENT` (the longest such name
+    `text` starts with: `course:comp3608,time=2:./a.out` -> ("course:comp3608",
+    "time=2", "./a.out")); any other `NAME[:SETTING=VALUE,...]`."""
     for name in sorted((k.name for k in kinds_for(spec) if k.argument is not None),
                        key=len, reverse=True):
         if text.startswith(name + ":"):
-            return name, text[len(name) + 1:]
+            return name, "", text[len(name) + 1:]
+        if text.startswith(name + ","):
+            settings, _, argument = text[len(name) + 1:].partition(":")
+            return name, settings, argument
     name, _, rest = text.partition(":")
-    return name, rest
+    return name, rest, None
 
 
 def agent_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) -> Agent:
@@ -50,15 +54,12 @@ def agent_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) 
     person's own agent from that file (zerosum.gamefile.load_agent_file), given the
     settings as they are written. InputError, naming the spec, on anything else."""
     text = text.strip()
-    name, rest = split_name(spec, text)
+    name, rest, argument = split_name(spec, text)
     what = f"player {shown(text, 40)}"
     kind = None if name.endswith(".py") else kind_of(spec, name)
-    if kind is not None and kind.argument is not None:
-        if not rest.strip():
-            raise InputError(f"{what}: give the {kind.argument}, {kind.usage()}")
-        agent = kind.make(spec, Choice(seed=default_seed, argument=rest.strip()))
-        return agent
-    allowed = SETTINGS if kind is None else kind.settings
+    if kind is not None and kind.argument is not None and not (argument or "").strip():
+        raise InputError(f"{what}: give the {kind.argument}, {kind.usage()}")
+    allowed = SETTINGS if kind is None else kind.readers()
     settings: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, equals, value = item.partition("=")
@@ -73,10 +74,14 @@ def agent_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) 
         own = FileAgent(load_agent_file(name, settings, default_seed), name)
         own.name = text
         return own
-    values: dict[str, Any] = {key: SETTINGS[key].read(value, f"{what}: {key}")
+    readers = kind.readers()
+    values: dict[str, Any] = {key: readers[key].read(value, f"{what}: {key}")
                               for key, value in settings.items()}
     choice = Choice(depth=values.get("depth"), seconds=values.get("time"),
                     nodes=values.get("nodes"), seed=values.get("seed", default_seed),
+                    argument=(argument or "").strip(),
+                    extra={s.name: values[s.name] for s in kind.own_settings
+                           if s.name in values},
                     **({"enhancements": values["off"]} if "off" in values else {}))
     agent = kind.make(spec, choice)
     agent.name = text

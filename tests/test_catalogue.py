@@ -100,7 +100,8 @@ def test_a_kind_registered_from_outside_is_everywhere(monkeypatch: pytest.Monkey
     assert "a program: course:echo[,SETTING=VALUE...]:COMMAND" in spec_help(ttt)
     assert "course:echo" not in spec_help(c4)
     assert names_for(ttt) == GENERIC  # menus offer only kinds that need no argument
-    with pytest.raises(InputError, match=r"give the COMMAND, course:echo\[,SETTING=VALUE...\]:COMMAND$"):
+    with pytest.raises(InputError,
+                       match=r"give the COMMAND, course:echo\[,SETTING=VALUE...\]:COMMAND$"):
         agent_from_spec(ttt, "course:echo:")
     with pytest.raises(InputError, match="unknown player 'course' for connect4"):
         agent_from_spec(c4, "course:echo:./a.out")

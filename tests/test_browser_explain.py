@@ -20,42 +20,54 @@ def test_figure_5_2_played_through(page: Any, url: str) -> None:
     page.click("a[href='/explain']")
     page.click("#example")
     page.wait_for_selector("#drawing svg")
-    assert page.inner_text("#step") == "step 0 of 11"
+    assert page.inner_text("#step") == "step 0 of 15"  # 11 nodes return, 4 are entered
     assert page.inner_text("#counts tbody").split() == [
         "alpha-beta", "(shown)", "11", "7", "minimax", "13", "9"]
     page.click("#next")
     page.click("#next")
-    assert page.inner_text("#step") == "step 2 of 11"
-    assert labels(page, "g.node.current") == ["B.2"]
+    assert page.inner_text("#step") == "step 2 of 15"
+    assert labels(page, "g.node.current") == ["B"]
+    assert labels(page, "g.node.entered") == ["A", "B"]
+    assert page.inner_text("#summary") == "alpha-beta: B (min) entered with window (-inf, +inf)"
     page.click("#back")
+    assert labels(page, "g.node.current") == ["A"]
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
     assert labels(page, "g.node.current") == ["B.1"]
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    assert labels(page, "g.node.current") == ["B.3"]
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
-    assert page.inner_text("#step") == "step 1 of 11"
-    for _ in range(5):
+    assert page.inner_text("#step") == "step 1 of 15"
+    for _ in range(6):
         page.click("#next")
+    assert labels(page, "g.node.current") == ["C"]  # entered with B's value as alpha
+    assert page.inner_text("#summary") == "alpha-beta: C (min) entered with window (3, +inf)"
+    assert page.text_content("g.node[data-label='C'] text.window") == "(3, +inf)"
+    page.click("#next")
+    page.click("#next")
     assert labels(page, "g.node.current") == ["C"]  # C has just cut off C.2 and C.3
     assert page.inner_text("#summary") == ("alpha-beta: C (min) returns 2, window (3, +inf); "
                                            "pruned C.2, C.3: value 2 <= alpha 3 at a Min node")
     assert labels(page, "g.node.done") == ["B", "B.1", "B.2", "B.3", "C", "C.1"]
-    screenshot(page, "explain-fig52-step6")
+    assert labels(page, "g.node.entered") == ["A"]
+    screenshot(page, "explain-fig52-step9")
     page.select_option("#speed", "150")
     page.click("#play")
-    page.wait_for_function("document.querySelector('#step').textContent === 'step 11 of 11'")
+    page.wait_for_function("document.querySelector('#step').textContent === 'step 15 of 15'")
     assert page.inner_text("#play") == "Play"  # it stopped at the end
     assert page.inner_text("#summary") == (
         "alpha-beta: the value of A is 3, best move B; 11 nodes examined.")
     assert labels(page, "g.node.pruned") == ["C.2", "C.3"]
+    assert labels(page, "g.node.entered") == []
     assert page.text_content("g.node[data-label='C.2'] > title") == (
         "C.2 (leaf) pruned: value 2 <= alpha 3 at a Min node")
     log = page.inner_text("#log").splitlines()
-    assert len(log) == 11
-    assert log[5] == ("C (min) returns 2, window (3, +inf); "
+    assert len(log) == 15
+    assert log[:2] == ["A (max) entered with window (-inf, +inf)",
+                       "B (min) entered with window (-inf, +inf)"]
+    assert log[8] == ("C (min) returns 2, window (3, +inf); "
                       "pruned C.2, C.3: value 2 <= alpha 3 at a Min node")
-    assert log[10] == "A (max) returns 3, window (3, +inf)"
+    assert log[9] == "D (min) entered with window (3, +inf)"
+    assert log[14] == "A (max) returns 3, window (3, +inf)"
     assert page.text_content("g.node[data-label='A'] text.value") == "3"
     screenshot(page, "explain-fig52")
 
@@ -72,7 +84,7 @@ def test_a_bad_tree_shows_one_line(page: Any, url: str) -> None:
 def test_a_connect_four_position_explained(page: Any, url: str) -> None:
     """Connect Four after 4 4 at depth 2: the tree opens node by node as the steps reach
     it, and the value at the end is the search's own."""
-    from zerosum.explain import fmt
+    from zerosum.game import format_number, format_value
     from zerosum.games.registry import get_game
     from zerosum.search import alphabeta_search
 
@@ -80,7 +92,9 @@ def test_a_connect_four_position_explained(page: Any, url: str) -> None:
     state = game.initial_state()
     for move in ("4", "4"):
         state = game.result(state, game.parse_move(state, move))
-    result = alphabeta_search(game, state, 2)
+    events: list[Any] = []
+    result = alphabeta_search(game, state, 2, tracer=events.append, trace_entries=True)
+    assert sum(e.kind == "enter" for e in events) == 8  # the root and its seven moves
 
     page.goto(url + "/explain")
     page.select_option("#kind", "game")
@@ -90,12 +104,15 @@ def test_a_connect_four_position_explained(page: Any, url: str) -> None:
     page.select_option("#depth", "2")
     page.click("button[type=submit]")
     page.wait_for_selector("#drawing svg")
-    total = result.stats.nodes
+    total = len(events)
     assert page.inner_text("#step") == f"step 0 of {total}"
     assert page.inner_text("#counts tbody").split()[:4] == [
-        "alpha-beta", "(shown)", str(total), str(result.stats.evaluated)]
+        "alpha-beta", "(shown)", str(result.stats.nodes), str(result.stats.evaluated)]
     # lazily: the root and its seven columns, nothing deeper yet
     assert labels(page, "g.node") == ["start", "1", "2", "3", "4", "5", "6", "7"]
+    page.click("#next")  # the root entered, then column 1
+    page.click("#next")
+    assert labels(page, "g.node.entered") == ["start", "1"]
     page.click("#next")  # the first leaf returns: its parent opens to show it
     assert labels(page, "g.node.current") == ["1 1"]
     assert len(labels(page, "g.node")) == 8 + 7
@@ -106,9 +123,10 @@ def test_a_connect_four_position_explained(page: Any, url: str) -> None:
     page.click("#end")
     assert page.inner_text("#step") == f"step {total} of {total}"
     assert page.inner_text("#summary") == (
-        f"alpha-beta: the value of the position is {fmt(result.value)}, best move "
-        f"{game.format_move(result.action)}; {total} nodes examined.")
-    assert page.text_content("g.node[data-label='start'] text.value") == fmt(result.value)
+        f"alpha-beta: the value of the position is {format_value(game, result.value)}, "
+        f"best move {game.format_move(result.action)}; {result.stats.nodes} nodes examined.")
+    assert page.text_content("g.node[data-label='start'] text.value") == format_number(
+        result.value)
     page.click("g.node[data-label='4']")
     screenshot(page, "explain-connect4")
 
@@ -207,38 +225,40 @@ def test_a_tree_read_from_a_file_and_a_large_one_opened_lazily(page: Any, url: s
     page.click("button[type=submit]")
     page.wait_for_function("document.querySelector('#step').textContent.startsWith('step 0')")
     assert len(labels(page, "g.node")) == 4  # the root and its three children
-    page.click("#next")  # the first leaf returns: the path down to it opens
+    for _ in range(6):  # five nodes entered, each opening, then the first leaf returns
+        page.click("#next")
     assert len(labels(page, "g.node")) == 1 + 3 * 5
     assert labels(page, "g.node.current") == ["root.1.1.1.1.1"]
 
 
 def test_minimax_and_alphabeta_side_by_side(page: Any, url: str) -> None:
     """AIMA figure 5.2 with both searches drawn next to each other and stepped together:
-    alpha-beta is done after 11 steps while minimax goes on to 13, pruning nothing."""
+    alpha-beta is done after 15 steps (11 nodes returning, 4 entered) while minimax goes
+    on to 17, pruning nothing."""
     page.goto(url + "/explain")
     page.check("#both")
     page.click("#example")
     page.wait_for_selector("#drawing2 svg")
-    assert page.inner_text("#step") == "step 0 of 13"
+    assert page.inner_text("#step") == "step 0 of 17"
     assert len(labels(page, "#drawing g.node")) == len(labels(page, "#drawing2 g.node")) == 13
-    for _ in range(6):
+    for _ in range(9):
         page.click("#next")
     assert labels(page, "#drawing g.node.current") == ["C"]
     assert labels(page, "#drawing2 g.node.current") == ["C.2"]  # minimax looks at C.2
-    for _ in range(5):
+    for _ in range(6):
         page.keyboard.press("ArrowRight")
     assert page.inner_text("#caption1") == (
         "alpha-beta: the value of A is 3, best move B; 11 nodes examined.")
     assert page.inner_text("#caption2") == "minimax: D.3 (leaf) returns 2"
     page.click("#end")
-    assert page.inner_text("#step") == "step 13 of 13"
+    assert page.inner_text("#step") == "step 17 of 17"
     assert page.inner_text("#caption2") == (
         "minimax: the value of A is 3, best move B; 13 nodes examined.")
     assert labels(page, "#drawing g.node.pruned") == ["C.2", "C.3"]
     assert labels(page, "#drawing2 g.node.pruned") == []
-    assert len(page.inner_text("#log").splitlines()) == 11  # the log is the first search's
+    assert len(page.inner_text("#log").splitlines()) == 15  # the log is the first search's
     screenshot(page, "explain-side-by-side")
     page.uncheck("#both")
     page.click("button[type=submit]")
     page.wait_for_function("document.querySelector('#pane2').hidden")
-    assert page.inner_text("#step") == "step 0 of 11"
+    assert page.inner_text("#step") == "step 0 of 15"

@@ -43,14 +43,30 @@ def test_figure_5_2_alphabeta(client: TestClient) -> None:
                         "children": [1, 5, 9]}
     assert nodes[5]["role"] == "min" and nodes[7]["value"] == "4"
     events = data["events"]
-    # post-order: each node after its children; C's children after the first never return
-    assert [nodes[e["node"]]["label"] for e in events] == [
-        "B.1", "B.2", "B.3", "B", "C.1", "C", "D.1", "D.2", "D.3", "D", "A"]
-    by_label = {e["label"]: e for e in events}
-    assert by_label["B"] == {"node": 1, "path": [0], "label": "B", "value": "3",
-                             "alpha": "-inf", "beta": "3", "pruned": [], "reason": None}
+    # in the order the search went: each inner node entered with the window passed down,
+    # each node returning; C's children after the first are never entered
+    assert [(e["kind"], e["label"], e["alpha"], e["beta"], e["value"]) for e in events] == [
+        ("enter", "A", "-inf", "+inf", None),
+        ("enter", "B", "-inf", "+inf", None),
+        ("exit", "B.1", "-inf", "+inf", "3"),
+        ("exit", "B.2", "-inf", "3", "12"),
+        ("exit", "B.3", "-inf", "3", "8"),
+        ("exit", "B", "-inf", "3", "3"),
+        ("enter", "C", "3", "+inf", None),
+        ("exit", "C.1", "3", "+inf", "2"),
+        ("exit", "C", "3", "+inf", "2"),
+        ("enter", "D", "3", "+inf", None),
+        ("exit", "D.1", "3", "+inf", "14"),
+        ("exit", "D.2", "3", "14", "5"),
+        ("exit", "D.3", "3", "5", "2"),
+        ("exit", "D", "3", "5", "2"),
+        ("exit", "A", "3", "+inf", "3"),
+    ]
+    by_label = {e["label"]: e for e in events if e["kind"] == "exit"}
+    assert by_label["B"] == {"kind": "exit", "node": 1, "path": [0], "label": "B",
+                             "value": "3", "alpha": "-inf", "beta": "3", "pruned": [],
+                             "reason": None}
     c = by_label["C"]
-    assert (c["value"], c["alpha"], c["beta"]) == ("2", "3", "+inf")
     assert [nodes[i]["label"] for i in c["pruned"]] == ["C.2", "C.3"]
     assert c["reason"] == "value 2 <= alpha 3 at a Min node"
     assert by_label["D"]["pruned"] == [] and by_label["A"]["value"] == "3"
@@ -58,7 +74,8 @@ def test_figure_5_2_alphabeta(client: TestClient) -> None:
 
 def test_minimax_examines_every_node_without_a_window(client: TestClient) -> None:
     data = explain(client, tree=FIG52, algorithm="minimax")
-    assert data["value"] == "3" and len(data["events"]) == 13
+    assert data["value"] == "3" and len(data["events"]) == 13 + 4  # 4 inner nodes entered
+    assert [e["label"] for e in data["events"] if e["kind"] == "enter"] == ["A", "B", "C", "D"]
     assert all(e["alpha"] is None and e["pruned"] == [] for e in data["events"])
 
 
@@ -67,7 +84,7 @@ def test_min_first_and_a_cut_at_a_max_node(client: TestClient) -> None:
     # Min at R: X = 9, Y = 7 (no cut: 7 < beta 9), R = 7
     assert data["value"] == "7"
     data = explain(client, tree="R[X[5 9] Y[10 1]]", min_first=True)
-    y = next(e for e in data["events"] if e["label"] == "Y")
+    y = next(e for e in data["events"] if e["label"] == "Y" and e["kind"] == "exit")
     assert y["reason"] == "value 10 >= beta 9 at a Max node"
     assert [data["nodes"][i]["label"] for i in y["pruned"]] == ["Y.2"]
 
@@ -112,10 +129,13 @@ def test_a_tictactoe_position_at_depth_2(client: TestClient) -> None:
             for name, s in own.items()}
         assert data["counts"]["alphabeta"]["nodes"] == 29
         assert data["counts"]["minimax"]["nodes"] == 50 == len(data["nodes"])
-        assert (data["value"], data["best"]) == ("-0.111111", "3")
-        # one event per node examined, the root's last, in the order they returned
-        assert len(data["events"]) == data["counts"][algorithm]["nodes"]
-        assert data["events"][-1]["node"] == 0 and data["events"][-1]["value"] == data["value"]
+        # the value in the game's own words and number format (three decimals)
+        assert (data["value"], data["best"]) == ("-0.111 (estimate, good for O)", "3")
+        # one exit per node examined, the root's last; an entry per inner node
+        exits = [e for e in data["events"] if e["kind"] == "exit"]
+        assert len(exits) == data["counts"][algorithm]["nodes"]
+        assert data["events"][0]["kind"] == "enter" and data["events"][0]["node"] == 0
+        assert data["events"][-1]["node"] == 0 and data["events"][-1]["value"] == "-0.111"
         nodes = data["nodes"]
         assert nodes[0]["label"] == "start" and nodes[0]["role"] == "max"
         assert [nodes[i]["label"] for i in nodes[0]["children"]] == [
@@ -126,7 +146,10 @@ def test_a_tictactoe_position_at_depth_2(client: TestClient) -> None:
     cut = next(e for e in data["events"] if e["pruned"])
     assert cut["label"] == "4"
     assert [data["nodes"][i]["label"] for i in cut["pruned"]] == ["4 3", "4 6", "4 7", "4 8", "4 9"]
-    assert cut["reason"] == "value -0.111111 <= alpha -0.111111 at a Min node"
+    assert cut["reason"] == "value -0.111 <= alpha -0.111 at a Min node"
+    # entered with the window passed down: alpha is the first move's value already
+    entered = next(e for e in data["events"] if e["kind"] == "enter" and e["label"] == "4")
+    assert (entered["alpha"], entered["beta"]) == ("-0.111", "+inf")
 
 
 def test_a_transposition_table_marks_its_hits(client: TestClient) -> None:
@@ -136,6 +159,24 @@ def test_a_transposition_table_marks_its_hits(client: TestClient) -> None:
     effects = Counter(e["table"]["effect"] for e in data["events"] if e["table"])
     assert effects == {"cut": 13, "exact": 3}  # every hit: one per probe that found an entry
     assert explain(client, game="tictactoe", moves="1 5", depth=4)["value"] == data["value"]
+    assert data["table_note"] is None
+    assert explain(client, game="tictactoe", moves="1 5", depth=4)["table_note"] is None
+
+
+def test_no_table_hits_are_explained(client: TestClient) -> None:
+    why = ("No table hits: within {} plies from here no inner node is reached twice by "
+           "different move orders (the same position comes back 3 plies down at the "
+           "soonest, one side's two moves played the other way round, and leaves are not "
+           "looked up: 4 plies at least)")
+    for depth in (2, 3):  # at depth 3 the transposed positions are leaves
+        data = explain(client, game="tictactoe", moves="1 5", depth=depth, table=True)
+        assert data["counts"]["alphabeta"]["table_hits"] == 0
+        assert data["table_note"] == why.format(depth) + (
+            ". At depth 4 this position has 16: try it.")
+    data = explain(client, game="tictactoe", moves="1 5 9 3 7 4 6", depth=2, table=True)
+    assert data["table_note"] == why.format(2) + (
+        ", nor within any depth this page searches from this position. Try a position "
+        "with more moves left, or a game whose moves can be played in another order.")
 
 
 def test_table_hits_that_only_narrow_the_window(client: TestClient) -> None:

@@ -1,6 +1,7 @@
 // The "explain a search" page: send a tree, or a game position and a depth, to /api/explain,
-// then replay the search's events (the order its nodes returned) one step at a time over an
-// SVG drawing of the tree. A game's tree (data.lazy), or a pasted one over LAZY_FROM nodes,
+// then replay the search's events (in the order the search went: an inner node entered with
+// the window passed down, a node returning) one step at a time over an SVG drawing of the
+// tree. A game's tree (data.lazy), or a pasted one over LAZY_FROM nodes,
 // opens lazily: the root's children first, then each node the stepping reaches or the reader
 // clicks. A tree file is read in the page; the server only ever gets its text. With "both
 // side by side", the other algorithm's search is drawn next to it, stepped in step with it.
@@ -20,12 +21,13 @@ const SETTLED = new Set(["exact", "cut"]);  // table effects that end a node uns
 
 // A pane: one search drawn and stepped through. `data` is the server's answer; `step`, how
 // many of its events have happened; `parents`, each node's parent; `open`, the nodes whose
-// children are drawn (null: all of them); `finals`, each node's event (the value and window
+// children are drawn (null: all of them); `finals`, each node's exit (the value and window
 // it returned with); `box`, the element it is drawn in.
 function newPane(data, box) {
   const parents = [];
   data.nodes.forEach((n, i) => { for (const c of n.children) parents[c] = i; });
-  return { data, step: 0, parents, box, finals: new Map(data.events.map((e) => [e.node, e])),
+  const exits = data.events.filter((e) => e.kind === "exit");
+  return { data, step: 0, parents, box, finals: new Map(exits.map((e) => [e.node, e])),
            open: data.lazy || data.nodes.length > LAZY_FROM ? new Set([0]) : null };
 }
 
@@ -66,6 +68,8 @@ async function explain() {
   $("drawings").classList.toggle("both", both);
   $("pane2").hidden = !both;
   showCounts();
+  $("table-note").hidden = !data.table_note;
+  $("table-note").textContent = data.table_note || "";
   $("search").hidden = false;
   render();
 }
@@ -169,10 +173,12 @@ function windowText(event) {
   return `(${event.alpha}, ${event.beta})`;
 }
 
-// Open the path down to node i, so the node the search has reached is in the drawing.
-function reveal(p, i) {
+// Open the path down to the node of event e, so the node the search has reached is in the
+// drawing; a node entered opens too, its children about to be searched.
+function reveal(p, e) {
   if (p.open === null) return;
-  for (let up = p.parents[i]; up !== undefined; up = p.parents[up]) p.open.add(up);
+  for (let up = p.parents[e.node]; up !== undefined; up = p.parents[up]) p.open.add(up);
+  if (e.kind === "enter") p.open.add(e.node);
 }
 
 function toggle(p, i) {
@@ -208,11 +214,18 @@ function shape(role, x, y, half) {
   return el("polygon", { points: pts.map((pt) => pt.join(",")).join(" ") });
 }
 
-// What the first `step` events have shown: each node's event, the pruned nodes and why.
+// What the first `step` events have shown: each returned node's exit, each node entered
+// and not yet returned (its entry: the window passed down), the pruned nodes and why.
 function stateAt(p) {
   const done = new Map();
+  const entered = new Map();
   const pruned = new Map();
   for (const e of p.data.events.slice(0, p.step)) {
+    if (e.kind === "enter") {
+      entered.set(e.node, e);
+      continue;
+    }
+    entered.delete(e.node);
     done.set(e.node, e);
     const todo = e.pruned.slice();
     while (todo.length) {  // a pruned child's whole subtree is never examined
@@ -221,7 +234,7 @@ function stateAt(p) {
       todo.push(...p.data.nodes[i].children);
     }
   }
-  return { done, pruned };
+  return { done, entered, pruned };
 }
 
 function draw(p) {
@@ -233,7 +246,7 @@ function draw(p) {
   const zoom = Math.max(ZOOM[0], Math.min(ZOOM[1], (p.box.clientWidth - 4) / width));
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width: width * zoom, height: height * zoom,
                           role: "img", "aria-label": "the search tree" });
-  const { done, pruned } = stateAt(p);
+  const { done, entered, pruned } = stateAt(p);
   const current = p.step > 0 ? p.data.events[p.step - 1].node : null;
   nodes.forEach((n, i) => {
     if (!at[i]) return;
@@ -255,8 +268,10 @@ function draw(p) {
     const openable = p.open !== null && n.children.length > 0;
     const closed = openable && !p.open.has(i);
     const event = done.get(i);
+    const entry = entered.get(i);
     const classes = ["node", n.role];
     if (event) classes.push("done");
+    if (entry) classes.push("entered");
     if (pruned.has(i)) classes.push("pruned");
     if (i === current) classes.push("current");
     if (event && event.table) classes.push(SETTLED.has(event.table.effect) ? "table" : `table-${event.table.effect}`);
@@ -264,6 +279,7 @@ function draw(p) {
     const g = el("g", { class: classes.join(" "), "data-label": n.label });
     let title = `${n.label} (${n.role})`;
     if (event) title += `: value ${event.value}` + (event.alpha === null ? "" : `, window (${event.alpha}, ${event.beta})`);
+    if (entry) title += ": entered" + (entry.alpha === null ? "" : ` with window (${entry.alpha}, ${entry.beta})`);
     if (pruned.has(i)) title += ` pruned: ${pruned.get(i)}`;
     if (event && event.table) title += `; ${tableText(event.table)}`;
     if (openable) title += closed ? "; click to show its children" : "; click to hide its children";
@@ -281,6 +297,8 @@ function draw(p) {
     else g.append(el("text", { x: x - half - 6, y: y - 4, class: "label", "text-anchor": "end" }, label));
     if (event && event.alpha !== null && n.role !== "leaf") {
       g.append(el("text", { x, y: y - R - 7, class: "window" }, windowText(event)));
+    } else if (entry && entry.alpha !== null) {  // searching its children within this window
+      g.append(el("text", { x, y: y - R - 7, class: "window passed" }, windowText(entry)));
     }
     svg.append(g);
   });
@@ -304,6 +322,9 @@ function tableText(t) {
 
 function describe(p, e) {
   const n = p.data.nodes[e.node];
+  if (e.kind === "enter") {
+    return `${e.label} (${n.role}) entered` + (e.alpha === null ? "" : ` with window (${e.alpha}, ${e.beta})`);
+  }
   let text = `${e.label} (${n.role}) returns ${e.value}`;
   if (e.alpha !== null && n.role !== "leaf") text += `, window (${e.alpha}, ${e.beta})`;
   if (e.table) text += `; ${tableText(e.table)}`;
@@ -360,7 +381,7 @@ function go(to) {
   to = Math.max(0, Math.min(total(), to));
   for (const p of panes) {
     p.step = Math.min(p.data.events.length, to);
-    if (p.step > 0) reveal(p, p.data.events[p.step - 1].node);
+    if (p.step > 0) reveal(p, p.data.events[p.step - 1]);
   }
   if (to === total()) stopPlaying();
   render();

@@ -32,13 +32,16 @@ from zerosum.explain import cut_reason, fmt, trace_steps, trace_tree
 from zerosum.game import AnyGame, InputError, format_number, format_value
 from zerosum.games.registry import get_game
 from zerosum.games.tree import Node, Path, TreeGame
-from zerosum.result import SearchResult, TraceEvent
+from zerosum.result import MoveStats, SearchResult, TraceEvent
 from zerosum.search import alphabeta_search, minimax_search
+from zerosum.search.mcts import Simulation, mcts_search
 from zerosum.stop import Stop
 from zerosum.table import Bound, Entry, TranspositionTable, narrow
 
 PAGE = files("zerosum.web") / "static" / "explain.html"
-ALGORITHMS = ("alphabeta", "minimax")
+ALGORITHMS = ("alphabeta", "minimax")  # the tree searches, whose counts are compared
+MCTS_SIMULATIONS = (1, 1000)  # the simulations the page steps through, at least and most
+MCTS_SECONDS = 10.0  # a budget that takes longer (long playouts) is refused
 MAX_NODES = 2000  # a tree the page can still draw; the request body limit comes first mostly
 MAX_DEPTH = 4  # a game position's search depth: Connect Four at 4 plies is 2,801 nodes
 MAX_GAME_NODES = 3000  # the page expands such a tree lazily, one node's children at a time
@@ -92,8 +95,8 @@ def event_json(game: TreeGame, event: TraceEvent, index: dict[Path, int],
 def algorithm_of(body: dict[str, Any]) -> str:
     """The request's "algorithm" (default alpha-beta), one of ALGORITHMS."""
     algorithm = body.get("algorithm", "alphabeta")
-    if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
-        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
+    if not isinstance(algorithm, str) or algorithm not in (*ALGORITHMS, "mcts"):
+        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)}, mcts")
     return str(algorithm)
 
 
@@ -107,6 +110,8 @@ def flag(body: dict[str, Any], key: str) -> bool:
 
 def explain_json(body: dict[str, Any]) -> dict[str, Any]:
     """The answer of POST /api/explain {tree, algorithm?, min_first?}."""
+    if algorithm_of(body) == "mcts":
+        return mcts_json(body)
     if "game" in body:
         return game_json(body)
     text = body.get("tree")
@@ -368,6 +373,163 @@ def game_json(body: dict[str, Any]) -> dict[str, Any]:
         "lazy": True,
         "nodes": nodes,
         "events": steps,
+    }
+
+
+def whole(body: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    """The request's whole number `key` within [lo, hi]."""
+    value = body.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise InputError(f"{key} must be a whole number from {lo:,} to {hi:,}")
+    return value
+
+
+def position_of(body: dict[str, Any]) -> tuple[AnyGame, Any, Callable[[tuple[Any, ...]], str]]:
+    """The game, the position and how a node is named (by its path of moves): a pasted
+    tree (its labels) or a game's position after `moves` (the moves to the node; the
+    root "start")."""
+    if "game" in body:
+        name = body.get("game")
+        if not isinstance(name, str):
+            raise InputError("name a game: {\"game\": \"tictactoe\"}")
+        game = get_game(name).create()
+        moves = body.get("moves", "")
+        if not isinstance(moves, str):
+            raise InputError("moves must be text, e.g. \"1 5\"")
+        return game, play_moves(game, moves), lambda path: " ".join(
+            game.format_move(a) for a in path) or "start"
+    text = body.get("tree")
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("give the tree as text: {\"tree\": \"A[B[3 12 8] C[2 4 6]]\"}")
+    tree = TreeGame.from_text(text, max_first=not flag(body, "min_first"))
+    if len(tree.paths()) > MAX_NODES:
+        raise InputError(f"tree: {len(tree.paths()):,} nodes; this page draws at most "
+                         f"{MAX_NODES:,}")
+    return tree, tree.initial_state(), lambda path: tree.label(tuple(path))
+
+
+def below(path: tuple[Any, ...], action: Any) -> tuple[Any, ...]:
+    """The path to the child reached by `action`."""
+    return (*path, action)
+
+
+def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
+    """The answer of POST /api/explain {algorithm: "mcts", game and moves or tree,
+    simulations?, seed?}: MCTS's tree as it ended (nodes in pre-order, each with the
+    simulation that added it) and each simulation's four steps, from the search's own
+    tracer (zerosum.search.mcts.Simulation). A game whose values are a score (a tree's
+    leaves) is searched with its utilities' range as the reward scale."""
+    game, state, name = position_of(body)
+    simulations = whole(body, "simulations", 50, *MCTS_SIMULATIONS)
+    seed = whole(body, "seed", 1, 0, 2**31 - 1)
+    if game.is_terminal(state):
+        raise InputError("the game is already over in this position: nothing to search")
+    values = game.values
+    bounds = ((values.lo, values.hi) if values.kind == "score" and values.lo < values.hi
+              and math.isfinite(values.hi - values.lo) else None)
+    sims: list[Simulation] = []
+    result = mcts_search(game, state, simulations=simulations, seconds=MCTS_SECONDS,
+                         seed=seed, bounds=bounds, tracer=sims.append)
+    if result.stats.nodes < simulations and not result.decided:
+        raise InputError(f"{simulations:,} simulations take over {MCTS_SECONDS:g} s here; "
+                         "choose fewer")
+    is_tree = isinstance(game, TreeGame)
+    number = fmt if is_tree else number_of(game)
+
+    def move(path: tuple[Any, ...]) -> str:
+        """The move into the node at `path`, as the page names it."""
+        return name(path) if is_tree else game.format_move(path[-1])
+
+    def stats(options: tuple[MoveStats, ...], parent: tuple[Any, ...]) -> list[dict[str, Any]]:
+        return [{"node": index[below(parent, o.action)], "move": move(below(parent, o.action)),
+                 "visits": o.visits, "mean": number(o.mean),
+                 "exploit": f"{o.uct_exploit:.3f}", "explore": f"{o.uct_explore:.3f}",
+                 "score": f"{o.uct_exploit + o.uct_explore:.3f}",
+                 "proven": None if o.proven is None else number(o.proven)} for o in options]
+
+    # the tree: each node's children in the order they were added
+    kids: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {(): []}
+    added: dict[tuple[Any, ...], int] = {(): 0}
+    for sim in sims:
+        if sim.expanded is not None:
+            kids[sim.expanded[:-1]].append(sim.expanded)
+            kids[sim.expanded] = []
+            added[sim.expanded] = sim.number
+    nodes: list[dict[str, Any]] = []
+    index: dict[tuple[Any, ...], int] = {}
+    states: dict[tuple[Any, ...], Any] = {}
+    todo: list[tuple[tuple[Any, ...], Any]] = [((), state)]
+    while todo:  # pre-order, children in the order they were added
+        path, s = todo.pop()
+        index[path], states[path] = len(nodes), s
+        role = ("leaf" if game.is_terminal(s) else "max" if game.is_maxs_turn(s) else "min")
+        nodes.append({"path": [], "label": name(path),
+                      "short": move(path) if path else name(path),
+                      "role": role, "added": added[path], "children": [], "at": path})
+        todo.extend((kid, game.result(s, kid[-1])) for kid in reversed(kids[path]))
+    for node in nodes:
+        path = node.pop("at")
+        node["children"] = [index[kid] for kid in kids[path]]
+        node["path"] = [kids[path[:i]].index(path[: i + 1]) for i in range(len(path))]
+
+    def ended(sim: Simulation, at: tuple[Any, ...]) -> str:
+        """How the simulation's playout ended (from a proven node: its value)."""
+        s = states[at]
+        for action in sim.playout:
+            s = game.result(s, action)
+        words = "" if is_tree or not game.is_terminal(s) else game.outcome(s)
+        return number(sim.utility) + (f" ({words})" if words else "")
+
+    def playout(sim: Simulation, at: tuple[Any, ...]) -> list[str]:
+        path = list(at)
+        for action in sim.playout:
+            path.append(action)
+        return [move(tuple(path[: len(at) + i + 1])) for i in range(len(sim.playout))]
+
+    events = []
+    for sim in sims:
+        at = sim.expanded if sim.expanded is not None else (
+            tuple(step.chosen for step in sim.selected))
+        selection = []
+        parent: tuple[Any, ...] = ()
+        for step in sim.selected:
+            selection.append({"node": index[parent], "chosen": index[below(parent, step.chosen)],
+                              "options": stats(step.options, parent)})
+            parent = (*parent, step.chosen)
+        events.append({
+            "kind": "simulation", "number": sim.number, "node": index[at],
+            "path": [index[at[:i]] for i in range(len(at) + 1)],
+            "selection": selection,
+            "expanded": None if sim.expanded is None else index[sim.expanded],
+            "playout": playout(sim, at),
+            "result": ended(sim, at), "reward": f"{sim.reward:.3f}",
+            "updates": [{"node": index[u.path], "visits": u.visits,
+                         "reward": f"{u.reward:g}", "mean": f"{u.reward / u.visits:.3f}",
+                         "proven": None if u.proven is None else number(u.proven)}
+                        for u in sim.updates],
+            "root_moves": stats(sim.root_moves, ()),
+        })
+    best = None if result.action is None else move((result.action,))
+    value = (fmt(result.value) + ("" if result.decided else " (estimate)") if is_tree
+             else format_value(game, result.value, decided=result.decided))
+    proven = len({u.path for sim in sims for u in sim.updates if u.proven is not None})
+    return {
+        "algorithm": "mcts",
+        "value": value,
+        "best": best,
+        "counts": {"mcts": {"simulations": result.stats.nodes, "tree_nodes": len(nodes),
+                            "tree_depth": result.stats.max_depth}},
+        "seed": seed,
+        "nodes": nodes,
+        "events": events,
+        "summary": {
+            "effort": f"{result.stats.nodes:,} simulations",
+            "trace": (f"a tree of {len(nodes):,} nodes {result.stats.max_depth} deep, "
+                      f"{proven} proven by the solver"
+                      + ("; the root proven" if result.decided else "")
+                      + (f"; {best} visited {result.details['visits'][result.action]} "
+                         f"times of {result.stats.nodes}" if best is not None else "")),
+        },
     }
 
 

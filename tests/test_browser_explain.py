@@ -236,7 +236,7 @@ def test_minimax_and_alphabeta_side_by_side(page: Any, url: str) -> None:
     alpha-beta is done after 15 steps (11 nodes returning, 4 entered) while minimax goes
     on to 17, pruning nothing."""
     page.goto(url + "/explain")
-    page.check("#both")
+    page.select_option("#compare", "minimax")
     page.click("#example")
     page.wait_for_selector("#drawing2 svg")
     assert page.inner_text("#step") == "step 0 of 17"
@@ -258,7 +258,75 @@ def test_minimax_and_alphabeta_side_by_side(page: Any, url: str) -> None:
     assert labels(page, "#drawing2 g.node.pruned") == []
     assert len(page.inner_text("#log").splitlines()) == 15  # the log is the first search's
     screenshot(page, "explain-side-by-side")
-    page.uncheck("#both")
+    page.select_option("#compare", "")
     page.click("button[type=submit]")
     page.wait_for_function("document.querySelector('#pane2').hidden")
     assert page.inner_text("#step") == "step 0 of 15"
+
+
+def test_mcts_stepped_simulation_by_simulation(page: Any, url: str) -> None:
+    """AIMA figure 5.2 under MCTS, seed 1 (worked by hand in test_mcts): the tree grows a
+    node a simulation; each step shows the path UCB1 selected, the node added, the
+    playout, the back-propagated statistics and the root's moves with their UCT terms."""
+    page.goto(url + "/explain")
+    page.select_option("#algorithm", "mcts")
+    assert page.is_visible("#mcts-fields")
+    page.fill("#seed", "1")
+    page.click("#example")
+    page.wait_for_selector("#drawing svg")
+    assert page.inner_text("#step") == "step 0 of 10"
+    assert page.inner_text("#counts tbody").split() == ["MCTS", "(shown)", "10", "11", "2"]
+    assert labels(page, "g.node") == ["A"]
+    page.click("#next")
+    assert labels(page, "g.node") == ["A", "B"]
+    assert page.inner_text("#summary") == (
+        "MCTS: simulation 1: the root has untried moves; expands B; plays out B.1: 3; "
+        "back-propagates reward 0.083 for Max up 2 nodes")
+    assert page.text_content("g.node[data-label='B'] text.value") == "0.1/1"
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.inner_text("#sim-title") == "Simulation 4 of 10"
+    steps = page.inner_text("#simulation").splitlines()
+    assert steps == [
+        "Selection by UCB1: at A, B 0.083 + 1.478 = 1.561, C 0.333 + 1.478 = 1.811, "
+        "D 1.000 + 1.478 = 2.478 chosen.",
+        "Expansion: D.1 is added to the tree.",
+        "Playout: none; its value 14 counts.",
+        "Back-propagation of reward 1.000 (Max's; Min's is 1 minus it): D.1 0/1 proven 14, "
+        "D 2/2, A 1.6/4."]
+    assert labels(page, "g.node.path") == ["A", "D", "D.1"]
+    assert labels(page, "g.node.new") == ["D.1"]
+    assert page.inner_text("#root-moves tbody").splitlines()[2].split() == [
+        "D", "2", "14", "1.000", "1.174", "2.174"]  # 1.41 sqrt(ln 4 / 2)
+    screenshot(page, "explain-mcts-step4")
+    page.click("#end")
+    assert page.inner_text("#summary") == (
+        "MCTS: the value of A is 3, best move B; 10 simulations.")
+    assert len(labels(page, "g.node.proven")) == 11
+    assert page.text_content("g.node[data-label='A'] text.proof") == "= 3"
+    assert len(page.inner_text("#log").splitlines()) == 10
+    screenshot(page, "explain-mcts-end")
+
+
+def test_alphabeta_and_mcts_compared_on_a_position(page: Any, url: str) -> None:
+    """Tic-tac-toe after 1 5 9 3: alpha-beta to depth 4 and MCTS (seed 1) side by side,
+    the table comparing their moves, values and effort."""
+    page.goto(url + "/explain")
+    page.select_option("#kind", "game")
+    page.wait_for_selector("#game option[value='tictactoe']", state="attached")
+    page.select_option("#game", "tictactoe")
+    page.fill("#moves", "1 5 9 3")
+    page.select_option("#depth", "4")
+    page.select_option("#compare", "mcts")
+    page.fill("#simulations", "100")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#drawing2 svg")
+    rows = [r.split("\t") for r in page.inner_text("#compare-table tbody").splitlines()]
+    assert [r[:4] for r in rows] == [
+        ["alpha-beta", "7", "+1 (X wins, proven)", "70 nodes examined"],
+        ["MCTS", "7", "+1 (X wins, proven)", "30 simulations"]]
+    assert rows[1][4].startswith("a tree of 31 nodes 3 deep")
+    page.keyboard.press("End")
+    assert page.inner_text("#caption2") == (
+        "MCTS: the value of the position is +1 (X wins, proven), best move 7; 30 simulations.")
+    screenshot(page, "explain-alphabeta-vs-mcts")

@@ -94,7 +94,7 @@ def test_bad_trees_get_one_line(client: TestClient) -> None:
     assert "unexpected character" in bad(client.post("/api/explain", json={"tree": "A[3 ?]"}))
     assert "give the tree" in bad(client.post("/api/explain", json={}))
     assert "algorithm" in bad(client.post("/api/explain",
-                                          json={"tree": FIG52, "algorithm": "mcts"}))
+                                          json={"tree": FIG52, "algorithm": "negamax"}))
     assert "min_first" in bad(client.post("/api/explain", json={"tree": FIG52, "min_first": 1}))
     deep = "[" * (MAX_DEPTH + 1) + "1" + "]" * (MAX_DEPTH + 1)
     assert f"more than {MAX_DEPTH} deep" in bad(client.post("/api/explain", json={"tree": deep}))
@@ -228,3 +228,90 @@ def test_connect_four_and_bad_positions(client: TestClient) -> None:
         "move 6 '6': the game is already over")
     assert refused(game="tictactoe", depth=2, table=1) == "table must be true or false"
     assert "unknown game 'go'" in refused(game="go", depth=2)
+
+
+def test_mcts_on_figure_5_2_simulation_by_simulation(client: TestClient) -> None:
+    """MCTS on AIMA figure 5.2, seed 1 (the simulations of test_mcts, worked by hand):
+    the tree it grew, each simulation's four steps, the root proven 3 after 10."""
+    data = explain(client, tree=FIG52, algorithm="mcts", seed=1)
+    assert (data["algorithm"], data["value"], data["best"], data["seed"]) == (
+        "mcts", "3", "B", 1)
+    assert data["counts"] == {"mcts": {"simulations": 10, "tree_nodes": 11, "tree_depth": 2}}
+    nodes = data["nodes"]
+    # pre-order, each node with the simulation that added it
+    assert [(n["label"], n["role"], n["added"]) for n in nodes] == [
+        ("A", "max", 0), ("B", "min", 1), ("B.1", "leaf", 7), ("B.2", "leaf", 9),
+        ("B.3", "leaf", 10), ("C", "min", 2), ("C.1", "leaf", 6), ("D", "min", 3),
+        ("D.1", "leaf", 4), ("D.2", "leaf", 5), ("D.3", "leaf", 8)]
+    events = data["events"]
+    assert len(events) == 10 and [e["number"] for e in events] == list(range(1, 11))
+    label = {i: n["label"] for i, n in enumerate(nodes)}
+    first = events[0]
+    assert first["selection"] == [] and label[first["expanded"]] == "B"
+    assert (first["playout"], first["result"], first["reward"]) == (["B.1"], "3", "0.083")
+    assert [(label[u["node"]], u["visits"], u["reward"], u["proven"])
+            for u in first["updates"]] == [("B", 1, "0.0833333", None), ("A", 1, "0.916667", None)]
+    fourth = events[3]
+    [level] = fourth["selection"]
+    assert [(o["move"], o["visits"], o["exploit"], o["explore"], o["score"])
+            for o in level["options"]] == [("B", 1, "0.083", "1.478", "1.561"),
+                                           ("C", 1, "0.333", "1.478", "1.811"),
+                                           ("D", 1, "1.000", "1.478", "2.478")]
+    assert label[level["chosen"]] == "D" and label[fourth["expanded"]] == "D.1"
+    assert [label[i] for i in fourth["path"]] == ["A", "D", "D.1"]
+    assert fourth["playout"] == [] and fourth["result"] == "14"  # a leaf: nothing to play out
+    assert fourth["updates"][0]["proven"] == "14"
+    last = events[-1]
+    assert [(label[u["node"]], u["proven"]) for u in last["updates"]] == [
+        ("B.3", "8"), ("B", "3"), ("A", "3")]
+    assert [(m["move"], m["visits"], m["proven"]) for m in last["root_moves"]] == [
+        ("B", 4, "3"), ("C", 2, "2"), ("D", 4, "2")]
+    assert data["summary"] == {
+        "effort": "10 simulations",
+        "trace": "a tree of 11 nodes 2 deep, 11 proven by the solver; the root proven; "
+                 "B visited 4 times of 10"}
+
+
+def test_mcts_on_a_game_position(client: TestClient) -> None:
+    """Tic-tac-toe after 1 5 9 3, seed 1: the moves in the game's notation, the playouts'
+    ends in its words, the same visits as the search's own (test_mcts)."""
+    data = explain(client, game="tictactoe", moves="1 5 9 3", algorithm="mcts", seed=1,
+                   simulations=100)
+    assert (data["value"], data["best"]) == ("+1 (X wins, proven)", "7")
+    assert data["counts"]["mcts"]["simulations"] == 30
+    first = data["events"][0]
+    assert (first["playout"], first["result"]) == (["6", "8", "4"],
+                                                   "-1 (O wins: three in a row)")
+    nodes = data["nodes"]
+    assert nodes[0]["label"] == "start"
+    assert [nodes[i]["label"] for i in nodes[0]["children"]] == ["2", "4", "6", "7", "8"]
+    assert {m["move"]: m["visits"] for m in data["events"][-1]["root_moves"]} == {
+        "2": 4, "4": 4, "6": 4, "7": 13, "8": 5}
+    again = explain(client, game="tictactoe", moves="1 5 9 3", algorithm="mcts", seed=1,
+                    simulations=100)
+    assert again == data  # from a seed: the same search, step for step
+    other = explain(client, game="tictactoe", moves="1 5 9 3", algorithm="mcts", seed=2,
+                    simulations=100)
+    assert other["events"] != data["events"]
+
+    def refused(**body: Any) -> str:
+        return bad(client.post("/api/explain", json={"algorithm": "mcts", **body}))
+
+    assert refused(game="tictactoe", simulations=0) == (
+        "simulations must be a whole number from 1 to 1,000")
+    assert refused(game="tictactoe", seed=-1) == (
+        "seed must be a whole number from 0 to 2,147,483,647")
+    assert refused(game="tictactoe", moves="1 4 2 5 3") == (
+        "the game is already over in this position: nothing to search")
+    assert refused(game="tictactoe", seed=True).startswith("seed must be")
+
+
+def test_a_search_summary_for_the_comparison(client: TestClient) -> None:
+    data = explain(client, tree=FIG52)
+    assert data["summary"] == {
+        "effort": "11 nodes examined",
+        "trace": "4 inner nodes entered, 11 nodes returned, 1 cut pruning 2 children"}
+    data = explain(client, game="connect4", moves="4 4", depth=4, table=True)
+    assert data["summary"]["trace"] == (
+        "206 inner nodes entered, 768 nodes returned, 111 cuts pruning 521 children, "
+        "35 table hits")

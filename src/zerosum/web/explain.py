@@ -92,6 +92,18 @@ def event_json(game: TreeGame, event: TraceEvent, index: dict[Path, int],
     }
 
 
+def trace_summary(events: list[dict[str, Any]], hits: int | None = None) -> str:
+    """What a tree search's steps show, in a line: nodes entered and returned, cuts."""
+    entered = sum(e["kind"] == "enter" for e in events)
+    returned = len(events) - entered
+    cuts = [e for e in events if e["pruned"]]
+    pruned = sum(len(e["pruned"]) for e in cuts)
+    text = f"{entered} inner nodes entered, {returned} nodes returned, "
+    text += (f"{len(cuts)} cut{'s' * (len(cuts) != 1)} pruning {pruned} children" if cuts
+             else "nothing pruned")
+    return text + ("" if not hits else f", {hits} table hits")
+
+
 def algorithm_of(body: dict[str, Any]) -> str:
     """The request's "algorithm" (default alpha-beta), one of ALGORITHMS."""
     algorithm = body.get("algorithm", "alphabeta")
@@ -128,6 +140,7 @@ def explain_json(body: dict[str, Any]) -> dict[str, Any]:
     result, steps = trace_steps(game, algorithm)
     seen = {e.state for e in steps if e.kind == "exit"}
     windowed = algorithm == "alphabeta"
+    events = [event_json(game, e, index, seen, windowed) for e in steps]
     return {
         "algorithm": algorithm,
         "value": fmt(result.value),
@@ -135,7 +148,9 @@ def explain_json(body: dict[str, Any]) -> dict[str, Any]:
         "counts": counts,
         "nodes": nodes,
         # in the order the search went: inner nodes entered, every node returning
-        "events": [event_json(game, e, index, seen, windowed) for e in steps],
+        "events": events,
+        "summary": {"effort": f"{result.stats.nodes:,} nodes examined",
+                    "trace": trace_summary(events)},
     }
 
 
@@ -373,6 +388,8 @@ def game_json(body: dict[str, Any]) -> dict[str, Any]:
         "lazy": True,
         "nodes": nodes,
         "events": steps,
+        "summary": {"effort": f"{result.stats.nodes:,} nodes examined",
+                    "trace": trace_summary(steps, result.stats.table_hits)},
     }
 
 

@@ -298,7 +298,7 @@ def test_mcts_on_a_game_position(client: TestClient) -> None:
         return bad(client.post("/api/explain", json={"algorithm": "mcts", **body}))
 
     assert refused(game="tictactoe", simulations=0) == (
-        "simulations must be a whole number from 1 to 1,000")
+        "simulations must be a whole number from 1 to 300")
     assert refused(game="tictactoe", seed=-1) == (
         "seed must be a whole number from 0 to 2,147,483,647")
     assert refused(game="tictactoe", moves="1 4 2 5 3") == (

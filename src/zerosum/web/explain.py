@@ -40,7 +40,7 @@ from zerosum.table import Bound, Entry, TranspositionTable, narrow
 
 PAGE = files("zerosum.web") / "static" / "explain.html"
 ALGORITHMS = ("alphabeta", "minimax")  # the tree searches, whose counts are compared
-MCTS_SIMULATIONS = (1, 1000)  # the simulations the page steps through, at least and most
+MCTS_SIMULATIONS = (1, 300)  # the least and most simulations stepped through (~4 kB each)
 MCTS_SECONDS = 10.0  # a budget that takes longer (long playouts) is refused
 MAX_NODES = 2000  # a tree the page can still draw; the request body limit comes first mostly
 MAX_DEPTH = 4  # a game position's search depth: Connect Four at 4 plies is 2,801 nodes

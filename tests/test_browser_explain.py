@@ -330,3 +330,22 @@ def test_alphabeta_and_mcts_compared_on_a_position(page: Any, url: str) -> None:
     assert page.inner_text("#caption2") == (
         "MCTS: the value of the position is +1 (X wins, proven), best move 7; 30 simulations.")
     screenshot(page, "explain-alphabeta-vs-mcts")
+
+
+def test_no_table_hits_are_explained_on_the_page(page: Any, url: str) -> None:
+    page.goto(url + "/explain")
+    page.select_option("#kind", "game")
+    page.wait_for_selector("#game option[value='tictactoe']", state="attached")
+    page.select_option("#game", "tictactoe")
+    page.fill("#moves", "1 5")
+    page.select_option("#depth", "2")
+    page.check("#table")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#drawing svg")
+    assert page.is_visible("#table-note")
+    assert page.inner_text("#table-note").startswith(
+        "No table hits: within 2 plies from here no inner node is reached twice")
+    assert page.inner_text("#table-note").endswith("At depth 4 this position has 16: try it.")
+    page.select_option("#depth", "4")
+    page.click("button[type=submit]")
+    page.wait_for_function("document.querySelector('#table-note').hidden")

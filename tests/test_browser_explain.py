@@ -306,6 +306,9 @@ def test_mcts_stepped_simulation_by_simulation(page: Any, url: str) -> None:
     assert page.text_content("g.node[data-label='A'] text.proof") == "= 3"
     assert len(page.inner_text("#log").splitlines()) == 10
     screenshot(page, "explain-mcts-end")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing overflows
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "explain-mcts-phone")
 
 
 def test_alphabeta_and_mcts_compared_on_a_position(page: Any, url: str) -> None:

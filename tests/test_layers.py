@@ -179,7 +179,8 @@ def test_no_two_modules_import_each_other() -> None:
 
 
 @pytest.mark.parametrize(("layer", "forbidden"), [
-    ("zerosum.games", ["zerosum.search", "zerosum.cli", "zerosum.frontends", "zerosum.agents"]),
+    ("zerosum.games", ["zerosum.search", "zerosum.cli", "zerosum.frontends", "zerosum.players",
+                        "zerosum.match"]),
     ("zerosum.search", ["zerosum.games", "zerosum.cli", "zerosum.frontends"]),
     ("zerosum.cli", ["zerosum.frontends"]),
     ("zerosum.frontends", ["zerosum.cli"]),

@@ -160,9 +160,10 @@ def alphabeta_search(
 def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = None,
             stop: Stop | None = None, order: bool = False,
             table: TranspositionTable | None = None,
-            tracer: Tracer | None = None) -> SearchResult:
+            tracer: Tracer | None = None, trace_entries: bool = False) -> SearchResult:
     """alphabeta_search as an Analyser (zerosum.result): to `limit.depth` (None: the
     end), stopped by its time or node budget or by `stop`. It reports no Info (one
     pass)."""
     return alphabeta_search(game, state, limit.depth, order=order, table=table,
-                            tracer=tracer, stop=bounded(limit, stop))
+                            tracer=tracer, trace_entries=trace_entries,
+                            stop=bounded(limit, stop))

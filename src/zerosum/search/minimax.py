@@ -66,7 +66,9 @@ def minimax_search(
 
 
 def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = None,
-            stop: Stop | None = None, tracer: Tracer | None = None) -> SearchResult:
+            stop: Stop | None = None, tracer: Tracer | None = None,
+            trace_entries: bool = False) -> SearchResult:
     """minimax_search as an Analyser (zerosum.result): to `limit.depth` (None: the end),
     stopped by its time or node budget or by `stop`. It reports no Info (one pass)."""
-    return minimax_search(game, state, limit.depth, tracer=tracer, stop=bounded(limit, stop))
+    return minimax_search(game, state, limit.depth, tracer=tracer,
+                          trace_entries=trace_entries, stop=bounded(limit, stop))

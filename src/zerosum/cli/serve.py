@@ -21,7 +21,7 @@ from zerosum.gamefile import GAME_FILE_HELP, load_checked
 from zerosum.games.registry import GameSpec, all_games
 
 LOCAL = "127.0.0.1"
-TABLE_MEMORY = 256  # MB: zerosum.web.app.TABLE_MEMORY (not imported: the extra may be missing)
+TABLE_MEMORY = 256  # MB: zerosum.web.sessions.TABLE_MEMORY (not imported: the extra may be missing)
 
 
 def missing_web() -> str:

@@ -36,7 +36,7 @@ def game_text(job: GameJob, result: GameResult, today: datetime.date) -> tuple[s
                          move.seconds, move.unit))
         state = game.result(state, action)
     score = PDN_RESULTS[result.score]  # one of them: GameResult.from_json checks
-    text, extension = game_record(spec.name, game, start, plies, state, None, today,
+    text, extension = game_record(spec.record, game, start, plies, state, None, today,
                                   event=f"zerosum tournament, game {job.number}",
                                   result=score, outcome=result.reason)
     if extension != "pdn":

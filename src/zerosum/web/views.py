@@ -12,8 +12,8 @@ board) and `show_open` (shade the cells that are not moves now: N-Queens' attack
 squares and later columns).
 
 A board whose moves are paths (checkers) is `kind` "paths": `cells` as above ("b"/"w"
-men, "B"/"W" kings), and `moves` a list of each legal move's `path` (the cell indices its piece visits) and
-`text`, so the page can offer the final squares of every capture path and still play
+men, "B"/"W" kings), and `moves` a list of each legal move's `path` (the cell indices
+its piece visits) and `text`, so the page can offer the final squares of every capture path and still play
 exactly the move the server lists.
 """
 

@@ -13,8 +13,8 @@ squares and later columns).
 
 A board whose moves are paths (checkers) is `kind` "paths": `cells` as above ("b"/"w"
 men, "B"/"W" kings), and `moves` a list of each legal move's `path` (the cell indices
-its piece visits) and `text`, so the page can offer the final squares of every capture path and still play
-exactly the move the server lists.
+its piece visits) and `text`, so the page can offer the final squares of every capture
+path and still play exactly the move the server lists.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from zerosum.web.sessions import (
     limit_json,
     message,
 )
+from zerosum.web.views import pv_marks
 
 
 class Thinker:
@@ -158,7 +159,9 @@ class Thinker:
             return result
 
         def on_info(info: Info) -> None:
-            post(loop, queue, info_message(game, info))
+            message = info_message(game, info)
+            message["pv_marks"] = pv_marks(session.spec, game, state, info.pv)
+            post(loop, queue, message)
 
         Running(search, stop, on_info, partial(post, loop, queue))
         while True:

@@ -19,6 +19,7 @@ path and still play exactly the move the server lists.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from zerosum.game import AnyGame
@@ -30,3 +31,19 @@ def view_of(spec: GameSpec, game: AnyGame, state: Any, last: Any = None) -> View
     if spec.view is None:
         return {"kind": "text", "text": game.render(state)}
     return spec.view(game, state, last)
+
+
+PV_MARKS = 12  # moves of a principal variation drawn on the board
+
+
+def pv_marks(spec: GameSpec, game: AnyGame, state: Any, pv: Sequence[Any]) -> list[list[int]]:
+    """The cells of each move of a principal variation from `state` (each the `last` of
+    the drawing after it: a stone's cell, a checkers move's path), for the page's PV
+    marks; [] for a game drawn as text."""
+    if spec.view is None:
+        return []
+    marks = []
+    for action in pv[:PV_MARKS]:
+        state = game.result(state, action)
+        marks.append(list(spec.view(game, state, action).get("last", [])))
+    return marks

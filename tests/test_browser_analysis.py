@@ -83,7 +83,7 @@ def test_connect_four_move_values_from_its_solver(url: str, page: Any) -> None:
     assert page.inner_text("#analysis-status") == "done: every move proven"
     verdicts = page.locator(".move-value .mv-verdict").all_inner_texts()
     moves = page.locator(".move-value .mv-move").all_inner_texts()
-    assert dict(zip(moves, verdicts)) == {
+    assert dict(zip(moves, verdicts, strict=True)) == {
         "2": "loses in 8 plies", "3": "loses in 18 plies", "5": "loses in 10 plies",
         "6": "loses in 16 plies", "7": "loses in 16 plies"}
     assert badges(page) == {"2": "L8", "3": "L18", "5": "L10", "6": "L16", "7": "L16"}
@@ -127,8 +127,9 @@ def test_layouts(url: str, browser: Any, width: int, height: int, scheme: str,
         page.click("#setup button[type=submit]")
         page.wait_for_selector("#board rect.target")
         page.locator("#board rect.target").nth(3).click()
-        page.wait_for_function("() => document.querySelector('#result').textContent.length > 0"
-                               " && document.querySelector('#status').textContent.includes('(you)')")
+        page.wait_for_function(
+            "() => document.querySelector('#result').textContent.length > 0"
+            " && document.querySelector('#status').textContent.includes('(you)')")
         page.wait_for_selector("#graph-svg")
         screenshot(page, name)
         board = page.locator("#board svg").bounding_box()

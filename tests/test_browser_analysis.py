@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser import fresh_page, screenshot
+from browser import SCREENSHOTS, fresh_page, screenshot
 
 pytest.importorskip("starlette")
 
@@ -65,6 +65,7 @@ def test_tictactoe_move_values_navigation_and_the_value_graph(url: str, page: An
     assert page.locator("#graph-svg .point.turn").count() == 1  # O's 2
     assert page.get_attribute('#moves .ply[data-ply="2"]', "class") == "ply current turned"
     screenshot(page, "tictactoe-values")
+    page.locator("#graph-panel").screenshot(path=str(SCREENSHOTS / "value-graph.png"))
     page.uncheck("#show-values")
     assert page.locator("#board g.badge").count() == 0
 

@@ -410,9 +410,9 @@ def tree_size(game: NQueens) -> int:
 
 
 def view(game: NQueens, state: Any, last: Any = None) -> dict[str, Any]:
-    """The page's drawing (docs/web.md): rows and columns numbered from 1 at the top
-    left as moves are written (X3: row 3 of the next column; r2c5), the safe squares
-    shaded open."""
+    """The page's drawing (its format: zerosum.web.views): rows and columns numbered
+    from 1 at the top left as moves are written (X3: row 3 of the next column; r2c5),
+    the safe squares shaded open."""
     n = game.size
     by_square = game.variation.startswith("2")
     squares = state[0] if by_square else [row * n + col for col, row in enumerate(state[0])]

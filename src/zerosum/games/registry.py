@@ -93,9 +93,10 @@ class GameSpec:
 
     What the page and the records need of it, declared here (as a chess library keeps
     its drawing beside its board), so that the web and the records never name a game:
-    `view(game, state, last)`, the drawing of a state as plain JSON (docs/web.md: a grid
-    or a checkers board, its coordinates in the notation moves are written in, `last`
-    the move that led to it marked, a finished game's winning line); `record`, the style
+    `view(game, state, last)`, the drawing of a state as plain JSON (its format:
+    zerosum.web.views; a grid or a checkers board, its coordinates in the notation moves
+    are written in, `last` the move that led to it marked, a finished game's winning
+    line); `record`, the style
     of its game record ("pdn", "move-string" or "plain", see zerosum.records);
     `move_solver(game, state, stop)`, the proven value of each legal move, yielded one by
     one as each is proven (SearchStopped when `stop` says so), for a game too big for the

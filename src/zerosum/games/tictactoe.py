@@ -88,7 +88,8 @@ class TicTacToe(GameBase[State, int]):
 
 
 def view(game: TicTacToe, state: State, last: int | None = None) -> View:
-    """The page's drawing (docs/web.md): the cells numbered 1-9 as moves are typed."""
+    """The page's drawing (its format: zerosum.web.views): the cells numbered 1-9 as
+    moves are typed."""
     board = state[0]
     line: list[int] = []
     for a, b, c in LINES:

@@ -1,4 +1,4 @@
-"""The page's drawing of a checkers position (docs/web.md).
+"""The page's drawing of a checkers position (its format: zerosum.web.views).
 
 `cells` row by row from the top left ("b"/"w" men, "B"/"W" kings, "" empty), rows
 lettered A, B, ... from the top and columns numbered from 1, as moves are written

@@ -1,6 +1,6 @@
-"""The page's drawing of a Connect Four position (docs/web.md): the grid, the top row
-first, columns numbered 1 to W as moves are written, the last stone and a winning four
-marked."""
+"""The page's drawing of a Connect Four position (its format: zerosum.web.views): the
+grid, the top row first, columns numbered 1 to W as moves are written, the last stone
+and a winning four marked."""
 
 from __future__ import annotations
 

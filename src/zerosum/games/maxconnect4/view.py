@@ -1,5 +1,6 @@
-"""The page's drawing of a Max-Connect4 position (docs/web.md): the grid, the top row
-first, columns numbered 1-7 as moves are written, the last piece marked, the scores."""
+"""The page's drawing of a Max-Connect4 position (its format: zerosum.web.views): the
+grid, the top row first, columns numbered 1-7 as moves are written, the last piece
+marked, the scores."""
 
 from __future__ import annotations
 

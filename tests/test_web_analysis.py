@@ -200,3 +200,34 @@ def test_an_unknown_session_is_refused(client: TestClient) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+
+
+def think(client: TestClient, sid: str, player: str, seconds: float) -> list[dict[str, Any]]:
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_json({"type": "think", "player": player, "seconds": seconds})
+        messages = []
+        while not messages or messages[-1]["type"] not in ("result", "error"):
+            messages.append(ws.receive_json())
+    return messages
+
+
+def test_infos_carry_the_principal_variations_cells_and_mcts_root_moves(
+        client: TestClient) -> None:
+    """Each Info names the cells of its principal variation's moves (the drawing's `last`
+    after each: a checkers move's whole path), and MCTS's its root moves' visits."""
+    sid = session(client, "tictactoe", moves="15")
+    infos = [m for m in think(client, sid, "iterative", 5) if m["type"] == "info"]
+    last = infos[-1]
+    assert last["pv_marks"] == [[int(move) - 1] for move in last["pv"]]
+    assert last["root"] == []
+    sid = session(client, "checkers")
+    infos = [m for m in think(client, sid, "iterative", 0.3) if m["type"] == "info"]
+    first = infos[0]  # depth 1: one move, its path from a square to the next row's
+    assert len(first["pv_marks"]) == 1 and len(first["pv_marks"][0]) == 2
+    (a, b), = first["pv_marks"]
+    assert b // 8 == a // 8 + 1  # black moves down the board
+    sid = session(client, "tictactoe")
+    infos = [m for m in think(client, sid, "mcts", 0.3) if m["type"] == "info"]
+    root = infos[-1]["root"]
+    assert sorted(r["move"] for r in root) == [str(c) for c in range(1, 10)]
+    assert sum(r["visits"] for r in root) <= infos[-1]["nodes"]

@@ -231,3 +231,13 @@ def test_infos_carry_the_principal_variations_cells_and_mcts_root_moves(
     root = infos[-1]["root"]
     assert sorted(r["move"] for r in root) == [str(c) for c in range(1, 10)]
     assert sum(r["visits"] for r in root) <= infos[-1]["nodes"]
+
+
+def test_the_value_history_of_a_game_too_big_to_solve_is_the_engines_estimate(
+        client: TestClient) -> None:
+    sid = session(client, moves="4444")
+    values = client.get(f"/api/sessions/{sid}/history").json()["values"]
+    assert [v["ply"] for v in values] == [0, 1, 2, 3, 4]
+    assert all(v["value"] is not None and not v["decided"] for v in values)
+    assert all(-1 < v["bar"] < 1 and "estimate" in v["text"] for v in values)
+    assert [v["mark"] for v in values] == [""] * 5  # estimates say nothing was thrown away

@@ -21,7 +21,6 @@ value (a win thrown away, a draw lost).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from functools import partial
 from typing import Any, Protocol
@@ -36,6 +35,7 @@ from zerosum.agents import engines_of, make_agent
 from zerosum.convert import one_line
 from zerosum.game import AnyGame, InputError, format_value, plies_text
 from zerosum.games.registry import GameSpec, MoveValue
+from zerosum.kernel import bound_memory
 from zerosum.result import InfoSink, Limit
 from zerosum.running import Running
 from zerosum.search.solve import Solution, TooBig, Unsolvable, solve
@@ -45,8 +45,11 @@ from zerosum.web.messages import positive, post, read_requests, reason
 ESTIMATE_DEPTH = 4  # plies of the engine's search under each move: quick, a hint only
 DEFAULT_SECONDS = 10.0
 SOLVE_BUDGET = 200_000  # positions the generic solver may keep for one analysis (~60 MB)
-HISTORY_SECONDS = 3.0  # for the value graph of a whole game
-HISTORY_BUDGET = 200_000  # positions, when the graph solves the game from its start
+HISTORY_SECONDS = 3.0  # for the estimates of the value graph of a whole game
+HISTORY_SOLVE_SECONDS = 1.0  # for solving the game from its start, first
+HISTORY_BUDGET = 100_000  # positions, when the graph solves the game from its start
+HISTORY_ENTRIES = 100_000  # table entries of the engine estimating the graph's values
+UNSOLVED = ("the game is too big to solve from its start",)  # a memo key
 
 
 class Sessions(Protocol):
@@ -56,6 +59,8 @@ class Sessions(Protocol):
     def max_seconds(self) -> float: ...
     @property
     def max_nodes(self) -> int: ...
+    @property
+    def session_entries(self) -> int: ...
     @property
     def sessions(self) -> Mapping[str, Any]: ...
 
@@ -225,7 +230,11 @@ class Analyst:
             return
         budget = min(float(seconds), self.server.max_seconds)
         stop = Stop(seconds=budget, nodes=self.server.max_nodes, check_every=128)
-        self.task = asyncio.create_task(self.run(session.spec, session.game, session.state,
+        # A game object of its own: the engine's tables are kept per game object, and
+        # the session's may be searching in a think at the same time.
+        game = session.spec.create(**session.options)
+        bound_memory(game, self.server.session_entries)
+        self.task = asyncio.create_task(self.run(session.spec, game, session.state,
                                                  budget, stop))
 
     async def run(self, spec: GameSpec, game: AnyGame, state: Any, seconds: float,
@@ -257,12 +266,18 @@ def history(spec: GameSpec, game: AnyGame, states: list[Any],
             memo: dict[Hashable, tuple[float, bool, int | None]]) -> list[dict[str, Any]]:
     """Each position's value from Max's side with `decided` and `plies`, in [-1, 1] as
     `bar` (a decided win or loss at the ends), and for each move that changed a decided
-    value, `mark` in words. `memo` keeps estimates between calls (by game.key)."""
-    stop = Stop(seconds=HISTORY_SECONDS)
+    value, `mark` in words. `memo` keeps estimates between calls (by game.key), and that
+    the game was too big to solve. `game` is a game object of the graph's own (its
+    engine's tables are kept per game object)."""
     values: list[tuple[float, bool, int | None] | None] = []
     solution = None
-    with contextlib.suppress(TooBig, Unsolvable, SearchStopped):  # then estimates
-        solution = solve(game, states[0], HISTORY_BUDGET, stop)
+    if UNSOLVED not in memo:
+        try:
+            solution = solve(game, states[0], HISTORY_BUDGET, Stop(seconds=HISTORY_SOLVE_SECONDS))
+        except (TooBig, Unsolvable, SearchStopped):
+            memo[UNSOLVED] = (0.0, False, None)  # estimates from now on
+    bound_memory(game, HISTORY_ENTRIES)
+    stop = Stop(seconds=HISTORY_SECONDS)
     search = estimator(spec)
     for state in states:
         key = game.key(state)
@@ -327,7 +342,8 @@ def analysis_routes(server: Sessions) -> list[BaseRoute]:
         session = server.session(request.path_params["sid"])
         memo = session.estimates
         states = list(session.states)
-        entries = await run_in_threadpool(history, session.spec, session.game, states, memo)
+        game = session.spec.create(**session.options)
+        entries = await run_in_threadpool(history, session.spec, game, states, memo)
         return JSONResponse({"values": entries})
 
     return [WebSocketRoute("/api/sessions/{sid}/analysis", analysis),

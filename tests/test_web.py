@@ -680,3 +680,32 @@ def test_the_server_sweeps_idle_tables_by_itself(monkeypatch: pytest.MonkeyPatch
                 break
             time.sleep(0.01)
         assert kept_entries(game) == 0
+
+
+def played(client: TestClient, game: str, moves: list[str], **body: Any) -> dict[str, Any]:
+    s = new(client, game, **body)
+    for m in moves:
+        s = client.post(f"/api/sessions/{s['id']}/move", json={"move": m}).json()
+    return s
+
+
+def test_every_drawing_has_its_coordinates_last_move_and_winning_line(
+        client: TestClient) -> None:
+    """Each game's own drawing (GameSpec.view): coordinates in the notation its moves are
+    written in, the last move's cells, a finished game's winning line."""
+    view = played(client, "tictactoe", ["1", "2", "4", "3", "7"])["view"]
+    assert view["cell_labels"] == [str(c) for c in range(1, 10)]
+    assert (view["last"], view["line"]) == ([6], [0, 3, 6])  # X down the first column
+    view = played(client, "connect4", list("1212121"))["view"]
+    assert view["col_labels"] == [str(c) for c in range(1, 8)]
+    # Red's four in column 1, bottom up: rows 5 to 2 of the drawing (top row first).
+    assert (view["last"], sorted(view["line"])) == ([14], [14, 21, 28, 35])
+    view = played(client, "checkers", ["C2-D1"])["view"]
+    assert view["row_labels"] == list("ABCDEFGH") and view["col_labels"][-1] == "8"
+    assert view["last"] == [2 * 8 + 1, 3 * 8 + 0] and view["line"] == []
+    view = played(client, "maxconnect4", ["4"])["view"]
+    assert (view["last"], view["col_labels"][:2]) == ([5 * 7 + 3], ["1", "2"])
+    view = played(client, "nqueens", ["X3"], options={"size": 5})["view"]
+    assert view["row_labels"] == view["col_labels"] == ["1", "2", "3", "4", "5"]
+    assert view["last"] == [2 * 5 + 0]  # row 3 of column 1
+    assert played(client, "takestones", [])["view"]["kind"] == "text"

@@ -107,6 +107,8 @@ async function drawGraph() {
   const x = (i) => PAD + (points.length > 1 ? i * (W - 2 * PAD) / (points.length - 1) : 0);
   const y = (bar) => H / 2 - bar * (H / 2 - PAD);
   svg.append(el("line", { x1: PAD, y1: H / 2, x2: W - PAD, y2: H / 2, class: "axis" }));
+  svg.append(el("line", { x1: x(session.cursor), y1: PAD / 2, x2: x(session.cursor), y2: H - PAD / 2,
+    class: "cursor", id: "graph-cursor" }));
   svg.append(el("text", { x: 2, y: 11, class: "coord" }, `${session.players[0]} wins`));
   svg.append(el("text", { x: 2, y: H - 3, class: "coord" }, `${session.players[1]} wins`));
   const known = points.filter((p) => p.bar !== null);
@@ -126,6 +128,15 @@ async function drawGraph() {
   markMoves();
 }
 
+// The position shown, a vertical line on the graph.
+function moveCursor() {
+  const line = $("graph-cursor");
+  if (!line || history.length < 2) return;
+  const at = PAD + session.cursor * (W - 2 * PAD) / (history.length - 1);
+  line.setAttribute("x1", at);
+  line.setAttribute("x2", at);
+}
+
 // The moves that threw a win (or a draw) away, marked in the move list.
 function markMoves() {
   for (const p of history) {
@@ -143,6 +154,7 @@ document.addEventListener("zerosum:session", (event) => {
     || next.moves.length !== session.moves.length || next.moves.join() !== session.moves.join();
   session = next;
   if (!session.thinking) drawGraph();
+  moveCursor();
   if (drawn === `${session.id}:${session.moves.join(",")}`) markMoves();
   if (!moved) { $("analyse").disabled = !!socket || session.over || session.thinking; return; }
   if (socket) { const s = socket; socket = null; s.close(); } // a new position: a new analysis

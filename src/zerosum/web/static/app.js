@@ -509,6 +509,13 @@ async function start() {
   $("pause").addEventListener("click", pauseOrResume);
   $("stop").addEventListener("click", () => socket && socket.send(JSON.stringify({ type: "stop" })));
   $("to-start").addEventListener("click", () => goto(0));
+  // Left and right arrows step through the moves (unless typing in a field).
+  document.addEventListener("keydown", (e) => {
+    if (!session || e.target.closest("input:not([type=checkbox]), select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    const ply = session.cursor + (step ?? 0);
+    if (step && ply >= 0 && ply <= session.moves.length) { e.preventDefault(); goto(ply); }
+  });
   $("show-pv").addEventListener("change", drawBoard);
   $("show-values").addEventListener("change", drawBoard);
   // analysis.js tells each move's value as it arrives; the board shows them.

@@ -69,10 +69,12 @@ def test_tictactoe_move_values_navigation_and_the_value_graph(url: str, page: An
     page.uncheck("#show-values")
     assert page.locator("#board g.badge").count() == 0
     page.keyboard.press("ArrowLeft")  # the arrows step through the moves too
-    page.wait_for_function("() => document.querySelector('#moves .ply.current')?.dataset.ply === '1'")
+    page.wait_for_function(
+        "() => document.querySelector('#moves .ply.current')?.dataset.ply === '1'")
     assert page.get_attribute("#graph-cursor", "x1") == "300"  # the middle of 0, 1, 2
     page.click("#graph-svg .point >> nth=0")  # a point of the graph: its position
-    page.wait_for_function("() => document.querySelector('#to-start').classList.contains('current')")
+    page.wait_for_function(
+        "() => document.querySelector('#to-start').classList.contains('current')")
     assert page.inner_text("#status").startswith("X to move (move 0 of 2")
 
 

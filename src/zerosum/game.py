@@ -230,9 +230,7 @@ def format_value(game: AnyGame, value: float, *, decided: bool = False,
     "+3 (proven: Player 1 ahead by 3)", "-1.5 (estimate: Player 2 ahead)"."""
     if math.isinf(value):
         return "none yet"  # a search stopped before it judged any move
-    # Estimates to three decimals (more would be noise); results as they are.
-    number = f"{value:+.6g}" if decided else f"{value:+.3f}".rstrip("0").rstrip(".")
-    number = "0" if number in ("+0", "-0", "0") or not value else number
+    number = format_number(value, decided=decided)
     side = game.players[0] if value > 0 else game.players[1]
     score = game.values.kind == "score"
     if not decided:
@@ -248,6 +246,17 @@ def format_value(game: AnyGame, value: float, *, decided: bool = False,
     result = f"{side} wins" if value else "draw"
     soon = ", proven" if plies is None else f" in {plies_text(plies)}"
     return f"{number} ({result}{soon})"
+
+
+def format_number(value: float, *, decided: bool = False) -> str:
+    """A value's number alone, as format_value writes it (a window's bounds, a tree's
+    values in the explain views): signed, an estimate to three decimals (more would be
+    noise), a decided value as it is; "+inf" and "-inf" for an open window's ends.
+    "+1", "-0.111", "0", "+inf"."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    number = f"{value:+.6g}" if decided else f"{value:+.3f}".rstrip("0").rstrip(".")
+    return "0" if number in ("+0", "-0", "0") or not value else number
 
 
 def plies_text(plies: int) -> str:

@@ -28,15 +28,18 @@ def alphabeta_search(
     order: bool = False,
     table: TranspositionTable | None = None,
     tracer: Tracer | None = None,
+    trace_entries: bool = False,
     stop: Stop | None = None,
 ) -> SearchResult:
     """The alpha-beta decision from `state` within the window (alpha, beta).
 
     `order` tries actions in `game.order` order (the table's move first in any case);
     `table` reuses results of transposed positions. Neither changes the value.
+    `tracer` receives each node's exit and, with `trace_entries`, each inner node's
+    entry with the window passed down (zerosum.result.TraceEvent).
     """
     check_depth(depth)
-    ctx = Context(game, depth, stop, tracer, order)
+    ctx = Context(game, depth, stop, tracer, order, trace_entries)
 
     def probe(state: Any, depth: int) -> tuple[Entry | None, Any]:
         """The table entry for this node, if any, and the node's table key."""
@@ -75,6 +78,7 @@ def alphabeta_search(
         if v is not None:
             ctx.trace(state, action, depth, alpha, beta, v)
             return v, []
+        ctx.enter(state, action, depth, alpha, beta)
         entry, key = probe(state, depth)
         a0, b0, c0 = alpha, beta, ctx.inexact
         if entry is not None:
@@ -103,6 +107,7 @@ def alphabeta_search(
         if v is not None:
             ctx.trace(state, action, depth, alpha, beta, v)
             return v, []
+        ctx.enter(state, action, depth, alpha, beta)
         entry, key = probe(state, depth)
         a0, b0, c0 = alpha, beta, ctx.inexact
         if entry is not None:

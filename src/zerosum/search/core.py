@@ -25,12 +25,14 @@ class Context:
         stop: Stop | None = None,
         tracer: Tracer | None = None,
         order: bool = False,
+        entries: bool = False,
     ) -> None:
         self.game = game
         self.limit = limit
         self.stop = stop
         self.tracer = tracer
         self.use_order = order
+        self.entries = entries and tracer is not None  # trace inner nodes' entries too
         self.stats = SearchStats()
         # Leaves whose value is only an estimate (depth cutoffs, depth-limited table hits).
         self.inexact = 0
@@ -83,6 +85,12 @@ class Context:
         if self.tracer is not None:
             self.tracer(TraceEvent(state, action, depth, alpha, beta, value, pruned))
 
+    def enter(self, state: Any, action: Any, depth: int, alpha: float, beta: float) -> None:
+        """Trace an inner node's entry with the window passed down (when asked to)."""
+        if self.entries and self.tracer is not None:
+            v = -math.inf if self.game.is_maxs_turn(state) else math.inf  # the starting v
+            self.tracer(TraceEvent(state, action, depth, alpha, beta, v, kind="enter"))
+
 
 def search_root(
     ctx: Context,
@@ -114,6 +122,7 @@ def search_root(
             decided = ctx.inexact == 0
             return SearchResult(leaf, None, [], ctx.stats, ctx.limit, True, decided, algorithm,
                                 plies=0 if decided else None)
+        ctx.enter(state, None, 0, alpha, beta)
         actions = ordered if ordered is not None else ctx.actions(state)
         for action in actions:
             value, pv = child(game.result(state, action), action, 1, alpha, beta)

@@ -17,20 +17,23 @@ def minimax_search(
     depth: int | None = None,
     *,
     tracer: Tracer | None = None,
+    trace_entries: bool = False,
     stop: Stop | None = None,
 ) -> SearchResult:
     """The minimax decision from `state`: every node is examined, nothing is pruned.
 
     With `depth`, nodes where `game.cutoff_test` says so are valued by `game.evaluate`.
+    `tracer` and `trace_entries` as alphabeta_search's (the window: (-inf, +inf)).
     """
     check_depth(depth)
-    ctx = Context(game, depth, stop, tracer)
+    ctx = Context(game, depth, stop, tracer, entries=trace_entries)
 
     def max_value(state: Any, action: Any, depth: int) -> tuple[float, list[Any]]:
         v = ctx.leaf_value(state, depth)
         if v is not None:
             ctx.trace(state, action, depth, -math.inf, math.inf, v)
             return v, []
+        ctx.enter(state, action, depth, -math.inf, math.inf)
         v, pv = -math.inf, []
         for a in game.actions(state):
             v2, pv2 = min_value(game.result(state, a), a, depth + 1)
@@ -44,6 +47,7 @@ def minimax_search(
         if v is not None:
             ctx.trace(state, action, depth, -math.inf, math.inf, v)
             return v, []
+        ctx.enter(state, action, depth, -math.inf, math.inf)
         v, pv = math.inf, []
         for a in game.actions(state):
             v2, pv2 = max_value(game.result(state, a), a, depth + 1)

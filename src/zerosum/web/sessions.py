@@ -343,22 +343,16 @@ class Server:
 
 
 def root_rows(game: AnyGame, info: Info) -> list[dict[str, Any]]:
-    """MCTS's root moves for the live table: each move's visits and, where the search
-    reports them (`Info.root`: objects with an `action` and figures such as `mean` and
-    the UCT terms), those figures too; [] for other searches."""
-    stats = getattr(info, "root", None) or ()
+    """MCTS's root moves for the live table (Info.root_moves): each move's visits, mean
+    value (Max's side) and UCB1's two terms, "proven" where MCTS-Solver proved it; []
+    for other searches."""
     rows: list[dict[str, Any]] = []
-    for entry in stats:
-        fields = {k: v for k, v in vars(entry).items() if k != "action"} \
-            if hasattr(entry, "__dict__") else {}
-        if hasattr(entry, "__dataclass_fields__"):
-            fields = {k: getattr(entry, k) for k in entry.__dataclass_fields__ if k != "action"}
-        row = {"move": game.format_move(entry.action)}
-        row.update({k: round(v, 4) if isinstance(v, float) else v for k, v in fields.items()
-                    if isinstance(v, (int, float, str)) and not isinstance(v, bool)})
-        rows.append(row)
-    if not rows:
-        rows = [{"move": game.format_move(a), "visits": n} for a, n in info.visits]
+    for m in info.root_moves:
+        rows.append({"move": game.format_move(m.action), "visits": m.visits,
+                     "mean": round(m.mean, 3), "exploit": round(m.uct_exploit, 3),
+                     "explore": round(m.uct_explore, 3),
+                     "proven": "" if m.proven is None else format_value(
+                         game, m.proven, decided=True)})
     return rows
 
 

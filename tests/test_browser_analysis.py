@@ -101,8 +101,9 @@ def test_connect_four_move_values_from_its_solver(url: str, page: Any) -> None:
 
 
 def test_checkers_principal_variation_marks(url: str, page: Any) -> None:
-    page.goto(f"{url}/?game=checkers&player=engine&first=computer")
+    page.goto(f"{url}/?game=checkers&player=engine")  # the person first: no search yet
     page.wait_for_selector("#board svg")
+    page.check("#computer-first")
     page.fill("#seconds", "30")
     page.click("#setup button[type=submit]")
     page.wait_for_function("() => document.querySelectorAll('#board g.ghost').length >= 3"

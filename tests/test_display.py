@@ -159,3 +159,16 @@ def test_a_state_of_a_game_without_a_view_shows_its_rendering() -> None:
     assert isinstance(board, Board)
     lines = [e.text for e in elements(board._repr_svg_(), "text")]
     assert lines == stones.render(stones.initial_state()).splitlines()
+
+
+def test_a_registered_game_draws_with_the_view_its_registration_declares() -> None:
+    c4 = get_game("connect4").create(width=5, height=4)
+    svg = Position(c4).play("3", "3", "4")._repr_html_()
+    drawn = re.search(r"<svg.*?</svg>", svg)
+    assert drawn is not None
+    assert len(elements(drawn.group(0), "circle", "red")) == 2
+    assert len(elements(drawn.group(0), "circle", "yellow")) == 1
+    last = elements(drawn.group(0), "rect", "last")  # the red stone just dropped in 4
+    assert [(r.get("x"), r.get("y")) for r in last] == [(str(3 * 60 + 3), str(3 * 60 + 3))]
+    assert [e.text for e in elements(drawn.group(0), "text", "coord")] == [
+        "1", "2", "3", "4", "5"]

@@ -123,9 +123,7 @@ def test_what_the_project_writes_reads_back() -> None:
             plies.append(Ply(action, game.format_move(action), by, "+0.1 (estimate)", 4,
                              1234, 0.5))
             state = game.result(state, action)
-        # The record's style: the registration's (GameSpec.record) where it declares one.
-        style = getattr(spec, "record", name)
-        text, _ = game_record(style, game, start, plies, state, None, today)
+        text, _ = game_record(spec.record, game, start, plies, state, None, today)
         games = read_pdn(text) if name == "checkers" else read_lines(text)
         assert [(g.moves, g.position) for g in games] == [(tuple(moves), None)]
 

@@ -40,9 +40,7 @@ def spec_of(game: AnyGame) -> GameSpec | None:
 def view_function(game: AnyGame) -> ViewFunction | None:
     """The drawing a game's registration declares, if any."""
     spec = spec_of(game)
-    # GameSpec.view, where this version of the registry declares it.
-    draw: ViewFunction | None = getattr(spec, "view", None)
-    return draw
+    return None if spec is None else spec.view
 
 
 def view_of(game: AnyGame, state: Any, last: Any = None,

@@ -4,8 +4,7 @@
 A view is the plain JSON a game declares for the page (see web/views.py): `kind`
 "grid" (`rows`, `cols`, `cells` row by row from the top left, `click` "cell" or
 "column", `moves` a clicked index to the move's text), "paths" (checkers: `cells` with
-"b"/"w" men and "B"/"W" kings, `moves` a list of `path` and `text`; also read under its
-earlier name, "checkers") or "text". The
+"b"/"w" men and "B"/"W" kings, `moves` a list of `path` and `text`) or "text". The
 optional parts are drawn where a view has them: coordinates (`row_labels`,
 `col_labels`, `cell_labels`), the last move's cells (`last`), a winning line (`line`),
 N-Queens' open squares (`show_open`) and each player's points (`scores`). This module
@@ -28,7 +27,6 @@ MARK = "#c9a227"  # the last move's squares
 LINE = "#2e9d4a"  # a winning line
 
 View = Mapping[str, Any]
-PATHS = ("paths", "checkers")  # a board whose moves are paths; its earlier name
 
 
 def tag(name: str, text: str | None = None, **attrs: Any) -> str:
@@ -175,7 +173,7 @@ def board_svg(view: View, pv: Sequence[str] = (), first: int = 0,
                     style="white-space:pre") for k, line in enumerate(lines)]
         return svg(width, height, 0, 0, body, title)
     width, height = view["cols"] * CELL, view["rows"] * CELL
-    body = checkers(view, pv) if view["kind"] in PATHS else grid(view, pv, first)
+    body = checkers(view, pv) if view["kind"] == "paths" else grid(view, pv, first)
     body += labels(view, width, height)
     left = MARGIN if view.get("row_labels") else 0
     below = MARGIN if view.get("col_labels") else 0

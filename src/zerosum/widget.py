@@ -20,17 +20,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from zerosum.agents import make_agent, playable
 from zerosum.extras import install_hint
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, get_game
 from zerosum.notebook import Position, ViewFunction, mover, spec_of, trace_tree, view_of
-from zerosum.result import Info, TraceEvent
+from zerosum.players.agents import ComputerAgent, playable
+from zerosum.players.catalogue import Choice, kind_of, names_for
+from zerosum.result import Info, SearchResult, TraceEvent
+from zerosum.running import Running
 from zerosum.search.alphabeta import alphabeta_search
-from zerosum.stop import Stop
 
 STATIC = Path(__file__).resolve().parent / "web" / "static"
-PLAYERS = ("alphabeta", "iterative", "mcts", "minimax", "random")
 MAX_STEPS = 20_000  # nodes of a trace one can step through; deeper: lower the depth
 MAX_SECONDS = 3600.0
 
@@ -106,23 +106,23 @@ class Controller:
                                               type(game).__name__, lambda: game)
         self.position = Position(game, view=view)
         self.view = view
-        engines = [*([] if self.spec.kernel is None else ["engine"]), *self.spec.engines]
-        self.players = [*engines, *PLAYERS]
+        self.players = names_for(self.spec)  # the one catalogue of players
         self.player, self.depth, self.seconds = player, depth, seconds
         self.on_change = on_change
         self.infos: list[dict[str, Any]] = []
         self.unit = "nodes"
         self.result = ""
         self.error = ""
-        self.stop: Stop | None = None
-        self.thread: threading.Thread | None = None
+        self.running: Running[SearchResult] | None = None
+        self.idle_now = threading.Event()  # no search, or its move made
+        self.idle_now.set()
         self.trace: list[tuple[TraceEvent, list[Any]]] = []
         self.step: dict[str, Any] = {}
         self.lock = threading.Lock()
 
     @property
     def thinking(self) -> bool:
-        return self.thread is not None and self.thread.is_alive()
+        return not self.idle_now.is_set()
 
     def changed(self) -> None:
         if self.on_change is not None:
@@ -190,17 +190,17 @@ class Controller:
         if self.game.is_terminal(self.position.state):
             raise InputError(f"the game is over: {self.game.outcome(self.position.state)}")
         player = field(message, "player", str)
-        if player not in self.players:
-            raise InputError(f"unknown player {player!r}; choose from "
-                             f"{', '.join(self.players)}"[:160])
+        kind = kind_of(self.spec, player)  # InputError naming the players there are
         depth = field(message, "depth", int, 1, 99)
         seconds = field(message, "seconds", float, 0.01, MAX_SECONDS)
         self.player, self.depth, self.seconds = player, depth, seconds  # all checked
-        timed = player in ("iterative", "mcts", *self.spec.engines, "engine")
-        agent = make_agent(self.spec, player, depth=None if timed else self.depth,
-                           seconds=self.seconds if timed else None, seed=1)
+        # The depth for a player searching to a depth, the time for a timed one.
+        choice = Choice(depth=depth if kind.fixed_depth else None,
+                        seconds=seconds if kind.timed else None, seed=1)
+        agent, limit = kind.make(self.spec, choice), kind.limit(self.spec, choice)
+        if not isinstance(agent, ComputerAgent):
+            raise InputError(f"{player} cannot analyse a position")
         game, state = self.game, self.position.state
-        self.stop = agent.new_stop()
         self.infos, self.result, self.trace, self.step = [], "", [], {}
 
         def on_info(info: Info) -> None:
@@ -213,34 +213,33 @@ class Controller:
                     "pv": [game.format_move(a) for a in info.pv]})
             self.changed()
 
-        def run() -> None:
+        def done(running: Running[SearchResult]) -> None:
             try:
-                r = playable(game, state, agent.analyse(game, state, None, on_info,
-                                                        self.stop))
+                r = playable(game, state, running.result())
                 text = game.format_move(r.action)
-                self.result = (f"{player} played {text}: value "
-                               f"{format_value(game, r.value, decided=r.decided, plies=r.plies)}"
-                               f", {r.stats.nodes:,} {r.unit}, {r.stats.wall_time:.2f} s"
+                value = format_value(game, r.value, decided=r.decided, plies=r.plies)
+                self.result = (f"{player} played {text}: value {value}, "
+                               f"{r.stats.nodes:,} {r.unit}, {r.stats.wall_time:.2f} s"
                                + ("" if r.complete else " (stopped)"))
                 self.position = self.position.play(text)
             except Exception as e:  # shown, never lost in a thread
                 self.error = f"{player}: {e}"
             finally:
-                self.thread = None
+                self.idle_now.set()
                 self.changed()
 
-        self.thread = threading.Thread(target=run, name="zerosum-widget-search", daemon=True)
-        self.thread.start()
+        self.idle_now.clear()
+        self.running = Running(lambda on_info, stop: agent.analyse(game, state, limit,
+                                                                   on_info, stop),
+                               on_info=on_info, on_done=done, name="zerosum-widget-search")
 
     def halt(self, message: dict[str, Any]) -> None:
-        if self.stop is not None:
-            self.stop.request()
+        if self.running is not None:
+            self.running.stop()
 
     def wait(self, timeout: float = 60.0) -> None:
         """Until the computer's move is made (tests, and scripts driving the widget)."""
-        thread = self.thread
-        if thread is not None:
-            thread.join(timeout)
+        self.idle_now.wait(timeout)
 
     def explain(self, message: dict[str, Any]) -> None:
         """Trace alpha-beta to `depth` from the position: each node as it returns (its

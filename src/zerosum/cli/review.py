@@ -55,10 +55,7 @@ def run(args: argparse.Namespace) -> int:
     spec = get_game(args.review_game)
     game = spec.create(**{o.name: getattr(args, o.name) for o in spec.options})
     text = read_text(args.record, "record")
-    # The record's style as the game's registration declares it (GameSpec.record, where
-    # this version of the registry has it): checkers writes PDN.
-    style = getattr(spec, "record", "pdn" if spec.name == "checkers" else "plain")
-    records = read_records(text, pdn=style == "pdn")
+    records = read_records(text, pdn=spec.record == "pdn")  # the style it declares
     if args.number > len(records):
         raise InputError(f"{args.record} holds {len(records)} game"
                          f"{'s' if len(records) != 1 else ''}, not {args.number}")

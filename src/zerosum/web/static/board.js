@@ -181,7 +181,7 @@ function drawCheckers(view, o) {
 export function drawBoard(view, options = {}) {
   const o = { open: false, onMove: () => {}, onPick: () => {}, ...options };
   if (view.kind === "grid") return drawGrid(view, o);
-  if (view.kind === "paths" || view.kind === "checkers") return drawCheckers(view, o);
+  if (view.kind === "paths") return drawCheckers(view, o);
   const pre = document.createElement("pre");
   pre.textContent = view.text;
   return pre;

@@ -106,8 +106,8 @@ def test_an_explanation_steps_through_every_node_of_the_traced_search() -> None:
 def test_the_widget_module_is_the_page_board_module_and_the_widget_joined() -> None:
     code = bundle()
     assert not re.search(r"^\s*import ", code, re.M)  # one module, nothing to fetch
-    assert code.startswith("const module_board = (() => {\n")
-    assert "return { SVG_NS, CELL, svgEl, ghostCells, drawBoard };" in code
+    assert code.startswith("const module_common = (() => {\n")  # board.js imports it
+    assert "return { CELL, ghostCells, drawBoard };" in code
     assert "const { drawBoard } = module_board;" in code
     assert re.findall(r"^export .*", code, re.M) == ["export default { render };"]
 

@@ -10,32 +10,26 @@
 //   onMove      called with a move's text when one is clicked
 //   pick        checkers: the piece and squares chosen so far ({prefix, end}), kept
 //               by the caller between drawings; onPick(pick) asks for a redraw
-export const SVG_NS = "http://www.w3.org/2000/svg";
+import { el } from "/static/common.js";
+
 export const CELL = 60;
 const MARGIN = 18;
 
-export function svgEl(name, attrs = {}, text) {
-  const node = document.createElementNS(SVG_NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function piece(kind, x, y) {
   if (kind.startsWith("queen-")) {
-    return svgEl("text", { x: x + CELL / 2, y: y + CELL * 0.72, "text-anchor": "middle", "font-size": CELL * 0.7,
+    return el("text", { x: x + CELL / 2, y: y + CELL * 0.72, "text-anchor": "middle", "font-size": CELL * 0.7,
       fill: kind === "queen-X" ? "#2b5cab" : "#b23a48", class: "queen" }, "\u265B");
   }
   if (kind === "red" || kind === "yellow") {
-    return svgEl("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4,
+    return el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4,
       fill: kind === "red" ? "#d62828" : "#f4c20d", stroke: "#0003", class: kind });
   }
-  return svgEl("text", { x: x + CELL / 2, y: y + CELL * 0.68, "text-anchor": "middle",
+  return el("text", { x: x + CELL / 2, y: y + CELL * 0.68, "text-anchor": "middle",
     "font-size": CELL * 0.6, "font-weight": "bold", fill: kind === "X" ? "#2b5cab" : "#b23a48", class: "piece" }, kind);
 }
 
 function target(x, y, w, h, label, action) {
-  const rect = svgEl("rect", { x, y, width: w, height: h, fill: "transparent", class: "target",
+  const rect = el("rect", { x, y, width: w, height: h, fill: "transparent", class: "target",
     role: "button", tabindex: 0, "aria-label": label });
   rect.addEventListener("click", action);
   rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action(); } });
@@ -66,11 +60,11 @@ export function ghostCells(view, pv) {
 function frame(view, title) {
   const left = view.row_labels ? MARGIN : 0, below = view.col_labels ? MARGIN : 0;
   const width = view.cols * CELL, height = view.rows * CELL;
-  const svg = svgEl("svg", { viewBox: `${-left} 0 ${width + left} ${height + below}`, width: width + left,
+  const svg = el("svg", { viewBox: `${-left} 0 ${width + left} ${height + below}`, width: width + left,
     height: height + below, role: "img", "aria-label": title || "board" });
-  (view.row_labels || []).forEach((text, r) => svg.append(svgEl("text", { x: -MARGIN / 2, y: (r + 0.5) * CELL + 4,
+  (view.row_labels || []).forEach((text, r) => svg.append(el("text", { x: -MARGIN / 2, y: (r + 0.5) * CELL + 4,
     "text-anchor": "middle", "font-size": 12, fill: "#555", class: "coord" }, text)));
-  (view.col_labels || []).forEach((text, c) => svg.append(svgEl("text", { x: (c + 0.5) * CELL, y: height + MARGIN * 0.75,
+  (view.col_labels || []).forEach((text, c) => svg.append(el("text", { x: (c + 0.5) * CELL, y: height + MARGIN * 0.75,
     "text-anchor": "middle", "font-size": 12, fill: "#555", class: "coord" }, text)));
   return svg;
 }
@@ -79,22 +73,22 @@ function drawGrid(view, o) {
   const svg = frame(view, o.title);
   const columns = view.click === "column";
   const last = new Set(view.last || []), line = new Set(view.line || []);
-  svg.append(svgEl("rect", { width: view.cols * CELL, height: view.rows * CELL, fill: columns ? "#1f4e9c" : "#fff" }));
+  svg.append(el("rect", { width: view.cols * CELL, height: view.rows * CELL, fill: columns ? "#1f4e9c" : "#fff" }));
   view.cells.forEach((kind, i) => {
     const x = (i % view.cols) * CELL, y = Math.floor(i / view.cols) * CELL;
-    if (columns) svg.append(svgEl("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, fill: "#f6f7f9" }));
+    if (columns) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, fill: "#f6f7f9" }));
     else {
       // N-Queens shows which squares are still safe (open) and which are attacked.
       const isOpen = view.moves[i] !== undefined;
       const fill = !view.show_open || kind ? "none" : isOpen && o.open ? "#e3f4e1" : "#e6e8ec";
-      svg.append(svgEl("rect", { x, y, width: CELL, height: CELL, fill, stroke: "#1d2430" }));
+      svg.append(el("rect", { x, y, width: CELL, height: CELL, fill, stroke: "#1d2430" }));
     }
     if (kind) svg.append(piece(kind, x, y));
-    if (line.has(i)) svg.append(svgEl("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.44, fill: "none",
+    if (line.has(i)) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.44, fill: "none",
       stroke: "#2e9d4a", "stroke-width": 4, class: "line" }));
-    if (last.has(i)) svg.append(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "none",
+    if (last.has(i)) svg.append(el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "none",
       stroke: "#c9a227", "stroke-width": 3, class: "last" }));
-    if ((view.cell_labels || [])[i]) svg.append(svgEl("text", { x: x + 4, y: y + 12, "font-size": 10, fill: "#888",
+    if ((view.cell_labels || [])[i]) svg.append(el("text", { x: x + 4, y: y + 12, "font-size": 10, fill: "#888",
       class: "coord" }, view.cell_labels[i]));
     if (!columns && o.open && view.moves[i] !== undefined) {
       svg.append(target(x, y, CELL, CELL, `cell ${view.moves[i]}`, () => o.onMove(view.moves[i])));
@@ -104,10 +98,10 @@ function drawGrid(view, o) {
   ghostCells(view, o.pv).forEach((i, k) => {
     const x = (i % view.cols) * CELL, y = Math.floor(i / view.cols) * CELL;
     const colour = colours[((o.first || 0) + k) % 2];
-    const g = svgEl("g", { class: "ghost", "aria-label": `principal variation move ${k + 1}` });
-    g.append(svgEl("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.34, fill: colour,
+    const g = el("g", { class: "ghost", "aria-label": `principal variation move ${k + 1}` });
+    g.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.34, fill: colour,
       "fill-opacity": 0.35, stroke: colour, "stroke-width": 2, "stroke-dasharray": "4 3" }));
-    g.append(svgEl("text", { x: x + CELL / 2, y: y + CELL * 0.62, "text-anchor": "middle", "font-size": CELL * 0.34,
+    g.append(el("text", { x: x + CELL / 2, y: y + CELL * 0.62, "text-anchor": "middle", "font-size": CELL * 0.34,
       "font-weight": "bold", fill: "#1d2430" }, String(k + 1)));
     svg.append(g);
   });
@@ -149,18 +143,18 @@ function drawCheckers(view, o) {
     const r = Math.floor(i / n), c = i % n, x = c * CELL, y = r * CELL;
     const dark = (r + c) % 2 === 1;
     const fill = chosen.includes(i) || last.has(i) ? "#c9a227" : dark ? "#7a5230" : "#ecd9b8";
-    svg.append(svgEl("rect", { x, y, width: CELL, height: CELL, fill }));
+    svg.append(el("rect", { x, y, width: CELL, height: CELL, fill }));
     if (kind) {
       const black = kind.toLowerCase() === "b";
-      svg.append(svgEl("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.38, class: `man ${black ? "black" : "white"}`,
+      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.38, class: `man ${black ? "black" : "white"}`,
         fill: black ? "#1d1d1d" : "#f4f1ea", stroke: black ? "#666" : "#444", "stroke-width": 2 }));
       if (kind === kind.toUpperCase()) {
-        svg.append(svgEl("text", { x: x + CELL / 2, y: y + CELL * 0.64, "text-anchor": "middle", "font-size": CELL * 0.4,
+        svg.append(el("text", { x: x + CELL / 2, y: y + CELL * 0.64, "text-anchor": "middle", "font-size": CELL * 0.4,
           "font-weight": "bold", fill: "#d4a017", class: "king" }, "K"));
       }
     }
     if (offered.has(i)) {
-      svg.append(svgEl("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.14, fill: "#f0a500" }));
+      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.14, fill: "#f0a500" }));
       svg.append(target(x, y, CELL, CELL, `to ${squareName(view, i)}`, () => choose(i)));
     } else if (movable.has(i)) {
       const again = pick && pick.prefix[0] === i;
@@ -172,7 +166,7 @@ function drawCheckers(view, o) {
   const first = (o.pv || []).length ? view.moves.find((m) => m.text === o.pv[0]) : undefined;
   if (first) {
     const points = first.path.map((p) => `${(p % n + 0.5) * CELL},${(Math.floor(p / n) + 0.5) * CELL}`).join(" ");
-    svg.append(svgEl("polyline", { points, fill: "none", stroke: "#f0a500", "stroke-width": 5,
+    svg.append(el("polyline", { points, fill: "none", stroke: "#f0a500", "stroke-width": 5,
       "stroke-dasharray": "6 4", class: "ghost" }));
   }
   return svg;

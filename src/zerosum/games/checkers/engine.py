@@ -25,9 +25,10 @@ the evaluation mapped into (-1, 1).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import cast
+from functools import partial
+from typing import Any, cast
 
 from zerosum.games.checkers.board import (
     Move,
@@ -40,6 +41,7 @@ from zerosum.games.checkers.board import (
     hash_after,
     zobrist_hash,
 )
+from zerosum.games.checkers.compiled import twin
 from zerosum.games.checkers.evaluation import score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Placement, Solution, best_moves, solve
@@ -84,7 +86,8 @@ class CheckersKernel:
     aspiration: float = 50  # half a man
 
     def __init__(self, game: Checkers, state: State, stop: Stop,
-                 enhancements: Enhancements = ALL, memory: Memory | None = None) -> None:
+                 enhancements: Enhancements = ALL, memory: Memory | None = None,
+                 native: bool = True) -> None:
         self.game, self.state, self.stop = game, state, stop
         self.b = game.board
         self.memory = memory if memory is not None else Memory()
@@ -108,6 +111,17 @@ class CheckersKernel:
         over = game.draw_reason(state) is not None
         self.moves: list[Move] = [] if over else generate(
             b, state.black, state.white, state.kings, state.black_to_move, game.max_capture)
+        # The node function: `negamax`, or its compiled twin (compiled.py; native=False
+        # asks for this one), which keeps the killers and the history on its side.
+        self.node: Callable[..., int] = self.negamax
+        self.compiled: Any = None
+        module = twin() if native else None
+        if module is not None:
+            self.compiled = module.Search(
+                b.n, b.zobrist, b.zobrist_black, game.max_capture, game.ply_limit,
+                game.draw == "tournament", self.ordering, self.pvs, self.killing,
+                self.quiescence, self.entries)
+            self.node = partial(self.compiled.negamax, self)
 
     # --- the Kernel protocol -----------------------------------------------------------
 
@@ -129,6 +143,8 @@ class CheckersKernel:
     def start_pass(self, depth: int) -> Sequence[Move]:
         if not self.moves:
             return []
+        if self.compiled is not None:  # the history the compiled search gathered
+            self.history = self.compiled.history()
         entry = None if self.entries is None else self.entries.get(self.h)
         return self.order(self.moves, None if entry is None else entry[3], 0,
                           self.state.black_to_move)
@@ -141,7 +157,7 @@ class CheckersKernel:
         irreversible = bool(move[3]) or not s.kings & move[1]
         line.append(nh)
         try:
-            return -self.negamax(nb, nw, nk, not btm, nh, depth - 1,
+            return -self.node(nb, nw, nk, not btm, nh, depth - 1,
                                  -int(min(beta, WIN)), -int(max(alpha, -WIN)), 1, s.ply + 1,
                                  0 if irreversible else s.quiet + 1, line,
                                  len(line) - 1 if irreversible else 0)

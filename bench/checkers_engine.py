@@ -1,11 +1,18 @@
 """Checkers engine benchmarks: search speed, and a match against depth-4 alpha-beta.
 
     python bench/checkers_engine.py speed [--seconds 2]
+    python bench/checkers_engine.py native [--depth 8] [--positions 6] [--repeat 1]
     python bench/checkers_engine.py match [--games 20] [--seconds 1.0] [--depth 4]
 
 `speed` searches a few 8x8 positions (the start and positions from seeded random play)
 with the engine for a fixed time and with the generic alpha-beta (zerosum.search) to a
 fixed depth, and prints nodes, CPU seconds and nodes per CPU second.
+
+`native` searches the same positions to a fixed depth with the compiled kernel
+(games/checkers/_checkers.c) and the Python one, interleaved (Python, compiled, ...) so a
+change in the machine's load touches both, checks that values, principal variations and
+node counts are identical, and prints each one's nodes per CPU second, the ratio and the
+load average before and after.
 
 `match` plays the engine (`--seconds` per move) against the generic depth-limited
 alpha-beta (`--depth`, the game's evaluation and capture-aware cutoff) on 8x8 under
@@ -19,6 +26,7 @@ time is wall-clock, so a busy machine makes it weaker; CPU figures are printed t
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 from typing import Any
@@ -83,6 +91,50 @@ def speed(seconds: float) -> None:
         print(f"total {name}: {nodes:,} nodes in {cpu:.2f} CPU s = {nodes / cpu:,.0f} nodes/s")
 
 
+def fixed_depth(game: Checkers, state: State, depth: int, native: bool) -> SearchResult:
+    """The engine from `state` to `depth` with an empty table, on the chosen path."""
+    limit = Limit(depth=depth)
+    stop = stop_for(limit)
+    kernel = CheckersKernel(game, state, stop, memory=Memory(), native=native)
+    if native and kernel.compiled is None:
+        raise SystemExit("the compiled kernel is not in use (not built, or ZEROSUM_NATIVE=0)")
+    return deepen(kernel, limit, stop)
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def native_speed(depth: int, count: int, repeat: int) -> None:
+    print(f"checkers engine to depth {depth}, 8x8 English, compiled vs Python, CPU seconds "
+          f"(best of {repeat}, interleaved); {load()}")
+    print(f"{'position':<48} {'nodes':>9} {'python s':>9} {'nodes/s':>9} {'compiled s':>10} "
+          f"{'nodes/s':>10} {'ratio':>6}")
+    game = Checkers(8)
+    totals = [0, 0.0, 0.0]
+    for s in sample_positions(game, count):
+        best = [float("inf"), float("inf")]
+        found: list[SearchResult] = []
+        for _ in range(repeat):
+            for i, native in enumerate((False, True)):
+                r = fixed_depth(game, s, depth, native)
+                best[i] = min(best[i], r.stats.cpu_time)
+                found.append(r)
+        pure, fast = found[0], found[1]
+        same = (pure.value, pure.pv, pure.stats.nodes) == (fast.value, fast.pv, fast.stats.nodes)
+        nodes = pure.stats.nodes
+        totals[0] += nodes
+        totals[1] += best[0]
+        totals[2] += best[1]
+        print(f"{game.to_fen(s)[:48]:<48} {nodes:>9,} {best[0]:>9.2f} {nodes / best[0]:>9,.0f} "
+              f"{best[1]:>10.3f} {nodes / best[1]:>10,.0f} {best[0] / best[1]:>5.1f}x"
+              f"{'' if same else '  DIFFERENT RESULTS'}")
+    nodes, python, compiled = totals
+    print(f"total: {nodes:,} nodes; python {python:.2f} s = {nodes / python:,.0f} nodes/s, "
+          f"compiled {compiled:.3f} s = {nodes / compiled:,.0f} nodes/s, "
+          f"{python / compiled:.1f}x; {load()}")
+
+
 def match(games: int, seconds: float, depth: int) -> None:
     rng = random.Random(2024)
     score = {"win": 0, "draw": 0, "loss": 0}
@@ -131,6 +183,10 @@ def main() -> None:
     sub = p.add_subparsers(dest="mode", required=True)
     s = sub.add_parser("speed")
     s.add_argument("--seconds", type=float, default=2.0)
+    n = sub.add_parser("native")
+    n.add_argument("--depth", type=int, default=8)
+    n.add_argument("--positions", type=int, default=6)
+    n.add_argument("--repeat", type=int, default=1)
     m = sub.add_parser("match")
     m.add_argument("--games", type=int, default=20)
     m.add_argument("--seconds", type=float, default=1.0)
@@ -138,6 +194,8 @@ def main() -> None:
     args = p.parse_args()
     if args.mode == "speed":
         speed(args.seconds)
+    elif args.mode == "native":
+        native_speed(args.depth, args.positions, args.repeat)
     else:
         match(args.games, args.seconds, args.depth)
 

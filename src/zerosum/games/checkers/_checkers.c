@@ -526,6 +526,9 @@ static PyObject *path_to_py(const Move *m)
         }
         PyTuple_SET_ITEM(path, i, sq);
     }
+    /* A tuple of ints can be in no cycle: untracked, the collector need not visit it
+     * (CPython untracks such tuples itself, but only once a collection has seen them). */
+    PyObject_GC_UnTrack(path);
     return path;
 }
 
@@ -875,9 +878,22 @@ static int store(Search *S, PyObject *key, int depth, long bound, long v, const 
     PyObject *path = path_to_py(best);
     if (path == NULL)
         return -1;
-    PyObject *entry = Py_BuildValue("(illN)", depth, bound, v, path);
-    if (entry == NULL)
+    PyObject *entry = PyTuple_New(4);
+    if (entry == NULL) {
+        Py_DECREF(path);
         return -1;
+    }
+    PyTuple_SET_ITEM(entry, 3, path);
+    long fields[3] = {depth, bound, v};
+    for (int i = 0; i < 3; i++) {
+        PyObject *x = PyLong_FromLong(fields[i]);
+        if (x == NULL) {
+            Py_DECREF(entry);
+            return -1;
+        }
+        PyTuple_SET_ITEM(entry, i, x);
+    }
+    PyObject_GC_UnTrack(entry); /* ints and a tuple of ints: see path_to_py */
     int r = PyDict_SetItem(S->entries, key, entry);
     Py_DECREF(entry);
     return r;

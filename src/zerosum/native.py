@@ -2,7 +2,8 @@
 
 A kernel may have a native twin in C beside its readable Python (the Connect Four
 solver's search, games/connect4/_solver.c; checkers' move generator, perft and engine
-search, games/checkers/_checkers.c). setup.py compiles them when the package is
+search, games/checkers/_checkers.c; the Max-Connect4 engine's node function,
+games/maxconnect4/_engine.c). setup.py compiles them when the package is
 installed on a machine with a C compiler; without one the package installs and runs in
 pure Python. The Python stays the reference: a native twin returns the same values,
 moves and node counts, only faster. `ZEROSUM_NATIVE=0` in the environment forces the pure
@@ -17,7 +18,8 @@ from types import ModuleType
 
 # kernel name (as `zerosum --version` says it) -> the compiled module
 KERNELS = {"connect4 solver": "zerosum.games.connect4._solver",
-           "checkers": "zerosum.games.checkers._checkers"}
+           "checkers": "zerosum.games.checkers._checkers",
+           "maxconnect4 engine": "zerosum.games.maxconnect4._engine"}
 
 
 def enabled() -> bool:

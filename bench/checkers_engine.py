@@ -2,6 +2,7 @@
 
     python bench/checkers_engine.py speed [--seconds 2]
     python bench/checkers_engine.py native [--depth 8] [--positions 6] [--repeat 1]
+                                           [--seconds 0]
     python bench/checkers_engine.py match [--games 20] [--seconds 1.0] [--depth 4]
 
 `speed` searches a few 8x8 positions (the start and positions from seeded random play)
@@ -12,7 +13,9 @@ fixed depth, and prints nodes, CPU seconds and nodes per CPU second.
 (games/checkers/_checkers.c) and the Python one, interleaved (Python, compiled, ...) so a
 change in the machine's load touches both, checks that values, principal variations and
 node counts are identical, and prints each one's nodes per CPU second, the ratio and the
-load average before and after.
+load average before and after. With `--seconds S` it then searches each position for S
+seconds (wall clock, the engine's own limit) on both paths and prints the depth each
+reached.
 
 `match` plays the engine (`--seconds` per move) against the generic depth-limited
 alpha-beta (`--depth`, the game's evaluation and capture-aware cutoff) on 8x8 under
@@ -91,9 +94,11 @@ def speed(seconds: float) -> None:
         print(f"total {name}: {nodes:,} nodes in {cpu:.2f} CPU s = {nodes / cpu:,.0f} nodes/s")
 
 
-def fixed_depth(game: Checkers, state: State, depth: int, native: bool) -> SearchResult:
-    """The engine from `state` to `depth` with an empty table, on the chosen path."""
-    limit = Limit(depth=depth)
+def fixed_depth(game: Checkers, state: State, depth: int | None, native: bool,
+                seconds: float | None = None) -> SearchResult:
+    """The engine from `state` to `depth` (or for `seconds`) with an empty table, on the
+    chosen path."""
+    limit = Limit(depth=depth, seconds=seconds)
     stop = stop_for(limit)
     kernel = CheckersKernel(game, state, stop, memory=Memory(), native=native)
     if native and kernel.compiled is None:
@@ -105,7 +110,7 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def native_speed(depth: int, count: int, repeat: int) -> None:
+def native_speed(depth: int, count: int, repeat: int, seconds: float) -> None:
     print(f"checkers engine to depth {depth}, 8x8 English, compiled vs Python, CPU seconds "
           f"(best of {repeat}, interleaved); {load()}")
     print(f"{'position':<48} {'nodes':>9} {'python s':>9} {'nodes/s':>9} {'compiled s':>10} "
@@ -133,6 +138,17 @@ def native_speed(depth: int, count: int, repeat: int) -> None:
     print(f"total: {nodes:,} nodes; python {python:.2f} s = {nodes / python:,.0f} nodes/s, "
           f"compiled {compiled:.3f} s = {nodes / compiled:,.0f} nodes/s, "
           f"{python / compiled:.1f}x; {load()}")
+    if seconds <= 0:
+        return
+    print(f"the same positions, {seconds:g} s (wall clock) a search; {load()}")
+    print(f"{'position':<48} {'python depth':>12} {'nodes':>9} {'compiled depth':>14} "
+          f"{'nodes':>10}")
+    for s in sample_positions(game, count):
+        pure = fixed_depth(game, s, None, False, seconds)
+        fast = fixed_depth(game, s, None, True, seconds)
+        print(f"{game.to_fen(s)[:48]:<48} {pure.depth:>12} {pure.stats.nodes:>9,} "
+              f"{fast.depth:>14} {fast.stats.nodes:>10,}")
+    print(load())
 
 
 def match(games: int, seconds: float, depth: int) -> None:
@@ -187,6 +203,7 @@ def main() -> None:
     n.add_argument("--depth", type=int, default=8)
     n.add_argument("--positions", type=int, default=6)
     n.add_argument("--repeat", type=int, default=1)
+    n.add_argument("--seconds", type=float, default=0.0)
     m = sub.add_parser("match")
     m.add_argument("--games", type=int, default=20)
     m.add_argument("--seconds", type=float, default=1.0)
@@ -195,7 +212,7 @@ def main() -> None:
     if args.mode == "speed":
         speed(args.seconds)
     elif args.mode == "native":
-        native_speed(args.depth, args.positions, args.repeat)
+        native_speed(args.depth, args.positions, args.repeat, args.seconds)
     else:
         match(args.games, args.seconds, args.depth)
 

@@ -233,6 +233,15 @@ def test_a_stop_from_another_thread_stops_the_compiled_search() -> None:
     assert r.action is not None and kernel.nodes > 1024
 
 
+@needs_native
+def test_the_version_line_names_it() -> None:
+    done = subprocess.run([sys.executable, "-m", "zerosum", "--version"],
+                          env={**os.environ, "ZEROSUM_NATIVE": "1"}, capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout.startswith("zerosum 0.1.0 (native kernels: ")
+    assert "checkers" in done.stdout.split("(", 1)[1]
+
+
 def test_native_0_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ZEROSUM_NATIVE", "0")
     game = Checkers(8)

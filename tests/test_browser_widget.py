@@ -54,8 +54,8 @@ def test_a_click_on_a_cell_sends_its_move(page: Any) -> None:
     load(page, tictactoe("5"))
     assert page.locator(".zs-status").inner_text() == "O to move"
     assert "null" not in page.locator("#root").inner_text()  # no explanation yet: nothing
-    assert page.locator("svg .piece").all_text_contents() == ["X"]
-    assert page.locator("svg .last").count() == 1
+    assert page.locator("svg .mark").all_text_contents() == ["X"]
+    assert page.locator("svg .last-move").count() == 1
     assert page.locator("svg .target").count() == 8  # the free cells
     page.locator("[aria-label='cell 1']").click()
     assert page.evaluate("window.sent") == [{"type": "move", "move": "1"}]
@@ -108,7 +108,7 @@ def test_an_explanation_is_stepped_through(page: Any) -> None:
     load(page, c.snapshot())
     assert page.locator(".zs-step-text").inner_text() == (
         " 1 / 7: 2: value +0.222, window [-inf, +inf]")
-    assert page.locator(".zs-explainer svg .piece").count() == 4  # the node's position
+    assert page.locator(".zs-explainer svg .mark").count() == 4  # the node's position
     page.locator(".zs-next").click()
     assert page.evaluate("window.sent") == [{"type": "step", "index": 1}]
     screenshot(page, "widget-explain")

@@ -9,9 +9,9 @@ from typing import Any
 from browser import screenshot
 
 from zerosum.games.registry import get_game
-from zerosum.widget import Controller, bundle
+from zerosum.widget import Controller, bundle, styles
 
-LOAD = """async ([code, state]) => {
+LOAD = """async ([code, css, state]) => {
   const handlers = {};
   window.sent = [];
   const model = {
@@ -24,6 +24,9 @@ LOAD = """async ([code, state]) => {
     state[name] = value;
     (handlers[`change:${name}`] || []).forEach((f) => f());
   };
+  const style = document.createElement("style"); // what anywidget does with _css
+  style.textContent = css;
+  document.head.append(style);
   const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
   const module = await import(url);
   module.default.render({ model, el: document.getElementById("root") });
@@ -40,7 +43,7 @@ def ttt_view(game: Any, state: Any, last: Any = None) -> dict[str, Any]:
 
 def load(page: Any, state: dict[str, Any]) -> None:
     page.set_content("<!doctype html><html><body><div id='root'></div></body></html>")
-    page.evaluate(LOAD, [bundle(), state])
+    page.evaluate(LOAD, [bundle(), styles(), state])
 
 
 def tictactoe(*moves: str) -> dict[str, Any]:

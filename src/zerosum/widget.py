@@ -70,6 +70,11 @@ def bundle(entry: str = "widget.js") -> str:
     return "\n".join(parts)
 
 
+def styles() -> str:
+    """The widget's CSS: the page's board colours (board.css), light and dark."""
+    return (STATIC / "board.css").read_text(encoding="utf-8")
+
+
 def names_of(specifiers: str) -> str:
     """An import's `{ a, b as c }` as a destructuring's `a, b: c`."""
     return ", ".join(part.strip().replace(" as ", ": ") for part in specifiers.split(",")
@@ -309,7 +314,7 @@ def widget_class() -> type:
 
     class GameWidget(anywidget.AnyWidget):
         _esm = bundle()
-        _css = (STATIC / "board.css").read_text(encoding="utf-8")  # the page's board colours
+        _css = styles()
         title = traitlets.Unicode("").tag(sync=True)
         view = traitlets.Dict().tag(sync=True)
         status = traitlets.Unicode("").tag(sync=True)

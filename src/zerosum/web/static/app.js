@@ -1,7 +1,7 @@
 // The page of `zerosum serve`: choose a game and an opponent, play by clicking or typing,
 // watch the computer's search stream its Info lines over a WebSocket, and step through
 // the game's moves (analysis.js adds every move's value and the value graph).
-import { drawBoard as drawView } from "/static/board.js";
+import { drawBoard } from "/static/board.js";
 import { $, api, cell, socketTo, tag } from "/static/common.js";
 
 let games = [];
@@ -52,14 +52,14 @@ function options() {
 
 // The board, drawn by board.js with what this page knows: whose the clicks are, the
 // checkers squares picked so far, the latest principal variation, the moves' values.
-function drawBoard() {
+function showBoard() {
   const view = session.view;
   const open = !session.over && !session.thinking;
   const picked = pick && pick.view === view ? pick : null;
-  const parts = [drawView(view, {
+  const parts = [drawBoard(view, {
     title: `${session.title} board`, open, over: session.over, pick: picked,
     onMove: playMove,
-    onPick: (p) => { pick = p && { ...p, view }; drawBoard(); },
+    onPick: (p) => { pick = p && { ...p, view }; showBoard(); },
     marks: $("show-pv").checked && session.thinking ? ghost : [],
     first: Math.max(0, session.players.indexOf(session.to_move)),
     values: $("show-values").checked && !session.thinking && !session.over ? marks : null,
@@ -94,7 +94,7 @@ function drawMoves() {
 }
 
 function render() {
-  drawBoard();
+  showBoard();
   drawMoves();
   const behind = session.cursor < session.moves.length;
   $("status").textContent = session.over ? session.outcome
@@ -146,7 +146,7 @@ function connect() {
       $("result").textContent = "";
       showRoot([]);
       render();
-    } else if (m.type === "info") { showInfo(m); ghost = m.pv_marks || []; drawBoard(); }
+    } else if (m.type === "info") { showInfo(m); ghost = m.pv_marks || []; showBoard(); }
     else if (m.type === "result") {
       session = m.state;
       ghost = [];
@@ -298,10 +298,10 @@ async function start() {
     const ply = session.cursor + (step ?? 0);
     if (step && ply >= 0 && ply <= session.moves.length) { e.preventDefault(); goto(ply); }
   });
-  $("show-pv").addEventListener("change", drawBoard);
-  $("show-values").addEventListener("change", drawBoard);
+  $("show-pv").addEventListener("change", showBoard);
+  $("show-values").addEventListener("change", showBoard);
   // analysis.js tells each move's value as it arrives; the board shows them.
-  document.addEventListener("zerosum:values", (event) => { marks = event.detail; if (session) drawBoard(); });
+  document.addEventListener("zerosum:values", (event) => { marks = event.detail; if (session) showBoard(); });
   document.addEventListener("zerosum:goto", (event) => goto(event.detail));
   await newGame();
 }

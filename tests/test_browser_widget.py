@@ -9,9 +9,9 @@ from typing import Any
 from browser import screenshot
 
 from zerosum.games.registry import get_game
-from zerosum.widget import Controller, bundle
+from zerosum.widget import Controller, bundle, styles
 
-LOAD = """async ([code, state]) => {
+LOAD = """async ([code, css, state]) => {
   const handlers = {};
   window.sent = [];
   const model = {
@@ -24,6 +24,9 @@ LOAD = """async ([code, state]) => {
     state[name] = value;
     (handlers[`change:${name}`] || []).forEach((f) => f());
   };
+  const style = document.createElement("style"); // what anywidget does with _css
+  style.textContent = css;
+  document.head.append(style);
   const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
   const module = await import(url);
   module.default.render({ model, el: document.getElementById("root") });
@@ -40,7 +43,7 @@ def ttt_view(game: Any, state: Any, last: Any = None) -> dict[str, Any]:
 
 def load(page: Any, state: dict[str, Any]) -> None:
     page.set_content("<!doctype html><html><body><div id='root'></div></body></html>")
-    page.evaluate(LOAD, [bundle(), state])
+    page.evaluate(LOAD, [bundle(), styles(), state])
 
 
 def tictactoe(*moves: str) -> dict[str, Any]:
@@ -54,8 +57,8 @@ def test_a_click_on_a_cell_sends_its_move(page: Any) -> None:
     load(page, tictactoe("5"))
     assert page.locator(".zs-status").inner_text() == "O to move"
     assert "null" not in page.locator("#root").inner_text()  # no explanation yet: nothing
-    assert page.locator("svg .piece").all_text_contents() == ["X"]
-    assert page.locator("svg .last").count() == 1
+    assert page.locator("svg .mark").all_text_contents() == ["X"]
+    assert page.locator("svg .last-move").count() == 1
     assert page.locator("svg .target").count() == 8  # the free cells
     page.locator("[aria-label='cell 1']").click()
     assert page.evaluate("window.sent") == [{"type": "move", "move": "1"}]
@@ -108,7 +111,7 @@ def test_an_explanation_is_stepped_through(page: Any) -> None:
     load(page, c.snapshot())
     assert page.locator(".zs-step-text").inner_text() == (
         " 1 / 7: 2: value +0.222, window [-inf, +inf]")
-    assert page.locator(".zs-explainer svg .piece").count() == 4  # the node's position
+    assert page.locator(".zs-explainer svg .mark").count() == 4  # the node's position
     page.locator(".zs-next").click()
     assert page.evaluate("window.sent") == [{"type": "step", "index": 1}]
     screenshot(page, "widget-explain")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from zerosum.games.registry import get_game
-from zerosum.widget import Controller, bundle, widget
+from zerosum.widget import STATIC, Controller, bundle, widget
 
 
 def controller(name: str = "tictactoe", **options: Any) -> Controller:
@@ -107,7 +107,7 @@ def test_the_widget_module_is_the_page_board_module_and_the_widget_joined() -> N
     code = bundle()
     assert not re.search(r"^\s*import ", code, re.M)  # one module, nothing to fetch
     assert code.startswith("const module_common = (() => {\n")  # board.js imports it
-    assert "return { CELL, ghostCells, drawBoard };" in code
+    assert "return { CELL, pvMarks, drawBoard };" in code
     assert "const { drawBoard } = module_board;" in code
     assert re.findall(r"^export .*", code, re.M) == ["export default { render };"]
 
@@ -136,6 +136,9 @@ def test_the_anywidget_widget_syncs_the_controllers_state() -> None:
     pytest.importorskip("anywidget", reason="the notebook extra is not installed")
     w = widget("connect4", width=5, height=4, player="solver")
     assert (w.title, w.player) == ("Connect Four", "solver")
+    # The page's board colours, light and dark: the page and the notebook look alike.
+    assert w._css == (STATIC / "board.css").read_text(encoding="utf-8")
+    assert ".last-move {" in w._css and "prefers-color-scheme: dark" in w._css
     assert w.players[-2:] == ["engine", "solver"]  # the catalogue's: the game's own last
     assert w.view == w.controller.snapshot()["view"] and w.legal == ["1", "2", "3", "4", "5"]
     w.controller.handle({"type": "move", "move": "3"})

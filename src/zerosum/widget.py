@@ -9,7 +9,8 @@ extra (anywidget), imported only when a widget is made.
 end sends (each checked: its type, its fields, and the move by the game itself) and the
 state the front end draws (`snapshot`), so it is tested without a browser. The front end
 is web/static/widget.js with the page's board module, web/static/board.js, joined into
-the one ES module anywidget loads (`bundle`): one drawing for the page and the notebook.
+the one ES module anywidget loads (`bundle`), coloured by the page's board.css: one
+drawing for the page and the notebook.
 """
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ def bundle(entry: str = "widget.js") -> str:
 
     joined(entry, True)
     return "\n".join(parts)
+
+
+def styles() -> str:
+    """The widget's CSS: the page's board colours (board.css), light and dark."""
+    return (STATIC / "board.css").read_text(encoding="utf-8")
 
 
 def names_of(specifiers: str) -> str:
@@ -308,6 +314,7 @@ def widget_class() -> type:
 
     class GameWidget(anywidget.AnyWidget):
         _esm = bundle()
+        _css = styles()
         title = traitlets.Unicode("").tag(sync=True)
         view = traitlets.Dict().tag(sync=True)
         status = traitlets.Unicode("").tag(sync=True)

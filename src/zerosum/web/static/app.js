@@ -1,10 +1,8 @@
 // The page of `zerosum serve`: choose a game and an opponent, play by clicking or typing,
 // watch the computer's search stream its Info lines over a WebSocket, and step through
 // the game's moves (analysis.js adds every move's value and the value graph).
-import { $, api, cell, el, socketTo, tag } from "/static/common.js";
-
-const CELL = 60;
-const MARGIN = 22; // room for the coordinates beside a board
+import { drawBoard } from "/static/board.js";
+import { $, api, cell, socketTo, tag } from "/static/common.js";
 
 let games = [];
 let session = null;
@@ -52,239 +50,23 @@ function options() {
   return values;
 }
 
-// Where a cell is drawn: the board sits right of the row labels, above the column labels.
-function origin(view) { return { x: view.row_labels ? MARGIN : 0, y: 0 }; }
-function place(view, i) {
-  const o = origin(view);
-  return { x: o.x + (i % view.cols) * CELL, y: o.y + Math.floor(i / view.cols) * CELL };
-}
-function centre(view, i) { const p = place(view, i); return { x: p.x + CELL / 2, y: p.y + CELL / 2 }; }
-
-function board(view, className) {
-  const o = origin(view);
-  const width = o.x + view.cols * CELL, height = view.rows * CELL + (view.col_labels ? MARGIN : 0);
-  return el("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${session.title} board`,
-    class: className });
-}
-
-// Coordinates in the notation the moves are written in.
-function coordinates(svg, view) {
-  const o = origin(view);
-  (view.row_labels || []).forEach((text, r) => svg.append(el("text", { x: MARGIN / 2, y: o.y + r * CELL + CELL / 2 + 5,
-    "text-anchor": "middle", class: "coord" }, text)));
-  (view.col_labels || []).forEach((text, c) => svg.append(el("text", { x: o.x + c * CELL + CELL / 2,
-    y: view.rows * CELL + MARGIN - 6, "text-anchor": "middle", class: "coord" }, text)));
-  (view.cell_labels || []).forEach((text, i) => {
-    const p = place(view, i);
-    svg.append(el("text", { x: p.x + 4, y: p.y + 13, class: "coord cell-label" }, text));
-  });
-}
-
-function piece(kind, x, y) {
-  if (kind.startsWith("queen-")) {
-    return el("text", { x: x + CELL / 2, y: y + CELL * 0.72, "text-anchor": "middle", "font-size": CELL * 0.7,
-      class: `queen ${kind === "queen-X" ? "side-a" : "side-b"}` }, "\u265B");
-  }
-  if (kind === "red" || kind === "yellow") {
-    return el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, class: `stone ${kind}` });
-  }
-  return el("text", { x: x + CELL / 2, y: y + CELL * 0.68, "text-anchor": "middle",
-    "font-size": CELL * 0.6, "font-weight": "bold", class: `mark ${kind === "X" ? "side-a" : "side-b"}` }, kind);
-}
-
-function clickable(x, y, w, h, label, action) {
-  const rect = el("rect", { x, y, width: w, height: h, fill: "transparent", class: "target",
-    role: "button", tabindex: 0, "aria-label": label });
-  rect.addEventListener("click", action);
-  rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action(); } });
-  return rect;
-}
-
-// The last move's cells ringed, a finished game's winning line drawn through its cells.
-function lastAndLine(svg, view) {
-  for (const i of view.last || []) {
-    const p = place(view, i);
-    svg.append(el("rect", { x: p.x + 2, y: p.y + 2, width: CELL - 4, height: CELL - 4, class: "last-move",
-      "aria-label": "last move" }));
-  }
-  const line = view.line || [];
-  if (line.length >= 2) {
-    const a = centre(view, line[0]), b = centre(view, line[line.length - 1]);
-    svg.append(el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "win-line", "aria-label": "winning line" }));
-  }
-}
-
-// The cell where each legal move's value is shown: its own cell, the cell a stone
-// dropped into a column lands on, a checkers move's last square.
-function moveCells(view) {
-  const cells = new Map();
-  if (view.kind === "paths") {
-    for (const m of view.moves) if (!cells.has(m.text)) cells.set(m.text, m.path[m.path.length - 1]);
-    return cells;
-  }
-  for (const [index, text] of Object.entries(view.moves)) {
-    let i = Number(index);
-    if (view.click === "column") {
-      let r = view.rows - 1;
-      while (r >= 0 && view.cells[r * view.cols + i] !== "") r--;
-      i = r * view.cols + i;
-    }
-    cells.set(text, i);
-  }
-  return cells;
-}
-
-function valueBadges(svg, view) {
-  if (!$("show-values").checked || !marks.size || session.thinking || session.over) return;
-  const taken = new Set();
-  for (const [text, i] of moveCells(view)) {
-    const mark = marks.get(text);
-    if (!mark || taken.has(i)) continue;
-    taken.add(i);
-    const c = centre(view, i);
-    const g = el("g", { class: `badge ${mark.outcome}`, "aria-label": `move ${text}: ${mark.title}` });
-    g.append(el("title", {}, `${text}: ${mark.title}`));
-    g.append(el("rect", { x: c.x - CELL * 0.42, y: c.y - 11, width: CELL * 0.84, height: 22, rx: 6 }));
-    g.append(el("text", { x: c.x, y: c.y + 5, "text-anchor": "middle" }, mark.label));
-    svg.append(g);
-  }
-}
-
-// The principal variation's moves, numbered, on the board: each move's cells as the
-// server gives them (a stone's cell, a checkers move's path as an arrow).
-function drawGhosts(svg, view) {
-  if (!$("show-pv").checked || !session.thinking) return;
-  const first = Math.max(0, session.players.indexOf(session.to_move));
-  ghost.forEach((cells, k) => {
-    if (!cells.length) return;
-    const side = (first + k) % 2 === 0 ? "side-a" : "side-b";
-    const g = el("g", { class: `ghost ${side}`, "aria-label": `principal variation move ${k + 1}` });
-    const end = centre(view, cells[cells.length - 1]);
-    if (cells.length > 1) {
-      const points = cells.map((i) => { const c = centre(view, i); return `${c.x},${c.y}`; }).join(" ");
-      g.append(el("polyline", { points, class: "pv-path" }));
-    }
-    g.append(el("circle", { cx: end.x, cy: end.y, r: CELL * 0.3 }));
-    g.append(el("text", { x: end.x, y: end.y + CELL * 0.11, "text-anchor": "middle", "font-size": CELL * 0.3 },
-      String(k + 1)));
-    svg.append(g);
-  });
-}
-
-function drawGrid(view) {
-  const columns = view.click === "column";
-  const svg = board(view, columns ? "grid columns" : "grid");
-  const o = origin(view);
-  svg.append(el("rect", { x: o.x, y: o.y, width: view.cols * CELL, height: view.rows * CELL, class: "board-bg" }));
-  view.cells.forEach((kind, i) => {
-    const { x, y } = place(view, i);
-    if (columns) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, class: "hole" }));
-    else {
-      // N-Queens shows which squares are still safe (open) and which are attacked.
-      const open = view.moves[i] !== undefined;
-      const state = !view.show_open || kind ? "" : open && !session.over ? " open" : " closed";
-      svg.append(el("rect", { x, y, width: CELL, height: CELL, class: `square${state}` }));
-    }
-    if (kind) svg.append(piece(kind, x, y));
-  });
-  coordinates(svg, view);
-  lastAndLine(svg, view);
-  drawGhosts(svg, view);
-  valueBadges(svg, view);
-  if (!session.over && !session.thinking) {
-    if (columns) {
-      for (let c = 0; c < view.cols; c++) {
-        if (view.moves[c] !== undefined) {
-          svg.append(clickable(o.x + c * CELL, o.y, CELL, view.rows * CELL, `column ${view.moves[c]}`,
-            () => playMove(view.moves[c])));
-        }
-      }
-    } else {
-      view.cells.forEach((_, i) => {
-        if (view.moves[i] === undefined) return;
-        const { x, y } = place(view, i);
-        svg.append(clickable(x, y, CELL, CELL, `cell ${view.moves[i]}`, () => playMove(view.moves[i])));
-      });
-    }
-  }
-  return svg;
-}
-
-// Checkers: click a piece that can move, then the last square of its move. When two
-// capture paths of that piece end on the same square, the next square of each is
-// offered in turn until one path is left. The server's list of moves decides.
-function squareName(view, i) {
-  return `${view.row_labels[Math.floor(i / view.cols)]}${view.col_labels[i % view.cols]}`;
-}
-
-function candidates(view) {
-  return view.moves.filter((m) => pick.prefix.every((sq, k) => m.path[k] === sq)
-    && (pick.end === null || m.path[m.path.length - 1] === pick.end));
-}
-
-function destinations(view) {
-  if (!pick || pick.view !== view) return new Set();
-  const left = candidates(view);
-  return new Set(left.map((m) => (pick.end === null ? m.path[m.path.length - 1] : m.path[pick.prefix.length])));
-}
-
-function choose(view, i) {
-  if (pick.end === null) pick.end = i; else pick.prefix.push(i);
-  const left = candidates(view);
-  if (left.length === 1) { pick = null; playMove(left[0].text); } else drawBoard();
-}
-
-function select(view, i) {
-  pick = pick && pick.view === view && pick.prefix[0] === i ? null : { view, prefix: [i], end: null };
-  drawBoard();
-}
-
-function drawCheckers(view) {
-  const n = view.cols;
-  const svg = board(view, "checkers");
-  const open = !session.over && !session.thinking;
-  const movable = new Set(open ? view.moves.map((m) => m.path[0]) : []);
-  const offered = open ? destinations(view) : new Set();
-  const chosen = pick && pick.view === view ? [...pick.prefix, pick.end] : [];
-  const targets = [];
-  view.cells.forEach((kind, i) => {
-    const r = Math.floor(i / n), c = i % n;
-    const { x, y } = place(view, i);
-    const dark = (r + c) % 2 === 1;
-    svg.append(el("rect", { x, y, width: CELL, height: CELL, class: chosen.includes(i) ? "chosen" : dark ? "dark" : "light" }));
-    if (kind) {
-      const black = kind.toLowerCase() === "b";
-      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.38, class: `man ${black ? "black" : "white"}`,
-        "stroke-width": 2 }));
-      if (kind === kind.toUpperCase()) {
-        svg.append(el("text", { x: x + CELL / 2, y: y + CELL * 0.64, "text-anchor": "middle", "font-size": CELL * 0.4,
-          "font-weight": "bold", class: "king" }, "K"));
-      }
-    }
-    if (offered.has(i)) {
-      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.14, class: "offered" }));
-      targets.push(clickable(x, y, CELL, CELL, `to ${squareName(view, i)}`, () => choose(view, i)));
-    } else if (movable.has(i)) {
-      targets.push(clickable(x, y, CELL, CELL, `piece ${squareName(view, i)}`, () => select(view, i)));
-    }
-  });
-  coordinates(svg, view);
-  lastAndLine(svg, view);
-  drawGhosts(svg, view);
-  valueBadges(svg, view);
-  svg.append(...targets);
-  return svg;
-}
-
-function drawBoard() {
+// The board, drawn by board.js with what this page knows: whose the clicks are, the
+// checkers squares picked so far, the latest principal variation, the moves' values.
+function showBoard() {
   const view = session.view;
-  const parts = [];
-  if (view.kind === "grid") parts.push(drawGrid(view));
-  else if (view.kind === "paths") parts.push(drawCheckers(view));
-  else { const pre = document.createElement("pre"); pre.textContent = view.text; parts.push(pre); }
+  const open = !session.over && !session.thinking;
+  const picked = pick && pick.view === view ? pick : null;
+  const parts = [drawBoard(view, {
+    title: `${session.title} board`, open, over: session.over, pick: picked,
+    onMove: playMove,
+    onPick: (p) => { pick = p && { ...p, view }; showBoard(); },
+    marks: $("show-pv").checked && session.thinking ? ghost : [],
+    first: Math.max(0, session.players.indexOf(session.to_move)),
+    values: $("show-values").checked && !session.thinking && !session.over ? marks : null,
+  })];
   const note = tag("p", "board-note");
   if (view.scores) note.textContent = Object.entries(view.scores).map(([who, points]) => `${who}: ${points}`).join(" · ");
-  else if (pick && pick.view === view && pick.end !== null) note.textContent = "Two ways end there: click the next square of the path.";
+  else if (picked && picked.end !== null) note.textContent = "Two ways end there: click the next square of the path.";
   parts.push(note);
   $("board").replaceChildren(...parts);
 }
@@ -312,7 +94,7 @@ function drawMoves() {
 }
 
 function render() {
-  drawBoard();
+  showBoard();
   drawMoves();
   const behind = session.cursor < session.moves.length;
   $("status").textContent = session.over ? session.outcome
@@ -364,7 +146,7 @@ function connect() {
       $("result").textContent = "";
       showRoot([]);
       render();
-    } else if (m.type === "info") { showInfo(m); ghost = m.pv_marks || []; drawBoard(); }
+    } else if (m.type === "info") { showInfo(m); ghost = m.pv_marks || []; showBoard(); }
     else if (m.type === "result") {
       session = m.state;
       ghost = [];
@@ -516,10 +298,10 @@ async function start() {
     const ply = session.cursor + (step ?? 0);
     if (step && ply >= 0 && ply <= session.moves.length) { e.preventDefault(); goto(ply); }
   });
-  $("show-pv").addEventListener("change", drawBoard);
-  $("show-values").addEventListener("change", drawBoard);
+  $("show-pv").addEventListener("change", showBoard);
+  $("show-values").addEventListener("change", showBoard);
   // analysis.js tells each move's value as it arrives; the board shows them.
-  document.addEventListener("zerosum:values", (event) => { marks = event.detail; if (session) drawBoard(); });
+  document.addEventListener("zerosum:values", (event) => { marks = event.detail; if (session) showBoard(); });
   document.addEventListener("zerosum:goto", (event) => goto(event.detail));
   await newGame();
 }

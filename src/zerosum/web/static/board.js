@@ -1,34 +1,64 @@
-// A board drawn from its view (the plain JSON a game declares: see web/views.py), with
-// no page around it: the notebook widget draws with it, and the page can (app.js draws
-// the same boards with its session's state). Nothing here reads a global.
+// A board drawn from its view (the plain JSON a game declares: see web/views.py): the
+// one drawing of the page (app.js) and the notebook widget (widget.js). Nothing here
+// reads a global: what the caller knows comes in as options, and board.css colours it.
 //
 // drawBoard(view, options) returns an <svg> (or a <pre> for a text view). options:
 //   title       the board's accessible name
-//   pv          a principal variation's moves, as text: the page's numbered marks
-//   first       0 when the first player makes the line's first move, else 1
 //   open        moves may be clicked now (false while a search runs or after the end)
 //   onMove      called with a move's text when one is clicked
 //   pick        checkers: the piece and squares chosen so far ({prefix, end}), kept
 //               by the caller between drawings; onPick(pick) asks for a redraw
+//   marks       the principal variation, numbered: each move's cells (the page gets
+//               them from the server); or
+//   pv          its moves as text, placed from the view (pvMarks)
+//   first       0 when the first player makes the line's first move, else 1
+//   values      move text -> {outcome, label, title}: each legal move's value, a badge
 import { el } from "/static/common.js";
 
 export const CELL = 60;
-const MARGIN = 18;
+const MARGIN = 22; // room for the coordinates beside a board
+
+// Where a cell is drawn: the board sits right of the row labels, above the column labels.
+function origin(view) { return { x: view.row_labels ? MARGIN : 0, y: 0 }; }
+function place(view, i) {
+  const o = origin(view);
+  return { x: o.x + (i % view.cols) * CELL, y: o.y + Math.floor(i / view.cols) * CELL };
+}
+function centre(view, i) { const p = place(view, i); return { x: p.x + CELL / 2, y: p.y + CELL / 2 }; }
+
+function frame(view, title, className) {
+  const o = origin(view);
+  const width = o.x + view.cols * CELL, height = view.rows * CELL + (view.col_labels ? MARGIN : 0);
+  return el("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
+    "aria-label": title || "board", class: `board ${className}` });
+}
+
+// Coordinates in the notation the moves are written in.
+function coordinates(svg, view) {
+  const o = origin(view);
+  (view.row_labels || []).forEach((text, r) => svg.append(el("text", { x: MARGIN / 2, y: o.y + r * CELL + CELL / 2 + 5,
+    "text-anchor": "middle", class: "coord" }, text)));
+  (view.col_labels || []).forEach((text, c) => svg.append(el("text", { x: o.x + c * CELL + CELL / 2,
+    y: view.rows * CELL + MARGIN - 6, "text-anchor": "middle", class: "coord" }, text)));
+  (view.cell_labels || []).forEach((text, i) => {
+    const p = place(view, i);
+    svg.append(el("text", { x: p.x + 4, y: p.y + 13, class: "coord cell-label" }, text));
+  });
+}
 
 function piece(kind, x, y) {
   if (kind.startsWith("queen-")) {
     return el("text", { x: x + CELL / 2, y: y + CELL * 0.72, "text-anchor": "middle", "font-size": CELL * 0.7,
-      fill: kind === "queen-X" ? "#2b5cab" : "#b23a48", class: "queen" }, "\u265B");
+      class: `queen ${kind === "queen-X" ? "side-a" : "side-b"}` }, "\u265B");
   }
   if (kind === "red" || kind === "yellow") {
-    return el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4,
-      fill: kind === "red" ? "#d62828" : "#f4c20d", stroke: "#0003", class: kind });
+    return el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, class: `stone ${kind}` });
   }
   return el("text", { x: x + CELL / 2, y: y + CELL * 0.68, "text-anchor": "middle",
-    "font-size": CELL * 0.6, "font-weight": "bold", fill: kind === "X" ? "#2b5cab" : "#b23a48", class: "piece" }, kind);
+    "font-size": CELL * 0.6, "font-weight": "bold", class: `mark ${kind === "X" ? "side-a" : "side-b"}` }, kind);
 }
 
-function target(x, y, w, h, label, action) {
+function clickable(x, y, w, h, label, action) {
   const rect = el("rect", { x, y, width: w, height: h, fill: "transparent", class: "target",
     role: "button", tabindex: 0, "aria-label": label });
   rect.addEventListener("click", action);
@@ -36,81 +66,140 @@ function target(x, y, w, h, label, action) {
   return rect;
 }
 
-// The cells a principal variation would fill, in order: a move's text back to its cell
-// (or column, where the piece drops onto the lowest empty cell so far).
-export function ghostCells(view, pv) {
-  const index = new Map(Object.entries(view.moves).map(([i, text]) => [text, Number(i)]));
+// The last move's cells ringed, a finished game's winning line drawn through its cells.
+function lastAndLine(svg, view) {
+  for (const i of view.last || []) {
+    const p = place(view, i);
+    svg.append(el("rect", { x: p.x + 2, y: p.y + 2, width: CELL - 4, height: CELL - 4, class: "last-move",
+      "aria-label": "last move" }));
+  }
+  const line = view.line || [];
+  if (line.length >= 2) {
+    const a = centre(view, line[0]), b = centre(view, line[line.length - 1]);
+    svg.append(el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "win-line", "aria-label": "winning line" }));
+  }
+}
+
+// The cell where a move lands: its own cell, the lowest empty cell of a column (given
+// which cells are filled), a checkers move's last square.
+function landing(view, index, filled) {
+  if (view.click !== "column") return index;
+  let r = view.rows - 1;
+  while (r >= 0 && filled[r * view.cols + index]) r--;
+  return r < 0 ? undefined : r * view.cols + index;
+}
+
+// Where each legal move's value is shown.
+function moveCells(view) {
+  const cells = new Map();
+  if (view.kind === "paths") {
+    for (const m of view.moves) if (!cells.has(m.text)) cells.set(m.text, m.path[m.path.length - 1]);
+    return cells;
+  }
   const filled = view.cells.map((kind) => kind !== "");
-  const cells = [];
-  for (const text of pv || []) {
-    let i = index.get(text);
-    if (i === undefined) break; // a move the drawing cannot place: the rest would be guesses
-    if (view.click === "column") {
-      let r = view.rows - 1;
-      while (r >= 0 && filled[r * view.cols + i]) r--;
-      if (r < 0) break;
-      i = r * view.cols + i;
-    } else if (filled[i]) break;
-    filled[i] = true;
-    cells.push(i);
+  for (const [index, text] of Object.entries(view.moves)) {
+    const i = landing(view, Number(index), filled);
+    if (i !== undefined) cells.set(text, i);
   }
   return cells;
 }
 
-function frame(view, title) {
-  const left = view.row_labels ? MARGIN : 0, below = view.col_labels ? MARGIN : 0;
-  const width = view.cols * CELL, height = view.rows * CELL;
-  const svg = el("svg", { viewBox: `${-left} 0 ${width + left} ${height + below}`, width: width + left,
-    height: height + below, role: "img", "aria-label": title || "board" });
-  (view.row_labels || []).forEach((text, r) => svg.append(el("text", { x: -MARGIN / 2, y: (r + 0.5) * CELL + 4,
-    "text-anchor": "middle", "font-size": 12, fill: "#555", class: "coord" }, text)));
-  (view.col_labels || []).forEach((text, c) => svg.append(el("text", { x: (c + 0.5) * CELL, y: height + MARGIN * 0.75,
-    "text-anchor": "middle", "font-size": 12, fill: "#555", class: "coord" }, text)));
-  return svg;
+function valueBadges(svg, view, values) {
+  if (!values || !values.size) return;
+  const taken = new Set();
+  for (const [text, i] of moveCells(view)) {
+    const mark = values.get(text);
+    if (!mark || taken.has(i)) continue;
+    taken.add(i);
+    const c = centre(view, i);
+    const g = el("g", { class: `badge ${mark.outcome}`, "aria-label": `move ${text}: ${mark.title}` });
+    g.append(el("title", {}, `${text}: ${mark.title}`));
+    g.append(el("rect", { x: c.x - CELL * 0.42, y: c.y - 11, width: CELL * 0.84, height: 22, rx: 6 }));
+    g.append(el("text", { x: c.x, y: c.y + 5, "text-anchor": "middle" }, mark.label));
+    svg.append(g);
+  }
+}
+
+// A principal variation's moves as text, placed from the view: each move's cells (a
+// stone's cell, a checkers move's path), as far as the drawing can follow the line.
+export function pvMarks(view, pv) {
+  if (view.kind === "paths") {
+    // Only the first move is a move of this position; later ones need its result.
+    const first = (pv || []).length ? view.moves.find((m) => m.text === pv[0]) : undefined;
+    return first ? [first.path] : [];
+  }
+  const index = new Map(Object.entries(view.moves).map(([i, text]) => [text, Number(i)]));
+  const filled = view.cells.map((kind) => kind !== "");
+  const marks = [];
+  for (const text of pv || []) {
+    const at = index.get(text);
+    const i = at === undefined ? undefined : landing(view, at, filled);
+    if (i === undefined || filled[i]) break; // the rest would be guesses
+    filled[i] = true;
+    marks.push([i]);
+  }
+  return marks;
+}
+
+// The principal variation's moves, numbered, on the board: each move's cells (a
+// stone's cell, a checkers move's path as an arrow).
+function drawGhosts(svg, view, marks, first) {
+  (marks || []).forEach((cells, k) => {
+    if (!cells.length) return;
+    const side = (first + k) % 2 === 0 ? "side-a" : "side-b";
+    const g = el("g", { class: `ghost ${side}`, "aria-label": `principal variation move ${k + 1}` });
+    const end = centre(view, cells[cells.length - 1]);
+    if (cells.length > 1) {
+      const points = cells.map((i) => { const c = centre(view, i); return `${c.x},${c.y}`; }).join(" ");
+      g.append(el("polyline", { points, class: "pv-path" }));
+    }
+    g.append(el("circle", { cx: end.x, cy: end.y, r: CELL * 0.3 }));
+    g.append(el("text", { x: end.x, y: end.y + CELL * 0.11, "text-anchor": "middle", "font-size": CELL * 0.3 },
+      String(k + 1)));
+    svg.append(g);
+  });
+}
+
+// What every board shows over its cells: coordinates, the last move, the winning line,
+// the principal variation, the moves' values.
+function overlays(svg, view, o) {
+  coordinates(svg, view);
+  lastAndLine(svg, view);
+  drawGhosts(svg, view, o.marks || pvMarks(view, o.pv), o.first || 0);
+  valueBadges(svg, view, o.values);
 }
 
 function drawGrid(view, o) {
-  const svg = frame(view, o.title);
   const columns = view.click === "column";
-  const last = new Set(view.last || []), line = new Set(view.line || []);
-  svg.append(el("rect", { width: view.cols * CELL, height: view.rows * CELL, fill: columns ? "#1f4e9c" : "#fff" }));
+  const svg = frame(view, o.title, columns ? "grid columns" : "grid");
+  const org = origin(view);
+  svg.append(el("rect", { x: org.x, y: org.y, width: view.cols * CELL, height: view.rows * CELL, class: "board-bg" }));
   view.cells.forEach((kind, i) => {
-    const x = (i % view.cols) * CELL, y = Math.floor(i / view.cols) * CELL;
-    if (columns) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, fill: "#f6f7f9" }));
+    const { x, y } = place(view, i);
+    if (columns) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, class: "hole" }));
     else {
       // N-Queens shows which squares are still safe (open) and which are attacked.
       const isOpen = view.moves[i] !== undefined;
-      const fill = !view.show_open || kind ? "none" : isOpen && o.open ? "#e3f4e1" : "#e6e8ec";
-      svg.append(el("rect", { x, y, width: CELL, height: CELL, fill, stroke: "#1d2430" }));
+      const state = !view.show_open || kind ? "" : isOpen && !o.over ? " open" : " closed";
+      svg.append(el("rect", { x, y, width: CELL, height: CELL, class: `square${state}` }));
     }
     if (kind) svg.append(piece(kind, x, y));
-    if (line.has(i)) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.44, fill: "none",
-      stroke: "#2e9d4a", "stroke-width": 4, class: "line" }));
-    if (last.has(i)) svg.append(el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "none",
-      stroke: "#c9a227", "stroke-width": 3, class: "last" }));
-    if ((view.cell_labels || [])[i]) svg.append(el("text", { x: x + 4, y: y + 12, "font-size": 10, fill: "#888",
-      class: "coord" }, view.cell_labels[i]));
-    if (!columns && o.open && view.moves[i] !== undefined) {
-      svg.append(target(x, y, CELL, CELL, `cell ${view.moves[i]}`, () => o.onMove(view.moves[i])));
-    }
   });
-  const colours = columns ? ["#d62828", "#f4c20d"] : ["#2b5cab", "#b23a48"];
-  ghostCells(view, o.pv).forEach((i, k) => {
-    const x = (i % view.cols) * CELL, y = Math.floor(i / view.cols) * CELL;
-    const colour = colours[((o.first || 0) + k) % 2];
-    const g = el("g", { class: "ghost", "aria-label": `principal variation move ${k + 1}` });
-    g.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.34, fill: colour,
-      "fill-opacity": 0.35, stroke: colour, "stroke-width": 2, "stroke-dasharray": "4 3" }));
-    g.append(el("text", { x: x + CELL / 2, y: y + CELL * 0.62, "text-anchor": "middle", "font-size": CELL * 0.34,
-      "font-weight": "bold", fill: "#1d2430" }, String(k + 1)));
-    svg.append(g);
-  });
-  if (columns && o.open) {
+  overlays(svg, view, o);
+  if (!o.open) return svg;
+  if (columns) {
     for (let c = 0; c < view.cols; c++) {
       if (view.moves[c] !== undefined) {
-        svg.append(target(c * CELL, 0, CELL, view.rows * CELL, `column ${view.moves[c]}`, () => o.onMove(view.moves[c])));
+        svg.append(clickable(org.x + c * CELL, org.y, CELL, view.rows * CELL, `column ${view.moves[c]}`,
+          () => o.onMove(view.moves[c])));
       }
     }
+  } else {
+    view.cells.forEach((_, i) => {
+      if (view.moves[i] === undefined) return;
+      const { x, y } = place(view, i);
+      svg.append(clickable(x, y, CELL, CELL, `cell ${view.moves[i]}`, () => o.onMove(view.moves[i])));
+    });
   }
   return svg;
 }
@@ -118,7 +207,11 @@ function drawGrid(view, o) {
 // Checkers: click a piece that can move, then the last square of its move. When two
 // capture paths of that piece end on the same square, the next square of each is
 // offered in turn until one path is left. The game's list of moves decides.
-function squareName(view, i) { return `${String.fromCharCode(65 + Math.floor(i / view.cols))}${(i % view.cols) + 1}`; }
+function squareName(view, i) {
+  const r = Math.floor(i / view.cols), c = i % view.cols;
+  return view.row_labels && view.col_labels ? `${view.row_labels[r]}${view.col_labels[c]}`
+    : `${String.fromCharCode(65 + r)}${c + 1}`;
+}
 
 function candidates(view, pick) {
   return view.moves.filter((m) => pick.prefix.every((sq, k) => m.path[k] === sq)
@@ -127,48 +220,43 @@ function candidates(view, pick) {
 
 function drawCheckers(view, o) {
   const n = view.cols;
-  const svg = frame(view, o.title);
+  const svg = frame(view, o.title, "checkers");
   const pick = o.pick || null;
   const movable = new Set(o.open ? view.moves.map((m) => m.path[0]) : []);
   const offered = new Set(o.open && pick ? candidates(view, pick).map((m) => (pick.end === null
     ? m.path[m.path.length - 1] : m.path[pick.prefix.length])) : []);
   const chosen = pick ? [...pick.prefix, pick.end] : [];
-  const last = new Set(view.last || []);
   const choose = (i) => {
     const next = pick.end === null ? { ...pick, end: i } : { ...pick, prefix: [...pick.prefix, i] };
     const left = candidates(view, next);
     if (left.length === 1) { o.onPick(null); o.onMove(left[0].text); } else o.onPick(next);
   };
+  const targets = [];
   view.cells.forEach((kind, i) => {
-    const r = Math.floor(i / n), c = i % n, x = c * CELL, y = r * CELL;
+    const r = Math.floor(i / n), c = i % n;
+    const { x, y } = place(view, i);
     const dark = (r + c) % 2 === 1;
-    const fill = chosen.includes(i) || last.has(i) ? "#c9a227" : dark ? "#7a5230" : "#ecd9b8";
-    svg.append(el("rect", { x, y, width: CELL, height: CELL, fill }));
+    svg.append(el("rect", { x, y, width: CELL, height: CELL, class: chosen.includes(i) ? "chosen" : dark ? "dark" : "light" }));
     if (kind) {
       const black = kind.toLowerCase() === "b";
       svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.38, class: `man ${black ? "black" : "white"}`,
-        fill: black ? "#1d1d1d" : "#f4f1ea", stroke: black ? "#666" : "#444", "stroke-width": 2 }));
+        "stroke-width": 2 }));
       if (kind === kind.toUpperCase()) {
         svg.append(el("text", { x: x + CELL / 2, y: y + CELL * 0.64, "text-anchor": "middle", "font-size": CELL * 0.4,
-          "font-weight": "bold", fill: "#d4a017", class: "king" }, "K"));
+          "font-weight": "bold", class: "king" }, "K"));
       }
     }
     if (offered.has(i)) {
-      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.14, fill: "#f0a500" }));
-      svg.append(target(x, y, CELL, CELL, `to ${squareName(view, i)}`, () => choose(i)));
+      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.14, class: "offered" }));
+      targets.push(clickable(x, y, CELL, CELL, `to ${squareName(view, i)}`, () => choose(i)));
     } else if (movable.has(i)) {
       const again = pick && pick.prefix[0] === i;
-      svg.append(target(x, y, CELL, CELL, `piece ${squareName(view, i)}`,
+      targets.push(clickable(x, y, CELL, CELL, `piece ${squareName(view, i)}`,
         () => o.onPick(again ? null : { prefix: [i], end: null })));
     }
   });
-  // The principal variation's first move: the path its piece takes.
-  const first = (o.pv || []).length ? view.moves.find((m) => m.text === o.pv[0]) : undefined;
-  if (first) {
-    const points = first.path.map((p) => `${(p % n + 0.5) * CELL},${(Math.floor(p / n) + 0.5) * CELL}`).join(" ");
-    svg.append(el("polyline", { points, fill: "none", stroke: "#f0a500", "stroke-width": 5,
-      "stroke-dasharray": "6 4", class: "ghost" }));
-  }
+  overlays(svg, view, o);
+  svg.append(...targets);
   return svg;
 }
 

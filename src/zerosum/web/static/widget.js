@@ -1,6 +1,6 @@
 // The notebook widget's front end (zerosum.widget, anywidget): play a game on the board,
 // watch a search stream its Info lines, step through an explanation. The board comes
-// from board.js, the page's board module; zerosum.widget joins the two into the one
+// from board.js, the page's board module (board.css its colours); zerosum.widget joins the two into the one
 // module anywidget loads. The model holds the state; every action is a message that
 // Python checks (the game decides which moves are legal).
 import { drawBoard } from "./board.js";
@@ -34,7 +34,7 @@ function render({ model, el }) {
     const infos = model.get("infos");
     const pv = thinking && infos.length ? infos[infos.length - 1].pv : [];
     const board = drawBoard(view, {
-      title: `${model.get("title")} board`, pv, first: model.get("first"), open: !thinking && !over, pick,
+      title: `${model.get("title")} board`, pv, first: model.get("first"), open: !thinking && !over, over, pick,
       onMove: (text) => send({ type: "move", move: text }),
       onPick: (p) => { pick = p; draw(); },
     });

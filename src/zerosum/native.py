@@ -1,7 +1,8 @@
 """Which compiled kernels this installation uses.
 
 A kernel may have a native twin in C beside its readable Python (today: the Connect
-Four solver's search, games/connect4/_solver.c). setup.py compiles them when the package
+Four solver's search, games/connect4/_solver.c, and the Connect Four engine's node
+function, games/connect4/_engine.c). setup.py compiles them when the package
 is installed on a machine with a C compiler; without one the package installs and runs
 in pure Python. The Python stays the reference: a native twin returns the same values,
 moves and node counts, only faster. `ZEROSUM_NATIVE=0` in the environment forces the pure
@@ -14,8 +15,12 @@ import importlib
 import os
 from types import ModuleType
 
-# kernel name (as `zerosum --version` says it) -> the compiled module
-KERNELS = {"connect4 solver": "zerosum.games.connect4._solver"}
+# kernel name (as `zerosum --version` says it) -> the compiled module. The one list:
+# a kernel finds its twin here by name (`twin`), `status` reports from it.
+KERNELS = {
+    "connect4 solver": "zerosum.games.connect4._solver",
+    "connect4 engine": "zerosum.games.connect4._engine",
+}
 
 
 def enabled() -> bool:
@@ -31,6 +36,15 @@ def load(module: str) -> ModuleType | None:
         return importlib.import_module(module)
     except ImportError:
         return None
+
+
+def twin(name: str, wanted: bool | None = None) -> ModuleType | None:
+    """The compiled twin of the kernel `name` (a key of KERNELS), or None for the pure
+    path: not built here, turned off by ZEROSUM_NATIVE=0, or `wanted` False (a caller
+    asking for the reference, e.g. a test comparing the two)."""
+    if wanted is False:
+        return None
+    return load(KERNELS[name])
 
 
 def status() -> str:

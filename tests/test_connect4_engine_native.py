@@ -169,6 +169,34 @@ def test_a_stop_from_another_thread_stops_the_native_search() -> None:
 
 
 @needs_native
+def test_ctrl_c_reaches_a_native_search_with_no_limit() -> None:
+    """Ctrl-C raises KeyboardInterrupt in the native search, as in the pure one: the
+    interpreter sees the signal when the search calls back (every 256 nodes)."""
+    import signal
+    import time
+
+    code = ("from zerosum.games.connect4 import Connect4\n"
+            "from zerosum.games.registry import kernel_of\n"
+            "from zerosum.result import Limit\n"
+            "from zerosum.search.driver import analyse_with\n"
+            "from zerosum.stop import Stop\n"
+            "stop = Stop()\nprint('searching', flush=True)\n"
+            "try:\n"
+            "    analyse_with(kernel_of('connect4'), Connect4(), Connect4().initial_state(),"
+            " Limit(), stop=stop)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted at', stop.nodes_used > 0, flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "ZEROSUM_NATIVE": "1"})
+    assert child.stdout is not None
+    assert child.stdout.readline() == "searching\n"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert out == "interrupted at True\n"
+
+
+@needs_native
 def test_stopped_inside_the_c_recursion_raises_search_stopped() -> None:
     game = Connect4()
     stop = Stop(nodes=1000)

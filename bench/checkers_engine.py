@@ -36,7 +36,8 @@ from typing import Any
 
 from zerosum.agents import EngineAgent, SearchAgent, play_match
 from zerosum.games.checkers import Checkers, State
-from zerosum.games.checkers.engine import CheckersKernel, Memory, checkers_kernel
+from zerosum.games.checkers.engine import CheckersKernel, Memory
+from zerosum.games.registry import kernel_of
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.search import alphabeta_search
 from zerosum.search.driver import analyse_with, deepen, stop_for
@@ -62,7 +63,7 @@ def sample_positions(game: Checkers, count: int, seed: int = 5) -> list[State]:
 def engine_move(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
                 stop: Stop | None = None) -> SearchResult:
     """The engine as a player (an Analyser): the game's kernel under the one driver."""
-    return analyse_with(checkers_kernel, game, state, limit, on_info, stop)
+    return analyse_with(kernel_of("checkers"), game, state, limit, on_info, stop)
 
 
 def fresh_search(game: Checkers, state: State, seconds: float) -> SearchResult:

@@ -32,7 +32,7 @@ from zerosum.convert import MAX_DEPTH, int_arg, parse_float, parse_int, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
-from zerosum.games.checkers.engine import checkers_kernel
+from zerosum.games.registry import kernel_of
 from zerosum.result import Limit, SearchResult
 from zerosum.search import (
     TranspositionTable,
@@ -235,7 +235,7 @@ class Thinker:
             return alphabeta_search(game, state, o.depth, order=True, stop=stop)
         if o.kind == "iterative":
             return iterative_deepening_search(game, state, stop=stop)
-        return analyse_with(checkers_kernel, game, state, Limit(seconds=o.seconds), stop=stop)
+        return analyse_with(kernel_of("checkers"), game, state, Limit(seconds=o.seconds), stop=stop)
 
 
 class Person:

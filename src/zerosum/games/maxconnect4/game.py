@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zerosum.convert import parse_int, shown
-from zerosum.game import AnyGame, GameBase, InputError, Values
+from zerosum.game import GameBase, InputError, Values
 from zerosum.games.maxconnect4.bitboard import (
     BOARD,
     CENTRE_FIRST,
@@ -38,8 +38,7 @@ from zerosum.games.maxconnect4.bitboard import (
     potential,
 )
 from zerosum.games.registry import GameSpec, register
-from zerosum.kernel import Enhancements, Kernel, capacity_for, memory_of
-from zerosum.stop import Stop
+from zerosum.kernel import KernelSpec
 
 # ----------------------------------------------------------- the file format
 
@@ -241,20 +240,12 @@ class MaxConnect4(GameBase[Position, int]):
         return "Type a column number, 1-7 from the left; the piece falls to its lowest empty cell."
 
 
-def _kernel(game: AnyGame, state: Position, stop: Stop, enhancements: Enhancements) -> Kernel:
-    # Loaded only when it plays, like connect4's and checkers' engines.
-    from zerosum.games.maxconnect4.engine import TABLE_CAPACITY, factory, new_table
-
-    kept = memory_of(game, lambda: new_table(capacity_for(game, TABLE_CAPACITY)))
-    return factory(kept)(game, state, stop, enhancements)
-
-
 register(
     GameSpec(
         "maxconnect4",
         "Max-Connect4",
         MaxConnect4,
-        kernel=_kernel,
+        kernel=KernelSpec("zerosum.games.maxconnect4.engine", "MaxConnect4Kernel"),
         default_depth=4,
         summary="Connect Four to a full board; every four in a line scores a point",
     )

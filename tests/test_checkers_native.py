@@ -235,11 +235,13 @@ def test_a_stop_from_another_thread_stops_the_compiled_search() -> None:
 
 @needs_native
 def test_the_version_line_names_it() -> None:
+    # A narrow terminal: the line stays one line (argparse's own action wrapped it).
     done = subprocess.run([sys.executable, "-m", "zerosum", "--version"],
-                          env={**os.environ, "ZEROSUM_NATIVE": "1"}, capture_output=True,
-                          text=True, timeout=60)
+                          env={**os.environ, "ZEROSUM_NATIVE": "1", "COLUMNS": "40"},
+                          capture_output=True, text=True, timeout=60)
     assert done.stdout.startswith("zerosum 0.1.0 (native kernels: ")
     assert "checkers" in done.stdout.split("(", 1)[1]
+    assert done.stdout.count("\n") == 1 and done.stdout.endswith(")\n")
 
 
 def test_native_0_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,7 @@
     python bench/checkers_engine.py native [--depth 8] [--positions 6] [--repeat 1]
                                            [--seconds 0]
     python bench/checkers_engine.py match [--games 20] [--seconds 1.0] [--depth 4]
+    python bench/checkers_engine.py versus [--pairs 5] [--seconds 0.5]
 
 `speed` searches a few 8x8 positions (the start and positions from seeded random play)
 with the engine for a fixed time and with the generic alpha-beta (zerosum.search) to a
@@ -16,6 +17,12 @@ node counts are identical, and prints each one's nodes per CPU second, the ratio
 load average before and after. With `--seconds S` it then searches each position for S
 seconds (wall clock, the engine's own limit) on both paths and prints the depth each
 reached.
+
+`versus` plays the compiled engine against the Python one, the same time per move
+(`--seconds`, wall clock), each with a table of its own kept from move to move, on 8x8
+under English rules with the tournament draw rule, in colour-swapped pairs from seeded
+random openings (one move each side); prints every game and the compiled engine's score
+with its 95 % margin (pentanomial: the pairs' scores), Elo and LOS.
 
 `match` plays the engine (`--seconds` per move) against the generic depth-limited
 alpha-beta (`--depth`, the game's evaluation and capture-aware cutoff) on 8x8 under
@@ -38,6 +45,7 @@ from zerosum.agents import EngineAgent, SearchAgent, play_match
 from zerosum.games.checkers import Checkers, State
 from zerosum.games.checkers.engine import CheckersKernel, Memory
 from zerosum.games.registry import kernel_of
+from zerosum.ratings import pair_counts, pentanomial
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.search import alphabeta_search
 from zerosum.search.driver import analyse_with, deepen, stop_for
@@ -152,6 +160,59 @@ def native_speed(depth: int, count: int, repeat: int, seconds: float) -> None:
     print(load())
 
 
+def engine_on(native: bool) -> Any:
+    """An Analyser: the engine on one path, with a table of its own (one per agent, kept
+    from move to move as the game's memory would be)."""
+    memory = Memory()
+
+    def analyse(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
+                stop: Stop | None = None) -> SearchResult:
+        stop = stop_for(limit, stop)
+        kernel = CheckersKernel(game, state, stop, memory=memory, native=native)
+        return deepen(kernel, limit, stop, on_info, algorithm="engine")
+
+    return analyse
+
+
+def versus(pairs: int, seconds: float) -> None:
+    rng = random.Random(2025)
+    print(f"compiled vs Python engine, {seconds:g} s a move (wall clock), {pairs} pairs; "
+          f"{load()}")
+    wins = draws = losses = 0
+    pair_scores: list[float] = []
+    depths: dict[str, list[int]] = {"compiled": [], "python": []}
+    for p in range(pairs):
+        game = Checkers(8, "english", draw="tournament")
+        opening = game.initial_state()
+        for _ in range(2):
+            opening = game.result(opening, rng.choice(game.actions(opening)))
+        pair = 0.0
+        for compiled_black in (True, False):
+            fast = EngineAgent("compiled", engine_on(True), seconds)
+            slow = EngineAgent("python", engine_on(False), seconds)
+            agents = [fast, slow] if compiled_black else [slow, fast]
+            record = play_match(game, agents, state=opening, out=None, show_board=False,
+                                max_moves=MAX_PLIES)
+            for side, move in record.moves:
+                if move.result is not None and move.result.depth:
+                    depths["compiled" if agents[side] is fast else "python"].append(
+                        move.result.depth)
+            u = record.utility or 0.0  # None: stopped at MAX_PLIES, a draw
+            mine = u if compiled_black else -u
+            pair += 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
+            wins, draws, losses = wins + (mine > 0), draws + (mine == 0), losses + (mine < 0)
+            outcome = "win" if mine > 0 else "loss" if mine < 0 else "draw"
+            print(f"pair {p + 1}: compiled {'black' if compiled_black else 'white'}, "
+                  f"{len(record.moves)} plies, compiled {outcome}", flush=True)
+        pair_scores.append(pair)
+    stats = pentanomial(pair_counts(pair_scores), wins, draws, losses)
+    print(f"compiled engine: {stats.summary()}")
+    for name, found in depths.items():
+        if found:
+            print(f"{name}: mean depth {sum(found) / len(found):.1f} over {len(found)} moves")
+    print(load())
+
+
 def match(games: int, seconds: float, depth: int) -> None:
     rng = random.Random(2024)
     score = {"win": 0, "draw": 0, "loss": 0}
@@ -205,6 +266,9 @@ def main() -> None:
     n.add_argument("--positions", type=int, default=6)
     n.add_argument("--repeat", type=int, default=1)
     n.add_argument("--seconds", type=float, default=0.0)
+    v = sub.add_parser("versus")
+    v.add_argument("--pairs", type=int, default=5)
+    v.add_argument("--seconds", type=float, default=0.5)
     m = sub.add_parser("match")
     m.add_argument("--games", type=int, default=20)
     m.add_argument("--seconds", type=float, default=1.0)
@@ -212,6 +276,8 @@ def main() -> None:
     args = p.parse_args()
     if args.mode == "speed":
         speed(args.seconds)
+    elif args.mode == "versus":
+        versus(args.pairs, args.seconds)
     elif args.mode == "native":
         native_speed(args.depth, args.positions, args.repeat, args.seconds)
     else:

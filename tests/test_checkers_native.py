@@ -141,6 +141,13 @@ def test_bad_arguments_are_refused() -> None:
         c.perft(8, 1 << 200, 0, 0, True, 1, False)
     with pytest.raises(ValueError, match="depth"):
         c.perft(8, 0, 0, 0, True, -1, False)
+    # Squares off the board (the padding column, past the last row), a square for both
+    # sides, a king with no piece: refused, never read past the tables.
+    for black, white, kings in ((1 << 8, 0, 0), (1 << 150, 0, 0), (2, 2, 0), (2, 0, 8)):
+        with pytest.raises(ValueError, match="not a position"):
+            c.generate(8, black, white, kings, True, 0, False)
+    with pytest.raises(ValueError, match="not a position"):
+        c.score(8, 1 << 8, 0, 0)
 
 
 # --- the engine ---------------------------------------------------------------------------

@@ -532,6 +532,25 @@ static PyObject *path_to_py(const Move *m)
     return path;
 }
 
+/* A position the generator can take: the pieces on the board's dark squares, no square
+ * twice, kings among them, and no side with more pieces than a capture path can hold
+ * (each jump takes one: at most MAX_PATH - 1 jumps; 30 pieces a side at most in play).
+ * The Python would take anything; here a square off the board would index past the
+ * tables. -1 with ValueError. */
+static int check_position(const Board *b, Position p)
+{
+    if (b_any(b_andnot(b_or(p.black, p.white), b->valid)) || b_any(b_and(p.black, p.white))
+        || b_any(b_andnot(p.kings, b_or(p.black, p.white)))) {
+        PyErr_SetString(PyExc_ValueError, "not a position on this board");
+        return -1;
+    }
+    if (popcount(p.black) >= MAX_PATH || popcount(p.white) >= MAX_PATH) {
+        PyErr_Format(PyExc_ValueError, "more than %d pieces a side", MAX_PATH - 1);
+        return -1;
+    }
+    return 0;
+}
+
 /* Reads (n, black, white, kings, black_to_move, <int>, max_capture) */
 static const Board *parse_position(PyObject *args, Position *p, int *btm, int *extra,
                                    int *max_capture)
@@ -543,7 +562,7 @@ static const Board *parse_position(PyObject *args, Position *p, int *btm, int *e
         return NULL;
     const Board *b = board(n);
     if (b == NULL || bits_from_py(black, &p->black) < 0 || bits_from_py(white, &p->white) < 0
-        || bits_from_py(kings, &p->kings) < 0)
+        || bits_from_py(kings, &p->kings) < 0 || check_position(b, *p) < 0)
         return NULL;
     return b;
 }
@@ -658,7 +677,7 @@ static PyObject *py_score(PyObject *self, PyObject *args)
         return NULL;
     const Board *b = board(n);
     if (b == NULL || bits_from_py(black, &p.black) < 0 || bits_from_py(white, &p.white) < 0
-        || bits_from_py(kings, &p.kings) < 0)
+        || bits_from_py(kings, &p.kings) < 0 || check_position(b, p) < 0)
         return NULL;
     return PyLong_FromLong(score(b, p.black, p.white, p.kings));
 }
@@ -1124,7 +1143,7 @@ static PyObject *Search_negamax(Search *S, PyObject *args)
                           &line, &since))
         return NULL;
     if (bits_from_py(black, &p.black) < 0 || bits_from_py(white, &p.white) < 0
-        || bits_from_py(kings, &p.kings) < 0)
+        || bits_from_py(kings, &p.kings) < 0 || check_position(S->b, p) < 0)
         return NULL;
     if (ply < 0 || ply > MAX_PLY) {
         PyErr_SetString(PyExc_ValueError, "ply out of range");

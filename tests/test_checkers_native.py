@@ -225,6 +225,26 @@ def test_a_kept_table_carries_over_alike() -> None:
 
 
 @needs_native
+def test_a_compiled_kernel_goes_with_its_last_reference() -> None:
+    """No cycle through the compiled node function: the kernel (and its C search, with
+    its history table) is freed at once, not at the collector's next pass."""
+    import gc
+    import weakref
+
+    game = Checkers(8)
+    gc.disable()
+    try:
+        kernel = CheckersKernel(game, game.initial_state(), Stop(), ALL, Memory())
+        deepen(kernel, Limit(depth=3), Stop())
+        assert kernel.compiled is not None and kernel.nodes > 1
+        gone = weakref.ref(kernel)
+        del kernel
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
+@needs_native
 def test_a_stop_from_another_thread_stops_the_compiled_search() -> None:
     game = Checkers(10)
     stop = Stop()

@@ -25,9 +25,8 @@ the evaluation mapped into (-1, 1).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from functools import partial
 from typing import Any, cast
 
 from zerosum.games.checkers.board import (
@@ -105,7 +104,6 @@ class CheckersKernel:
             b, state.black, state.white, state.kings, state.black_to_move, game.max_capture)
         # The node function: `negamax`, or its compiled twin (compiled.py; native=False
         # asks for this one), which keeps the killers and the history on its side.
-        self.node: Callable[..., int] = self.negamax
         self.compiled: Any = None
         module = twin("checkers", native)
         if module is not None:
@@ -113,7 +111,6 @@ class CheckersKernel:
                 b.n, b.zobrist, b.zobrist_black, game.max_capture, game.ply_limit,
                 game.draw == "tournament", self.ordering, self.pvs, self.killing,
                 self.quiescence, self.entries)
-            self.node = partial(self.compiled.negamax, self)
 
     # --- the Kernel protocol -----------------------------------------------------------
 
@@ -148,11 +145,14 @@ class CheckersKernel:
         nh = hash_after(self.b, self.h, s.black, s.white, s.kings, btm, move, nk)
         irreversible = bool(move[3]) or not s.kings & move[1]
         line.append(nh)
+        # Chosen here rather than kept as an attribute: a node function bound to this
+        # kernel, kept in it, would make a cycle only the collector frees.
+        node = self.negamax if self.compiled is None else self.compiled_negamax
         try:
-            return -self.node(nb, nw, nk, not btm, nh, depth - 1,
-                                 -int(min(beta, WIN)), -int(max(alpha, -WIN)), 1, s.ply + 1,
-                                 0 if irreversible else s.quiet + 1, line,
-                                 len(line) - 1 if irreversible else 0)
+            return -node(nb, nw, nk, not btm, nh, depth - 1,
+                         -int(min(beta, WIN)), -int(max(alpha, -WIN)), 1, s.ply + 1,
+                         0 if irreversible else s.quiet + 1, line,
+                         len(line) - 1 if irreversible else 0)
         finally:
             line.pop()
 
@@ -325,6 +325,15 @@ class CheckersKernel:
             bound = UPPER if best_value <= a0 else LOWER if best_value >= beta else EXACT
             entries[h] = (depth, bound, to_table(best_value, ply), best_move)
         return best_value
+
+    def compiled_negamax(self, black: int, white: int, kings: int, btm: bool, h: int,
+                         depth: int, alpha: int, beta: int, ply: int, game_ply: int,
+                         quiet: int, line: list[int], since: int) -> int:
+        """`negamax` in C (_checkers.c), counting on in this kernel's nodes, hits and
+        seldepth; it calls `check` every 1,024 nodes, as `negamax` does."""
+        value: int = self.compiled.negamax(self, black, white, kings, btm, h, depth, alpha,
+                                           beta, ply, game_ply, quiet, line, since)
+        return value
 
     def drawn(self, h: int, game_ply: int, quiet: int, line: list[int], since: int) -> bool:
         game = self.game

@@ -42,7 +42,8 @@ import time
 from typing import Any
 
 from zerosum.games.checkers import Checkers, State
-from zerosum.games.checkers.engine import CheckersKernel, Memory, checkers_kernel
+from zerosum.games.checkers.engine import CheckersKernel, Memory
+from zerosum.games.registry import kernel_of
 from zerosum.match import Rules, play_match
 from zerosum.players.agents import EngineAgent, SearchAgent
 from zerosum.ratings import pair_counts, pentanomial
@@ -71,7 +72,7 @@ def sample_positions(game: Checkers, count: int, seed: int = 5) -> list[State]:
 def engine_move(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
                 stop: Stop | None = None) -> SearchResult:
     """The engine as a player (an Analyser): the game's kernel under the one driver."""
-    return analyse_with(checkers_kernel, game, state, limit, on_info, stop)
+    return analyse_with(kernel_of("checkers"), game, state, limit, on_info, stop)
 
 
 def fresh_search(game: Checkers, state: State, seconds: float) -> SearchResult:

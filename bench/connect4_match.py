@@ -62,8 +62,7 @@ def new_engine(weak: int) -> Callable[[CourseConnect4, Position, Stop, Enhanceme
     """A kernel factory with a new table at every move, as ConnectFour.py has."""
     def make(game: CourseConnect4, state: Position, stop: Stop,
              enhancements: Enhancements) -> Connect4Kernel:
-        return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements,
-                              red_to_move=state.red_to_move, weak_solve_when_empty=weak)
+        return Connect4Kernel(game, state, stop, enhancements, weak_solve_when_empty=weak)
     return make
 
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable
+from typing import Any
 
 import zerosum.games.maxconnect4.bitboard as mc4  # potential reads its weights here
 from zerosum.games.maxconnect4 import MaxConnect4
-from zerosum.games.maxconnect4.engine import factory
+from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, Memory
+from zerosum.kernel import Enhancements, Kernel, KernelFactory
 from zerosum.result import Limit
 from zerosum.search.driver import analyse_with
+from zerosum.stop import Stop
 
 Evaluation = Callable[[int, int, int], int]
 
@@ -56,10 +59,20 @@ VARIANTS: dict[str, Evaluation] = {
 }
 
 
+def engine(evaluation: Evaluation, game: MaxConnect4) -> KernelFactory:
+    """The engine with another evaluation, keeping a table of its own for the game."""
+    memory = Memory(game)
+
+    def make(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Kernel:
+        return MaxConnect4Kernel(game, state, stop, enhancements, memory, evaluation)
+
+    return make
+
+
 def play(first: Evaluation, second: Evaluation, opening: list[int], depth: int) -> int:
     """The final score difference, first player minus second."""
     game = MaxConnect4()
-    kernels = (factory(evaluation=first), factory(evaluation=second))  # a table each
+    kernels = (engine(first, game), engine(second, game))  # a table each
     pos = game.initial_state()
     for col in opening:
         pos = game.result(pos, col)

@@ -18,7 +18,7 @@ import random
 import time
 
 from zerosum.games.maxconnect4 import MaxConnect4, Position, format_board
-from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, new_table
+from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, Memory
 from zerosum.result import Limit, SearchResult
 from zerosum.search.driver import deepen, stop_for
 
@@ -38,7 +38,8 @@ def sample_positions(count: int, seed: int = 7) -> list[Position]:
 def search(pos: Position, depth: int, native: bool) -> SearchResult:
     limit = Limit(depth=depth)
     stop = stop_for(limit)
-    kernel = MaxConnect4Kernel(pos, stop, table=new_table(), native=native)
+    game = MaxConnect4()
+    kernel = MaxConnect4Kernel(game, pos, stop, memory=Memory(game), native=native)
     if native and kernel.compiled is None:
         raise SystemExit("the compiled kernel is not in use (not built, or ZEROSUM_NATIVE=0)")
     return deepen(kernel, limit, stop)

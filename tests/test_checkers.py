@@ -15,9 +15,10 @@ from zerosum.game import InputError
 from zerosum.games.checkers import Checkers, State
 from zerosum.games.checkers import notation as nt
 from zerosum.games.checkers.board import board, generate, zobrist_hash
-from zerosum.games.checkers.engine import WIN, CheckersKernel, Memory, checkers_kernel
+from zerosum.games.checkers.engine import WIN, CheckersKernel, Memory
 from zerosum.games.checkers.evaluation import score
 from zerosum.games.checkers.solve import best_moves, solve
+from zerosum.games.registry import kernel_of
 from zerosum.kernel import ALL, Enhancements, Verdict
 from zerosum.result import Limit, SearchResult
 from zerosum.search import TranspositionTable, alphabeta_search
@@ -320,7 +321,7 @@ def test_4x4_value_of_every_first_move(rule: str) -> None:
 def test_4x4_engine_plays_perfectly() -> None:
     g = Checkers(4, "max")
     s = g.initial_state()
-    r = analyse_with(checkers_kernel, g, s, Limit(seconds=0.1))
+    r = analyse_with(kernel_of("checkers"), g, s, Limit(seconds=0.1))
     assert r.value == 0.0 and r.decided and r.plies is None and r.depth is None
     assert g.format_move(r.action) != "A2-B1" and r.stats.nodes == 2409
     out = io.StringIO()
@@ -329,7 +330,7 @@ def test_4x4_engine_plays_perfectly() -> None:
                       "none", "--capture", "max"])
     assert "Game over. Draw: 50 moves by each side without a winner." in out.getvalue()
     # A lost position: the slowest loss, and the plies to it.
-    r = analyse_with(checkers_kernel, g, g.result(g.initial_state(), g.parse_move(
+    r = analyse_with(kernel_of("checkers"), g, g.result(g.initial_state(), g.parse_move(
         g.initial_state(), "A2-B1")), Limit(seconds=0.1))
     assert (r.value, r.decided, r.plies) == (-1.0, True, 5)
 
@@ -542,5 +543,5 @@ def test_engine_time_is_measured_by_its_stops_clock() -> None:
     g = Checkers(8)
     readings = iter(range(10**6))
     stop = Stop(clock=lambda: float(next(readings)))
-    r = analyse_with(checkers_kernel, g, g.initial_state(), Limit(seconds=0.5), stop=stop)
+    r = analyse_with(kernel_of("checkers"), g, g.initial_state(), Limit(seconds=0.5), stop=stop)
     assert r.depth == 1 and r.action in g.actions(g.initial_state())

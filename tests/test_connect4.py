@@ -16,11 +16,11 @@ from clocks import SteppingClock
 
 from zerosum.frontends.connect4 import main as connect_four
 from zerosum.game import InputError, format_value
-from zerosum.games.connect4 import Connect4, connect4_kernel
+from zerosum.games.connect4 import Connect4
 from zerosum.games.connect4.analysis import solve_rows
 from zerosum.games.connect4.bitboard import geometry
 from zerosum.games.connect4.course import CourseConnect4
-from zerosum.games.connect4.engine import SCALE, Connect4Kernel, Kept, heuristic
+from zerosum.games.connect4.engine import SCALE, Connect4Kernel, Memory, heuristic
 from zerosum.games.connect4.game import Position, plies_to_win, position_from_stones
 from zerosum.games.connect4.notation import (
     Stones,
@@ -33,7 +33,7 @@ from zerosum.games.connect4.notation import (
 )
 from zerosum.games.connect4.solver import Solver, plies_to_end
 from zerosum.games.registry import get_game
-from zerosum.kernel import ALL, Enhancements, KernelFactory
+from zerosum.kernel import ALL, Enhancements, KernelFactory, KernelSpec
 from zerosum.match import Rules, play_match
 from zerosum.players.agents import EngineAgent
 from zerosum.players.text import MatchPrinter
@@ -125,7 +125,8 @@ def test_game_rules_and_values() -> None:
 
 def test_registered_with_its_engine() -> None:
     spec = get_game("connect4")
-    assert spec.kernel is connect4_kernel and list(spec.engines) == ["solver"]
+    assert spec.kernel == KernelSpec("zerosum.games.connect4.engine", "Connect4Kernel")
+    assert list(spec.engines) == ["solver"]
     assert [o.name for o in spec.options] == ["width", "height"]
     game = spec.create(width=8, height=7)
     assert game.actions(game.initial_state()) == list(range(8))
@@ -346,8 +347,7 @@ def fresh(**options: int) -> KernelFactory:
     """Kernels with a table, threats and solver of their own (a new engine), so that no
     test depends on what another left in the kept ones."""
     def make(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Connect4Kernel:
-        return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements,
-                              Kept(game.geo), state.red_to_move, **options)
+        return Connect4Kernel(game, state, stop, enhancements, Memory(game), **options)
     return make
 
 
@@ -384,7 +384,7 @@ def test_play_says_how_far_off_a_decided_game_is() -> None:
     """After an engine move the terminal shows the value; a decided one as "wins in N"."""
     game = Connect4()
     out = io.StringIO()
-    engine = EngineAgent("engine", partial(analyse_with, connect4_kernel), 0.5)
+    engine = EngineAgent("engine", partial(analyse_with, get_game("connect4").kernel), 0.5)
     # Red has three in the bottom row, open at both ends: yellow blocks one end, red
     # plays the other (2 plies) with its 4th stone.
     play_match(game, [engine, engine], state=position("44556"), rules=Rules(max_moves=1),
@@ -458,13 +458,19 @@ def random_positions(seed: int, count: int) -> list[tuple[int, int]]:
     return found
 
 
-def test_engine_inline_evaluation_is_heuristic() -> None:
-    """The search's inlined evaluation (depth 0) equals `heuristic` on random positions."""
+def test_engine_evaluation_values() -> None:
+    """`heuristic` (the leaves' one evaluation) on random positions: the values it had
+    when the search kept a second, inlined copy of it (the copy is gone)."""
     geo = geometry()
-    kernel = Connect4Kernel(geo, 0, 0, Stop())
-    for current, mask in random_positions(3, 250):
-        value = kernel.search(current, mask, mask.bit_count(), 0, -10**9, 10**9, -1)
-        assert value == heuristic(geo, current, mask), (current, mask)
+    values = [heuristic(geo, current, mask) for current, mask in random_positions(3, 250)]
+    assert values[:8] == [-2, 61, 2, -4, -16, 5, -1, -10]
+    assert (sum(values), sum(i * v for i, v in enumerate(values))) == (-861, -95671)
+
+
+def kernel_at(current: int, mask: int, **options: Any) -> Connect4Kernel:
+    """A fresh engine kernel for the 7x6 position (current, mask)."""
+    return Connect4Kernel(Connect4(), Position(current, mask, mask.bit_count() % 2 == 0),
+                          Stop(), **options)
 
 
 def reference_value(current: int, mask: int, depth: int) -> int:
@@ -495,7 +501,7 @@ def test_engine_search_value_is_the_plain_negamax_value() -> None:
     none of it changes the value of a fixed-depth search (in Connect Four a position
     is always met at the same ply, so one pass never reuses an entry of another depth)."""
     for current, mask in random_positions(5, 40):
-        kernel = Connect4Kernel(geometry(), current, mask, Stop())
+        kernel = kernel_at(current, mask)
         value = kernel.search(current, mask, mask.bit_count(), 4, -10**9, 10**9, -1)
         assert value == reference_value(current, mask, 4), (current, mask)
 
@@ -525,7 +531,7 @@ def test_engine_keeps_the_win_its_evaluation_misses() -> None:
     The stepping clock (5 ms a reading) turns the time budget into a node budget: the
     searches read it every 256 or 1024 nodes."""
     p = position("76463662443332")
-    kernel = Connect4Kernel(geometry(), p.current, p.mask, Stop())
+    kernel = kernel_at(p.current, p.mask)
     assert kernel.try_weak(math.inf) == (1, [1])
     assert kernel.nodes < 100_000
     result = analyse(p, 0.6, clock=SteppingClock(0.005))
@@ -539,7 +545,7 @@ def test_engine_keeps_the_win_its_evaluation_misses() -> None:
 
 def test_engine_plays_only_moves_that_keep_a_drawn_game_drawn() -> None:
     p = position("6351166615313145174")  # 23 empty cells: drawn; only d and e keep it
-    kernel = Connect4Kernel(geometry(), p.current, p.mask, Stop())
+    kernel = kernel_at(p.current, p.mask)
     assert kernel.try_weak(math.inf) == (0, [3, 4])
     solver = Solver()
     assert solver.solve(p.current, p.mask, weak=True) == 0

@@ -120,7 +120,7 @@ def test_the_maxconnect4_kernel_is_textbook_alphabeta(pieces: int, depth: int) -
     for seed in range(2):
         pos: Position = random_state(game, seed, pieces)
         textbook = alphabeta_search(game, pos, depth)
-        kernel = OneMaxConnect4Pass(pos, Stop(), NONE)
+        kernel = OneMaxConnect4Pass(game, pos, Stop(), NONE)
         result = one_pass(kernel, depth)
         assert (result.stats.nodes, result.value) == (textbook.stats.nodes, textbook.value)
         assert result.action == textbook.action

@@ -48,7 +48,9 @@ def is_main_block(node: ast.AST) -> bool:
 
 def imported_names(module: str, is_package: bool, tree: ast.AST) -> Iterable[tuple[str, bool]]:
     """(dotted name, inside a __main__ block) of every import in `tree`; for
-    `from a import b` both `a.b` and `a` (the caller keeps whichever is a module)."""
+    `from a import b` both `a.b` and `a` (the caller keeps whichever is a module). A
+    `KernelSpec("module", ...)` counts as an import of its module, which it imports
+    when the engine first plays."""
     in_main = {id(n) for block in ast.walk(tree) if is_main_block(block)
                for n in ast.walk(block)}
     for node in ast.walk(tree):
@@ -65,6 +67,10 @@ def imported_names(module: str, is_package: bool, tree: ast.AST) -> Iterable[tup
                 base = ".".join([*package, base] if base else package)
             for alias in node.names:
                 yield f"{base}.{alias.name}|{base}", main
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id == "KernelSpec" and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            yield node.args[0].value, main
 
 
 def resolve(name: str, modules: Iterable[str]) -> str | None:
@@ -142,8 +148,10 @@ GRAPH, OUTSIDE, MAIN_ONLY = build_graph(read_sources())
 
 def test_the_graph_holds_known_edges_top_level_and_function_local() -> None:
     assert "zerosum.game" in GRAPH["zerosum.search.alphabeta"]
-    # Imported inside the engine entry, loaded only when the engine plays.
+    # Named by the KernelSpec, loaded only when the engine plays.
     assert "zerosum.games.maxconnect4.engine" in GRAPH["zerosum.games.maxconnect4.game"]
+    # Imported inside a method (Connect4.evaluate).
+    assert "zerosum.games.connect4.engine" in GRAPH["zerosum.games.connect4.game"]
     assert "zerosum.cli" in GRAPH["zerosum._launch"]  # inside zerosum_main
     assert "zerosum.cli.assignment" in MAIN_ONLY["zerosum.frontends.uta_logic"]
     assert "zerosum.cli.assignment" not in GRAPH["zerosum.frontends.uta_logic"]

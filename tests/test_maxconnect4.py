@@ -33,14 +33,13 @@ from zerosum.games.maxconnect4 import (
     playable_cells,
     potential,
 )
-from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, factory
-from zerosum.games.registry import get_game
-from zerosum.kernel import ALL, Enhancements, KernelFactory
+from zerosum.games.maxconnect4.engine import MaxConnect4Kernel
+from zerosum.games.registry import get_game, kernel_of
+from zerosum.kernel import ALL, Enhancements, bound_memory, kept_entries
 from zerosum.result import Limit, SearchResult
 from zerosum.search import minimax_search
 from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
-from zerosum.table import TranspositionTable
 
 GAME = MaxConnect4()
 EMPTY_ROW = "0000000"
@@ -52,12 +51,12 @@ def board(*rows: str, next_player: int = 1) -> Position:
     return parse_board("\n".join([*lines, str(next_player)]), counts=False)
 
 
-def search(pos: Position, depth: int, kernels: KernelFactory | None = None,
+def search(pos: Position, depth: int, game: MaxConnect4 | None = None,
            enhancements: Enhancements = ALL) -> SearchResult:
     """The engine's fixed-depth search (the assignment's), with a fresh table unless
-    `kernels` shares one."""
-    return analyse_with(kernels or factory(), GAME, pos, Limit(depth=depth),
-                        enhancements=enhancements)
+    `game`, a game object, keeps one (kernel.memory_of)."""
+    return analyse_with(kernel_of("maxconnect4"), game or MaxConnect4(), pos,
+                        Limit(depth=depth), enhancements=enhancements)
 
 
 def random_position(rng: random.Random, pieces: int) -> Position:
@@ -328,9 +327,10 @@ def test_exact_from_16_empty_cells_gives_the_value_the_table_free_search_gives()
     # A search without a table agrees.
     assert search(pos, 2, enhancements=Enhancements(table=False)).value == result.value
     # So does one whose table fills up and makes room many times within the pass.
-    small = TranspositionTable(500, same_depth=False)
-    assert search(pos, 2, factory(small)).value == result.value
-    assert len(small) <= 500
+    small = MaxConnect4()
+    bound_memory(small, 500)
+    assert search(pos, 2, small).value == result.value
+    assert 0 < kept_entries(small) <= 500
     # 17 empty cells at depth 2: a depth-limited search, not exact.
     pos17 = positions_with_empties(7, 17, 10**9, 1)[0]
     assert not search(pos17, 2).decided
@@ -358,12 +358,12 @@ def test_a_pass_to_the_end_ignores_the_deadline_but_not_a_request() -> None:
     expected = search(pos, 1)
     late = Stop(clock=iter(range(0, 10**6, 1000)).__next__)  # every look: 1000 s later
     late.deadline = 1.0
-    result = analyse_with(factory(), GAME, pos, Limit(), stop=late)
+    result = analyse_with(kernel_of("maxconnect4"), MaxConnect4(), pos, Limit(), stop=late)
     assert (result.action, result.value, result.decided) == (
         expected.action, expected.value, True)
     asked = Stop()
     asked.request()
-    stopped = analyse_with(factory(), GAME, pos, Limit(), stop=asked)
+    stopped = analyse_with(kernel_of("maxconnect4"), MaxConnect4(), pos, Limit(), stop=asked)
     assert not stopped.complete and stopped.action in GAME.actions(pos)
     assert stopped.stats.nodes <= 1024
 
@@ -373,11 +373,12 @@ def test_a_depth_to_the_end_from_far_back_obeys_the_deadline() -> None:
     it (it once ran on for minutes, until the node budget, ignoring the clock)."""
     late = Stop(clock=iter(range(0, 10**6, 1000)).__next__, nodes=300_000)
     late.deadline = 1.0  # every look at the clock: 1000 s later
-    result = analyse_with(factory(), GAME, GAME.initial_state(), Limit(depth=42), stop=late)
+    result = analyse_with(kernel_of("maxconnect4"), MaxConnect4(), GAME.initial_state(),
+                          Limit(depth=42), stop=late)
     assert result.stats.nodes <= 2 * 1024 and result.action in GAME.actions(GAME.initial_state())
     # Without a clock the passes deepen to the end: 17 empty cells, solved exactly.
     pos = positions_with_empties(11, 17, 10**9, 1)[0]
-    exact = analyse_with(factory(), GAME, pos, Limit(depth=42))
+    exact = analyse_with(kernel_of("maxconnect4"), MaxConnect4(), pos, Limit(depth=42))
     assert exact.decided and exact.depth == 17
     children = [search(GAME.result(pos, a), 1).value for a in GAME.actions(pos)]  # exact
     assert exact.value == (max if pos.p1_to_move else min)(children)
@@ -390,7 +391,7 @@ def test_values_are_player_1_points_and_decided_at_the_end() -> None:
         result = search(pos, 4)
         after = GAME.result(pos, result.action)
         assert (result.value, result.decided, result.plies) == (GAME.utility(after), True, 1)
-        kernel = MaxConnect4Kernel(pos, Stop())
+        kernel = MaxConnect4Kernel(GAME, pos, Stop())
         assert kernel.verdict(-250).value == 2.5
 
 
@@ -400,11 +401,11 @@ def test_beats_random_player_every_time() -> None:
     for seed in range(50):
         rng = random.Random(seed)
         engine_is_p1 = seed % 2 == 0
-        kernels = factory()  # one table for the game
+        kept = MaxConnect4()  # one table for the game
         pos = GAME.initial_state()
         while not GAME.is_terminal(pos):
             if pos.p1_to_move == engine_is_p1:
-                action = search(pos, 2, kernels).action
+                action = search(pos, 2, kept).action
             else:
                 action = rng.choice(GAME.actions(pos))
             pos = GAME.result(pos, action)

@@ -20,7 +20,7 @@ import pytest
 
 from zerosum import native
 from zerosum.games.maxconnect4 import MaxConnect4, Position, potential
-from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, new_table
+from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, Memory
 from zerosum.kernel import ALL, Enhancements
 from zerosum.result import Limit
 from zerosum.search.driver import deepen, stop_for
@@ -45,11 +45,19 @@ def played(rng: random.Random, pieces: int) -> Position:
     return s
 
 
+def memory(table: TranspositionTable | None = None) -> Memory:
+    """A fresh memory, or one around `table`."""
+    kept = Memory(GAME)
+    if table is not None:
+        kept.table = table
+    return kept
+
+
 def search(pos: Position, limit: Limit, native_path: bool, enhancements: Enhancements = ALL,
            table: TranspositionTable | None = None) -> tuple[Any, ...]:
     stop = stop_for(limit)
-    kernel = MaxConnect4Kernel(pos, stop, enhancements,
-                               new_table() if table is None else table, native=native_path)
+    kernel = MaxConnect4Kernel(GAME, pos, stop, enhancements, memory(table),
+                               native=native_path)
     assert (kernel.compiled is not None) == native_path
     r = deepen(kernel, limit, stop, None, enhancements)
     return (r.value, r.action, r.pv, r.depth, r.complete, r.decided, r.stats.nodes,
@@ -108,13 +116,13 @@ def test_a_node_budget_stops_both_at_the_same_node() -> None:
 @needs_native
 def test_another_evaluation_keeps_the_python_path() -> None:
     pos = GAME.initial_state()
-    kernel = MaxConnect4Kernel(pos, Stop(), evaluation=lambda mine, theirs, mask: 0)
+    kernel = MaxConnect4Kernel(GAME, pos, Stop(), evaluation=lambda mine, theirs, mask: 0)
     assert kernel.compiled is None
 
 
 def test_native_0_forces_the_python_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ZEROSUM_NATIVE", "0")
-    assert MaxConnect4Kernel(GAME.initial_state(), Stop()).compiled is None
+    assert MaxConnect4Kernel(GAME, GAME.initial_state(), Stop()).compiled is None
 
 
 SANITIZED_RUN = r"""
@@ -124,7 +132,7 @@ module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 sys.modules["zerosum.games.maxconnect4._engine"] = module
 from zerosum.games.maxconnect4 import MaxConnect4, potential
-from zerosum.games.maxconnect4.engine import MaxConnect4Kernel
+from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, Memory
 from zerosum.result import Limit
 from zerosum.search.driver import deepen, stop_for
 from zerosum.table import TranspositionTable
@@ -140,8 +148,9 @@ for pieces in (0, 7, 15, 26, 33):
         found = []
         for native in (True, False):
             stop = stop_for(limit)
-            kernel = MaxConnect4Kernel(s, stop, table=TranspositionTable(400, same_depth=False),
-                                       native=native)
+            memory = Memory(game)
+            memory.table = TranspositionTable(400, same_depth=False)
+            kernel = MaxConnect4Kernel(game, s, stop, memory=memory, native=native)
             assert (kernel.compiled is not None) == native
             r = deepen(kernel, limit, stop)
             found.append((r.value, r.pv, r.stats.nodes, r.stats.table_hits))

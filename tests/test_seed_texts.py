@@ -305,7 +305,7 @@ def test_the_program_may_be_either_player_as_the_state_in_the_input_file_says(
 
 def test_a_board_with_uneven_counts_is_played_as_well_as_plain_minimax_plays_it() -> None:
     from zerosum.games.maxconnect4 import MaxConnect4, parse_board
-    from zerosum.games.maxconnect4.engine import factory
+    from zerosum.games.registry import kernel_of
     from zerosum.result import Limit
     from zerosum.search import minimax_search
     from zerosum.search.driver import analyse_with
@@ -318,7 +318,7 @@ def test_a_board_with_uneven_counts_is_played_as_well_as_plain_minimax_plays_it(
     for next_player in (1, 2):
         pos = parse_board(board_file(rows, next_player), counts=False)
         exact = minimax_search(game, pos)
-        result = analyse_with(factory(), game, pos, Limit(depth=3))
+        result = analyse_with(kernel_of("maxconnect4"), game, pos, Limit(depth=3))
         assert result.value == exact.value
         assert minimax_search(game, game.result(pos, result.action)).value == exact.value
 

@@ -601,11 +601,13 @@ def test_long_values_are_cut_short_in_error_messages(client: TestClient) -> None
             "(61 characters)")
 
 
-def test_the_engines_tables_are_bounded_and_freed() -> None:
+def test_the_engines_tables_are_bounded_and_freed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each session kept its engine's tables with no bound: 204 MB after one 10 s think,
     1.6 GB after 300 short games. Now each search's tables are capped at its share of
     --table-memory, the least recently used idle sessions' freed to make room, and an
-    evicted session's freed with it."""
+    evicted session's freed with it. The counts below are the pure engine's, whose
+    memory holds a threat memo beside the table (the native node function keeps none)."""
+    monkeypatch.setenv("ZEROSUM_NATIVE", "0")
     from zerosum.cli.serve import TABLE_MEMORY as DEFAULT_OF_THE_COMMAND
     from zerosum.kernel import kept_entries
     from zerosum.web import sessions as web

@@ -14,6 +14,7 @@ It lives on the ground floor because games implement it and know no search algor
 
 from __future__ import annotations
 
+import importlib
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
@@ -111,9 +112,34 @@ class Kernel(Protocol):
     def verdict(self, value: float) -> Verdict: ...
 
 
-# How a game offers its kernel (GameSpec.kernel): (game, state, stop, enhancements) ->
-# a Kernel for that root. The game may keep a table in it from move to move.
+# What makes a kernel for one root (GameSpec.kernel is one): (game, state, stop,
+# enhancements) -> a Kernel. A game declares its own with a KernelSpec; a bench or a test
+# may write another (a kernel with a stage turned off, a fresh memory).
 KernelFactory = Callable[[Any, Any, "Stop", Enhancements], Kernel]
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """How a game declares its engine's kernel (`GameSpec(kernel=KernelSpec(...))`): the
+    one recipe for every game (docs/architecture.md, "How to add an engine kernel").
+
+    `module` (imported when the engine first plays, so `zerosum --help` stays quick)
+    defines `Memory(game)`, what the engine keeps for one game object from move to move
+    (its table, sized by `capacity_for(game, ...)`), and the kernel class `name`, made
+    as `name(game, state, stop, enhancements, memory)`. Called, the spec is the game's
+    KernelFactory: the game object's memory (`memory_of`), then the kernel. Whether the
+    kernel's node function is the Python one or its compiled twin is decided inside the
+    kernel class, by `zerosum.native`, never here or by a caller."""
+
+    module: str
+    name: str
+
+    def __call__(self, game: Any, state: Any, stop: Stop,
+                 enhancements: Enhancements = ALL) -> Kernel:
+        engine = importlib.import_module(self.module)
+        memory = memory_of(game, lambda: engine.Memory(game))
+        kernel: Kernel = getattr(engine, self.name)(game, state, stop, enhancements, memory)
+        return kernel
 
 
 M = TypeVar("M")

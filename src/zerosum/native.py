@@ -1,11 +1,12 @@
 """Which compiled kernels this installation uses.
 
 A kernel may have a native twin in C beside its readable Python (the Connect Four
-solver's search, games/connect4/_solver.c; checkers' move generator, perft and engine
-search, games/checkers/_checkers.c; the Max-Connect4 engine's node function,
-games/maxconnect4/_engine.c). setup.py compiles them when the package is
-installed on a machine with a C compiler; without one the package installs and runs in
-pure Python. The Python stays the reference: a native twin returns the same values,
+solver's search, games/connect4/_solver.c, and engine's node function,
+games/connect4/_engine.c; checkers' move generator, perft and engine search,
+games/checkers/_checkers.c; the Max-Connect4 engine's node function,
+games/maxconnect4/_engine.c). setup.py compiles them when the package is installed on a
+machine with a C compiler; without one the package installs and runs in pure Python. The
+Python stays the reference: a native twin returns the same values,
 moves and node counts, only faster. `ZEROSUM_NATIVE=0` in the environment forces the pure
 path (read when a kernel is loaded: set it before the search starts).
 """
@@ -16,10 +17,14 @@ import importlib
 import os
 from types import ModuleType
 
-# kernel name (as `zerosum --version` says it) -> the compiled module
-KERNELS = {"connect4 solver": "zerosum.games.connect4._solver",
-           "checkers": "zerosum.games.checkers._checkers",
-           "maxconnect4 engine": "zerosum.games.maxconnect4._engine"}
+# kernel name (as `zerosum --version` says it) -> the compiled module. The one list:
+# a kernel finds its twin here by name (`twin`), `status` reports from it.
+KERNELS = {
+    "connect4 solver": "zerosum.games.connect4._solver",
+    "connect4 engine": "zerosum.games.connect4._engine",
+    "checkers": "zerosum.games.checkers._checkers",
+    "maxconnect4 engine": "zerosum.games.maxconnect4._engine",
+}
 
 
 def enabled() -> bool:
@@ -35,6 +40,15 @@ def load(module: str) -> ModuleType | None:
         return importlib.import_module(module)
     except ImportError:
         return None
+
+
+def twin(name: str, wanted: bool | None = None) -> ModuleType | None:
+    """The compiled twin of the kernel `name` (a key of KERNELS), or None for the pure
+    path: not built here, turned off by ZEROSUM_NATIVE=0, or `wanted` False (a caller
+    asking for the reference, e.g. a test comparing the two)."""
+    if wanted is False:
+        return None
+    return load(KERNELS[name])
 
 
 def status() -> str:

@@ -79,12 +79,12 @@ def main(argv: Sequence[str]) -> int:
         raise InputError(f"STATE is already decided ({why}): there is no move to choose")
 
     if mode is None:
-        from zerosum.games.connect4 import connect4_kernel
+        from zerosum.games.registry import kernel_of
         from zerosum.result import Limit
         from zerosum.search.driver import analyse_with
 
         seconds = max(MIN_SEARCH, TOURNAMENT_DEADLINE - seconds_since_process_start())
-        print(analyse_with(connect4_kernel, game, state, Limit(seconds=seconds)).action)
+        print(analyse_with(kernel_of("connect4"), game, state, Limit(seconds=seconds)).action)
         return 0
 
     from zerosum.search import alphabeta_search, minimax_search

@@ -22,8 +22,7 @@ from zerosum.convert import MAX_DEPTH, int_arg, parse_float, parse_int, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
-from zerosum.games.checkers.engine import checkers_kernel
-from zerosum.games.registry import get_game
+from zerosum.games.registry import get_game, kernel_of
 from zerosum.match import Agent, MatchObserver, MatchRecord, Move, play_match
 from zerosum.players.agents import playable
 from zerosum.players.catalogue import PlayerKind, kind_of
@@ -218,7 +217,7 @@ class Thinker:
         if o.kind == "iterative":
             return iterative.analyse(self.game, state, Limit(seconds=o.seconds), stop=stop)
         if o.kind == "engine":
-            return analyse_with(checkers_kernel, self.game, state, Limit(seconds=o.seconds),
+            return analyse_with(kernel_of("checkers"), self.game, state, Limit(seconds=o.seconds),
                                 stop=stop)
         limit = Limit(depth=o.depth)
         if o.kind == "minimax":

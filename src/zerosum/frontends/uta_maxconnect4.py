@@ -35,7 +35,7 @@ from zerosum.games.maxconnect4 import (
     play,
     score_line,
 )
-from zerosum.games.maxconnect4.engine import factory
+from zerosum.games.registry import kernel_of
 from zerosum.match import Agent, MatchObserver, Move, play_match
 from zerosum.players.terminal import Quit, Watch
 from zerosum.result import Limit
@@ -119,7 +119,7 @@ def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
     if (pos.p1 | pos.p2) == BOARD:
         board_full(out)
         return 0
-    col = analyse_with(factory(), MaxConnect4(), pos, Limit(depth=depth)).action
+    col = analyse_with(kernel_of("maxconnect4"), MaxConnect4(), pos, Limit(depth=depth)).action
     after = play(pos, col)
     announce(out, pos, col, after)
     write_atomic(target, format_board(after), "\r\n")
@@ -149,14 +149,14 @@ def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: 
 
 
 class Computer:
-    """The engine to a fixed depth; one table for the whole game, so later moves reuse
-    earlier work."""
+    """The engine to a fixed depth; one table for the whole game (the memory kept for the
+    game object), so later moves reuse earlier work."""
 
     name = "computer"
 
     def __init__(self, depth: int, watch: Watch) -> None:
         self.limit, self.watch = Limit(depth=depth), watch
-        self.kernels = factory()
+        self.kernels = kernel_of("maxconnect4")
 
     def choose(self, game: AnyGame, state: Position) -> Move:
         search = partial(analyse_with, self.kernels, game, state, self.limit, None)

@@ -137,3 +137,12 @@ def all_games() -> list[GameSpec]:
 
 def get_game(name: str) -> GameSpec:
     return _GAMES.get(name)
+
+
+def kernel_of(name: str) -> KernelFactory:
+    """The engine kernel the game `name` declares (GameSpec.kernel): how front ends,
+    commands and benches get a kernel, never from the engine module itself."""
+    kernel = get_game(name).kernel
+    if kernel is None:
+        raise LookupError(f"the game {name} has no engine kernel")
+    return kernel

@@ -10,16 +10,9 @@ from typing import Any
 from zerosum.convert import int_arg
 from zerosum.games.checkers.rules import CAPTURE_RULES, DRAW_RULES, Checkers, State
 from zerosum.games.registry import GameSpec, Option, PositionFormat, register
-from zerosum.kernel import Enhancements, Kernel
-from zerosum.stop import Stop
+from zerosum.kernel import KernelSpec
 
 __all__ = ["Checkers", "State"]
-
-
-def _kernel(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Kernel:
-    from zerosum.games.checkers.engine import checkers_kernel  # loaded only when it plays
-
-    return checkers_kernel(game, state, stop, enhancements)
 
 
 def _view(game: Any, state: Any, last: Any = None) -> dict[str, Any]:
@@ -47,7 +40,7 @@ register(
             Option("moves", int_arg(0, MAX_MOVES), 50, "course rule: draw after this many "
                    "moves by each side (0 = no limit)"),
         ),
-        kernel=_kernel,
+        kernel=KernelSpec("zerosum.games.checkers.engine", "CheckersKernel"),
         default_depth=6,
         summary="draughts on 4x4 to 12x12 boards, English or maximum-capture rules",
         perft=Checkers.perft,

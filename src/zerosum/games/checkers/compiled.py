@@ -4,8 +4,9 @@ The C file mirrors board.py's move generator, perft.py, evaluation.py's score an
 CheckersKernel.negamax, under the same names; the Python stays the reference, and the
 twin gives identical perft counts, node counts, values and principal variations
 (tests/test_checkers_native.py). It is used when it was built (setup.py, with a C
-compiler) unless `ZEROSUM_NATIVE=0` (zerosum.native). CheckersKernel asks `twin()` in
-its constructor and replaces only its node function with the compiled one.
+compiler) unless `ZEROSUM_NATIVE=0` (zerosum.native). CheckersKernel asks
+`zerosum.native.twin("checkers", native)` in its constructor and replaces only its node
+function with the compiled one.
 """
 
 from __future__ import annotations
@@ -16,12 +17,10 @@ from zerosum import native
 from zerosum.games.checkers import perft as pure
 from zerosum.games.checkers.board import Board
 
-MODULE = native.KERNELS["checkers"]
-
 
 def twin() -> ModuleType | None:
     """The compiled module, or None (not built, or ZEROSUM_NATIVE=0)."""
-    return native.load(MODULE)
+    return native.twin("checkers")
 
 
 def perft(b: Board, black: int, white: int, kings: int, black_to_move: bool, depth: int,

@@ -26,7 +26,7 @@ the evaluation mapped into (-1, 1).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, cast
 
 from zerosum.games.checkers.board import (
@@ -40,11 +40,11 @@ from zerosum.games.checkers.board import (
     hash_after,
     zobrist_hash,
 )
-from zerosum.games.checkers.compiled import twin
 from zerosum.games.checkers.evaluation import score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Placement, Solution, best_moves, solve
-from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for, memory_of
+from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for
+from zerosum.native import twin
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
 from zerosum.table import Bound, TranspositionTable
@@ -58,22 +58,14 @@ FORCED_LOOK = 4  # the depth of the look at a single legal move, to report its v
 TABLE_SIZE = 1_000_000
 
 
-@dataclass
 class Memory:
-    """What the engine keeps for one game object from move to move."""
+    """What the engine keeps for one game object from move to move: its table (sized by
+    `kernel.capacity_for`) and the 4x4 solutions it has made."""
 
-    table: TranspositionTable = field(
-        default_factory=lambda: TranspositionTable(TABLE_SIZE, same_depth=False))
-    solutions: dict[tuple[Placement, bool], Solution] = field(default_factory=dict)
-
-
-def checkers_kernel(game: Checkers, state: State, stop: Stop,
-                    enhancements: Enhancements = ALL) -> CheckersKernel:
-    """The KernelFactory (GameSpec.kernel): a kernel with the game's memory."""
-    def make() -> Memory:
-        return Memory(TranspositionTable(capacity_for(game, TABLE_SIZE), same_depth=False))
-
-    return CheckersKernel(game, state, stop, enhancements, memory_of(game, make))
+    def __init__(self, game: Checkers | None = None) -> None:
+        capacity = TABLE_SIZE if game is None else capacity_for(game, TABLE_SIZE)
+        self.table = TranspositionTable(capacity, same_depth=False)
+        self.solutions: dict[tuple[Placement, bool], Solution] = {}
 
 
 class CheckersKernel:
@@ -89,7 +81,7 @@ class CheckersKernel:
                  native: bool = True) -> None:
         self.game, self.state, self.stop = game, state, stop
         self.b = game.board
-        self.memory = memory if memory is not None else Memory()
+        self.memory = memory if memory is not None else Memory(game)
         self.table = self.memory.table
         # This engine's entries: (depth, bound, points, path), keyed by the Zobrist hash.
         entries = cast("dict[int, tuple[int, int, int, Path | None]]", self.table.entries)
@@ -113,7 +105,7 @@ class CheckersKernel:
         # The node function: `negamax`, or its compiled twin (compiled.py; native=False
         # asks for this one), which keeps the killers and the history on its side.
         self.compiled: Any = None
-        module = twin() if native else None
+        module = twin("checkers", native)
         if module is not None:
             self.compiled = module.Search(
                 b.n, b.zobrist, b.zobrist_black, game.max_capture, game.ply_limit,

@@ -2,7 +2,7 @@
 
 `game.Connect4` is the Game; `notation` reads and writes boards; `solver` is the perfect
 solver (also a player: `solver_player` here); `engine` the tournament engine's search
-(its kernel, offered by `connect4_kernel` here, which the "engine" player runs);
+(its kernel, declared here with a KernelSpec, which the "engine" player runs);
 `course` the classic assignment's variant (its utility and evaluation, for exact node
 counts).
 """
@@ -22,21 +22,9 @@ from zerosum.games.registry import (
     View,
     register,
 )
-from zerosum.kernel import Enhancements, Kernel, capacity_for, memory_of
+from zerosum.kernel import KernelSpec
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.stop import SearchStopped, Stop
-
-
-def connect4_kernel(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Kernel:
-    """The tournament engine's search (engine.Connect4Kernel) for GameSpec.kernel, with
-    the table, threats and solver it keeps for the game object (kernel.memory_of); the
-    engine module is loaded when it first plays."""
-    from zerosum.games.connect4.engine import TABLE_CAPACITY, Connect4Kernel, Kept
-
-    assert isinstance(game, Connect4) and isinstance(state, Position)
-    kept = memory_of(game, lambda: Kept(game.geo, capacity_for(game, TABLE_CAPACITY)))
-    return Connect4Kernel(game.geo, state.current, state.mask, stop, enhancements, kept,
-                          state.red_to_move)
 
 
 def solver_player(game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
@@ -147,7 +135,7 @@ register(
             Option("height", int_arg(4, 12), 6, "number of rows", _size(4, 12)),
         ),
         engines={"solver": solver_player},
-        kernel=connect4_kernel,
+        kernel=KernelSpec("zerosum.games.connect4.engine", "Connect4Kernel"),
         default_depth=6,
         summary="drop stones into 7 columns, four in a row wins; the first player wins",
         solver=SOLVER,

@@ -156,7 +156,7 @@ def solver_analyser(game: Connect4, state: Position, limit: Limit,
         value, decided, plies = float(sign * score), True, plies_to_end(geo, mask.bit_count(),
                                                                          score)
     except SearchStopped:
-        kernel = Connect4Kernel(geo, current, mask, Stop(), red_to_move=state.red_to_move)
+        kernel = Connect4Kernel(game, state, Stop())
         column = kernel.action(kernel.start_pass(1)[0])
         estimate = heuristic(geo, current, mask, state.red_to_move) / SCALE
         value, decided, plies = sign * estimate, False, None

@@ -6,11 +6,13 @@ Passes of odd depth (1, 3, 5, ...) of negamax alpha-beta with principal variatio
 on bitboards, with a transposition table kept from move to move; move ordering: the
 table's move, then (forced blocks being the only candidates when there is a threat to
 block) the moves creating most threats, centre first. Moves that let the opponent win
-at once are never searched, exactly as in the solver. Leaves are valued by `heuristic`,
-inline. Before the passes (`prepare`), a win in one is played, and the solver gets part
-of the time: with at most 20 empty cells for the exact score (then a best move is
-played), with at most 30 for the outcome alone (a weak solve): a proven win is kept by
-playing a move proven to win, a proven draw by searching only moves proven not to lose.
+at once are never searched, exactly as in the solver. Leaves are valued by `evaluation`
+(`heuristic` gives the same for a whole position); it and the move ordering
+(`ordering`) are written once, for the root and the node function alike. Before the
+passes (`prepare`), a win in one is played, and the solver gets part of the time: with
+at most 20 empty cells for the exact score (then a best move is played), with at most
+30 for the outcome alone (a weak solve): a proven win is kept by playing a move proven
+to win, a proven draw by searching only moves proven not to lose.
 The evaluation cannot see a win that turns on a zugzwang 20 plies away; the weak solve
 can, and is cheap when the game is decided (many moves win).
 
@@ -25,11 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from zerosum import native as native_kernels
 from zerosum.games.connect4.bitboard import Geometry, threat_finder, winning_cells
 from zerosum.games.connect4.solver import Solver, plies_to_end
-from zerosum.kernel import ALL, Enhancements, Verdict
+from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for
 from zerosum.stop import SearchStopped
 from zerosum.table import TranspositionTable
 
@@ -47,6 +51,7 @@ WEAK_SHARE = 0.5  # of the time that proof may take
 # agree with each other more than consecutive ones; odd depths end on our own move.
 DEPTH_STEP = 2
 INFINITY = 10**9  # beyond every value
+
 
 class EvaluationTables:
     """Per-geometry masks for the heuristic, computed once."""
@@ -92,32 +97,103 @@ def tables(geo: Geometry) -> EvaluationTables:
 
 
 def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None = None) -> int:
-    """An estimate from the mover's side, within +-(SCALE - 1).
+    """An estimate from the mover's side, within +-(SCALE - 1): `evaluation`, the one
+    definition the search's leaves use, for a position given whole."""
+    if first_to_move is None:
+        first_to_move = mask.bit_count() % 2 == 0
+    return evaluation(geo)(current, mask, winning_cells(current, mask, geo.h1, geo.board),
+                           winning_cells(current ^ mask, mask, geo.h1, geo.board),
+                           first_to_move)
+
+
+Evaluate = Callable[[int, int, int, int, bool], int]
+_EVALUATIONS: dict[tuple[int, int], Evaluate] = {}
+
+
+def evaluation(geo: Geometry) -> Evaluate:
+    """The evaluation for one board size, a closure over its constants (the node function
+    calls it at every leaf; closure variables are CPython's fastest reads):
+    `evaluate(current, mask, mine, theirs, first_to_move)`, `mine` and `theirs` the
+    mover's and the opponent's threats (the node function has the latter already).
 
     Threats (empty cells completing three of a side's stones: the open threes) count
     most, more if they sit on the rows where they tend to decide the end game (odd
     rows for the first player, even for the second) and most if they are playable
     right now or next; then stones on cells crossed by many lines (centre control).
     """
+    known = _EVALUATIONS.get((geo.width, geo.height))
+    if known is not None:
+        return known
     t = tables(geo)
-    opponent = current ^ mask
-    if first_to_move is None:
-        first_to_move = mask.bit_count() % 2 == 0
-    mine = winning_cells(current, mask, geo.h1, geo.board)
-    theirs = winning_cells(opponent, mask, geo.h1, geo.board)
-    good_mine = t.odd_rows if first_to_move else t.even_rows
-    good_theirs = geo.board ^ good_mine
-    # A threat right above an opponent's threat is worthless while that one stands.
-    score = 24 * (mine.bit_count() - theirs.bit_count())
-    score += 36 * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
-    # Threats just above the lowest empty cells: the opponent may not play below them.
-    above = ((mask + geo.bottom) & geo.board) << 1
-    score += 16 * ((mine & above).bit_count() - (theirs & above).bit_count())
-    for weight, cells in t.weights:
-        score += weight * ((current & cells).bit_count() - (opponent & cells).bit_count())
-    return max(-(SCALE - 1), min(SCALE - 1, score))
+    odd_rows, even_rows = t.odd_rows, t.even_rows
+    plane0, plane1, plane2, plane3, plane4 = t.planes
+    bottom, board = geo.bottom, geo.board
+    top = SCALE - 1
+
+    def evaluate(current: int, mask: int, mine: int, theirs: int, first_to_move: bool) -> int:
+        opponent = current ^ mask
+        good_mine, good_theirs = (odd_rows, even_rows) if first_to_move \
+            else (even_rows, odd_rows)
+        # Threats just above the lowest empty cells: the opponent may not play below them.
+        above = ((mask + bottom) & board) << 1
+        v = 24 * (mine.bit_count() - theirs.bit_count())
+        v += 36 * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
+        v += 16 * ((mine & above).bit_count() - (theirs & above).bit_count())
+        # Stones weighted by the fours through their cells, one bit plane at a time.
+        v += ((current & plane0).bit_count() - (opponent & plane0).bit_count()
+              + 2 * ((current & plane1).bit_count() - (opponent & plane1).bit_count())
+              + 4 * ((current & plane2).bit_count() - (opponent & plane2).bit_count())
+              + 8 * ((current & plane3).bit_count() - (opponent & plane3).bit_count())
+              + 16 * ((current & plane4).bit_count() - (opponent & plane4).bit_count()))
+        return top if v > top else -top if v < -top else v
+
+    _EVALUATIONS[(geo.width, geo.height)] = evaluate
+    return evaluate
 
 
+Order = Callable[[int, int, int, int, bool], list[tuple[int, int]]]
+
+
+def ordering(geo: Geometry, threats: Callable[[int, int], int], enhancements: Enhancements
+             ) -> Order:
+    """The move ordering, one definition for the root and the node function:
+    `order(current, mask, candidates, first, scored)` -> [(move, the threats it creates,
+    or -1 when not counted)]. With `scored` (the root, and nodes more than one ply above
+    the leaves) and the ordering enhancement: `first` (the table's move), then the moves
+    creating most threats, centre first. Otherwise (children that are leaves: centre
+    first is nearly as good, and cheaper; or ordering off, then left to right): the
+    columns in that order, `first` moved to the front."""
+    centre_columns = [geo.columns[c] for c in geo.centre_order]
+    ranks = range(len(centre_columns))
+    width = len(centre_columns)
+    use_order = enhancements.ordering
+    plain_columns = centre_columns if use_order else list(geo.columns)
+
+    def order(current: int, mask: int, candidates: int, first: int,
+              scored: bool) -> list[tuple[int, int]]:
+        if use_order and scored:
+            if not candidates & (candidates - 1):
+                return [(candidates, -1)]
+            # Packed as ints (threats << 4 | 15 - rank) for one descending sort; the
+            # table's move above every count (a column holds fewer than 63 threats).
+            keys = []
+            created = [0] * width
+            for k in ranks:
+                move = candidates & centre_columns[k]
+                if move:
+                    created[k] = t = threats(current | move, mask)
+                    n = 63 if move == first else t.bit_count()
+                    keys.append((n << 4) | (15 - k))
+            keys.sort(reverse=True)
+            return [(candidates & centre_columns[k], created[k])
+                    for k in [15 - (x & 15) for x in keys]]
+        moves = [(candidates & col, -1) for col in plain_columns if candidates & col]
+        if (first, -1) in moves:
+            moves.remove((first, -1))
+            moves.insert(0, (first, -1))
+        return moves
+
+    return order
 
 
 TABLE_CAPACITY = 1_000_000  # entries of the table kept from move to move
@@ -125,25 +201,30 @@ THREATS_CAPACITY = 1 << 19  # stone sets whose threats are remembered
 SOLVER_CAPACITY = 2_000_000  # entries of the solver's table (cleared after each use)
 
 
-class Kept:
+class Memory:
     """What the engine keeps from move to move in one game (as a match player does):
     the transposition table, the threats of stone sets already met, the solver."""
 
-    def __init__(self, geo: Geometry, capacity: int = TABLE_CAPACITY) -> None:
-        """`capacity`: entries of the table, or below TABLE_CAPACITY (a bound on memory,
-        kernel.bound_memory) of all three together: half the table's, a quarter each
-        the threats' and the solver's."""
+    def __init__(self, game: Any) -> None:
+        """Tables sized by `kernel.capacity_for`: the table's TABLE_CAPACITY, or under a
+        smaller bound on memory (kernel.bound_memory), the bound for all three together:
+        half the table's, a quarter each the threats' and the solver's."""
+        capacity = capacity_for(game, TABLE_CAPACITY)
         sizes = (capacity, THREATS_CAPACITY, SOLVER_CAPACITY)
         if capacity < TABLE_CAPACITY:
             sizes = (max(2, capacity // 2), max(2, capacity // 4), max(2, capacity // 4))
         self.table = TranspositionTable(sizes[0], same_depth=False)
         self.threats: dict[int, int] = {}
         self.threats_capacity = sizes[1]
+        geo = game.geo
         self.solver = Solver(geo.width, geo.height, capacity=sizes[2])
 
 
+Search = Callable[[int, int, int, int, int, int, int], int]
+
+
 class Connect4Kernel:
-    """The engine's search from one root `(current, mask)` (see the module doc)."""
+    """The engine's search from one root position (see the module doc)."""
 
     grain: float | None = 1  # integer values
     uses = frozenset({"table", "ordering", "pvs", "aspiration"})  # no captures, no killers
@@ -151,19 +232,24 @@ class Connect4Kernel:
     aspiration: float = 50
     seldepth = 0  # not tracked: every path of a pass ends at its depth or at the game's end
 
-    def __init__(self, geo: Geometry, current: int, mask: int, stop: Stop,
-                 enhancements: Enhancements = ALL, keep: Kept | None = None,
-                 red_to_move: bool | None = None,
+    def __init__(self, game: Any, state: Any, stop: Stop,
+                 enhancements: Enhancements = ALL, memory: Memory | None = None, *,
                  weak_solve_when_empty: int = WEAK_SOLVE_WHEN_EMPTY,
-                 solve_when_empty: int = SOLVE_WHEN_EMPTY) -> None:
-        """`keep`: the table, threats and solver to use (default: new ones); the
-        solver stages may be narrowed or turned off (0) to measure what they add."""
+                 solve_when_empty: int = SOLVE_WHEN_EMPTY, native: bool | None = None) -> None:
+        """`game` a Connect4 (its `geo`), `state` a Position (connect4.game imports
+        this module for its evaluation, so the types are not imported here).
+        `memory`: the table, threats and solver to use (default: new ones); the
+        solver stages may be narrowed or turned off (0) to measure what they add;
+        `native=False`: the Python node function even where its twin is built."""
+        geo: Geometry = game.geo
+        current: int = state.current
+        mask: int = state.mask
         self.geo, self.current, self.mask, self.stop = geo, current, mask, stop
         self.enhancements = enhancements
-        self.keep = Kept(geo) if keep is None else keep
+        self.keep = Memory(game) if memory is None else memory
         self.table = self.keep.table
         self.moves = mask.bit_count()
-        self.red_to_move = self.moves % 2 == 0 if red_to_move is None else red_to_move
+        self.red_to_move: bool = state.red_to_move
         self.weak_solve_when_empty = weak_solve_when_empty
         self.solve_when_empty = solve_when_empty
         self.allowed = geo.board  # the cells the passes may play: all, unless proven otherwise
@@ -171,35 +257,32 @@ class Connect4Kernel:
         self.base = 1  # nodes outside the node function: the root (once), the solver's
         self.nodes = self.base
         self.hits = 0
-        self.search, self.sync = self._build_search()
+        threats = threat_finder(geo, self.keep.threats, self.keep.threats_capacity)
+        self.order = ordering(geo, threats, enhancements)
+        twin = native_kernels.twin("connect4 engine", native)
+        self.native = twin is not None and geo.width * geo.h1 <= 63
+        if twin is not None and self.native:
+            self.search, self.sync = self._bind_native(twin)
+        else:
+            self.search, self.sync = self._build_search(threats)
         self.over = geo.has_four(current ^ mask) or mask == geo.board  # no move to make
 
     # -- the node function ----------------------------------------------------------------
 
-    def _build_search(self) -> tuple[Callable[[int, int, int, int, int, int, int], int],
-                                     Callable[[], None]]:
+    def _build_search(self, threats: Callable[[int, int], int]
+                      ) -> tuple[Search, Callable[[], None]]:
         """The recursive search as a closure over the board's constants (locals are
         much faster than attributes in CPython), and the function that copies its node
-        and hit counts to the kernel. It computes `heuristic` inline."""
+        and hit counts to the kernel."""
         geo = self.geo
         cells, board, bottom = geo.cells, geo.board, geo.bottom
-        centre_columns = [geo.columns[c] for c in geo.centre_order]
-        ranks = range(len(centre_columns))
-        width = len(centre_columns)
-        t = tables(geo)
-        odd_rows, even_rows = t.odd_rows, t.even_rows
-        plane0, plane1, plane2, plane3, plane4 = t.planes
-        use_table, use_order = self.enhancements.table, self.enhancements.ordering
-        use_pvs = self.enhancements.pvs
-        # Without the ordering enhancement: left to right, and no threats counted.
-        plain_columns = centre_columns if use_order else list(geo.columns)
+        evaluate, order = evaluation(geo), self.order
+        use_table, use_pvs = self.enhancements.table, self.enhancements.pvs
         table = self.table
         entries = table.entries
         table_get = entries.get
         capacity, make_room = table.capacity, table.make_room
         stop, kernel = self.stop, self
-        top = SCALE - 1
-        threats = threat_finder(geo, self.keep.threats, self.keep.threats_capacity)
         nodes = hits = 0
 
         def search(current: int, mask: int, moves: int, depth: int,
@@ -224,20 +307,8 @@ class Connect4Kernel:
                 return -((cells - moves) // 2) * SCALE
             if moves >= cells - 2:
                 return 0
-            if depth <= 0:  # heuristic(), inline
-                mine = threats(current, mask)
-                good_mine, good_theirs = (odd_rows, even_rows) if moves % 2 == 0 \
-                    else (even_rows, odd_rows)
-                above = ((mask + bottom) & board) << 1
-                v = 24 * (mine.bit_count() - theirs.bit_count())
-                v += 36 * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
-                v += 16 * ((mine & above).bit_count() - (theirs & above).bit_count())
-                v += ((current & plane0).bit_count() - (opponent & plane0).bit_count()
-                      + 2 * ((current & plane1).bit_count() - (opponent & plane1).bit_count())
-                      + 4 * ((current & plane2).bit_count() - (opponent & plane2).bit_count())
-                      + 8 * ((current & plane3).bit_count() - (opponent & plane3).bit_count())
-                      + 16 * ((current & plane4).bit_count() - (opponent & plane4).bit_count()))
-                return top if v > top else -top if v < -top else v
+            if depth <= 0:
+                return evaluate(current, mask, threats(current, mask), theirs, moves % 2 == 0)
             key = current + mask
             first = 0
             if use_table:
@@ -248,30 +319,9 @@ class Connect4Kernel:
                                                or (bound == 2 and value <= alpha)):
                         hits += 1
                         return value  # type: ignore[no-any-return]
-            if use_order and candidates & (candidates - 1) and depth > 1:
-                # The table's move first, then most threats created, centre first:
-                # packed as ints (threats << 4 | 15 - rank) for one descending sort.
-                scored = []
-                created = [0] * width
-                for k in ranks:
-                    move = candidates & centre_columns[k]
-                    if move:
-                        created[k] = t = threats(current | move, mask)
-                        n = 63 if move == first else t.bit_count()
-                        scored.append((n << 4) | (15 - k))
-                scored.sort(reverse=True)
-                order = [(candidates & centre_columns[k], created[k])
-                         for k in [15 - (x & 15) for x in scored]]
-            elif use_order and depth > 1:
-                order = [(candidates, -1)]
-            else:  # children are leaves: centre first is nearly as good, and cheaper
-                order = [(candidates & col, -1) for col in plain_columns if candidates & col]
-                if (first, -1) in order:
-                    order.remove((first, -1))
-                    order.insert(0, (first, -1))
             a0 = alpha
             best, best_move = -INFINITY, 0
-            for move, move_threats in order:
+            for move, move_threats in order(current, mask, candidates, first, depth > 1):
                 if best_move and use_pvs:
                     # Principal variation search: with the best move first, a later
                     # move only needs the proof that it is no better (a null window);
@@ -300,6 +350,28 @@ class Connect4Kernel:
         def sync() -> None:
             kernel.nodes, kernel.hits = kernel.base + nodes, hits
 
+        return search, sync
+
+    def _bind_native(self, twin: ModuleType) -> tuple[Search, Callable[[], None]]:
+        """The same node function compiled (_engine.c), over the same table: it reads
+        and writes `table.entries` as the closure does, makes room by `table.make_room`,
+        and asks the stop at the same node counts."""
+        geo, kernel, stop = self.geo, self, self.stop
+        t = tables(geo)
+
+        def observe(nodes: int) -> bool:
+            return stop.observe(kernel.base + nodes)
+
+        table = self.table
+        native = twin.Search(geo.width, geo.height, geo.centre_order, t.planes, t.odd_rows,
+                             self.enhancements.table, self.enhancements.ordering,
+                             self.enhancements.pvs, table.entries, table.capacity,
+                             table.make_room, observe, SearchStopped)
+
+        def sync() -> None:
+            kernel.nodes, kernel.hits = kernel.base + native.nodes, native.hits
+
+        search: Search = native.search
         return search, sync
 
     # -- the root -------------------------------------------------------------------------
@@ -340,24 +412,9 @@ class Connect4Kernel:
             self.sync()
 
     def ordered(self, candidates: int, first: int) -> list[int]:
-        """The table's move, then most threats created, then centre first (with the
-        ordering enhancement off: the table's move, then left to right)."""
-        geo = self.geo
-        if not self.enhancements.ordering:
-            moves = [candidates & column for column in geo.columns if candidates & column]
-            return sorted(moves, key=lambda move: move != first)
-        scored = []
-        for rank, c in enumerate(geo.centre_order):
-            move = candidates & geo.columns[c]
-            if move:
-                if move == first:
-                    n = 99
-                else:
-                    n = winning_cells(self.current | move, self.mask, geo.h1,
-                                      geo.board).bit_count()
-                scored.append((n, -rank, move))
-        scored.sort(reverse=True)
-        return [move for _, _, move in scored]
+        """The root's moves in the node function's order, threats counted (`ordering`)."""
+        return [move for move, _ in self.order(self.current, self.mask, candidates, first,
+                                               True)]
 
     def action(self, move: int) -> int:
         return self.geo.column_of(move)

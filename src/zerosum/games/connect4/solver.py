@@ -67,7 +67,6 @@ class Solution(NamedTuple):
     nodes: int
 
 
-NATIVE_MODULE = native_kernels.KERNELS["connect4 solver"]
 NEVER = (1 << 62)  # the native kernel's "no check": its node count is a 64-bit int
 # A table entry's low bits: the rank in centre order of the move that proved a lower
 # bound, 0 to 11 (boards up to 12 wide). Three bits once held only ranks 0-7, so on
@@ -124,7 +123,7 @@ class Solver:
         self.wins: dict[int, int] = {}  # stones -> the cells completing a four of them
         self.deadline: float | None = None
         self.node_budget: int | None = None
-        module = native_kernels.load(NATIVE_MODULE) if native else None
+        module = native_kernels.twin("connect4 solver", native)
         self.native = module is not None and self.geo.width * self.geo.h1 <= 63
         if self.native:
             self._bind_native(module)

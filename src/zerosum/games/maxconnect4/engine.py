@@ -13,7 +13,7 @@ What makes it fast (each switchable through `Enhancements`):
 - move ordering (`ordering`): the table's best move first, then moves that score,
   then the centre columns before the edges (without it: left to right);
 - a transposition table (`table`; zerosum.table, kept between searches by whoever
-  makes the kernels) keyed by Pons's `mine + mask`, which identifies a position
+  makes the kernels: `Memory`) keyed by Pons's `mine + mask`, which identifies a position
   uniquely; in the opening a position and its mirror image share an entry;
 - principal variation search (`pvs`): after the first move, each move is first searched
   with a null window (alpha, alpha + 1), which only asks "is it better?", and searched
@@ -47,8 +47,8 @@ from zerosum.games.maxconnect4.bitboard import (
     Position,
     potential,
 )
-from zerosum.kernel import ALL, Enhancements, KernelFactory, Verdict
-from zerosum.native import KERNELS, load
+from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for
+from zerosum.native import twin
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
 from zerosum.table import Bound, TranspositionTable
@@ -130,26 +130,35 @@ def by_points(child: Child) -> int:
     return child[0]
 
 
+class Memory:
+    """What the engine keeps for one game object from move to move: its table, sized by
+    `kernel.capacity_for` (the interactive program keeps one game object for the whole
+    game, so later moves reuse earlier work; a one-move run starts afresh)."""
+
+    def __init__(self, game: object) -> None:
+        self.table = TranspositionTable(capacity_for(game, TABLE_CAPACITY), same_depth=False)
+
+
 class MaxConnect4Kernel:
     """A Kernel (zerosum.kernel) for one root position.
 
     `evaluation(mine, theirs, mask)` estimates the mover's further gain in hundredths of
     a point (the score so far is added to it); replace it to experiment with other
-    heuristics. `table`: the transposition table to use and fill (a new one if None).
+    heuristics. `memory`: the table to use and fill (a new one if None).
     """
 
     grain: float | None = 1  # values are whole hundredths
     uses = frozenset({"table", "ordering", "pvs", "aspiration"})
     aspiration: float = 200  # two points
 
-    def __init__(self, pos: Position, stop: Stop, enhancements: Enhancements = ALL,
-                 table: TranspositionTable | None = None,
+    def __init__(self, game: object, pos: Position, stop: Stop,
+                 enhancements: Enhancements = ALL, memory: Memory | None = None,
                  evaluation: Evaluation = potential, native: bool = True) -> None:
         self.stop = stop
         self.enhancements = enhancements
-        if enhancements.table and table is None:
-            table = TranspositionTable(TABLE_CAPACITY, same_depth=False)
-        self.table = table if enhancements.table else None
+        if memory is None:
+            memory = Memory(game)
+        self.table = memory.table if enhancements.table else None
         self.evaluation = evaluation
         self.mine, self.theirs = (pos.p1, pos.p2) if pos.p1_to_move else (pos.p2, pos.p1)
         self.diff = pos.score1 - pos.score2 if pos.p1_to_move else pos.score2 - pos.score1
@@ -164,8 +173,8 @@ class MaxConnect4Kernel:
         # (zerosum.native) and asked for (native=False: the closure below); it knows
         # only the evaluation `potential`.
         self.compiled: ModuleType | None = None
-        if native and evaluation is potential:
-            self.compiled = load(KERNELS["maxconnect4 engine"])
+        if evaluation is potential:
+            self.compiled = twin("maxconnect4 engine", native)
         self.negamax = self.node_function()
 
     # --- what the driver calls ---------------------------------------------------------
@@ -351,20 +360,3 @@ class MaxConnect4Kernel:
             return best
 
         return negamax
-
-
-def new_table(capacity: int = TABLE_CAPACITY) -> TranspositionTable:
-    return TranspositionTable(capacity, same_depth=False)
-
-
-def factory(table: TranspositionTable | None = None,
-            evaluation: Evaluation = potential) -> KernelFactory:
-    """A KernelFactory whose kernels share one table (a new one if None): one per game
-    (the interactive program), or per process (`zerosum play`)."""
-    shared = new_table() if table is None else table
-
-    def make(game: object, state: Position, stop: Stop,
-             enhancements: Enhancements = ALL) -> MaxConnect4Kernel:
-        return MaxConnect4Kernel(state, stop, enhancements, shared, evaluation)
-
-    return make

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from zerosum.convert import parse_int, shown
-from zerosum.game import AnyGame, GameBase, InputError, Values
+from zerosum.game import GameBase, InputError, Values
 from zerosum.games.maxconnect4.bitboard import (
     BOARD,
     CENTRE_FIRST,
@@ -39,8 +39,7 @@ from zerosum.games.maxconnect4.bitboard import (
     potential,
 )
 from zerosum.games.registry import GameSpec, PositionFormat, register
-from zerosum.kernel import Enhancements, Kernel, capacity_for, memory_of
-from zerosum.stop import Stop
+from zerosum.kernel import KernelSpec
 
 # ----------------------------------------------------------- the file format
 
@@ -242,14 +241,6 @@ class MaxConnect4(GameBase[Position, int]):
         return "Type a column number, 1-7 from the left; the piece falls to its lowest empty cell."
 
 
-def _kernel(game: AnyGame, state: Position, stop: Stop, enhancements: Enhancements) -> Kernel:
-    # Loaded only when it plays, like connect4's and checkers' engines.
-    from zerosum.games.maxconnect4.engine import TABLE_CAPACITY, factory, new_table
-
-    kept = memory_of(game, lambda: new_table(capacity_for(game, TABLE_CAPACITY)))
-    return factory(kept)(game, state, stop, enhancements)
-
-
 def _parse_position(game: Any, text: str) -> Position:
     """The input file; a page's text field is one line, so its rows may run together
     or apart (a pasted file loses its line breaks)."""
@@ -275,7 +266,7 @@ register(
         "maxconnect4",
         "Max-Connect4",
         MaxConnect4,
-        kernel=_kernel,
+        kernel=KernelSpec("zerosum.games.maxconnect4.engine", "MaxConnect4Kernel"),
         default_depth=4,
         summary="Connect Four to a full board; every four in a line scores a point",
         position=PositionFormat("input file: 6 rows of 7 digits 0-2, then the next player",

@@ -1,0 +1,317 @@
+"""The Connect Four engine's native node function (games/connect4/_engine.c) against its
+reference, the Python closure of engine.py: at fixed depths on many positions, the same
+values, moves, principal variations, node counts, table hits and table entries (in the
+same order); with each enhancement off; with a table small enough to make room many
+times; over a game that keeps its memory from move to move; the same Info stream; node
+budgets stopping both at the same node; a stop from another thread. Also: the C
+compiled and run under AddressSanitizer and UBSan, and ZEROSUM_NATIVE=0."""
+
+from __future__ import annotations
+
+import gc
+import os
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+import weakref
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zerosum import native
+from zerosum.games.connect4 import Connect4
+from zerosum.games.connect4.engine import Connect4Kernel, Memory
+from zerosum.games.connect4.game import Position
+from zerosum.kernel import ALL, Enhancements, KernelFactory, bound_memory
+from zerosum.result import Info, Limit, SearchResult
+from zerosum.search.driver import analyse_with
+from zerosum.stop import SearchStopped, Stop
+
+SOURCE = Path(native.__file__).parent / "games" / "connect4" / "_engine.c"
+BUILT = native.twin("connect4 engine") is not None
+needs_native = pytest.mark.skipif(not BUILT, reason="the native engine is not built here "
+                                  "(no C compiler at install time, or ZEROSUM_NATIVE=0)")
+
+
+def engine(native_path: bool) -> KernelFactory:
+    """The engine's kernels on one path, with the game object's memory (as registered)."""
+    def make(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Connect4Kernel:
+        memory = game.memory if hasattr(game, "memory") else Memory(game)
+        game.memory = memory
+        kernel = Connect4Kernel(game, state, stop, enhancements, memory, native=native_path)
+        assert kernel.native == native_path
+        return kernel
+    return make
+
+
+def positions(seed: int, count: int, most: int = 24) -> list[Position]:
+    """Seeded random positions of 0 to `most` plies, the game not over."""
+    rng = random.Random(seed)
+    game = Connect4()
+    found: list[Position] = []
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, most + 1)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+        if not game.is_terminal(state):
+            found.append(state)
+    return found
+
+
+def seen(result: SearchResult, game: Any) -> tuple[Any, ...]:
+    """What must be identical: the result's figures and the table, entry by entry."""
+    return (result.value, result.action, result.pv, result.depth, result.decided,
+            result.plies, result.complete, result.stats.nodes, result.stats.table_hits,
+            list(game.memory.table.entries.items()))
+
+
+def both(state: Position, limit: Limit, enhancements: Enhancements = ALL,
+         bound: int | None = None) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    out = []
+    for path in (True, False):
+        game = Connect4()
+        if bound is not None:
+            bound_memory(game, bound)
+        out.append(seen(analyse_with(engine(path), game, state, limit,
+                                     enhancements=enhancements), game))
+    return out[0], out[1]
+
+
+def test_a_compiler_here_means_a_native_build() -> None:
+    if not native.enabled():
+        pytest.skip("ZEROSUM_NATIVE=0")
+    if shutil.which("gcc") is None and shutil.which("cc") is None:
+        pytest.skip("no C compiler here: the pure path is the expected one")
+    assert BUILT, "a C compiler is here but zerosum.games.connect4._engine was not built"
+
+
+@needs_native
+@pytest.mark.parametrize("depth", [1, 2, 5, 8])
+def test_fixed_depths_on_many_positions(depth: int) -> None:
+    searched = 0
+    for state in positions(depth, 40):
+        fast, pure = both(state, Limit(depth=depth))
+        assert fast == pure, state
+        searched += fast[7] > 1  # not decided before the passes (a win at once)
+    assert searched >= 25
+
+
+@needs_native
+@pytest.mark.parametrize("off", ["none", *Enhancements.names()])
+def test_each_enhancement_off(off: str) -> None:
+    enhancements = Enhancements.none() if off == "none" else Enhancements(**{off: False})
+    for state in positions(21, 8):
+        fast, pure = both(state, Limit(depth=7), enhancements)
+        assert fast == pure, state
+
+
+@needs_native
+def test_a_table_that_makes_room_many_times() -> None:
+    for state in positions(4, 6, most=8):
+        fast, pure = both(state, Limit(depth=9), bound=300)
+        assert fast == pure, state
+        assert len(fast[-1]) <= 150  # half the bound: the table's share
+
+
+@needs_native
+def test_a_game_keeping_its_memory_from_move_to_move() -> None:
+    """Each path plays the other's moves from one game object: every move's result and
+    the table carried over are the same."""
+    games = Connect4(), Connect4()
+    state = games[0].initial_state()
+    for _ in range(12):
+        fast, pure = (seen(analyse_with(engine(path), game, state, Limit(depth=7)), game)
+                      for path, game in zip((True, False), games, strict=True))
+        assert fast == pure
+        state = games[0].result(state, fast[1])
+
+
+@needs_native
+def test_the_info_stream_is_the_same() -> None:
+    def stream(path: bool, state: Position) -> list[tuple[Any, ...]]:
+        infos: list[Info] = []
+        analyse_with(engine(path), Connect4(), state, Limit(depth=11), infos.append)
+        return [(i.depth, i.value, i.pv, i.nodes, i.table_hits, i.decided) for i in infos]
+
+    for state in positions(8, 4, most=6):
+        fast = stream(True, state)
+        assert fast == stream(False, state) and len(fast) >= 5
+
+
+@needs_native
+@pytest.mark.parametrize("budget", [700, 5000, 40_000])
+def test_a_node_budget_stops_both_at_the_same_node(budget: int) -> None:
+    state = Connect4().initial_state()
+    fast, pure = both(state, Limit(nodes=budget))
+    assert fast == pure
+    assert budget <= fast[7] < budget + 256  # stopped at the first look past the budget
+
+
+@needs_native
+def test_a_stop_from_another_thread_stops_the_native_search() -> None:
+    stop = Stop()
+    timer = threading.Timer(0.3, stop.request)
+    timer.start()
+    try:
+        result = analyse_with(engine(True), Connect4(), Connect4().initial_state(),
+                              Limit(seconds=600), stop=stop)
+    finally:
+        timer.cancel()
+    # Stopped in a pass long before the end of the game, within moments of the request.
+    assert result.depth is not None and 3 <= result.depth < 42
+    assert result.action in range(7) and result.stats.wall_time < 5
+
+
+@needs_native
+def test_ctrl_c_reaches_a_native_search_with_no_limit() -> None:
+    """Ctrl-C raises KeyboardInterrupt in the native search, as in the pure one: the
+    interpreter sees the signal when the search calls back (every 256 nodes)."""
+    import signal
+    import time
+
+    code = ("from zerosum.games.connect4 import Connect4\n"
+            "from zerosum.games.registry import kernel_of\n"
+            "from zerosum.result import Limit\n"
+            "from zerosum.search.driver import analyse_with\n"
+            "from zerosum.stop import Stop\n"
+            "stop = Stop()\nprint('searching', flush=True)\n"
+            "try:\n"
+            "    analyse_with(kernel_of('connect4'), Connect4(), Connect4().initial_state(),"
+            " Limit(), stop=stop)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted at', stop.nodes_used > 0, flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "ZEROSUM_NATIVE": "1"})
+    assert child.stdout is not None
+    assert child.stdout.readline() == "searching\n"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert out == "interrupted at True\n"
+
+
+@needs_native
+def test_stopped_inside_the_c_recursion_raises_search_stopped() -> None:
+    game = Connect4()
+    stop = Stop(nodes=1000)
+    kernel = Connect4Kernel(game, game.initial_state(), stop, ALL, native=True)
+    with pytest.raises(SearchStopped):
+        kernel.search_move(1 << 21, 20, -10**9, 10**9)  # the centre column, deep
+    assert 1000 <= kernel.nodes < 1000 + 256
+
+
+@needs_native
+def test_a_native_kernel_goes_with_the_garbage_collector() -> None:
+    """The kernel and its C search refer to each other (the stop's callback): a cycle
+    the collector must see, or every move would leak one."""
+    game = Connect4()
+    kernel = Connect4Kernel(game, game.initial_state(), Stop(), ALL, native=True)
+    kernel.search_move(1 << 21, 5, -10**9, 10**9)
+    gone = weakref.ref(kernel)
+    del kernel
+    gc.collect()
+    assert gone() is None
+
+
+@needs_native
+def test_the_search_refuses_what_is_not_a_position() -> None:
+    game = Connect4()
+    kernel = Connect4Kernel(game, game.initial_state(), Stop(), ALL, native=True)
+    for current, mask, moves in ((1, 1, 0), (2, 1, 1), (1 << 6, 1 << 6, 1), (-1, 0, 0)):
+        with pytest.raises((ValueError, OverflowError)):
+            kernel.search(current, mask, moves, 3, -100, 100, -1)
+    with pytest.raises(ValueError):
+        kernel.search(0, 0, 0, 3, -10**10, 100, -1)
+
+
+def test_native_0_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZEROSUM_NATIVE", "0")
+    game = Connect4()
+    assert not Connect4Kernel(game, game.initial_state(), Stop()).native
+    assert native.twin("connect4 engine") is None
+
+
+def test_boards_past_63_bits_stay_in_python() -> None:
+    game = Connect4(9, 7)  # 9 x 8 = 72 bits
+    kernel = Connect4Kernel(game, game.initial_state(), Stop())
+    assert not kernel.native
+    result = analyse_with(engine(False), game, game.initial_state(), Limit(depth=3))
+    assert result.action in range(9) and result.stats.nodes > 9
+
+
+SANITIZED_RUN = r"""
+import importlib.util, random, sys
+spec = importlib.util.spec_from_file_location("zerosum.games.connect4._engine", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.modules["zerosum.games.connect4._engine"] = module
+from zerosum.games.connect4 import Connect4
+from zerosum.games.connect4.engine import Connect4Kernel, Memory
+from zerosum.kernel import ALL, bound_memory
+from zerosum.result import Limit
+from zerosum.search.driver import analyse_with
+
+def make(path):
+    def kernel(game, state, stop, enhancements):
+        k = Connect4Kernel(game, state, stop, enhancements, game.memory, native=path)
+        assert k.native == path
+        return k
+    return kernel
+
+rng = random.Random(3)
+for n in range(8):
+    state = Connect4().initial_state()
+    for _ in range(rng.randrange(0, 20)):
+        moves = Connect4().actions(state)
+        if not moves:
+            break
+        state = Connect4().result(state, rng.choice(moves))
+    if Connect4().is_terminal(state):
+        continue
+    out = []
+    for path in (True, False):
+        game = Connect4()
+        bound_memory(game, 400)  # make_room from C, many times
+        game.memory = Memory(game)
+        r = analyse_with(make(path), game, state, Limit(depth=8))
+        table = list(game.memory.table.entries.items())
+        out.append((r.value, r.action, r.pv, r.stats.nodes, table))
+    assert out[0] == out[1], state
+game = Connect4()
+game.memory = Memory(game)
+r = analyse_with(make(True), game, game.initial_state(), Limit(nodes=3000))
+assert 3000 <= r.stats.nodes < 3256, r.stats.nodes
+print("sanitized ok")
+"""
+
+
+def test_the_search_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("no gcc here to build the sanitized kernel")
+    asan = subprocess.run([gcc, "-print-file-name=libasan.so"], capture_output=True,
+                          text=True).stdout.strip()
+    if not os.path.isabs(asan):
+        pytest.skip("gcc has no AddressSanitizer runtime here")
+    target = tmp_path / "_engine.so"
+    build = subprocess.run(
+        [gcc, "-shared", "-fPIC", "-std=c99", "-O1", "-g", "-fno-omit-frame-pointer",
+         "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+         "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-missing-field-initializers",
+         f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", str(target)],
+        capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr  # -Werror: warnings fail the test too
+    script = tmp_path / "run.py"
+    script.write_text(SANITIZED_RUN)
+    env = {**os.environ, "LD_PRELOAD": asan, "ASAN_OPTIONS": "detect_leaks=0",
+           "UBSAN_OPTIONS": "print_stacktrace=1", "ZEROSUM_NATIVE": "1"}
+    done = subprocess.run([sys.executable, str(script), str(target)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "sanitized ok" in done.stdout, done.stderr[-3000:]
+    assert "runtime error" not in done.stderr, done.stderr[-3000:]

@@ -54,7 +54,7 @@ INFINITY = 10**9  # beyond every value
 
 
 class EvaluationTables:
-    """Per-geometry masks for the heuristic, computed once."""
+    """Per-geometry masks for the evaluation, computed once."""
 
     def __init__(self, geo: Geometry) -> None:
         # Cells weighted by the number of fours through them (3 in a corner, 13 in
@@ -71,13 +71,9 @@ class EvaluationTables:
                         if 0 <= c0 < w and 0 <= c3 < w and 0 <= r0 < h and 0 <= r3 < h:
                             n += 1
                 counts[geo.bit(c, r)] = n
-        by_weight: dict[int, int] = {}
-        for bit, n in counts.items():
-            by_weight[n] = by_weight.get(n, 0) | bit
-        self.weights = tuple(sorted(by_weight.items()))
-        # The same weights as bit planes: plane k holds the cells whose weight has bit k
-        # set, so a weighted count is five plain counts (the search's inline form; a
-        # cell lies on at most 16 fours, 4 directions x 4 places in the line).
+        # The weights as bit planes: plane k holds the cells whose weight has bit k set,
+        # so a weighted count is five plain counts (a cell lies on at most 16 fours, 4
+        # directions x 4 places in the line).
         self.planes = tuple(sum(bit for bit, n in counts.items() if n >> k & 1)
                             for k in range(5))
         # Rows 1, 3, 5 (counted from 1 at the bottom) are the first player's good rows

@@ -34,7 +34,6 @@ from zerosum import native
 from zerosum.games.connect4 import Connect4
 from zerosum.games.connect4.engine import Connect4Kernel, Memory
 from zerosum.games.connect4.game import Position
-from zerosum.games.connect4.solver import Solver
 from zerosum.kernel import Enhancements, KernelFactory
 from zerosum.result import Limit, SearchResult
 from zerosum.search.driver import analyse_with
@@ -56,10 +55,10 @@ def engine(path: bool, memory: Memory) -> KernelFactory:
 
 
 def fresh_memory(game: Connect4, path: bool) -> Memory:
-    memory = Memory(game)
-    if not path:  # the pure player's solver stages are pure too (as with ZEROSUM_NATIVE=0)
-        memory.solver = Solver(game.geo.width, game.geo.height,
-                               capacity=memory.solver.capacity, native=False)
+    """A memory on one path: the native one (the C table, the native solver) or the pure
+    one (a TranspositionTable, the pure solver), as with ZEROSUM_NATIVE=0."""
+    memory = Memory(game, native=path)
+    assert memory.native == path
     return memory
 
 

@@ -38,10 +38,13 @@ needs_native = pytest.mark.skipif(not BUILT, reason="the native engine is not bu
 
 
 def engine(native_path: bool) -> KernelFactory:
-    """The engine's kernels on one path, with the game object's memory (as registered)."""
+    """The engine's kernels on one path, with a memory on that path kept by the game
+    object (the pure one: a TranspositionTable and the pure solver; the native one: the
+    C table)."""
     def make(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Connect4Kernel:
-        memory = game.memory if hasattr(game, "memory") else Memory(game)
+        memory = game.memory if hasattr(game, "memory") else Memory(game, native_path)
         game.memory = memory
+        assert memory.native == native_path
         kernel = Connect4Kernel(game, state, stop, enhancements, memory, native=native_path)
         assert kernel.native == native_path
         return kernel
@@ -180,17 +183,20 @@ def test_ctrl_c_reaches_a_native_search_with_no_limit() -> None:
             "from zerosum.result import Limit\n"
             "from zerosum.search.driver import analyse_with\n"
             "from zerosum.stop import Stop\n"
-            "stop = Stop()\nprint('searching', flush=True)\n"
+            "stop = Stop()\nsaid = []\n"
+            "def said_once(info):\n"  # the search has started: its first pass is done
+            "    if not said:\n"
+            "        said.append(print('searching', flush=True))\n"
             "try:\n"
             "    analyse_with(kernel_of('connect4'), Connect4(), Connect4().initial_state(),"
-            " Limit(), stop=stop)\n"
+            " Limit(), said_once, stop=stop)\n"
             "except KeyboardInterrupt:\n"
             "    print('interrupted at', stop.nodes_used > 0, flush=True)\n")
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "ZEROSUM_NATIVE": "1"})
     assert child.stdout is not None
     assert child.stdout.readline() == "searching\n"
-    time.sleep(0.5)
+    time.sleep(0.3)
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=60)
     assert out == "interrupted at True\n"
@@ -230,10 +236,52 @@ def test_the_search_refuses_what_is_not_a_position() -> None:
         kernel.search(0, 0, 0, 3, -10**10, 100, -1)
 
 
+@needs_native
+def test_the_native_table_behaves_as_the_dict() -> None:
+    """The C table against a TranspositionTable, through the node function's own steps
+    (make room at capacity, then store), on random keys with repeats: the same entries
+    in the same order, the same answers to get, the same length, at every step."""
+    from zerosum.table import TranspositionTable
+
+    twin = native.twin("connect4 engine")
+    assert twin is not None
+    rng = random.Random(7)
+    for capacity in (2, 3, 50, 1000):
+        c_table, reference = twin.Table(capacity), TranspositionTable(capacity)
+        for step in range(3000):
+            key = rng.randrange(200 if step % 2 else 1 << 49)
+            entry = (rng.randrange(40), rng.randrange(3), rng.randrange(-10**6, 10**6),
+                     1 << rng.randrange(49))
+            for table in (c_table, reference):
+                if len(table.entries) >= table.capacity:
+                    table.make_room()
+                table.entries[key] = entry
+            probe = rng.randrange(200)
+            assert c_table.get(probe) == reference.get(probe)
+            assert len(c_table) == len(reference)
+        assert c_table.items() == list(reference.entries.items())
+        assert c_table.entries is c_table and c_table.capacity == capacity
+        c_table.clear()
+        assert len(c_table) == 0 and c_table.get(1) is None and c_table.get("x", 5) == 5
+    with pytest.raises(TypeError):
+        del c_table[1]
+    with pytest.raises(TypeError):
+        c_table[1] = (1, 2)
+    with pytest.raises(KeyError):
+        c_table[12345]
+    with pytest.raises(ValueError):
+        twin.Table(1)
+    past = twin.Table(2)  # stored past its capacity without make_room: it grows, as a dict
+    for key in range(5000):
+        past[key] = (0, 0, key, 0)
+    assert len(past) == 5000 and past[4321] == (0, 0, 4321, 0)
+
+
 def test_native_0_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ZEROSUM_NATIVE", "0")
     game = Connect4()
-    assert not Connect4Kernel(game, game.initial_state(), Stop()).native
+    kernel = Connect4Kernel(game, game.initial_state(), Stop())
+    assert not kernel.native and not kernel.keep.native and not kernel.keep.solver.native
     assert native.twin("connect4 engine") is None
 
 
@@ -259,6 +307,8 @@ from zerosum.search.driver import analyse_with
 
 def make(path):
     def kernel(game, state, stop, enhancements):
+        if not hasattr(game, "memory"):
+            game.memory = Memory(game, native=path)
         k = Connect4Kernel(game, state, stop, enhancements, game.memory, native=path)
         assert k.native == path
         return k
@@ -278,15 +328,23 @@ for n in range(8):
     for path in (True, False):
         game = Connect4()
         bound_memory(game, 400)  # make_room from C, many times
-        game.memory = Memory(game)
         r = analyse_with(make(path), game, state, Limit(depth=8))
         table = list(game.memory.table.entries.items())
         out.append((r.value, r.action, r.pv, r.stats.nodes, table))
     assert out[0] == out[1], state
 game = Connect4()
-game.memory = Memory(game)
 r = analyse_with(make(True), game, game.initial_state(), Limit(nodes=3000))
 assert 3000 <= r.stats.nodes < 3256, r.stats.nodes
+t = module.Table(3)
+for k in (5, 0, 7, 5, 9, 11, 1 << 60):
+    if len(t) >= t.capacity:
+        t.make_room()
+    t[k] = (1, 2, -3, k)
+assert t.items() == [(9, (1, 2, -3, 9)), (11, (1, 2, -3, 11)), (1 << 60, (1, 2, -3, 1 << 60))]
+past = module.Table(2)
+for k in range(5000):
+    past[k] = (0, 0, k, 0)
+assert len(past) == 5000 and past[4321] == (0, 0, 4321, 0)
 print("sanitized ok")
 """
 

@@ -193,8 +193,9 @@ def kept_entries(game: Any) -> int:
 
 def _entries(part: Any) -> int | None:
     """The entries `part` holds if it is a table (a dict, a TranspositionTable, an
-    object with a `table` dict), else None."""
-    if isinstance(part, dict):
+    object with a `table` dict, a native table: a mapping with `get` and a length),
+    else None."""
+    if isinstance(part, dict) or (hasattr(part, "get") and hasattr(part, "__len__")):
         return len(part)
     for name in ("entries", "table"):
         held = getattr(part, name, None)

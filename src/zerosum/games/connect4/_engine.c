@@ -12,12 +12,14 @@
  * node differs (a 64-bit word instead of CPython's arbitrary-precision ints, no
  * interpreter between the steps).
  *
- * The table is the Python one (`TranspositionTable.entries`, a dict, with its entries
- * (depth, bound, value, best move)): the kernel keeps it from move to move, reads the
- * principal variation and the root's first move from it, a server counts and bounds it,
- * and the pure path may use it next. Probing a dict from C costs a key object per node,
- * far less than the interpreter's steps it saves; a table of its own would be faster,
- * but then both paths' memories would differ.
+ * The table is `Table`, below: the behaviour of the dict the Python path keeps in
+ * `TranspositionTable.entries` (exact keys, insertion order, an entry updated in place
+ * keeps its place, `make_room` forgets the older half, `len`), in C, so a probe costs one
+ * or two cache misses instead of a key object, a dict probe and a tuple of ints (with
+ * the dict, this search ran at 3-4M nodes/s; without any table at 23M). The memory of a
+ * game (engine.Memory) holds one when this module is built; it is also a mapping
+ * (`get`, `len`, `[key] = entry`, `items`), so the Python node function, the principal
+ * variation and a server's count of kept entries read it as they read the dict.
  *
  * Reporting back: every 256 nodes, as the closure does, `observe(nodes)` is called (the
  * kernel's `stop.observe` with its base count added); a true answer raises SearchStopped,
@@ -33,6 +35,7 @@
 #include <Python.h>
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MAX_WIDTH 12
 #define SCALE 1000       /* as engine.py: a decided score s is worth s * SCALE */
@@ -51,9 +54,9 @@ typedef struct {
     bitboard centre_columns[MAX_WIDTH]; /* column masks, centre first */
     bitboard plain_columns[MAX_WIDTH];  /* without `ordering`: left to right */
     int use_table, use_order, use_pvs;  /* the Enhancements */
-    /* the Python side: the table's dict, its capacity and make_room, the stop */
-    PyObject *entries, *make_room, *observe, *stopped;
-    Py_ssize_t capacity;
+    /* the table (a Table, below) and the way back to Python: the stop */
+    struct Table *table;
+    PyObject *observe, *stopped;
     long long nodes, hits;
 } Search;
 
@@ -190,62 +193,118 @@ static int observe(Search *s)
     return 0;
 }
 
-/* The table's entry for `key`: 1 and its four fields, 0 if none, -1 on an error. */
-static int table_get(Search *s, bitboard key, long long *remaining, long long *bound,
-                     long long *value, bitboard *first)
+/* -- the table: the Python dict's behaviour, in C ----------------------------------- */
+
+typedef struct {
+    bitboard key;
+    long long depth, bound, value;
+    bitboard move;
+} Entry;
+
+typedef struct Table {
+    PyObject_HEAD
+    Entry *entries;            /* in insertion order, `size` of them */
+    Py_ssize_t size, allocated, capacity;
+    uint32_t *index;           /* open addressing: an entry's position + 1, 0 = free */
+    uint64_t index_mask;
+    int index_shift;
+} Table;
+
+static uint64_t slot_of(const Table *t, bitboard key)
 {
-    PyObject *k = PyLong_FromUnsignedLongLong(key);
-    if (k == NULL)
-        return -1;
-    PyObject *entry = PyDict_GetItemWithError(s->entries, k); /* borrowed */
-    Py_DECREF(k);
-    if (entry == NULL)
-        return PyErr_Occurred() ? -1 : 0;
-    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 4) {
-        PyErr_SetString(PyExc_TypeError, "a table entry is (depth, bound, value, move)");
-        return -1;
-    }
-    *remaining = PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 0));
-    *bound = PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 1));
-    *value = PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 2));
-    *first = (bitboard)PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(entry, 3));
-    return PyErr_Occurred() ? -1 : 1;
+    return (key * 0x9E3779B97F4A7C15ULL) >> t->index_shift; /* Fibonacci hashing */
 }
 
-/* entries[key] = (depth, bound, value, move), making room first when full. */
-static int table_set(Search *s, bitboard key, long long depth, long long bound,
-                     long long value, bitboard move)
+/* The entry for `key`, or NULL. */
+static Entry *table_find(const Table *t, bitboard key)
 {
-    if (PyDict_GET_SIZE(s->entries) >= s->capacity) {
-        PyObject *r = PyObject_CallNoArgs(s->make_room);
-        if (r == NULL)
-            return -1;
-        Py_DECREF(r);
+    if (t->index == NULL)
+        return NULL;
+    for (uint64_t i = slot_of(t, key);; i = (i + 1) & t->index_mask) {
+        const uint32_t at = t->index[i];
+        if (at == 0)
+            return NULL;
+        if (t->entries[at - 1].key == key)
+            return &t->entries[at - 1];
     }
-    PyObject *entry = PyTuple_New(4);
-    if (entry == NULL)
+}
+
+/* The index anew for the entries there are (after growing or making room). */
+static void table_reindex(Table *t)
+{
+    memset(t->index, 0, (t->index_mask + 1) * sizeof(uint32_t));
+    for (Py_ssize_t n = 0; n < t->size; n++) {
+        uint64_t i = slot_of(t, t->entries[n].key);
+        while (t->index[i])
+            i = (i + 1) & t->index_mask;
+        t->index[i] = (uint32_t)(n + 1);
+    }
+}
+
+/* Room for twice the entries (up to the capacity), as a dict grows: a short search
+ * touches little memory. The index keeps at most half its slots used. */
+static int table_grow(Table *t)
+{
+    Py_ssize_t allocated = t->allocated ? 2 * t->allocated : 1024;
+    if (allocated > t->capacity)
+        allocated = t->capacity;
+    if (allocated <= t->size) /* stored past the capacity without make_room: a dict grows */
+        allocated = 2 * t->size;
+    uint64_t slots = 2048;
+    while (slots < 2 * (uint64_t)allocated)
+        slots <<= 1;
+    Entry *entries = PyMem_Realloc(t->entries, (size_t)allocated * sizeof(Entry));
+    if (entries == NULL) {
+        PyErr_NoMemory();
         return -1;
-    PyObject *items[4] = {PyLong_FromLongLong(depth), PyLong_FromLongLong(bound),
-                          PyLong_FromLongLong(value), PyLong_FromUnsignedLongLong(move)};
-    for (int i = 0; i < 4; i++) {
-        if (items[i] == NULL) {
-            for (int j = 0; j < 4; j++)
-                Py_XDECREF(items[j]);
-            Py_DECREF(entry);
+    }
+    t->entries = entries;
+    t->allocated = allocated;
+    if (t->index == NULL || slots != t->index_mask + 1) {
+        uint32_t *index = PyMem_Realloc(t->index, slots * sizeof(uint32_t));
+        if (index == NULL) {
+            PyErr_NoMemory();
             return -1;
         }
+        t->index = index;
+        t->index_mask = slots - 1;
+        t->index_shift = 64 - __builtin_ctzll(slots);
+        table_reindex(t);
     }
-    for (int i = 0; i < 4; i++)
-        PyTuple_SET_ITEM(entry, i, items[i]); /* steals the reference */
-    PyObject *k = PyLong_FromUnsignedLongLong(key);
-    if (k == NULL) {
-        Py_DECREF(entry);
-        return -1;
+    return 0;
+}
+
+/* entries[key] = entry: updated in place if there (it keeps its place in the order),
+ * else appended. The caller makes room first at `capacity`, as the node function does. */
+static int table_set(Table *t, bitboard key, long long depth, long long bound,
+                     long long value, bitboard move)
+{
+    Entry *e = table_find(t, key);
+    if (e == NULL) {
+        if (t->size == t->allocated && table_grow(t) < 0)
+            return -1;
+        e = &t->entries[t->size++];
+        uint64_t i = slot_of(t, key);
+        while (t->index[i])
+            i = (i + 1) & t->index_mask;
+        t->index[i] = (uint32_t)t->size;
+        e->key = key;
     }
-    const int r = PyDict_SetItem(s->entries, k, entry);
-    Py_DECREF(k);
-    Py_DECREF(entry);
-    return r;
+    e->depth = depth;
+    e->bound = bound;
+    e->value = value;
+    e->move = move;
+    return 0;
+}
+
+/* TranspositionTable.make_room: forget the older half of the entries. */
+static void table_make_room(Table *t)
+{
+    const Py_ssize_t gone = t->size / 2;
+    memmove(t->entries, t->entries + gone, (size_t)(t->size - gone) * sizeof(Entry));
+    t->size -= gone;
+    if (t->index != NULL)
+        table_reindex(t);
 }
 
 /* Negamax alpha-beta, fail-soft; the mover cannot win at once. `theirs`: the
@@ -278,14 +337,16 @@ static long long search(Search *s, bitboard current, bitboard mask, int moves, i
     const bitboard key = current + mask;
     bitboard first = 0;
     if (s->use_table) {
-        long long remaining, bound, value;
-        const int found = table_get(s, key, &remaining, &bound, &value, &first);
-        if (found < 0)
-            return ERROR;
-        if (found && remaining >= depth && (bound == 0 || (bound == 1 && value >= beta)
-                                            || (bound == 2 && value <= alpha))) {
-            s->hits++;
-            return value;
+        const Entry *entry = table_find(s->table, key);
+        if (entry != NULL) {
+            const long long remaining = entry->depth, bound = entry->bound;
+            const long long value = entry->value;
+            first = entry->move;
+            if (remaining >= depth && (bound == 0 || (bound == 1 && value >= beta)
+                                       || (bound == 2 && value <= alpha))) {
+                s->hits++;
+                return value;
+            }
         }
     }
     Ordered moves_in_order[MAX_WIDTH];
@@ -329,9 +390,13 @@ static long long search(Search *s, bitboard current, bitboard mask, int moves, i
             }
         }
     }
-    if (s->use_table && table_set(s, key, depth, best >= beta ? 1 : best <= a0 ? 2 : 0, best,
-                                  best_move) < 0)
-        return ERROR;
+    if (s->use_table) {
+        if (s->table->size >= s->table->capacity)
+            table_make_room(s->table);
+        if (table_set(s->table, key, depth, best >= beta ? 1 : best <= a0 ? 2 : 0, best,
+                      best_move) < 0)
+            return ERROR;
+    }
     return best;
 }
 
@@ -342,30 +407,30 @@ static bitboard as_bitboard(PyObject *o)
     return (bitboard)PyLong_AsUnsignedLongLong(o);
 }
 
+static PyTypeObject TableType;
+
 /* Search(width, height, centre_order, planes, odd_rows, use_table, use_order, use_pvs,
- *        entries, capacity, make_room, observe, stopped) */
+ *        table, observe, stopped) */
 static int Search_init(Search *s, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"width", "height", "centre_order", "planes", "odd_rows",
-                            "use_table", "use_order", "use_pvs", "entries", "capacity",
-                            "make_room", "observe", "stopped", NULL};
+                            "use_table", "use_order", "use_pvs", "table", "observe",
+                            "stopped", NULL};
     int width, height, use_table, use_order, use_pvs;
-    Py_ssize_t capacity;
-    PyObject *centre_order, *planes, *odd_rows, *entries, *make_room, *observe_, *stopped;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiOOOpppO!nOOO", names, &width, &height,
+    PyObject *centre_order, *planes, *odd_rows, *table, *observe_, *stopped;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiOOOpppO!OO", names, &width, &height,
                                      &centre_order, &planes, &odd_rows, &use_table,
-                                     &use_order, &use_pvs, &PyDict_Type, &entries, &capacity,
-                                     &make_room, &observe_, &stopped))
+                                     &use_order, &use_pvs, &TableType, &table, &observe_,
+                                     &stopped))
         return -1;
     if (width < 4 || height < 4 || width > MAX_WIDTH || width * (height + 1) > 63) {
         PyErr_Format(PyExc_ValueError, "the native engine takes boards of at most 63 bits "
                      "(width * (height + 1)), not %dx%d", width, height);
         return -1;
     }
-    if (!PyCallable_Check(make_room) || !PyCallable_Check(observe_)
-            || !PyExceptionClass_Check(stopped)) {
-        PyErr_SetString(PyExc_TypeError, "make_room and observe must be callables, "
-                        "stopped an exception class");
+    if (!PyCallable_Check(observe_) || !PyExceptionClass_Check(stopped)) {
+        PyErr_SetString(PyExc_TypeError, "observe must be a callable, stopped an exception "
+                        "class");
         return -1;
     }
     s->width = width;
@@ -415,13 +480,10 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs)
     s->use_table = use_table;
     s->use_order = use_order;
     s->use_pvs = use_pvs;
-    s->capacity = capacity;
-    Py_INCREF(entries);
-    Py_INCREF(make_room);
+    Py_INCREF(table);
     Py_INCREF(observe_);
     Py_INCREF(stopped);
-    Py_XSETREF(s->entries, entries);
-    Py_XSETREF(s->make_room, make_room);
+    Py_XSETREF(s->table, (Table *)table);
     Py_XSETREF(s->observe, observe_);
     Py_XSETREF(s->stopped, stopped);
     s->nodes = s->hits = 0;
@@ -432,8 +494,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs)
  * a cycle, so the type takes part in garbage collection. */
 static int Search_traverse(Search *s, visitproc visit, void *arg)
 {
-    Py_VISIT(s->entries);
-    Py_VISIT(s->make_room);
+    Py_VISIT(s->table);
     Py_VISIT(s->observe);
     Py_VISIT(s->stopped);
     return 0;
@@ -441,8 +502,7 @@ static int Search_traverse(Search *s, visitproc visit, void *arg)
 
 static int Search_clear(Search *s)
 {
-    Py_CLEAR(s->entries);
-    Py_CLEAR(s->make_room);
+    Py_CLEAR(s->table);
     Py_CLEAR(s->observe);
     Py_CLEAR(s->stopped);
     return 0;
@@ -462,7 +522,7 @@ static PyObject *Search_search(Search *s, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "search takes 7 arguments");
         return NULL;
     }
-    if (s->entries == NULL) {
+    if (s->table == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Search was not initialised");
         return NULL;
     }
@@ -522,6 +582,186 @@ static PyTypeObject SearchType = {
     .tp_getset = Search_getset,
 };
 
+/* -- Table as Python sees it: a mapping key -> (depth, bound, value, move) ---------- */
+
+static PyObject *entry_tuple(const Entry *e)
+{
+    return Py_BuildValue("(LLLK)", e->depth, e->bound, e->value,
+                         (unsigned long long)e->move);
+}
+
+/* Table(capacity) */
+static int Table_init(Table *t, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"capacity", NULL};
+    Py_ssize_t capacity;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n", names, &capacity))
+        return -1;
+    if (capacity < 2) { /* as TranspositionTable: make_room must free a place */
+        PyErr_SetString(PyExc_ValueError, "table capacity must be at least 2");
+        return -1;
+    }
+    PyMem_Free(t->entries);
+    PyMem_Free(t->index);
+    t->entries = NULL;
+    t->index = NULL;
+    t->size = t->allocated = 0;
+    t->capacity = capacity;
+    return 0;
+}
+
+static void Table_dealloc(Table *t)
+{
+    PyMem_Free(t->entries);
+    PyMem_Free(t->index);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static Py_ssize_t Table_len(Table *t)
+{
+    return t->size;
+}
+
+static int key_of(PyObject *o, bitboard *key)
+{
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "a key is an int");
+        return -1;
+    }
+    *key = (bitboard)PyLong_AsUnsignedLongLong(o);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *Table_subscript(Table *t, PyObject *k)
+{
+    bitboard key;
+    if (key_of(k, &key) < 0)
+        return NULL;
+    const Entry *e = table_find(t, key);
+    if (e == NULL) {
+        PyErr_SetObject(PyExc_KeyError, k);
+        return NULL;
+    }
+    return entry_tuple(e);
+}
+
+static int Table_ass_subscript(Table *t, PyObject *k, PyObject *v)
+{
+    bitboard key;
+    if (v == NULL) {
+        PyErr_SetString(PyExc_TypeError, "entries go by make_room or clear, not one by one");
+        return -1;
+    }
+    if (key_of(k, &key) < 0)
+        return -1;
+    long long depth, bound, value;
+    unsigned long long move;
+    if (!PyArg_ParseTuple(v, "LLLK;an entry is (depth, bound, value, move)", &depth, &bound,
+                          &value, &move))
+        return -1;
+    return table_set(t, key, depth, bound, value, (bitboard)move);
+}
+
+static PyObject *Table_get(Table *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "get(key, default=None)");
+        return NULL;
+    }
+    bitboard key;
+    if (!PyLong_Check(args[0]) || key_of(args[0], &key) < 0) {
+        PyErr_Clear(); /* no such key, as a dict says of any other object */
+        PyObject *fallback = nargs == 2 ? args[1] : Py_None;
+        Py_INCREF(fallback);
+        return fallback;
+    }
+    const Entry *e = table_find(t, key);
+    if (e == NULL) {
+        PyObject *fallback = nargs == 2 ? args[1] : Py_None;
+        Py_INCREF(fallback);
+        return fallback;
+    }
+    return entry_tuple(e);
+}
+
+static PyObject *Table_items(Table *t, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *list = PyList_New(t->size);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t n = 0; n < t->size; n++) {
+        PyObject *item = Py_BuildValue("(KN)", (unsigned long long)t->entries[n].key,
+                                       entry_tuple(&t->entries[n]));
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, n, item);
+    }
+    return list;
+}
+
+static PyObject *Table_make_room(Table *t, PyObject *Py_UNUSED(ignored))
+{
+    table_make_room(t);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Table_clear(Table *t, PyObject *Py_UNUSED(ignored))
+{
+    t->size = 0;
+    if (t->index != NULL)
+        memset(t->index, 0, (t->index_mask + 1) * sizeof(uint32_t));
+    Py_RETURN_NONE;
+}
+
+static PyObject *Table_get_capacity(Table *t, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSsize_t(t->capacity);
+}
+
+static PyObject *Table_get_entries(Table *t, void *Py_UNUSED(closure))
+{
+    Py_INCREF(t); /* itself: TranspositionTable.entries, read the same way */
+    return (PyObject *)t;
+}
+
+static PyMethodDef Table_methods[] = {
+    {"get", (PyCFunction)(void (*)(void))Table_get, METH_FASTCALL,
+     "get(key, default=None): the entry (depth, bound, value, move)"},
+    {"items", (PyCFunction)Table_items, METH_NOARGS, "[(key, entry)] in insertion order"},
+    {"make_room", (PyCFunction)Table_make_room, METH_NOARGS,
+     "Forget the older half of the entries."},
+    {"clear", (PyCFunction)Table_clear, METH_NOARGS, "Forget every entry."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Table_getset[] = {
+    {"capacity", (getter)Table_get_capacity, NULL, "entries before make_room", NULL},
+    {"entries", (getter)Table_get_entries, NULL, "the table itself, as a mapping", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMappingMethods Table_mapping = {
+    .mp_length = (lenfunc)Table_len,
+    .mp_subscript = (binaryfunc)Table_subscript,
+    .mp_ass_subscript = (objobjargproc)Table_ass_subscript,
+};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "zerosum.games.connect4._engine.Table",
+    .tp_doc = "The engine's transposition table: a dict's behaviour in C (see above).",
+    .tp_basicsize = sizeof(Table),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Table_init,
+    .tp_dealloc = (destructor)Table_dealloc,
+    .tp_as_mapping = &Table_mapping,
+    .tp_methods = Table_methods,
+    .tp_getset = Table_getset,
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_engine",
     "The Connect Four engine's node function in C (see engine.py, the reference).", -1,
@@ -530,7 +770,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__engine(void)
 {
-    if (PyType_Ready(&SearchType) < 0)
+    if (PyType_Ready(&SearchType) < 0 || PyType_Ready(&TableType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
@@ -538,6 +778,12 @@ PyMODINIT_FUNC PyInit__engine(void)
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&TableType);
+    if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
+        Py_DECREF(&TableType);
         Py_DECREF(m);
         return NULL;
     }

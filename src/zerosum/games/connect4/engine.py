@@ -54,7 +54,7 @@ INFINITY = 10**9  # beyond every value
 
 
 class EvaluationTables:
-    """Per-geometry masks for the heuristic, computed once."""
+    """Per-geometry masks for the evaluation, computed once."""
 
     def __init__(self, geo: Geometry) -> None:
         # Cells weighted by the number of fours through them (3 in a corner, 13 in
@@ -71,13 +71,9 @@ class EvaluationTables:
                         if 0 <= c0 < w and 0 <= c3 < w and 0 <= r0 < h and 0 <= r3 < h:
                             n += 1
                 counts[geo.bit(c, r)] = n
-        by_weight: dict[int, int] = {}
-        for bit, n in counts.items():
-            by_weight[n] = by_weight.get(n, 0) | bit
-        self.weights = tuple(sorted(by_weight.items()))
-        # The same weights as bit planes: plane k holds the cells whose weight has bit k
-        # set, so a weighted count is five plain counts (the search's inline form; a
-        # cell lies on at most 16 fours, 4 directions x 4 places in the line).
+        # The weights as bit planes: plane k holds the cells whose weight has bit k set,
+        # so a weighted count is five plain counts (a cell lies on at most 16 fours, 4
+        # directions x 4 places in the line).
         self.planes = tuple(sum(bit for bit, n in counts.items() if n >> k & 1)
                             for k in range(5))
         # Rows 1, 3, 5 (counted from 1 at the bottom) are the first player's good rows
@@ -203,9 +199,14 @@ SOLVER_CAPACITY = 2_000_000  # entries of the solver's table (cleared after each
 
 class Memory:
     """What the engine keeps from move to move in one game (as a match player does):
-    the transposition table, the threats of stone sets already met, the solver."""
+    the transposition table, the threats of stone sets already met, the solver.
 
-    def __init__(self, game: Any) -> None:
+    Where the native node function is built (and the board fits it), the table is its
+    `_engine.Table`: a dict's behaviour in C, which both node functions, the principal
+    variation and a server's count read alike; `native=False` asks for the pure
+    memory (a `TranspositionTable`, the pure solver). zerosum.native decides."""
+
+    def __init__(self, game: Any, native: bool | None = None) -> None:
         """Tables sized by `kernel.capacity_for`: the table's TABLE_CAPACITY, or under a
         smaller bound on memory (kernel.bound_memory), the bound for all three together:
         half the table's, a quarter each the threats' and the solver's."""
@@ -213,11 +214,15 @@ class Memory:
         sizes = (capacity, THREATS_CAPACITY, SOLVER_CAPACITY)
         if capacity < TABLE_CAPACITY:
             sizes = (max(2, capacity // 2), max(2, capacity // 4), max(2, capacity // 4))
-        self.table = TranspositionTable(sizes[0], same_depth=False)
+        geo: Geometry = game.geo
+        twin = native_kernels.twin("connect4 engine", native)
+        self.native = twin is not None and geo.width * geo.h1 <= 63
+        self.table: Any = twin.Table(sizes[0]) if twin is not None and self.native \
+            else TranspositionTable(sizes[0], same_depth=False)
         self.threats: dict[int, int] = {}
         self.threats_capacity = sizes[1]
-        geo = game.geo
-        self.solver = Solver(geo.width, geo.height, capacity=sizes[2])
+        self.solver = Solver(geo.width, geo.height, capacity=sizes[2],
+                             native=native is not False)
 
 
 Search = Callable[[int, int, int, int, int, int, int], int]
@@ -238,15 +243,16 @@ class Connect4Kernel:
                  solve_when_empty: int = SOLVE_WHEN_EMPTY, native: bool | None = None) -> None:
         """`game` a Connect4 (its `geo`), `state` a Position (connect4.game imports
         this module for its evaluation, so the types are not imported here).
-        `memory`: the table, threats and solver to use (default: new ones); the
-        solver stages may be narrowed or turned off (0) to measure what they add;
-        `native=False`: the Python node function even where its twin is built."""
+        `memory`: the table, threats and solver to use (default: new ones, on the path
+        `native` asks for); the solver stages may be narrowed or turned off (0) to
+        measure what they add. `native=False`: the Python node function even where its
+        twin is built; the twin runs only over its own table (a native memory)."""
         geo: Geometry = game.geo
         current: int = state.current
         mask: int = state.mask
         self.geo, self.current, self.mask, self.stop = geo, current, mask, stop
         self.enhancements = enhancements
-        self.keep = Memory(game) if memory is None else memory
+        self.keep = Memory(game, native) if memory is None else memory
         self.table = self.keep.table
         self.moves = mask.bit_count()
         self.red_to_move: bool = state.red_to_move
@@ -260,7 +266,7 @@ class Connect4Kernel:
         threats = threat_finder(geo, self.keep.threats, self.keep.threats_capacity)
         self.order = ordering(geo, threats, enhancements)
         twin = native_kernels.twin("connect4 engine", native)
-        self.native = twin is not None and geo.width * geo.h1 <= 63
+        self.native = twin is not None and self.keep.native
         if twin is not None and self.native:
             self.search, self.sync = self._bind_native(twin)
         else:
@@ -353,20 +359,17 @@ class Connect4Kernel:
         return search, sync
 
     def _bind_native(self, twin: ModuleType) -> tuple[Search, Callable[[], None]]:
-        """The same node function compiled (_engine.c), over the same table: it reads
-        and writes `table.entries` as the closure does, makes room by `table.make_room`,
-        and asks the stop at the same node counts."""
+        """The same node function compiled (_engine.c), over the memory's table (an
+        `_engine.Table`), asking the stop at the same node counts."""
         geo, kernel, stop = self.geo, self, self.stop
         t = tables(geo)
 
         def observe(nodes: int) -> bool:
             return stop.observe(kernel.base + nodes)
 
-        table = self.table
         native = twin.Search(geo.width, geo.height, geo.centre_order, t.planes, t.odd_rows,
                              self.enhancements.table, self.enhancements.ordering,
-                             self.enhancements.pvs, table.entries, table.capacity,
-                             table.make_room, observe, SearchStopped)
+                             self.enhancements.pvs, self.table, observe, SearchStopped)
 
         def sync() -> None:
             kernel.nodes, kernel.hits = kernel.base + native.nodes, native.hits

@@ -11,12 +11,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from zerosum.agents import ComputerAgent, agent_from_spec
+from zerosum.agents import ComputerAgent
 from zerosum.convert import float_arg, int_arg, seed_arg
 from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.programs import move_timeout_of, player_from_spec
 from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt, Tally
 from zerosum.tournament.backends import Backend, LocalBackend
@@ -40,7 +41,9 @@ PLOT_HELP = "also draw the ratings with their intervals as a PNG (needs matplotl
 AGENT_HELP = ("an agent, NAME[:SETTING=VALUE,...]: random, minimax, alphabeta, depth-limited, "
               "iterative, mcts or the game's own (engine, solver), with time, depth, nodes, "
               "seed, off; e.g. engine:time=0.1, alphabeta:depth=6, mcts:time=0.2,seed=3, "
-              "or your own agent FILE.py[:SETTINGS] (see docs/tournaments.md)")
+              "or your own agent FILE.py[:SETTINGS]; or a program in any language: "
+              "course:comp3608:COMMAND, course:maxconnect4:COMMAND, ugi:COMMAND "
+              "(see docs/tournaments.md)")
 
 
 def register(sub: Any) -> None:
@@ -155,7 +158,8 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
     agents = tuple(a.strip() for a in args.agent)
     check_agents(agents, format_)
     made = [checked_agent(spec, a, args) for a in agents]
-    timeouts = tuple(args.move_timeout or move_timeout(m.limit.seconds) for m in made)
+    timeouts = tuple(args.move_timeout or move_timeout_of(m) or move_timeout(m.limit.seconds)
+                     for m in made)
     if games is not None and games % 2:
         raise InputError(f"games come in colour-swapped pairs: give an even --games, not {games}")
     openings = None
@@ -174,7 +178,7 @@ def checked_agent(spec: GameSpec, text: str, args: argparse.Namespace) -> Comput
     seconds = args.move_timeout or UNTIMED_TIMEOUT
     try:
         with time_limit(seconds):
-            return agent_from_spec(spec, text)
+            return player_from_spec(spec, text)
     except MoveTimeout:
         raise InputError(f"agent {text}: not made within {seconds:g} s") from None
 

@@ -57,7 +57,9 @@ class Outcome:
         return "\n".join(lines)
 
 
-def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
+def failure(run: Run, seconds: float) -> tuple[str, str] | None:
+    """("timeout" or "crash", why in words) for a run that gave no answer, else None
+    (a tournament's program players judge their runs by it too)."""
     if run.timed_out:
         return "timeout", f"no answer within {seconds:g} s"
     if run.status == 127 and not run.stdout:
@@ -67,6 +69,13 @@ def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
     if run.status != 0:
         last = run.stderr.strip().splitlines()[-1:] or ["no message"]
         return "crash", f"exit status {run.status}: {last[0][:200]}"
+    return None
+
+
+def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
+    failed = failure(run, seconds)
+    if failed is not None:
+        return failed
     wrong = case.judge(case, run.stdout, run.outputs)
     if wrong is not None:
         return "wrong", wrong

@@ -9,6 +9,7 @@ import datetime
 from collections.abc import Mapping
 
 from zerosum.game import InputError
+from zerosum.programs import FORFEIT, pass_turn
 from zerosum.records import OPENING, Ply, game_record
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import make_game
@@ -22,6 +23,10 @@ def game_text(job: GameJob, result: GameResult, today: datetime.date) -> tuple[s
     state = start = game.initial_state()
     plies: list[Ply] = []
     for ply, move in enumerate(result.moves, 1):
+        if move.move == FORFEIT:  # a program's forfeited move: the other side is to move
+            plies.append(Ply(None, FORFEIT, job.agents[move.by], seconds=move.seconds))
+            state = pass_turn(game, state)
+            continue
         if game.is_terminal(state):
             raise InputError(f"game {job.number}, move {ply} ({move.move}): the game was "
                              "already over")
@@ -36,7 +41,9 @@ def game_text(job: GameJob, result: GameResult, today: datetime.date) -> tuple[s
                          move.seconds, move.unit))
         state = game.result(state, action)
     score = PDN_RESULTS[result.score]  # one of them: GameResult.from_json checks
-    text, extension = game_record(spec.name, game, start, plies, state, None, today,
+    # A forfeited move has no place in a move string or PDN: such a game, a move a line.
+    name = spec.name if not result.forfeits else "moves"
+    text, extension = game_record(name, game, start, plies, state, None, today,
                                   event=f"zerosum tournament, game {job.number}",
                                   result=score, outcome=result.reason)
     if extension != "pdn":

@@ -133,7 +133,8 @@ class GameResult:
 
     `reason` says it in words: the game's own outcome ("Red wins"), an adjudication,
     the move limit, or what an agent did wrong (crashed, timed out, illegal move).
-    `fault` is the index of the agent that forfeited the game, if one did.
+    `fault` is the index of the agent that forfeited the game, if one did; `forfeits`
+    says which moves were forfeited (the move FORFEIT in `moves`) and why.
     """
 
     number: int
@@ -143,11 +144,13 @@ class GameResult:
     fault: int | None = None
     seconds: float = 0.0  # the whole game, wall clock
     names: tuple[str, ...] = ()  # the agents' own names, where they have one (own files)
+    forfeits: tuple[str, ...] = ()  # moves forfeited (a program's, by its course's rule)
 
     def to_json(self) -> str:
         data = asdict(self)
-        if not self.names:
-            del data["names"]  # as results were written before agents' names were kept
+        for key in ("names", "forfeits"):
+            if not data[key]:
+                del data[key]  # as results were written before these were kept
         return json.dumps(data, sort_keys=True)
 
     @classmethod
@@ -166,9 +169,10 @@ class GameResult:
                                                               for m in result.moves), what,
                "moves")
         expect(strings(result.names) and len(result.names) in (0, 2), what, "names")
+        expect(strings(result.forfeits), what, "forfeits")
         moves = tuple(_move(m) for m in result.moves)  # type: ignore[arg-type]  # dicts
         return replace(result, score=float(result.score), moves=moves,
-                       names=tuple(result.names))
+                       names=tuple(result.names), forfeits=tuple(result.forfeits))
 
 
 def _move(data: dict[str, Any]) -> MoveRecord:

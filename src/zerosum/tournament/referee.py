@@ -6,7 +6,10 @@ The rules, beyond the game's own:
   played again, here or on another machine, is the same game (for agents limited by
   depth, nodes or a seed; one limited by time searches as deep as the machine allows);
 - an agent that raises, takes longer than its move timeout, or returns an illegal move
-  loses the game, and the tournament goes on;
+  loses the game, and the tournament goes on; a program (zerosum.programs) that answers
+  wrongly loses it too, or forfeits only the move where its course says so (play passes
+  to the other side, recorded as the move FORFEIT, the reason in the result's
+  `forfeits`), unless the other side cannot be told of a pass;
 - after `max_plies` plies the game is a draw;
 - a game whose spec has an adjudicator (Connect Four: its solver, once few cells are
   empty) ends as soon as the adjudicator says the position is decided.
@@ -25,9 +28,18 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from zerosum.agents import FileAgent, Move, agent_from_spec, value_text
+from zerosum.agents import FileAgent, Move, value_text
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec, get_game
+from zerosum.programs import (
+    FORFEIT,
+    MoveForfeited,
+    ProgramFault,
+    close_players,
+    follows_passes,
+    player_from_spec,
+    tell_moves,
+)
 from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
 
 
@@ -111,20 +123,30 @@ def record(game: AnyGame, move: Move, side: int) -> MoveRecord:
 def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -> GameResult:
     """Play `job`'s game to its end; `on_turn(side, ply)` is told before each agent is
     made (ply -1) and before each of its moves (a worker reports it, so that a worker
-    that dies is blamed on the right agent)."""
+    that dies is blamed on the right agent). What the agents keep running (a program's
+    process) ends with the game."""
+    agents: list[Any] = []
+    try:
+        return refereed(job, agents, on_turn)
+    finally:
+        close_players(agents)
+
+
+def refereed(job: GameJob, agents: list[Any],
+             on_turn: Callable[[int, int], None] | None) -> GameResult:
     t0 = time.perf_counter()
     spec, game = make_game(job)
     state = opening_state(game, job.opening)
     moves = [MoveRecord(text, 0.0, by=-1) for text in job.opening]
 
     own_names: tuple[str, ...] = ()  # a person's agents' own names, if they give one
+    forfeits: list[str] = []  # the moves forfeited by programs, in words
 
     def result(score: float, reason: str, fault: int | None = None) -> GameResult:
         return GameResult(job.number, score, reason, tuple(moves), fault,
-                          round(time.perf_counter() - t0, 4), own_names)
+                          round(time.perf_counter() - t0, 4), own_names, tuple(forfeits))
 
     names = getattr(game, "players", ("Max", "Min"))
-    agents = []
     for side, (text, seed) in enumerate(zip(job.agents, job.seeds, strict=True)):
         # An agent's own file runs its code while it is made: a failure there, too, is
         # that agent's (told first, so that a worker dying here is blamed on it).
@@ -133,7 +155,7 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
         who = f"{names[side]} ({text})"
         try:
             with time_limit(job.move_timeout[side]):
-                agents.append(agent_from_spec(spec, text, default_seed=seed))
+                agents.append(player_from_spec(spec, text, default_seed=seed))
         except MoveTimeout:
             return result(forfeit(side), f"{who} lost: not made within "
                           f"{job.move_timeout[side]:g} s", side)
@@ -155,12 +177,23 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
         who = f"{names[side]} ({job.agents[side]})"
         if on_turn is not None:
             on_turn(side, len(moves))
+        tell_moves(agents[side], (m.move for m in moves))
         try:
             with time_limit(job.move_timeout[side]):
                 move = agents[side].choose(game, state)
         except MoveTimeout:
             return result(forfeit(side), f"{who} lost on time: no move within "
                           f"{job.move_timeout[side]:g} s", side)
+        except MoveForfeited as e:  # the course's rule: the move is lost, not the game
+            if not follows_passes(agents[1 - side]):
+                return result(forfeit(side), f"{who} lost: {e} (its opponent cannot "
+                              "be told of a forfeited move)", side)
+            forfeits.append(f"{who} forfeited move {len(moves) + 1}: {e}")
+            moves.append(MoveRecord(FORFEIT, round(e.seconds, 4), by=side))
+            state = e.state
+            continue
+        except ProgramFault as e:
+            return result(forfeit(side), f"{who} lost: {e}", side)
         except (Exception, SystemExit) as e:  # whatever the agent's code raises: it loses
             return result(forfeit(side), f"{who} crashed: {crash(e)}", side)
         if move.action not in game.actions(state):

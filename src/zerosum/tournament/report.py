@@ -97,11 +97,14 @@ def pairings(played: Sequence[Played], agents: Sequence[str]) -> str:
 
 
 def forfeits(played: Sequence[Played]) -> str:
-    lost = [p for p in played if p.result.fault is not None]
-    if not lost:
-        return "Forfeits: none"
-    return "\n".join(["Forfeits:"] + [f"  game {p.result.number}: {p.result.reason}"
-                                      for p in lost])
+    """The games lost by a crash, an illegal move or the clock, and the moves forfeited
+    (a course's program late with its move), game by game."""
+    lines = []
+    for p in played:
+        if p.result.fault is not None:
+            lines.append(f"  game {p.result.number}: {p.result.reason}")
+        lines += [f"  game {p.result.number}: {why}" for why in p.result.forfeits]
+    return "\n".join(["Forfeits:", *lines]) if lines else "Forfeits: none"
 
 
 def labels(results: Iterable[GameResult], jobs: Mapping[int, GameJob]) -> dict[str, str]:

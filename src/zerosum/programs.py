@@ -1,0 +1,474 @@
+"""Programs in any language as players: a course's program called once a move, exactly as
+the course calls it, or an engine that speaks UGI for a whole game.
+
+    course:comp3608[,SETTINGS]:COMMAND      COMP3608's tournament call: COMMAND STATE red|yellow,
+                                            one line, a column 0-6; `time` (default 1 s)
+    course:maxconnect4[,SETTINGS]:COMMAND   UTA's one-move mode: COMMAND one-move input.txt
+                                            output.txt DEPTH; `depth` (default 4), `time`
+                                            (default 10 s)
+    ugi[,SETTINGS]:COMMAND                  an engine speaking UGI (zerosum.ugi) on its
+                                            standard input and output, started once a game;
+                                            `time` (seconds a move, `go movetime`), `depth`,
+                                            `nodes`, `timeout`, `startup`
+
+Every setting list may also hold `dir=FOLDER`: the program then starts in a fresh copy of
+that folder (its compiled classes, its data), else in an empty folder of its own. A word
+of COMMAND naming a file or folder that exists here is made absolute first (`python3
+my/ConnectFour.py`), so the command works from the empty folder.
+
+Every call runs in the sandbox of zerosum.marker.sandbox (limits on CPU, memory,
+processes and file size, no network where the system allows it). Nothing a program does
+is trusted: each player answers `choose(game, state) -> Move` or raises ProgramFault,
+whose message says in words what went wrong (its game is lost), or MoveForfeited (the
+course's rule: COMP3608's program that gives no column within its second forfeits the
+move, and play returns to the other player; the referee applies it).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shlex
+import shutil
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from zerosum.agents import ComputerAgent, Move, agent_from_spec
+from zerosum.convert import MAX_DEPTH, MAX_SECONDS, parse_float, parse_int, shown
+from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import GameSpec
+from zerosum.marker.check import failure
+from zerosum.marker.sandbox import Limits, Run, Session, run_program
+from zerosum.result import Info, InfoSink, Limit, SearchResult
+from zerosum.stop import Stop
+
+FORFEIT = "--"  # a forfeited move, as a game's record writes it
+KINDS = ("course:comp3608", "course:maxconnect4", "ugi")
+SETTINGS = {
+    "course:comp3608": ("time", "dir"),
+    "course:maxconnect4": ("depth", "time", "dir"),
+    "ugi": ("time", "depth", "nodes", "timeout", "startup", "dir"),
+}
+GRACE = 10.0  # seconds past a program's own limit before the referee's clock runs out
+SHOWN = 60  # characters of a program's wrong answer quoted in a reason
+
+
+class ProgramFault(Exception):
+    """A program did not answer as it must: its game is lost. The message says why."""
+
+
+class MoveForfeited(ProgramFault):
+    """The program forfeits this move (the course's rule): play passes to the other side,
+    in `state`."""
+
+    def __init__(self, why: str, state: Any, seconds: float) -> None:
+        super().__init__(why)
+        self.state = state
+        self.seconds = seconds
+
+
+def is_program(text: str) -> bool:
+    """Is `text` a program's spec (course:... or ugi:...)?"""
+    head = text.strip().split(":", 1)[0]
+    return head == "course" or head.split(",", 1)[0] == "ugi"
+
+
+def pass_turn(game: AnyGame, state: Any) -> Any:
+    """The same position with the other side to move (a forfeited move), in the games
+    whose positions say whose turn it is apart from the stones: Connect Four's and
+    Max-Connect4's; InputError elsewhere."""
+    from zerosum.games.connect4.game import Position as Connect4Position
+    from zerosum.games.maxconnect4.bitboard import Position as MaxPosition
+
+    if isinstance(state, Connect4Position):
+        return Connect4Position(state.current ^ state.mask, state.mask, not state.red_to_move)
+    if isinstance(state, MaxPosition):
+        return state._replace(p1_to_move=not state.p1_to_move)
+    raise InputError(f"{type(game).__name__} has no way to pass a move")
+
+
+def split_spec(text: str) -> tuple[str, dict[str, str], str]:
+    """KIND[,SETTING=VALUE...]:COMMAND as (kind, settings, command)."""
+    text = text.strip()
+    if text.startswith("course:"):
+        head, sep, command = text[len("course:"):].partition(":")
+        head = "course:" + head
+    else:
+        head, sep, command = text.partition(":")
+    kind, *items = head.split(",")
+    if kind not in KINDS:
+        raise InputError(f"player {shown(text, 40)}: no program kind {shown(kind)}; "
+                         f"choose from {', '.join(KINDS)}")
+    if not sep or not command.strip():
+        raise InputError(f"player {shown(text, 40)}: give the program's command after "
+                         f"{kind}: (e.g. {kind}:python3 ConnectFour.py)")
+    settings: dict[str, str] = {}
+    for item in filter(None, (i.strip() for i in items)):
+        key, equals, value = item.partition("=")
+        if not equals or key in settings or key not in SETTINGS[kind]:
+            why = "repeated" if key in settings else "not SETTING=VALUE" if not equals \
+                else f"unknown (settings of {kind}: {', '.join(SETTINGS[kind])})"
+            raise InputError(f"player {shown(text, 40)}: {shown(item)} is {why}")
+        settings[key] = value
+    return kind, settings, command
+
+
+def resolve_command(command: str, folder: Path | None, what: str) -> list[str]:
+    """The command's words, those naming a file or folder here made absolute (the
+    program starts elsewhere); InputError if the program cannot be found."""
+    try:
+        words = shlex.split(command)
+    except ValueError as e:
+        raise InputError(f"{what}: the command cannot be read: {e}") from None
+    if not words:
+        raise InputError(f"{what}: no command")
+    resolved = []
+    for word in words:
+        if folder is None and not word.startswith("-") and os.path.exists(word):
+            word = os.path.abspath(word)
+        resolved.append(word)
+    program = resolved[0]
+    inside = folder is not None and (folder / program).exists()
+    if os.sep not in program and not inside and shutil.which(program) is None:
+        raise InputError(f"{what}: no program {shown(program)} on the PATH")
+    if os.sep in program and not inside and not os.path.exists(program):
+        raise InputError(f"{what}: no program {shown(program)}")
+    return resolved
+
+
+def seconds_setting(settings: dict[str, str], key: str, what: str,
+                    default: float | None) -> float | None:
+    if key not in settings:
+        return default
+    return parse_float(settings[key], f"{what}{key}", lo=0, lo_open=True, hi=MAX_SECONDS)
+
+
+class ProgramPlayer(ComputerAgent):
+    """A program as a player: `choose` runs it (raising ProgramFault or MoveForfeited
+    for what it did wrong); `move_timeout` is how long the referee lets a move take,
+    past the program's own limit (which the player enforces itself)."""
+
+    kind = ""
+    follows_passes = True  # can it be told a position after a forfeited move?
+
+    def __init__(self, text: str, settings: dict[str, str], command: str) -> None:
+        what = f"player {shown(text, 40)}: "
+        self.name = text.strip()
+        self.folder: Path | None = None
+        if "dir" in settings:
+            self.folder = Path(settings["dir"]).resolve()
+            if not self.folder.is_dir():
+                raise InputError(f"{what}dir {shown(settings['dir'])}: no such folder")
+        self.command = resolve_command(command, self.folder, what.rstrip(": "))
+
+    @property
+    def move_timeout(self) -> float:
+        return (self.limit.seconds or 0.0) + GRACE
+
+    def limits(self, seconds: float) -> Limits:
+        return Limits(seconds=seconds, cpu_seconds=max(Limits.cpu_seconds, math.ceil(seconds) + 1))
+
+    def choose(self, game: AnyGame, state: Any) -> Move:
+        t0 = time.perf_counter()
+        result = self.analyse(game, state)
+        figures = result if result.algorithm == "ugi" else None
+        return Move(result.action, figures, time.perf_counter() - t0)
+
+    def run(self, args: Sequence[str], seconds: float,
+            inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = ()) -> Run:
+        return run_program(self.command, args, self.limits(seconds), self.folder,
+                           inputs=inputs, outputs=outputs)
+
+    def close(self) -> None:
+        """Ends what the player keeps running (nothing, for a program run once a move)."""
+
+
+def no_search(action: Any) -> SearchResult:
+    """A program's move, with no search figures (it tells none)."""
+    return SearchResult(0.0, action, [action], depth=0, algorithm="program")
+
+
+def check_run(run: Run, seconds: float) -> None:
+    """ProgramFault for a run that crashed, timed out, or left files behind."""
+    failed = failure(run, seconds)
+    if failed is not None:
+        raise ProgramFault(failed[1] if failed[0] == "timeout" else f"crashed: {failed[1]}")
+    if run.files:
+        raise ProgramFault(f"wrote files, which the course forbids: {', '.join(run.files[:3])}")
+
+
+class CourseConnect4(ProgramPlayer):
+    """COMP3608's tournament call: `COMMAND STATE red|yellow` once a move, answered by one
+    line holding a column 0-6 within `time` seconds (the course's 1 s). No column in
+    time (a late answer, or none) forfeits the move; a crash, garbage, more than the
+    one line, or files written lose the game (an illegal column too: the referee's)."""
+
+    kind = "course:comp3608"
+
+    def __init__(self, spec: GameSpec, text: str, settings: dict[str, str],
+                 command: str) -> None:
+        what = f"player {shown(text, 40)}: "
+        if spec.name != "connect4":
+            raise InputError(f"{what}COMP3608's programs play Connect Four, not {spec.name}")
+        super().__init__(text, settings, command)
+        self.seconds = seconds_setting(settings, "time", what, 1.0) or 1.0
+        self.limit = Limit(seconds=self.seconds)
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        from zerosum.games.connect4.notation import format_course
+
+        geo = getattr(game, "geo", None)
+        if geo is None or (geo.width, geo.height) != (7, 6):
+            raise InputError("COMP3608's programs play on the 7x6 board only")
+        t0 = time.perf_counter()
+        player = "red" if state.red_to_move else "yellow"
+        run = self.run([format_course(state.stones, geo), player], self.seconds)
+        if run.timed_out:
+            raise MoveForfeited(f"no column within {self.seconds:g} s", pass_turn(game, state),
+                                time.perf_counter() - t0)
+        check_run(run, self.seconds)
+        lines = [line.strip() for line in run.stdout.splitlines() if line.strip()]
+        if not lines:
+            raise MoveForfeited("printed no column", pass_turn(game, state),
+                                time.perf_counter() - t0)
+        if len(lines) > 1:
+            raise ProgramFault(f"printed {len(lines)} lines, not one column: "
+                               f"{shown(' | '.join(lines), SHOWN)}")
+        text = lines[0]
+        if not (text.isascii() and text.isdigit()):
+            raise ProgramFault(f"printed {shown(text, SHOWN)}, not a column 0-6")
+        return no_search(int(text))
+
+
+class OneMove(ProgramPlayer):
+    """UTA's Max-Connect4 one-move mode: the position in input.txt (the course's board
+    file: six rows of digits, top first, then the player to move), `COMMAND one-move
+    input.txt output.txt DEPTH`, and the move read from output.txt, which must hold the
+    input's board with one piece of the mover added and the other player next."""
+
+    kind = "course:maxconnect4"
+
+    def __init__(self, spec: GameSpec, text: str, settings: dict[str, str],
+                 command: str) -> None:
+        what = f"player {shown(text, 40)}: "
+        if spec.name != "maxconnect4":
+            raise InputError(f"{what}the one-move programs play Max-Connect4, not {spec.name}")
+        super().__init__(text, settings, command)
+        self.depth = parse_int(settings.get("depth", "4"), f"{what}depth", lo=1, hi=MAX_DEPTH)
+        self.seconds = seconds_setting(settings, "time", what, 10.0) or 10.0
+        self.limit = Limit(depth=self.depth, seconds=self.seconds)
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        from zerosum.games.maxconnect4 import format_board
+        from zerosum.marker.cases import one_move_made
+
+        board = format_board(state).replace("\n", "\r\n")
+        run = self.run(["one-move", "input.txt", "output.txt", str(self.depth)], self.seconds,
+                       inputs=[("input.txt", board)], outputs=["output.txt"])
+        check_run(run, self.seconds)
+        text = run.outputs.get("output.txt")
+        if text is None:
+            raise ProgramFault("wrote no output.txt")
+        column = one_move_made(board, text)
+        if isinstance(column, str):
+            raise ProgramFault(column)
+        return no_search(column)
+
+
+class UgiPlayer(ProgramPlayer):
+    """An engine speaking UGI, started once a game (at its first move) and ended with it:
+    `ugi`/`ugiok`, `isready`/`readyok`, `uginewgame`, then for each move `position
+    startpos moves ...` (or `position fen` where the game has a position format) and
+    `go` with the limits set (`movetime`, `depth`, `nodes`). Its `info` lines give the
+    move's figures. No `bestmove` within `timeout`, a move that is not legal, or the
+    engine's end loses the game."""
+
+    kind = "ugi"
+
+    def __init__(self, spec: GameSpec, text: str, settings: dict[str, str],
+                 command: str) -> None:
+        what = f"player {shown(text, 40)}: "
+        super().__init__(text, settings, command)
+        seconds = seconds_setting(settings, "time", what, None)
+        depth = parse_int(settings["depth"], f"{what}depth", lo=1, hi=MAX_DEPTH) \
+            if "depth" in settings else None
+        nodes = parse_int(settings["nodes"], f"{what}nodes", lo=1) if "nodes" in settings \
+            else None
+        if seconds is None and depth is None and nodes is None:
+            seconds = 1.0
+        self.limit = Limit(depth=depth, seconds=seconds, nodes=nodes)
+        self.timeout = seconds_setting(settings, "timeout", what,
+                                       2 * seconds + 1 if seconds is not None else 30.0) or 30.0
+        self.startup = seconds_setting(settings, "startup", what, 20.0) or 20.0
+        self.position = spec.position
+        self.follows_passes = spec.position is not None
+        self.session: Session | None = None
+        self.history: list[str] | None = None  # the game's moves so far, from the referee
+        self.known: tuple[Any, list[str]] | None = None  # a state and the moves to it
+
+    @property
+    def move_timeout(self) -> float:
+        return self.startup + self.timeout + GRACE
+
+    def started(self) -> Session:
+        """The engine, started and greeted (the first time)."""
+        if self.session is not None:
+            return self.session
+        try:
+            self.session = session = Session(self.command, self.limits(self.startup),
+                                             self.folder)
+        except OSError as e:
+            raise ProgramFault(f"cannot start {self.command[0]}: {e.strerror or e}") from None
+        deadline = time.monotonic() + self.startup
+        for say, answer in (("ugi", "ugiok"), ("isready", "readyok")):
+            self.send(say)
+            self.until(answer, deadline, f"no {answer} within {self.startup:g} s of start")
+        self.send("uginewgame")
+        return session
+
+    def send(self, line: str) -> None:
+        assert self.session is not None
+        if not self.session.send(line):
+            raise ProgramFault(f"the engine ended: {self.session.ended()}")
+
+    def until(self, word: str, deadline: float, late: str,
+              on_line: Any = None) -> str:
+        """The engine's first line starting with `word` before `deadline`; others go to
+        `on_line`. ProgramFault if it is late or ends."""
+        assert self.session is not None
+        while True:
+            try:
+                line = self.session.read_line(deadline - time.monotonic())
+            except EOFError:
+                raise ProgramFault(f"the engine ended: {self.session.ended()}") from None
+            if line is None:
+                raise ProgramFault(late)
+            if line.split()[:1] == [word]:
+                return line
+            if on_line is not None:
+                on_line(line)
+
+    def moves_to(self, game: AnyGame, state: Any) -> str:
+        """The `position` command for `state`: the referee's record of the game when it
+        told one, else the moves this player saw (its own and each reply found by
+        trying the legal moves), else the game's position format."""
+        moves: list[str] | None = None
+        if self.history is not None:
+            moves = list(self.history)
+        elif state == game.initial_state():
+            moves = []
+        elif self.known is not None:
+            before, seen = self.known
+            if not game.is_terminal(before):
+                for action in game.actions(before):
+                    if game.result(before, action) == state:
+                        moves = [*seen, game.format_move(action)]
+                        break
+        if moves is not None and FORFEIT not in moves:
+            return "position startpos" + ("" if not moves else " moves " + " ".join(moves))
+        if self.position is not None:
+            return f"position fen {self.position.format(game, state)}"
+        raise InputError("the engine cannot be told this position: the game has no "
+                         "position format and its moves are not known")
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        from zerosum.ugi import read_bestmove, read_info
+
+        limit = limit or self.limit
+        position = self.moves_to(game, state)
+        self.started()
+        self.send(position)
+        go = ["go"]
+        if limit.seconds is not None:
+            go += ["movetime", str(max(1, round(limit.seconds * 1000)))]
+        if limit.depth is not None:
+            go += ["depth", str(limit.depth)]
+        if limit.nodes is not None:
+            go += ["nodes", str(limit.nodes)]
+        infos: list[Info] = []
+
+        def heard(line: str) -> None:
+            try:
+                info = read_info(game, state, line)
+            except InputError:
+                return  # a malformed info line tells nothing; only bestmove is binding
+            if info is not None:
+                infos.append(info)
+                if on_info is not None:
+                    on_info(info)
+
+        t0 = time.perf_counter()
+        self.send(" ".join(go))
+        line = self.until("bestmove", time.monotonic() + self.timeout,
+                          f"no bestmove within {self.timeout:g} s", heard)
+        try:
+            action = read_bestmove(game, state, line)
+        except InputError as e:
+            raise ProgramFault(str(e)) from None
+        moves = position.split(" moves ", 1)[1].split() if " moves " in position else []
+        self.known = (game.result(state, action), [*moves, game.format_move(action)])
+        result = SearchResult(0.0, action, [action], depth=0, algorithm="ugi")
+        result.stats.wall_time = time.perf_counter() - t0
+        if infos:
+            last = infos[-1]
+            pv = list(last.pv) if last.pv and last.pv[0] == action else [action]
+            result = SearchResult(last.value, action, pv, depth=last.depth,
+                                  decided=last.decided, plies=last.plies, algorithm="ugi")
+            result.stats.nodes = last.nodes
+        return result
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.send("quit")
+            self.session.close()
+            self.session = None
+
+
+def program_player(spec: GameSpec, text: str) -> ProgramPlayer:
+    """The player a program's spec makes; InputError naming what is wrong with it."""
+    kind, settings, command = split_spec(text)
+    if kind == "course:comp3608":
+        return CourseConnect4(spec, text, settings, command)
+    if kind == "course:maxconnect4":
+        return OneMove(spec, text, settings, command)
+    return UgiPlayer(spec, text, settings, command)
+
+
+def player_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) -> ComputerAgent:
+    """Any player's spec: a program's (course:..., ugi:...) or zerosum's own
+    (agents.agent_from_spec)."""
+    if is_program(text):
+        return program_player(spec, text)
+    return agent_from_spec(spec, text, default_seed)
+
+
+# -- what the referee asks of program players (beside choose) ----------------------------
+
+
+def tell_moves(agent: Any, moves: Iterable[str]) -> None:
+    """Tell a player the game's moves so far (FORFEIT for a forfeited one), for an engine
+    that must be sent them."""
+    if isinstance(agent, UgiPlayer):
+        agent.history = list(moves)
+
+
+def follows_passes(agent: Any) -> bool:
+    """Can this player go on after the other forfeits a move?"""
+    return not isinstance(agent, ProgramPlayer) or agent.follows_passes
+
+
+def close_players(agents: Iterable[Any]) -> None:
+    """End whatever the game's players keep running (an engine's process)."""
+    for agent in agents:
+        if isinstance(agent, ProgramPlayer):
+            agent.close()
+
+
+def move_timeout_of(agent: Any) -> float | None:
+    """A program player's own time a move (None: the tournament's rule decides)."""
+    return agent.move_timeout if isinstance(agent, ProgramPlayer) else None

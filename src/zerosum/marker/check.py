@@ -38,7 +38,7 @@ class Outcome:
         return self.verdict == "pass"
 
     def command_line(self, command: Sequence[str]) -> str:
-        return shlex.join([*command, *self.case.args])
+        return shlex.join([*self.case.command(command), *self.case.args])
 
     @property
     def answer(self) -> str:
@@ -103,8 +103,8 @@ def check(marking: Marking, command: Sequence[str], count: int, seed: int,
         own = limits
         if case.seconds is not None:
             own = replace(limits, seconds=move_seconds or case.seconds)
-        run = run_program(command, case.args, own, folder, inputs=case.inputs,
-                          outputs=case.outputs)
+        run = run_program(case.command(command), case.args, own, folder,
+                          inputs=case.inputs, outputs=case.outputs)
         verdict, why = judge(case, run, own.seconds)
         outcome = Outcome(number, case, run, verdict, why)
         outcomes.append(outcome)
@@ -144,7 +144,7 @@ def report_text(marking: Marking, command: Sequence[str], outcomes: list[Outcome
     for part, (passed, cases, marks) in scores(marking, outcomes).items():
         weight = 100 * marking.parts[part]
         lines.append(f"  {part:<{width}} {passed:3}/{cases:<3} passed  {marks:5.1f} of "
-                     f"{weight:g}")
+                     f"{weight:.4g}")
     lines.append(f"  {'total':<{width}} {'':11} {total:5.1f} of 100")
     times = [o.run.seconds for o in outcomes]
     if times:

@@ -8,6 +8,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -278,3 +279,24 @@ def test_the_nqueens_reference_scripts_exported_mark_themselves_full(
     code, out, _ = marks(capsys, "cmpt317", "--cases", "7", "--dir", str(tmp_path / "a4"),
                          *SLACK, "--", sys.executable, "a4q{q}.py")
     assert code == 0 and "  total                          100.0 of 100\n" in out, out
+
+
+def test_a_program_is_done_when_it_ends_and_what_it_left_running_is_killed() -> None:
+    # The child keeps the program's pipes open; the answer is in when the program ends.
+    code = ("import subprocess\n"
+            "child = subprocess.Popen(['sleep', '300'], stdout=subprocess.DEVNULL)\n"
+            "print(child.pid)")
+    run = run_program([sys.executable, "-c", code], [], Limits(seconds=20))
+    assert (run.status, run.timed_out) == (0, False)
+    child = Path(f"/proc/{run.stdout.split()[0]}/stat")
+    for _ in range(100):  # killed at once; reaped by init soon after
+        if not child.exists() or child.read_text().split()[2] == "Z":
+            break
+        time.sleep(0.05)
+    assert not child.exists() or child.read_text().split()[2] == "Z"
+
+
+def test_garbage_without_end_is_kept_to_a_megabyte() -> None:
+    run = run_program([sys.executable, "-c", "import sys\nfor _ in range(40):\n"
+                       "    sys.stdout.write('x' * 2**16)"], [], Limits(seconds=20))
+    assert run.status == 0 and len(run.stdout) == 2**20

@@ -155,19 +155,39 @@ def _run(command: list[str], args: list[str], limits: Limits, folder: Path,
     except OSError as e:
         return Run(127, "", f"cannot start {command[0]}: {e.strerror or e}", 0.0,
                    network=network)
+    # The answer is in when the program itself ends: a process it left behind (still
+    # holding the pipes) is killed then, not waited for.
+    out, err = bytearray(), bytearray()
+    readers = [threading.Thread(target=_drain, args=(pipe, kept), daemon=True)
+               for pipe, kept in ((proc.stdout, out), (proc.stderr, err))]
+    for reader in readers:
+        reader.start()
+    assert proc.stdin is not None
+    with contextlib.suppress(OSError):  # a program that does not read its input
+        proc.stdin.write(stdin.encode())
+    with contextlib.suppress(OSError):
+        proc.stdin.close()
     timed_out = False
     try:
-        out, err = proc.communicate(stdin.encode(), timeout=limits.seconds)
+        proc.wait(timeout=limits.seconds)
     except subprocess.TimeoutExpired:
         timed_out = True
-        _kill_group(proc)
-        out, err = proc.communicate()
     seconds = time.perf_counter() - start
-    _kill_group(proc)  # what it left running behind it
-    return Run(None if timed_out else proc.returncode,
-               out[:OUTPUT_LIMIT].decode("utf-8", "replace"),
-               err[:OUTPUT_LIMIT].decode("utf-8", "replace"), seconds, timed_out,
-               network=network)
+    _kill_group(proc)  # at the timeout, or what it left running behind it
+    proc.wait()
+    for reader in readers:
+        reader.join(5.0)
+    return Run(None if timed_out else proc.returncode, out.decode("utf-8", "replace"),
+               err.decode("utf-8", "replace"), seconds, timed_out, network=network)
+
+
+def _drain(pipe: Any, kept: bytearray) -> None:
+    """Read `pipe` to its end, keeping its first OUTPUT_LIMIT bytes (garbage must not
+    fill memory, nor block its writer on a full pipe)."""
+    with contextlib.suppress(OSError, ValueError):
+        while chunk := pipe.read1(1 << 16):
+            if len(kept) < OUTPUT_LIMIT:
+                kept += chunk[:OUTPUT_LIMIT - len(kept)]
 
 
 def _kill_group(proc: subprocess.Popen[Any]) -> None:

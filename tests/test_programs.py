@@ -324,3 +324,31 @@ def test_a_tournament_of_programs_killed_resumes_with_every_game_once(tmp_path: 
     assert numbers == list(range(1, 13))  # every game exactly once
     # the final tables cover every game: the garbage printer lost all of its eight
     assert rerun.stdout.split("Forfeits:\n")[1].count("lost: printed 'Thinking...") == 8
+
+
+def test_no_answer_at_all_forfeits_the_move_too(tmp_path: Path) -> None:
+    program = tmp_path / "silent.py"
+    program.write_text("import sys\n")
+    spec = get_game("connect4")
+    game = spec.create()
+    state = game.result(game.initial_state(), 3)  # Yellow to move
+    with pytest.raises(MoveForfeited) as e:
+        player_from_spec(spec, f"course:comp3608,time=20:{sys.executable} {program}").choose(
+            game, state)
+    assert str(e.value) == "printed no column"
+    passed = e.value.state  # the same stones, Red to move again
+    assert passed.stones == state.stones and game.is_maxs_turn(passed)
+
+
+def test_an_open_network_is_said_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.programs import sandbox_note
+
+    spec = get_game("connect4")
+    players = [player_from_spec(spec, GOOD), player_from_spec(spec, "random")]
+    monkeypatch.setattr("zerosum.marker.sandbox.can_cut_network", lambda: False)
+    assert sandbox_note(players) == ("note: this system cannot cut a program off the network "
+                                     "(no network namespace: unshare); the programs run "
+                                     "with it open")
+    assert sandbox_note(players[1:]) is None  # no program, nothing to say
+    monkeypatch.setattr("zerosum.marker.sandbox.can_cut_network", lambda: True)
+    assert sandbox_note(players) is None

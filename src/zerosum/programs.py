@@ -469,6 +469,16 @@ def close_players(agents: Iterable[Any]) -> None:
             agent.close()
 
 
+def sandbox_note(agents: Iterable[Any]) -> str | None:
+    """What the sandbox cannot enforce here, when programs play (None: all of it)."""
+    from zerosum.marker.sandbox import can_cut_network
+
+    if any(isinstance(a, ProgramPlayer) for a in agents) and not can_cut_network():
+        return ("note: this system cannot cut a program off the network (no network "
+                "namespace: unshare); the programs run with it open")
+    return None
+
+
 def move_timeout_of(agent: Any) -> float | None:
     """A program player's own time a move (None: the tournament's rule decides)."""
     return agent.move_timeout if isinstance(agent, ProgramPlayer) else None

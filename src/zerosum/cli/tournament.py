@@ -17,7 +17,7 @@ from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
-from zerosum.programs import move_timeout_of, player_from_spec
+from zerosum.programs import move_timeout_of, player_from_spec, sandbox_note
 from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt, Tally
 from zerosum.tournament.backends import Backend, LocalBackend
@@ -158,6 +158,8 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
     agents = tuple(a.strip() for a in args.agent)
     check_agents(agents, format_)
     made = [checked_agent(spec, a, args) for a in agents]
+    if (note := sandbox_note(made)) is not None:
+        sys.stderr.write(note + "\n")
     timeouts = tuple(args.move_timeout or move_timeout_of(m) or move_timeout(m.limit.seconds)
                      for m in made)
     if games is not None and games % 2:

@@ -352,3 +352,26 @@ def test_an_open_network_is_said_not_hidden(monkeypatch: pytest.MonkeyPatch) -> 
     assert sandbox_note(players[1:]) is None  # no program, nothing to say
     monkeypatch.setattr("zerosum.marker.sandbox.can_cut_network", lambda: True)
     assert sandbox_note(players) is None
+
+
+def test_an_engines_cpu_time_is_limited_for_its_whole_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import zerosum.programs as programs
+
+    made: list[programs.Limits] = []
+
+    class Started(Exception):
+        pass
+
+    def session(command: list[str], limits: programs.Limits, folder: object) -> None:
+        made.append(limits)
+        raise Started
+
+    monkeypatch.setattr(programs, "Session", session)
+    spec = get_game("connect4")
+    player = player_from_spec(spec, f"ugi,time=0.5,startup=5:{ZEROSUM_UGI} connect4")
+    assert isinstance(player, programs.UgiPlayer)
+    with pytest.raises(Started):
+        player.started()
+    # 400 moves at its timeout (2 x 0.5 s + 1 s), not the 30 s of one call
+    assert made[0].cpu_seconds == 5 + 400 * 2 + 1

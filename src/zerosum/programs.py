@@ -52,6 +52,7 @@ SETTINGS = {
     "ugi": ("time", "depth", "nodes", "timeout", "startup", "dir"),
 }
 GRACE = 10.0  # seconds past a program's own limit before the referee's clock runs out
+GAME_MOVES = 400  # an engine's moves in a game, for its CPU limit (a tournament's --max-plies)
 SHOWN = 60  # characters of a program's wrong answer quoted in a reason
 
 
@@ -319,8 +320,9 @@ class UgiPlayer(ProgramPlayer):
         if self.session is not None:
             return self.session
         try:
-            self.session = session = Session(self.command, self.limits(self.startup),
-                                             self.folder)
+            # Its CPU time is limited for the whole game: GAME_MOVES moves at its timeout.
+            limits = self.limits(self.startup + GAME_MOVES * self.timeout)
+            self.session = session = Session(self.command, limits, self.folder)
         except OSError as e:
             raise ProgramFault(f"cannot start {self.command[0]}: {e.strerror or e}") from None
         deadline = time.monotonic() + self.startup

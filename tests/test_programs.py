@@ -375,3 +375,14 @@ def test_an_engines_cpu_time_is_limited_for_its_whole_game(
         player.started()
     # 400 moves at its timeout (2 x 0.5 s + 1 s), not the 30 s of one call
     assert made[0].cpu_seconds == 5 + 400 * 2 + 1
+
+
+def test_a_course_program_on_another_board_is_refused_before_any_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = zerosum(["tournament", "connect4", "--width", "8", "--agent", GOOD,
+                                "--agent", "random", "--db", str(tmp_path / "t.sqlite")],
+                               capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith("zerosum: error: player 'course:comp3608,time=20:")
+    assert err.endswith(": COMP3608's programs play on the 7x6 board only, not 8x6\n")
+    assert not (tmp_path / "t.sqlite").exists()

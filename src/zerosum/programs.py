@@ -471,10 +471,19 @@ def close_players(agents: Iterable[Any]) -> None:
             agent.close()
 
 
-def sandbox_note(agents: Iterable[Any]) -> str | None:
-    """What the sandbox cannot enforce here, when programs play (None: all of it)."""
+def sandbox_note(agents: Iterable[Any], game: AnyGame | None = None) -> str | None:
+    """What the sandbox cannot enforce here, when programs play (None: all of it);
+    InputError for a program that cannot play `game` as it is set up (COMP3608's
+    programs know only the 7x6 board)."""
     from zerosum.marker.sandbox import can_cut_network
 
+    agents = list(agents)
+    for a in agents:
+        geo = getattr(game, "geo", None)
+        if isinstance(a, CourseConnect4) and geo is not None \
+                and (geo.width, geo.height) != (7, 6):
+            raise InputError(f"player {shown(a.name, 40)}: COMP3608's programs play on the "
+                             f"7x6 board only, not {geo.width}x{geo.height}")
     if any(isinstance(a, ProgramPlayer) for a in agents) and not can_cut_network():
         return ("note: this system cannot cut a program off the network (no network "
                 "namespace: unshare); the programs run with it open")

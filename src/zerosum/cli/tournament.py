@@ -158,7 +158,7 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
     agents = tuple(a.strip() for a in args.agent)
     check_agents(agents, format_)
     made = [checked_agent(spec, a, args) for a in agents]
-    if (note := sandbox_note(made)) is not None:
+    if (note := sandbox_note(made, game)) is not None:
         sys.stderr.write(note + "\n")
     timeouts = tuple(args.move_timeout or move_timeout_of(m) or move_timeout(m.limit.seconds)
                      for m in made)

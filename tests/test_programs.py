@@ -386,3 +386,22 @@ def test_a_course_program_on_another_board_is_refused_before_any_game(
     assert err.startswith("zerosum: error: player 'course:comp3608,time=20:")
     assert err.endswith(": COMP3608's programs play on the 7x6 board only, not 8x6\n")
     assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_command_words_naming_files_here_are_made_absolute(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.programs import resolve_command
+
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "ConnectFour.py").write_text("")
+    (tmp_path / "book.txt").write_text("")
+    monkeypatch.chdir(tmp_path)
+    # in its own folder (dir=): kept as written; here: made absolute; options: kept
+    assert resolve_command("python3 ConnectFour.py --book book.txt -x", own, "p") == [
+        "python3", "ConnectFour.py", "--book", str(tmp_path / "book.txt"), "-x"]
+    assert resolve_command("python3 own/ConnectFour.py", None, "p") == [
+        "python3", str(own / "ConnectFour.py")]
+    with pytest.raises(InputError) as e:
+        resolve_command("./nothing", None, "p")
+    assert str(e.value) == "p: no program './nothing'"

@@ -117,8 +117,9 @@ def split_spec(text: str) -> tuple[str, dict[str, str], str]:
 
 
 def resolve_command(command: str, folder: Path | None, what: str) -> list[str]:
-    """The command's words, those naming a file or folder here made absolute (the
-    program starts elsewhere); InputError if the program cannot be found."""
+    """The command's words, those naming a file or folder here (and not in `folder`,
+    the program's own) made absolute: the program starts elsewhere. InputError if the
+    program cannot be found."""
     try:
         words = shlex.split(command)
     except ValueError as e:
@@ -127,7 +128,8 @@ def resolve_command(command: str, folder: Path | None, what: str) -> list[str]:
         raise InputError(f"{what}: no command")
     resolved = []
     for word in words:
-        if folder is None and not word.startswith("-") and os.path.exists(word):
+        inside = folder is not None and (folder / word).exists()
+        if not inside and not word.startswith("-") and os.path.exists(word):
             word = os.path.abspath(word)
         resolved.append(word)
     program = resolved[0]

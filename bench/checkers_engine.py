@@ -23,9 +23,10 @@ import random
 import time
 from typing import Any
 
-from zerosum.agents import EngineAgent, SearchAgent, play_match
 from zerosum.games.checkers import Checkers, State
 from zerosum.games.checkers.engine import CheckersKernel, Memory, checkers_kernel
+from zerosum.match import Rules, play_match
+from zerosum.players.agents import EngineAgent, SearchAgent
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.search import alphabeta_search
 from zerosum.search.driver import analyse_with, deepen, stop_for
@@ -99,10 +100,9 @@ def match(games: int, seconds: float, depth: int) -> None:
         opponent = SearchAgent("alphabeta", depth=depth)
         engine_black = g % 2 == 0
         agents = [engine, opponent] if engine_black else [opponent, engine]
-        record = play_match(game, agents, state=opening, out=None, show_board=False,
-                            max_moves=MAX_PLIES)
-        for side, move in record.moves:
-            if agents[side] is engine and move.result is not None:
+        record = play_match(game, agents, state=opening, rules=Rules(max_moves=MAX_PLIES))
+        for move in record.moves:
+            if agents[move.side] is engine and move.result is not None:
                 engine_nodes += move.result.stats.nodes
                 engine_cpu += move.result.stats.cpu_time
                 if move.result.depth:

@@ -32,7 +32,7 @@ def main() -> None:
         limit = None
     spec = get_game(name)
     try:  # a tree with the one driver: the engine is the game's kernel under it
-        from zerosum.agents import engines_of
+        from zerosum.players.agents import engines_of
         engine = engines_of(spec)["engine"]
     except ImportError:
         engine = spec.engines["engine"]

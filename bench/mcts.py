@@ -23,10 +23,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from zerosum.agents import Move, play_match
 from zerosum.game import AnyGame, GameBase
 from zerosum.games.connect4.game import Connect4
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.match import Move, play_match
 from zerosum.ratings import Tally
 from zerosum.search import SearchResult, iterative_deepening_search, mcts_search
 
@@ -74,7 +74,7 @@ def match(name: str, games: int, seconds: float, opening: int, seed: int,
                 state = game.result(state, rng.choice(list(game.actions(state))))
         mcts_is_max = g % 2 == 0
         agents = [mcts, alphabeta] if mcts_is_max else [alphabeta, mcts]
-        record = play_match(game, agents, state=state, show_board=False)
+        record = play_match(game, agents, state=state)
         u = record.utility or 0.0
         outcome = 1 if u == 0 else 0 if (u > 0) == mcts_is_max else 2
         tally.add(g // 2, (1.0, 0.5, 0.0)[outcome])

@@ -8,21 +8,14 @@ from typing import Any
 
 import pytest
 
-from zerosum.agents import (
-    Agent,
-    EngineAgent,
-    HumanAgent,
-    MatchObserver,
-    MatchRecord,
-    Move,
-    RandomAgent,
-    SearchAgent,
-    agent_from_spec,
-    play_match,
-)
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import get_game
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.match import Agent, MatchObserver, MatchRecord, Move, Rules, play_match
+from zerosum.players.agents import EngineAgent, RandomAgent, SearchAgent
+from zerosum.players.spec import agent_from_spec
+from zerosum.players.terminal import HumanAgent
+from zerosum.players.text import MatchPrinter
 from zerosum.result import Limit
 from zerosum.search import alphabeta_search
 
@@ -31,7 +24,7 @@ def test_random_agent_is_seeded() -> None:
     game = TicTacToe()
     a = play_match(game, [RandomAgent(7), RandomAgent(8)])
     b = play_match(game, [RandomAgent(7), RandomAgent(8)])
-    assert [m.action for _, m in a.moves] == [m.action for _, m in b.moves]
+    assert [m.action for m in a.moves] == [m.action for m in b.moves]
     assert a.utility == b.utility
 
 
@@ -50,9 +43,9 @@ def test_perfect_players_draw_and_beat_random() -> None:
 def test_search_agent_reports_its_search() -> None:
     game = TicTacToe()
     record = play_match(game, [SearchAgent("depth-limited", depth=2),
-                               SearchAgent("iterative", seconds=0.5)], max_moves=2)
-    (side0, m0), (side1, m1) = record.moves
-    assert (side0, side1) == (0, 1)
+                               SearchAgent("iterative", seconds=0.5)], rules=Rules(max_moves=2))
+    m0, m1 = record.moves
+    assert (m0.side, m1.side) == (0, 1)
     assert m0.result is not None and m0.result.depth == 2
     direct = alphabeta_search(game, game.initial_state(), 2)
     assert m0.result.stats.nodes == direct.stats.nodes < 82  # minimax would examine 82
@@ -86,7 +79,7 @@ def test_match_transcript_and_end_of_input() -> None:
     game = TicTacToe()
     out = io.StringIO()
     record = play_match(game, [HumanAgent(io.StringIO("5\n"), out), SearchAgent("alphabeta")],
-                        out=out)
+                        observer=MatchPrinter(out))
     assert record.abandoned and len(record.moves) == 2
     text = out.getvalue()
     assert "X (human) plays 5" in text
@@ -141,7 +134,7 @@ def test_observer_hears_the_end_of_a_finished_and_of_a_stopped_match() -> None:
     assert [e[0] for e in log.events] == ["start"] + ["before", "after"] * 9 + ["end"]
     assert log.events[-1] == ("end", record.final_state, 0, False)
     log = Log()
-    play_match(game, [RandomAgent(1), RandomAgent(2)], max_moves=3, observer=log)
+    play_match(game, [RandomAgent(1), RandomAgent(2)], rules=Rules(max_moves=3), observer=log)
     assert [e[0] for e in log.events] == ["start"] + ["before", "after"] * 3 + ["end"]
     assert log.events[-1][2:] == (None, False)
 

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from clocks import SteppingClock
 
-from zerosum.agents import EngineAgent, play_match
 from zerosum.frontends.connect4 import main as connect_four
 from zerosum.game import InputError, format_value
 from zerosum.games.connect4 import Connect4, connect4_kernel
@@ -35,6 +34,9 @@ from zerosum.games.connect4.notation import (
 from zerosum.games.connect4.solver import Solver, plies_to_end
 from zerosum.games.registry import get_game
 from zerosum.kernel import ALL, Enhancements, KernelFactory
+from zerosum.match import Rules, play_match
+from zerosum.players.agents import EngineAgent
+from zerosum.players.text import MatchPrinter
 from zerosum.result import Limit, SearchResult
 from zerosum.search import alphabeta_search, minimax_search
 from zerosum.search.driver import analyse_with
@@ -385,8 +387,8 @@ def test_play_says_how_far_off_a_decided_game_is() -> None:
     engine = EngineAgent("engine", partial(analyse_with, connect4_kernel), 0.5)
     # Red has three in the bottom row, open at both ends: yellow blocks one end, red
     # plays the other (2 plies) with its 4th stone.
-    play_match(game, [engine, engine], state=position("44556"), out=out, max_moves=1,
-               show_board=False)
+    play_match(game, [engine, engine], state=position("44556"), rules=Rules(max_moves=1),
+               observer=MatchPrinter(out, show_board=False))
     assert "plays 3: value +18 (Red wins in 2 plies), depth 1, nodes 1," in out.getvalue()
 
 

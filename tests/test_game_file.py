@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from zerosum.cli import main
-from zerosum.cli.play import OPPONENTS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = str(ROOT / "docs" / "examples" / "mygame.py")
@@ -106,6 +105,10 @@ First (random) plays 1: time T
 Game over. First wins.
 Thinking time: First T, Second T
 """
+
+
+# The players of a game with no engine, in menu order (the catalogue's).
+OPPONENTS = ["random", "minimax", "alphabeta", "depth-limited", "iterative", "mcts"]
 
 
 def test_the_menu_with_the_files_game(capsys: pytest.CaptureFixture[str]) -> None:

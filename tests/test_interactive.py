@@ -15,15 +15,6 @@ from pathlib import Path
 import pytest
 from clocks import SteppingClock
 
-from zerosum.agents import (
-    HumanAgent,
-    Quit,
-    SearchAgent,
-    Watch,
-    engines_of,
-    playable,
-    progress_line,
-)
 from zerosum.cli import main as zerosum
 from zerosum.cli.play import ask_depth, full_search_note, menu, start
 from zerosum.console import EndOfInput, choose
@@ -34,6 +25,8 @@ from zerosum.games.nqueens import nqueens
 from zerosum.games.registry import all_games, get_game
 from zerosum.games.takestones import TakeStones
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.players.agents import SearchAgent, engines_of, playable
+from zerosum.players.terminal import HumanAgent, Quit, Watch, progress_line
 from zerosum.result import Limit
 from zerosum.search import SearchResult, Stop
 from zerosum.search.estimate import PROBE_NODES, full_search_cost

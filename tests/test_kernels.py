@@ -131,9 +131,9 @@ def test_the_maxconnect4_kernel_is_textbook_alphabeta(pieces: int, depth: int) -
 def test_a_bound_on_memory_caps_what_an_engine_keeps(name: str) -> None:
     """kernel.bound_memory: no more entries kept than allowed, however long the search;
     forget frees them; without a bound the engine keeps more."""
-    from zerosum.agents import engines_of
     from zerosum.games.registry import get_game
     from zerosum.kernel import bound_memory, forget, kept_entries
+    from zerosum.players.agents import engines_of
 
     spec = get_game(name)
     engine = engines_of(spec)["engine"]

@@ -179,7 +179,8 @@ def test_no_two_modules_import_each_other() -> None:
 
 
 @pytest.mark.parametrize(("layer", "forbidden"), [
-    ("zerosum.games", ["zerosum.search", "zerosum.cli", "zerosum.frontends", "zerosum.agents"]),
+    ("zerosum.games", ["zerosum.search", "zerosum.cli", "zerosum.frontends", "zerosum.players",
+                        "zerosum.match"]),
     ("zerosum.search", ["zerosum.games", "zerosum.cli", "zerosum.frontends"]),
     ("zerosum.cli", ["zerosum.frontends"]),
     ("zerosum.frontends", ["zerosum.cli"]),
@@ -222,3 +223,32 @@ def test_only_the_web_layer_needs_the_web_extra() -> None:
 def test_main_blocks_import_only_the_pointer_to_the_command() -> None:
     extra = {m: t - MAIN_BLOCK_ALLOWED for m, t in MAIN_ONLY.items() if t - MAIN_BLOCK_ALLOWED}
     assert extra == {}
+
+
+def reachable(module: str) -> set[str]:
+    """Every module `module` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        for target in GRAPH.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+@pytest.mark.parametrize("module", ["zerosum.web.app", "zerosum.tournament.referee",
+                                    "zerosum.tournament.backends", "zerosum.match",
+                                    "zerosum.players.spec", "zerosum.players.catalogue"])
+def test_servers_and_workers_import_no_terminal(module: str) -> None:
+    """The web server, a tournament's workers and the players they make never load the
+    terminal's prompts, its watch or its person (console, players.terminal)."""
+    terminal = {"zerosum.console", "zerosum.players.terminal"}
+    assert reachable(module) & terminal == set()
+    assert not any(in_package(t, "zerosum.cli") or in_package(t, "zerosum.frontends")
+                   for t in reachable(module))
+
+
+def test_the_match_loop_knows_no_player_kind() -> None:
+    """zerosum.match stands below the players: it imports the ground floor only."""
+    assert GRAPH["zerosum.match"] <= GROUND_FLOOR, GRAPH["zerosum.match"]

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import io
+import math
 import random
 from typing import Any
 
 import pytest
 from clocks import SteppingClock
 
-from zerosum.agents import SearchAgent
-from zerosum.cli.play import OPPONENTS, menu
+from zerosum.cli.play import menu
 from zerosum.games.connect4.game import Connect4
-from zerosum.games.registry import all_games
+from zerosum.games.registry import all_games, get_game
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import TreeGame
+from zerosum.players.agents import SearchAgent
+from zerosum.players.catalogue import names_for
 from zerosum.result import Info
 from zerosum.search import Stop, alphabeta_search, mcts_search
 
@@ -166,7 +168,7 @@ def test_bad_settings_are_refused() -> None:
 
 def test_menu_offers_mcts_with_a_time_per_move() -> None:
     n = [s.name for s in all_games()].index("tictactoe") + 1
-    kind = [*OPPONENTS].index("mcts") + 1
+    kind = names_for(get_game("tictactoe")).index("mcts") + 1
     out = io.StringIO()
     # Opponent help, then mcts with 0.05 s per move, watching it play itself.
     assert menu(io.StringIO(f"{n}\n?\n{kind}\n0.05\n3\n"), out) == 0
@@ -180,7 +182,7 @@ def test_menu_offers_mcts_with_a_time_per_move() -> None:
 
 
 def test_the_live_line_counts_simulations() -> None:
-    from zerosum.agents import progress_line
+    from zerosum.players.terminal import progress_line
 
     game = TicTacToe()
     stop = Stop()
@@ -188,3 +190,67 @@ def test_the_live_line_counts_simulations() -> None:
     assert stop.nodes_used == 50 and stop.unit == "simulations"
     assert progress_line(stop, 2.0).startswith(
         f"Thinking: tree depth {stop.depth}, 50 simulations, 25 simulations/s, 2.0 s")
+
+
+def test_each_simulation_traced_on_figure_5_2() -> None:
+    """AIMA figure 5.2 with the leaves' range as the reward scale, seed 1, worked by
+    hand: simulations 1-3 expand B, C, D (the root has untried moves: no selection) and
+    play out to a random leaf; from the 4th UCB1 selects (D: 1 + 1.41 sqrt(ln 3 / 1)),
+    a Min node's leaves are added one a simulation, and MCTS-Solver proves C at once by
+    its 2 (the least leaf: Min's best), D by its last leaf, B at the 10th, and so the
+    root: 3, the minimax value, after 10 simulations."""
+    from zerosum.search.mcts import Simulation, Update
+
+    tree = TreeGame.from_text(FIG_5_2)
+    sims: list[Simulation] = []
+    r = mcts_search(tree, (), simulations=100, seed=1, bounds=(2, 14), tracer=sims.append)
+    assert (r.action, r.value, r.decided, r.stats.nodes) == (0, 3.0, True, 10)
+    assert r.details["visits"] == {0: 4, 1: 2, 2: 4}
+    assert [(s.number, tuple(x.chosen for x in s.selected), s.expanded, s.playout, s.utility)
+            for s in sims] == [
+        (1, (), (0,), (0,), 3), (2, (), (1,), (2,), 6), (3, (), (2,), (0,), 14),
+        (4, (2,), (2, 0), (), 14), (5, (2,), (2, 1), (), 5), (6, (1,), (1, 0), (), 2),
+        (7, (0,), (0, 0), (), 3), (8, (2,), (2, 2), (), 2), (9, (0,), (0, 1), (), 12),
+        (10, (0,), (0, 2), (), 8)]
+    fourth = sims[3]
+    [level] = fourth.selected
+    assert [(o.action, o.visits, round(o.uct_exploit, 3), round(o.uct_explore, 3))
+            for o in level.options] == [(0, 1, 0.083, 1.478), (1, 1, 0.333, 1.478),
+                                        (2, 1, 1.0, 1.478)]
+    assert fourth.reward == 1.0
+    # back-propagated bottom up: D.1 proven 14 (Min moved into it: its reward 0), D (Max
+    # moved into it: 1 + 1), the root (Min's rewards: 11/12 + 2/3 + 0 + 0)
+    assert [(u.path, u.visits, u.reward, u.proven) for u in fourth.updates] == [
+        ((2, 0), 1, 0.0, 14), ((2,), 2, 2.0, None), ((), 4, pytest.approx(19 / 12), None)]
+    assert sims[5].updates[1] == Update((1,), 2, 1 / 3, 2)  # C proven by its first leaf, 2
+    assert sims[-1].updates[-1].proven == 3 and sims[-1].root_moves[0].proven == 3
+    # tracing draws nothing from the generator: the same search without it
+    again = mcts_search(tree, (), simulations=100, seed=1, bounds=(2, 14))
+    assert (again.details, again.pv) == (r.details, r.pv)
+
+
+def test_tiny_game_visit_counts_from_a_seed() -> None:
+    """Tic-tac-toe after 1 5 9 3 (X to move, five cells free), seed 1: the root moves'
+    visits, MCTS-Solver's proof of X's win by 7 (a fork), and the Info's root moves."""
+    state = TTT.initial_state()
+    for move in ("1", "5", "9", "3"):
+        state = TTT.result(state, TTT.parse_move(state, move))
+    infos: list[Info] = []
+    r = mcts_search(TTT, state, simulations=100, seed=1, on_info=infos.append, every=10)
+    assert r.stats.nodes == 30 and r.decided and r.value == 1
+    assert {TTT.format_move(a): n for a, n in r.details["visits"].items()} == {
+        "2": 4, "4": 4, "6": 4, "7": 13, "8": 5}
+    last = infos[-1]
+    assert last.nodes == 30
+    assert [(TTT.format_move(m.action), m.visits, m.proven) for m in last.root_moves] == [
+        ("2", 4, -1), ("4", 4, -1), ("6", 4, -1), ("7", 13, 1), ("8", 5, -1)]
+    assert last.visits == tuple((m.action, m.visits) for m in last.root_moves)
+    # each move's UCB1 terms, as the selection weighs it: a proven move by its value alone
+    assert all(m.uct_explore == 0 for m in last.root_moves)
+    assert [m.uct_exploit for m in last.root_moves] == [0, 0, 0, 1, 0]
+    early = infos[0]  # after 10 simulations, nothing proven at the root yet
+    assert early.nodes == 10
+    for m in early.root_moves:
+        assert m.uct_explore == pytest.approx(1.41 * math.sqrt(math.log(10) / m.visits))
+        assert m.mean == pytest.approx(2 * m.uct_exploit - 1)  # X moves: Max's mean
+    assert sum(m.visits for m in early.root_moves) == 10

@@ -204,8 +204,8 @@ def test_play_writes_queens_in_the_games_notation(capsys: pytest.CaptureFixture[
 
 
 def test_a_persons_help_lists_the_moves_wrapped_between_moves() -> None:
-    from zerosum.agents import HumanAgent
     from zerosum.games.nqueens import nqueens
+    from zerosum.players.terminal import HumanAgent
 
     out = io.StringIO()
     game = nqueens(5, "2")

@@ -18,13 +18,8 @@ import pytest
 from zerosum.cli import main
 from zerosum.game import InputError
 from zerosum.games.registry import get_game
-from zerosum.programs import (
-    FORFEIT,
-    MoveForfeited,
-    ProgramFault,
-    player_from_spec,
-    split_spec,
-)
+from zerosum.players.spec import agent_from_spec as player_from_spec
+from zerosum.programs import MoveForfeited, ProgramFault
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import play_game
 
@@ -46,26 +41,26 @@ def game_of(*agents: str, game: str = "connect4", opening: tuple[str, ...] = (),
 
 
 def test_a_spec_is_kind_settings_and_command() -> None:
-    assert split_spec("course:comp3608,time=2:python3 C4.py red") == (
-        "course:comp3608", {"time": "2"}, "python3 C4.py red")
-    assert split_spec("ugi:engine --hash 16") == ("ugi", {}, "engine --hash 16")
+    player = player_from_spec(get_game("connect4"), f"course:comp3608,time=2:{PYTHON} red")
+    assert player.command == [sys.executable, str(COMP3608 / "ConnectFour.py"), "red"]
+    assert player.limit.seconds == 2 and player.late == "move"
+    engine = player_from_spec(get_game("connect4"), f"ugi,depth=3:{ZEROSUM_UGI} connect4")
+    assert (engine.limit.depth, engine.limit.seconds, engine.timeout) == (3, None, 30.0)
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("course:cs101:x", "no program kind 'course:cs101'; choose from course:comp3608, "
-                       "course:maxconnect4, ugi"),
-    ("ugi:", "give the program's command after ugi: (e.g. ugi:python3 ConnectFour.py)"),
-    ("course:comp3608,depth=3:python3", "'depth=3' is unknown (settings of course:comp3608: "
-                                        "time, dir)"),
+    ("course:cs101:x", "unknown player 'course' for connect4; choose from random, "),
+    ("ugi:", "give the COMMAND, ugi[,SETTING=VALUE...]:COMMAND"),
+    ("course:comp3608,depth=3:python3", "'depth=3' is unknown (settings: time, dir)"),
     ("course:comp3608,time=0:python3", "time must be"),
     ("ugi:no-such-program-here", "no program 'no-such-program-here' on the PATH"),
-    ("course:comp3608,dir=/nonexistent:x", "dir '/nonexistent': no such folder"),
-    ("course:maxconnect4:python3", "the one-move programs play Max-Connect4, not connect4"),
+    ("course:comp3608,dir=/nonexistent:python3", "dir '/nonexistent': no such folder"),
+    ("course:maxconnect4:python3", "unknown player 'course' for connect4"),
 ])
 def test_a_bad_spec_is_one_line_naming_it(spec: str, message: str) -> None:
     with pytest.raises(InputError) as e:
         player_from_spec(get_game("connect4"), spec)
-    assert str(e.value).startswith("player ") and message in str(e.value)
+    assert message in str(e.value) and "\n" not in str(e.value)
 
 
 # -- COMP3608: the course's call, once a move -------------------------------------------
@@ -100,12 +95,11 @@ def test_what_loses_the_game(fault: str, why: str) -> None:
 
 def test_a_late_answer_forfeits_the_move_and_play_returns_to_the_other() -> None:
     result = game_of(SLOW, GOOD)
-    # Red never answers in time: four forfeits, and Yellow's four stones win.
+    # Red never answers in time: four lost moves, and Yellow's four stones win.
     assert result.reason == "Yellow wins: four in a row" and result.score == 0.0
-    assert [m.move for m in result.moves][0::2] == [FORFEIT] * 4
+    assert [(m.move, m.forfeit) for m in result.moves][0::2] == \
+        [("", "no column within 0.3 s")] * 4
     assert [m.by for m in result.moves] == [0, 1] * 4
-    assert result.forfeits == tuple(
-        f"Red ({SLOW}) forfeited move {n}: no column within 0.3 s" for n in (1, 3, 5, 7))
     assert result.fault is None  # the game itself was played out
     assert GameResult.from_json(result.to_json()) == result
 
@@ -188,15 +182,13 @@ def test_a_zerosum_engine_plays_through_ugi_with_its_figures() -> None:
     engine = f"ugi,depth=3:{ZEROSUM_UGI} connect4 --width 5 --height 4 --player alphabeta"
     result = game_of(engine, "random:seed=5", options=(("width", 5), ("height", 4)),
                      opening=("3",))
-    assert result.fault is None and result.forfeits == ()
+    assert result.fault is None and not any(m.forfeit for m in result.moves)
     mine = [m for m in result.moves if m.by == 0]
     assert mine and all(m.depth == 3 and m.nodes and m.value is not None for m in mine)
     # the same engine in this process, at depth 3, chooses the same moves
-    from zerosum.agents import agent_from_spec
-
     spec = get_game("connect4")
     game = spec.create(width=5, height=4)
-    own = agent_from_spec(spec, "alphabeta:depth=3")
+    own = player_from_spec(spec, "alphabeta:depth=3")
     state = game.initial_state()
     for move in result.moves:
         action = game.parse_move(state, move.move)
@@ -208,8 +200,8 @@ def test_a_zerosum_engine_plays_through_ugi_with_its_figures() -> None:
 def test_a_forfeit_against_an_engine_that_cannot_be_told_loses_the_game() -> None:
     engine = f"ugi,depth=1:{ZEROSUM_UGI} connect4 --player alphabeta"
     result = game_of(SLOW, engine)
-    assert result.reason == f"Red ({SLOW}) lost: no column within 0.3 s (its opponent " \
-                            "cannot be told of a forfeited move)"
+    assert result.reason == f"Red ({SLOW}) lost on time: no column within 0.3 s (its " \
+                            "opponent cannot be told of a forfeited move)"
     assert (result.score, result.fault) == (0.0, 0)
 
 
@@ -253,9 +245,10 @@ def test_a_course_tournament_records_forfeits_and_goes_on(
     forfeits = out.split("Forfeits:\n")[1].splitlines()
     assert sum(f"({garbage}) lost: printed 'Thinking... the best column is probably the "
                "middle one!', not a column 0-6" in line for line in forfeits) == 4
-    assert sum(f"({SLOW}) forfeited move" in line for line in forfeits) >= 4
+    assert sum(f"{SLOW} lost move" in line and line.endswith(": no column within 0.3 s")
+               for line in forfeits) >= 4
     status, _, _ = zerosum(["results", db, "--export", str(tmp_path / "games.txt")], capsys)
-    assert status == 0 and "1. --\n" in (tmp_path / "games.txt").read_text()
+    assert status == 0 and (tmp_path / "games.txt").read_text().count("# game ") == 6
 
 
 def compiled(tmp_path: Path) -> dict[str, str]:
@@ -290,7 +283,7 @@ def test_a_course_tournament_in_three_languages_with_an_engine_and_zerosums_play
     assert sum(line.startswith("game ") for line in out.splitlines()) == 42
     forfeits = out.split("Forfeits:\n")[1]
     assert forfeits.count(f"({c['crash']}) lost: crashed: killed by signal SIGSEGV") == 12
-    assert f"({SLOW}) forfeited move" in forfeits
+    assert f"{SLOW} lost move" in forfeits
 
 
 def count_games(db: Path) -> int:
@@ -336,7 +329,7 @@ def test_no_answer_at_all_forfeits_the_move_too(tmp_path: Path) -> None:
         player_from_spec(spec, f"course:comp3608,time=20:{sys.executable} {program}").choose(
             game, state)
     assert str(e.value) == "printed no column"
-    passed = e.value.state  # the same stones, Red to move again
+    passed = game.pass_turn(state)  # the same stones, Red to move again
     assert passed.stones == state.stones and game.is_maxs_turn(passed)
 
 

@@ -163,6 +163,23 @@ def test_an_agent_past_its_move_timeout_loses_on_time() -> None:
     assert r.reason == f"X ({hanging}) lost on time: no move within 0.2 s"
 
 
+def test_under_the_course_rule_a_late_move_is_lost_and_play_goes_on() -> None:
+    """COMP3608: "your move will be forfeit, and play will return to the other player"."""
+    hanging = str(AGENTS / "hanging.py")
+    the_job = job(("random", hanging), move_timeout=(60.0, 0.2), late="move")
+    assert '"late": "move"' in the_job.to_json()
+    assert GameJob.from_json(the_job.to_json()) == the_job
+    assert '"late"' not in job(("random", hanging)).to_json()  # as jobs always were
+    r = play_game(the_job)
+    lost = [m for m in r.moves if m.forfeit]
+    assert lost and all((m.by, m.move, m.forfeit) == (1, "", "no move within 0.2 s")
+                        for m in lost)
+    assert [m.by for m in r.moves if m.by >= 0] == [0, 1] * len(lost) + [0] * (
+        len(r.moves) - 2 * len(lost) - len(the_job.opening))
+    assert r.fault is None and r.score == 1.0 and r.reason == "X wins: three in a row"
+    assert GameResult.from_json(r.to_json()) == r
+
+
 def test_connect_four_is_adjudicated_by_its_solver_once_few_cells_are_empty() -> None:
     moves = tuple("475774457522754657214321516462")  # 30 stones: 12 cells empty
     before = opening_state(C4, moves[:29])

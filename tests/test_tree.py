@@ -1,5 +1,6 @@
 """Explicit trees: the parser, and node counts and pruning worked out by hand."""
 
+import math
 import re
 
 import pytest
@@ -7,6 +8,7 @@ import pytest
 from zerosum.explain import explain_tree, trace_tree
 from zerosum.game import InputError
 from zerosum.games.tree import TreeGame, parse_tree
+from zerosum.result import TraceEvent
 from zerosum.search import alphabeta_search, minimax_search
 
 AIMA_5_2 = "A[B[3 12 8] C[2 4 6] D[14 5 2]]"
@@ -86,3 +88,89 @@ def test_explain_report() -> None:
     assert "value: 3\n" in text
     assert "  C [min] value 2  alpha 3 beta +inf  pruned: C.2, C.3" in text
     assert "branches pruned: 2" in text
+
+
+def test_entries_and_exits_on_figure_5_2() -> None:
+    """Every event of alpha-beta on AIMA figure 5.2 in order: an inner node is entered
+    with the window passed down (its v starts at -inf at Max, +inf at Min), a node
+    returns with its value and final window; C's 4 and 6 are never entered."""
+    game = TreeGame.from_text(AIMA_5_2)
+    events: list[TraceEvent] = []
+    alphabeta_search(game, (), tracer=events.append, trace_entries=True)
+    inf = math.inf
+    assert [(e.kind, game.label(e.state), e.depth, e.alpha, e.beta, e.value, e.pruned)
+            for e in events] == [
+        ("enter", "A", 0, -inf, inf, -inf, False),
+        ("enter", "B", 1, -inf, inf, inf, False),
+        ("exit", "B.1", 2, -inf, inf, 3, False),
+        ("exit", "B.2", 2, -inf, 3, 12, False),
+        ("exit", "B.3", 2, -inf, 3, 8, False),
+        ("exit", "B", 1, -inf, 3, 3, False),
+        ("enter", "C", 1, 3, inf, inf, False),
+        ("exit", "C.1", 2, 3, inf, 2, False),
+        ("exit", "C", 1, 3, inf, 2, True),
+        ("enter", "D", 1, 3, inf, inf, False),
+        ("exit", "D.1", 2, 3, inf, 14, False),
+        ("exit", "D.2", 2, 3, 14, 5, False),
+        ("exit", "D.3", 2, 3, 5, 2, False),
+        ("exit", "D", 1, 3, 5, 2, True),  # 2 <= alpha after the last child: nothing left
+        ("exit", "A", 0, 3, inf, 3, False),
+    ]
+    assert [e.action for e in events if e.kind == "enter"] == [None, 0, 1, 2]
+    # without trace_entries the tracer gets the exits alone, as before
+    exits: list[TraceEvent] = []
+    alphabeta_search(game, (), tracer=exits.append)
+    assert exits == [e for e in events if e.kind == "exit"]
+    # minimax enters the same inner nodes, with no window
+    events = []
+    minimax_search(game, (), tracer=events.append, trace_entries=True)
+    assert [(game.label(e.state), e.alpha, e.beta) for e in events if e.kind == "enter"] == [
+        ("A", -inf, inf), ("B", -inf, inf), ("C", -inf, inf), ("D", -inf, inf)]
+    assert len(events) == 13 + 4
+
+
+def test_entries_in_a_deeper_tree() -> None:
+    """The hand-worked tree below: L2 is entered with beta 5 from L1 and cut at its
+    first leaf; R1 is entered with alpha 5 from L."""
+    game = TreeGame.from_text("[L[[3 5] [6 9]] R[[1 2] [0 -1]]]")
+    events: list[TraceEvent] = []
+    alphabeta_search(game, (), tracer=events.append, trace_entries=True)
+    inf = math.inf
+    entries = [(game.label(e.state), e.alpha, e.beta) for e in events if e.kind == "enter"]
+    assert entries == [("root", -inf, inf), ("L", -inf, inf), ("L.1", -inf, inf),
+                       ("L.2", -inf, 5), ("R", 5, inf), ("R.1", 5, inf)]
+
+
+STEPS_5_2 = """\
+algorithm: alphabeta
+value: 3
+best move: B
+principal variation: B B.1
+nodes examined: 11
+leaves evaluated: 7
+
+  1  A [max] enters  alpha -inf beta +inf
+  2    B [min] enters  alpha -inf beta +inf
+  3      B.1 [leaf] value 3
+  4      B.2 [leaf] value 12
+  5      B.3 [leaf] value 8
+  6    B [min] returns 3  alpha -inf beta 3
+  7    C [min] enters  alpha 3 beta +inf
+  8      C.1 [leaf] value 2
+  9    C [min] returns 2  alpha 3 beta +inf  pruned: C.2, C.3 (value 2 <= alpha 3 at a Min node)
+ 10    D [min] enters  alpha 3 beta +inf
+ 11      D.1 [leaf] value 14
+ 12      D.2 [leaf] value 5
+ 13      D.3 [leaf] value 2
+ 14    D [min] returns 2  alpha 3 beta 5
+ 15  A [max] returns 3  alpha 3 beta +inf
+"""
+
+
+def test_steps_report() -> None:
+    game = TreeGame.from_text(AIMA_5_2)
+    assert explain_tree(game, "alphabeta", steps=True) == STEPS_5_2
+    minimax = explain_tree(game, "minimax", steps=True).splitlines()
+    assert minimax[7:10] == ["  1  A [max] enters", "  2    B [min] enters",
+                             "  3      B.1 [leaf] value 3"]
+    assert minimax[-1] == " 17  A [max] returns 3"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from zerosum.agents import agent_from_spec
 from zerosum.games.registry import get_game
+from zerosum.players.spec import agent_from_spec
 from zerosum.result import Info
 from zerosum.ugi import UgiEngine
 

@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 
-from zerosum.agents import Move, RandomAgent, SearchAgent, engines_of, value_text
 from zerosum.game import OUTCOME_BOUNDED, AnyGame, Values, format_value
 from zerosum.games.maxconnect4.game import MaxConnect4
 from zerosum.games.registry import all_games, get_game
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.match import Move
+from zerosum.players.agents import RandomAgent, SearchAgent, engines_of
+from zerosum.players.text import value_text
 from zerosum.result import Limit
 from zerosum.search import iterative_deepening_search, mcts_search
 
@@ -362,7 +364,7 @@ def test_records_and_exports_keep_what_a_search_counted() -> None:
     game = TTT
     r = SearchAgent("mcts", seed=1).analyse(game, game.initial_state(), Limit(nodes=300))
     assert (r.depth, r.unit, r.stats.nodes) == (r.stats.max_depth, "simulations", 300)
-    move = record(game, Move(r.action, r, 0.25), 0)
+    move = record(game, Move(r.action, r, 0.25, side=0))
     assert (move.depth, move.nodes, move.unit) == (r.depth, 300, "simulations")
     stored = GameResult.from_json(GameResult(1, 0.5, "Draw", (move,)).to_json()).moves[0]
     assert stored == move

@@ -522,7 +522,7 @@ def test_wrong_json_types_get_400_everywhere(client: TestClient) -> None:
          "position must be text"),
         (f"/api/sessions/{sid}/move", {"move": 4}, 'give the move as text: {"move": "5"}'),
         ("/api/explain", {"tree": "[1 2]", "algorithm": ["minimax"]},
-         "algorithm must be one of alphabeta, minimax"),
+         "algorithm must be one of alphabeta, minimax, mcts"),
         ("/api/explain", {"game": "tictactoe", "depth": 2.0},
          "depth must be a whole number from 1 to 4"),
     ]:

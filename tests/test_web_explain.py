@@ -43,14 +43,30 @@ def test_figure_5_2_alphabeta(client: TestClient) -> None:
                         "children": [1, 5, 9]}
     assert nodes[5]["role"] == "min" and nodes[7]["value"] == "4"
     events = data["events"]
-    # post-order: each node after its children; C's children after the first never return
-    assert [nodes[e["node"]]["label"] for e in events] == [
-        "B.1", "B.2", "B.3", "B", "C.1", "C", "D.1", "D.2", "D.3", "D", "A"]
-    by_label = {e["label"]: e for e in events}
-    assert by_label["B"] == {"node": 1, "path": [0], "label": "B", "value": "3",
-                             "alpha": "-inf", "beta": "3", "pruned": [], "reason": None}
+    # in the order the search went: each inner node entered with the window passed down,
+    # each node returning; C's children after the first are never entered
+    assert [(e["kind"], e["label"], e["alpha"], e["beta"], e["value"]) for e in events] == [
+        ("enter", "A", "-inf", "+inf", None),
+        ("enter", "B", "-inf", "+inf", None),
+        ("exit", "B.1", "-inf", "+inf", "3"),
+        ("exit", "B.2", "-inf", "3", "12"),
+        ("exit", "B.3", "-inf", "3", "8"),
+        ("exit", "B", "-inf", "3", "3"),
+        ("enter", "C", "3", "+inf", None),
+        ("exit", "C.1", "3", "+inf", "2"),
+        ("exit", "C", "3", "+inf", "2"),
+        ("enter", "D", "3", "+inf", None),
+        ("exit", "D.1", "3", "+inf", "14"),
+        ("exit", "D.2", "3", "14", "5"),
+        ("exit", "D.3", "3", "5", "2"),
+        ("exit", "D", "3", "5", "2"),
+        ("exit", "A", "3", "+inf", "3"),
+    ]
+    by_label = {e["label"]: e for e in events if e["kind"] == "exit"}
+    assert by_label["B"] == {"kind": "exit", "node": 1, "path": [0], "label": "B",
+                             "value": "3", "alpha": "-inf", "beta": "3", "pruned": [],
+                             "reason": None}
     c = by_label["C"]
-    assert (c["value"], c["alpha"], c["beta"]) == ("2", "3", "+inf")
     assert [nodes[i]["label"] for i in c["pruned"]] == ["C.2", "C.3"]
     assert c["reason"] == "value 2 <= alpha 3 at a Min node"
     assert by_label["D"]["pruned"] == [] and by_label["A"]["value"] == "3"
@@ -58,7 +74,8 @@ def test_figure_5_2_alphabeta(client: TestClient) -> None:
 
 def test_minimax_examines_every_node_without_a_window(client: TestClient) -> None:
     data = explain(client, tree=FIG52, algorithm="minimax")
-    assert data["value"] == "3" and len(data["events"]) == 13
+    assert data["value"] == "3" and len(data["events"]) == 13 + 4  # 4 inner nodes entered
+    assert [e["label"] for e in data["events"] if e["kind"] == "enter"] == ["A", "B", "C", "D"]
     assert all(e["alpha"] is None and e["pruned"] == [] for e in data["events"])
 
 
@@ -67,7 +84,7 @@ def test_min_first_and_a_cut_at_a_max_node(client: TestClient) -> None:
     # Min at R: X = 9, Y = 7 (no cut: 7 < beta 9), R = 7
     assert data["value"] == "7"
     data = explain(client, tree="R[X[5 9] Y[10 1]]", min_first=True)
-    y = next(e for e in data["events"] if e["label"] == "Y")
+    y = next(e for e in data["events"] if e["label"] == "Y" and e["kind"] == "exit")
     assert y["reason"] == "value 10 >= beta 9 at a Max node"
     assert [data["nodes"][i]["label"] for i in y["pruned"]] == ["Y.2"]
 
@@ -77,7 +94,7 @@ def test_bad_trees_get_one_line(client: TestClient) -> None:
     assert "unexpected character" in bad(client.post("/api/explain", json={"tree": "A[3 ?]"}))
     assert "give the tree" in bad(client.post("/api/explain", json={}))
     assert "algorithm" in bad(client.post("/api/explain",
-                                          json={"tree": FIG52, "algorithm": "mcts"}))
+                                          json={"tree": FIG52, "algorithm": "negamax"}))
     assert "min_first" in bad(client.post("/api/explain", json={"tree": FIG52, "min_first": 1}))
     deep = "[" * (MAX_DEPTH + 1) + "1" + "]" * (MAX_DEPTH + 1)
     assert f"more than {MAX_DEPTH} deep" in bad(client.post("/api/explain", json={"tree": deep}))
@@ -112,10 +129,13 @@ def test_a_tictactoe_position_at_depth_2(client: TestClient) -> None:
             for name, s in own.items()}
         assert data["counts"]["alphabeta"]["nodes"] == 29
         assert data["counts"]["minimax"]["nodes"] == 50 == len(data["nodes"])
-        assert (data["value"], data["best"]) == ("-0.111111", "3")
-        # one event per node examined, the root's last, in the order they returned
-        assert len(data["events"]) == data["counts"][algorithm]["nodes"]
-        assert data["events"][-1]["node"] == 0 and data["events"][-1]["value"] == data["value"]
+        # the value in the game's own words and number format (three decimals)
+        assert (data["value"], data["best"]) == ("-0.111 (estimate, good for O)", "3")
+        # one exit per node examined, the root's last; an entry per inner node
+        exits = [e for e in data["events"] if e["kind"] == "exit"]
+        assert len(exits) == data["counts"][algorithm]["nodes"]
+        assert data["events"][0]["kind"] == "enter" and data["events"][0]["node"] == 0
+        assert data["events"][-1]["node"] == 0 and data["events"][-1]["value"] == "-0.111"
         nodes = data["nodes"]
         assert nodes[0]["label"] == "start" and nodes[0]["role"] == "max"
         assert [nodes[i]["label"] for i in nodes[0]["children"]] == [
@@ -126,7 +146,10 @@ def test_a_tictactoe_position_at_depth_2(client: TestClient) -> None:
     cut = next(e for e in data["events"] if e["pruned"])
     assert cut["label"] == "4"
     assert [data["nodes"][i]["label"] for i in cut["pruned"]] == ["4 3", "4 6", "4 7", "4 8", "4 9"]
-    assert cut["reason"] == "value -0.111111 <= alpha -0.111111 at a Min node"
+    assert cut["reason"] == "value -0.111 <= alpha -0.111 at a Min node"
+    # entered with the window passed down: alpha is the first move's value already
+    entered = next(e for e in data["events"] if e["kind"] == "enter" and e["label"] == "4")
+    assert (entered["alpha"], entered["beta"]) == ("-0.111", "+inf")
 
 
 def test_a_transposition_table_marks_its_hits(client: TestClient) -> None:
@@ -136,6 +159,24 @@ def test_a_transposition_table_marks_its_hits(client: TestClient) -> None:
     effects = Counter(e["table"]["effect"] for e in data["events"] if e["table"])
     assert effects == {"cut": 13, "exact": 3}  # every hit: one per probe that found an entry
     assert explain(client, game="tictactoe", moves="1 5", depth=4)["value"] == data["value"]
+    assert data["table_note"] is None
+    assert explain(client, game="tictactoe", moves="1 5", depth=4)["table_note"] is None
+
+
+def test_no_table_hits_are_explained(client: TestClient) -> None:
+    why = ("No table hits: within {} plies from here no inner node is reached twice by "
+           "different move orders (the same position comes back 3 plies down at the "
+           "soonest, one side's two moves played the other way round, and leaves are not "
+           "looked up: 4 plies at least)")
+    for depth in (2, 3):  # at depth 3 the transposed positions are leaves
+        data = explain(client, game="tictactoe", moves="1 5", depth=depth, table=True)
+        assert data["counts"]["alphabeta"]["table_hits"] == 0
+        assert data["table_note"] == why.format(depth) + (
+            ". At depth 4 this position has 16: try it.")
+    data = explain(client, game="tictactoe", moves="1 5 9 3 7 4 6", depth=2, table=True)
+    assert data["table_note"] == why.format(2) + (
+        ", nor within any depth this page searches from this position. Try a position "
+        "with more moves left, or a game whose moves can be played in another order.")
 
 
 def test_table_hits_that_only_narrow_the_window(client: TestClient) -> None:
@@ -187,3 +228,90 @@ def test_connect_four_and_bad_positions(client: TestClient) -> None:
         "move 6 '6': the game is already over")
     assert refused(game="tictactoe", depth=2, table=1) == "table must be true or false"
     assert "unknown game 'go'" in refused(game="go", depth=2)
+
+
+def test_mcts_on_figure_5_2_simulation_by_simulation(client: TestClient) -> None:
+    """MCTS on AIMA figure 5.2, seed 1 (the simulations of test_mcts, worked by hand):
+    the tree it grew, each simulation's four steps, the root proven 3 after 10."""
+    data = explain(client, tree=FIG52, algorithm="mcts", seed=1)
+    assert (data["algorithm"], data["value"], data["best"], data["seed"]) == (
+        "mcts", "3", "B", 1)
+    assert data["counts"] == {"mcts": {"simulations": 10, "tree_nodes": 11, "tree_depth": 2}}
+    nodes = data["nodes"]
+    # pre-order, each node with the simulation that added it
+    assert [(n["label"], n["role"], n["added"]) for n in nodes] == [
+        ("A", "max", 0), ("B", "min", 1), ("B.1", "leaf", 7), ("B.2", "leaf", 9),
+        ("B.3", "leaf", 10), ("C", "min", 2), ("C.1", "leaf", 6), ("D", "min", 3),
+        ("D.1", "leaf", 4), ("D.2", "leaf", 5), ("D.3", "leaf", 8)]
+    events = data["events"]
+    assert len(events) == 10 and [e["number"] for e in events] == list(range(1, 11))
+    label = {i: n["label"] for i, n in enumerate(nodes)}
+    first = events[0]
+    assert first["selection"] == [] and label[first["expanded"]] == "B"
+    assert (first["playout"], first["result"], first["reward"]) == (["B.1"], "3", "0.083")
+    assert [(label[u["node"]], u["visits"], u["reward"], u["proven"])
+            for u in first["updates"]] == [("B", 1, "0.0833333", None), ("A", 1, "0.916667", None)]
+    fourth = events[3]
+    [level] = fourth["selection"]
+    assert [(o["move"], o["visits"], o["exploit"], o["explore"], o["score"])
+            for o in level["options"]] == [("B", 1, "0.083", "1.478", "1.561"),
+                                           ("C", 1, "0.333", "1.478", "1.811"),
+                                           ("D", 1, "1.000", "1.478", "2.478")]
+    assert label[level["chosen"]] == "D" and label[fourth["expanded"]] == "D.1"
+    assert [label[i] for i in fourth["path"]] == ["A", "D", "D.1"]
+    assert fourth["playout"] == [] and fourth["result"] == "14"  # a leaf: nothing to play out
+    assert fourth["updates"][0]["proven"] == "14"
+    last = events[-1]
+    assert [(label[u["node"]], u["proven"]) for u in last["updates"]] == [
+        ("B.3", "8"), ("B", "3"), ("A", "3")]
+    assert [(m["move"], m["visits"], m["proven"]) for m in last["root_moves"]] == [
+        ("B", 4, "3"), ("C", 2, "2"), ("D", 4, "2")]
+    assert data["summary"] == {
+        "effort": "10 simulations",
+        "trace": "a tree of 11 nodes 2 deep, 11 proven by the solver; the root proven; "
+                 "B visited 4 times of 10"}
+
+
+def test_mcts_on_a_game_position(client: TestClient) -> None:
+    """Tic-tac-toe after 1 5 9 3, seed 1: the moves in the game's notation, the playouts'
+    ends in its words, the same visits as the search's own (test_mcts)."""
+    data = explain(client, game="tictactoe", moves="1 5 9 3", algorithm="mcts", seed=1,
+                   simulations=100)
+    assert (data["value"], data["best"]) == ("+1 (X wins, proven)", "7")
+    assert data["counts"]["mcts"]["simulations"] == 30
+    first = data["events"][0]
+    assert (first["playout"], first["result"]) == (["6", "8", "4"],
+                                                   "-1 (O wins: three in a row)")
+    nodes = data["nodes"]
+    assert nodes[0]["label"] == "start"
+    assert [nodes[i]["label"] for i in nodes[0]["children"]] == ["2", "4", "6", "7", "8"]
+    assert {m["move"]: m["visits"] for m in data["events"][-1]["root_moves"]} == {
+        "2": 4, "4": 4, "6": 4, "7": 13, "8": 5}
+    again = explain(client, game="tictactoe", moves="1 5 9 3", algorithm="mcts", seed=1,
+                    simulations=100)
+    assert again == data  # from a seed: the same search, step for step
+    other = explain(client, game="tictactoe", moves="1 5 9 3", algorithm="mcts", seed=2,
+                    simulations=100)
+    assert other["events"] != data["events"]
+
+    def refused(**body: Any) -> str:
+        return bad(client.post("/api/explain", json={"algorithm": "mcts", **body}))
+
+    assert refused(game="tictactoe", simulations=0) == (
+        "simulations must be a whole number from 1 to 300")
+    assert refused(game="tictactoe", seed=-1) == (
+        "seed must be a whole number from 0 to 2,147,483,647")
+    assert refused(game="tictactoe", moves="1 4 2 5 3") == (
+        "the game is already over in this position: nothing to search")
+    assert refused(game="tictactoe", seed=True).startswith("seed must be")
+
+
+def test_a_search_summary_for_the_comparison(client: TestClient) -> None:
+    data = explain(client, tree=FIG52)
+    assert data["summary"] == {
+        "effort": "11 nodes examined",
+        "trace": "4 inner nodes entered, 11 nodes returned, 1 cut pruning 2 children"}
+    data = explain(client, game="connect4", moves="4 4", depth=4, table=True)
+    assert data["summary"]["trace"] == (
+        "206 inner nodes entered, 768 nodes returned, 111 cuts pruning 521 children, "
+        "35 table hits")

@@ -81,7 +81,7 @@ def guarded(prog: str, label: str | None = None) -> Callable[[Main[T]], Main[T]]
     return wrap
 
 
-class EndOfInput(Exception):
+class EndOfInput(EOFError):
     """A human's input ended (Ctrl-D, end of a piped file): the game stops cleanly."""
 
 

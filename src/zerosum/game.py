@@ -199,6 +199,12 @@ class GameBase(Generic[S, A]):
         winner = self.winner(state)
         return f"{winner} wins" if winner else "Draw"
 
+    def pass_turn(self, state: S) -> S | None:
+        """The state after the side to move loses its turn (a referee's ruling, e.g. a
+        course's "a late move is forfeit and play returns to the other player"); None
+        (the default) where the game cannot express it: the side then loses the game."""
+        return None
+
     def playout_policy(self, state: S, rng: random.Random) -> A:
         """The move a Monte Carlo playout makes in the non-terminal `state`: uniformly
         random here; a game may prefer better moves (drawn with `rng`, for replays)."""
@@ -230,9 +236,7 @@ def format_value(game: AnyGame, value: float, *, decided: bool = False,
     "+3 (proven: Player 1 ahead by 3)", "-1.5 (estimate: Player 2 ahead)"."""
     if math.isinf(value):
         return "none yet"  # a search stopped before it judged any move
-    # Estimates to three decimals (more would be noise); results as they are.
-    number = f"{value:+.6g}" if decided else f"{value:+.3f}".rstrip("0").rstrip(".")
-    number = "0" if number in ("+0", "-0", "0") or not value else number
+    number = format_number(value, decided=decided)
     side = game.players[0] if value > 0 else game.players[1]
     score = game.values.kind == "score"
     if not decided:
@@ -248,6 +252,17 @@ def format_value(game: AnyGame, value: float, *, decided: bool = False,
     result = f"{side} wins" if value else "draw"
     soon = ", proven" if plies is None else f" in {plies_text(plies)}"
     return f"{number} ({result}{soon})"
+
+
+def format_number(value: float, *, decided: bool = False) -> str:
+    """A value's number alone, as format_value writes it (a window's bounds, a tree's
+    values in the explain views): signed, an estimate to three decimals (more would be
+    noise), a decided value as it is; "+inf" and "-inf" for an open window's ends.
+    "+1", "-0.111", "0", "+inf"."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    number = f"{value:+.6g}" if decided else f"{value:+.3f}".rstrip("0").rstrip(".")
+    return "0" if number in ("+0", "-0", "0") or not value else number
 
 
 def plies_text(plies: int) -> str:
@@ -268,14 +283,26 @@ def count_paths(game: AnyGame, state: Any, depth: int) -> int:
     return sum(count_paths(game, game.result(state, a), depth - 1) for a in actions)
 
 
-def replay(game: AnyGame, state: Any, moves: Sequence[str]) -> Any:
-    """The position after the typed `moves` from `state`; InputError names the first
-    move that is not legal (its number, counting from 1) or comes after the end."""
-    for number, text in enumerate(moves, 1):
+def play_line(game: AnyGame, state: Any, moves: Sequence[str],
+              first: int = 1) -> tuple[Any, list[Any]]:
+    """(the position after the typed `moves` from `state`, their actions); InputError
+    names the first move that is not legal (its number, counting from `first`) or comes
+    after the end."""
+    actions = []
+    for number, text in enumerate(moves, first):
         if game.is_terminal(state):
             raise InputError(f"move {number} ({text}): the game is already over")
         try:
-            state = game.result(state, game.parse_move(state, text))
+            action = game.parse_move(state, text)
+            if action not in game.actions(state):  # a lenient parse_move of one's own
+                raise InputError("not a legal move here")
+            state = game.result(state, action)
         except InputError as e:
             raise InputError(f"move {number} ({text}): {e}") from None
-    return state
+        actions.append(action)
+    return state, actions
+
+
+def replay(game: AnyGame, state: Any, moves: Sequence[str]) -> Any:
+    """The position after the typed `moves` from `state` (see play_line)."""
+    return play_line(game, state, moves)[0]

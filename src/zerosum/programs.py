@@ -18,10 +18,13 @@ my/ConnectFour.py`), so the command works from the empty folder.
 
 Every call runs in the sandbox of zerosum.marker.sandbox (limits on CPU, memory,
 processes and file size, no network where the system allows it). Nothing a program does
-is trusted: each player answers `choose(game, state) -> Move` or raises ProgramFault,
-whose message says in words what went wrong (its game is lost), or MoveForfeited (the
-course's rule: COMP3608's program that gives no column within its second forfeits the
-move, and play returns to the other player; the referee applies it).
+is trusted: each player answers `choose(game, state) -> Move` or raises ProgramFault
+(match.AgentFault: its message says in words what went wrong; the game is lost) or
+MoveForfeited (match.LateAnswer: COMP3608's program that gives no column within its
+second forfeits the move, the course's rule, and play returns to the other player; the
+player's `late` says so to zerosum.match.play_match). The kinds are registered in the
+catalogue by zerosum.players.kinds.programs; `following` tells the players of a refereed
+game its moves, and `close_players` ends their processes.
 """
 
 from __future__ import annotations
@@ -35,85 +38,30 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from zerosum.agents import ComputerAgent, Move, agent_from_spec
-from zerosum.convert import MAX_DEPTH, MAX_SECONDS, parse_float, parse_int, shown
+from zerosum.convert import MAX_SECONDS, parse_float, shown
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
-from zerosum.marker.check import failure
-from zerosum.marker.sandbox import Limits, Run, Session, run_program
+from zerosum.marker.sandbox import Limits, Run, Session, failure, run_program
+from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move
+from zerosum.players.agents import ComputerAgent
 from zerosum.result import Info, InfoSink, Limit, SearchResult
 from zerosum.stop import Stop
 
-FORFEIT = "--"  # a forfeited move, as a game's record writes it
 KINDS = ("course:comp3608", "course:maxconnect4", "ugi")
-SETTINGS = {
-    "course:comp3608": ("time", "dir"),
-    "course:maxconnect4": ("depth", "time", "dir"),
-    "ugi": ("time", "depth", "nodes", "timeout", "startup", "dir"),
-}
 GRACE = 10.0  # seconds past a program's own limit before the referee's clock runs out
+ONE_MOVE_DEPTH = 4  # UTA's one-move mode: the depth given when none is set
+ONE_MOVE_SECONDS = 10.0
 GAME_MOVES = 400  # an engine's moves in a game, for its CPU limit (a tournament's --max-plies)
 SHOWN = 60  # characters of a program's wrong answer quoted in a reason
 
 
-class ProgramFault(Exception):
+class ProgramFault(AgentFault):
     """A program did not answer as it must: its game is lost. The message says why."""
 
 
-class MoveForfeited(ProgramFault):
-    """The program forfeits this move (the course's rule): play passes to the other side,
-    in `state`."""
-
-    def __init__(self, why: str, state: Any, seconds: float) -> None:
-        super().__init__(why)
-        self.state = state
-        self.seconds = seconds
-
-
-def is_program(text: str) -> bool:
-    """Is `text` a program's spec (course:... or ugi:...)?"""
-    head = text.strip().split(":", 1)[0]
-    return head == "course" or head.split(",", 1)[0] == "ugi"
-
-
-def pass_turn(game: AnyGame, state: Any) -> Any:
-    """The same position with the other side to move (a forfeited move), in the games
-    whose positions say whose turn it is apart from the stones: Connect Four's and
-    Max-Connect4's; InputError elsewhere."""
-    from zerosum.games.connect4.game import Position as Connect4Position
-    from zerosum.games.maxconnect4.bitboard import Position as MaxPosition
-
-    if isinstance(state, Connect4Position):
-        return Connect4Position(state.current ^ state.mask, state.mask, not state.red_to_move)
-    if isinstance(state, MaxPosition):
-        return state._replace(p1_to_move=not state.p1_to_move)
-    raise InputError(f"{type(game).__name__} has no way to pass a move")
-
-
-def split_spec(text: str) -> tuple[str, dict[str, str], str]:
-    """KIND[,SETTING=VALUE...]:COMMAND as (kind, settings, command)."""
-    text = text.strip()
-    if text.startswith("course:"):
-        head, sep, command = text[len("course:"):].partition(":")
-        head = "course:" + head
-    else:
-        head, sep, command = text.partition(":")
-    kind, *items = head.split(",")
-    if kind not in KINDS:
-        raise InputError(f"player {shown(text, 40)}: no program kind {shown(kind)}; "
-                         f"choose from {', '.join(KINDS)}")
-    if not sep or not command.strip():
-        raise InputError(f"player {shown(text, 40)}: give the program's command after "
-                         f"{kind}: (e.g. {kind}:python3 ConnectFour.py)")
-    settings: dict[str, str] = {}
-    for item in filter(None, (i.strip() for i in items)):
-        key, equals, value = item.partition("=")
-        if not equals or key in settings or key not in SETTINGS[kind]:
-            why = "repeated" if key in settings else "not SETTING=VALUE" if not equals \
-                else f"unknown (settings of {kind}: {', '.join(SETTINGS[kind])})"
-            raise InputError(f"player {shown(text, 40)}: {shown(item)} is {why}")
-        settings[key] = value
-    return kind, settings, command
+class MoveForfeited(LateAnswer):
+    """The program gave no answer in time (COMP3608: the move is forfeit, and play
+    returns to the other player, as the player's `late` says)."""
 
 
 def resolve_command(command: str, folder: Path | None, what: str) -> list[str]:
@@ -141,11 +89,9 @@ def resolve_command(command: str, folder: Path | None, what: str) -> list[str]:
     return resolved
 
 
-def seconds_setting(settings: dict[str, str], key: str, what: str,
-                    default: float | None) -> float | None:
-    if key not in settings:
-        return default
-    return parse_float(settings[key], f"{what}{key}", lo=0, lo_open=True, hi=MAX_SECONDS)
+def read_seconds(text: str, what: str) -> float:
+    """A program's own setting in seconds (`timeout`, `startup`)."""
+    return parse_float(text, what, lo=0, lo_open=True, hi=MAX_SECONDS)
 
 
 class ProgramPlayer(ComputerAgent):
@@ -155,16 +101,18 @@ class ProgramPlayer(ComputerAgent):
 
     kind = ""
     follows_passes = True  # can it be told a position after a forfeited move?
+    late: str | None = None  # what a late answer costs, if the course says ("move")
+    why_lost = ""  # said of a late answer that costs the game though the course says move
 
-    def __init__(self, text: str, settings: dict[str, str], command: str) -> None:
-        what = f"player {shown(text, 40)}: "
-        self.name = text.strip()
+    def __init__(self, command: str, extra: dict[str, Any]) -> None:
+        what = f"player {shown(self.kind + ':' + command, 40)}"
+        self.name = f"{self.kind}:{command}"
         self.folder: Path | None = None
-        if "dir" in settings:
-            self.folder = Path(settings["dir"]).resolve()
+        if "dir" in extra:
+            self.folder = Path(extra["dir"]).resolve()
             if not self.folder.is_dir():
-                raise InputError(f"{what}dir {shown(settings['dir'])}: no such folder")
-        self.command = resolve_command(command, self.folder, what.rstrip(": "))
+                raise InputError(f"{what}: dir {shown(extra['dir'])}: no such folder")
+        self.command = resolve_command(command, self.folder, what)
 
     @property
     def move_timeout(self) -> float:
@@ -178,6 +126,10 @@ class ProgramPlayer(ComputerAgent):
         result = self.analyse(game, state)
         figures = result if result.algorithm == "ugi" else None
         return Move(result.action, figures, time.perf_counter() - t0)
+
+    def follow(self, moves: list[str | None]) -> None:
+        """The game's moves so far, in its notation (None: a forfeited move); a player
+        that must tell its program the position keeps them."""
 
     def run(self, args: Sequence[str], seconds: float,
             inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = ()) -> Run:
@@ -209,14 +161,11 @@ class CourseConnect4(ProgramPlayer):
     one line, or files written lose the game (an illegal column too: the referee's)."""
 
     kind = "course:comp3608"
+    late = "move"  # the course's rule
 
-    def __init__(self, spec: GameSpec, text: str, settings: dict[str, str],
-                 command: str) -> None:
-        what = f"player {shown(text, 40)}: "
-        if spec.name != "connect4":
-            raise InputError(f"{what}COMP3608's programs play Connect Four, not {spec.name}")
-        super().__init__(text, settings, command)
-        self.seconds = seconds_setting(settings, "time", what, 1.0) or 1.0
+    def __init__(self, command: str, limit: Limit, extra: dict[str, Any]) -> None:
+        super().__init__(command, extra)
+        self.seconds = limit.seconds or 1.0
         self.limit = Limit(seconds=self.seconds)
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
@@ -226,17 +175,14 @@ class CourseConnect4(ProgramPlayer):
         geo = getattr(game, "geo", None)
         if geo is None or (geo.width, geo.height) != (7, 6):
             raise InputError("COMP3608's programs play on the 7x6 board only")
-        t0 = time.perf_counter()
         player = "red" if state.red_to_move else "yellow"
         run = self.run([format_course(state.stones, geo), player], self.seconds)
         if run.timed_out:
-            raise MoveForfeited(f"no column within {self.seconds:g} s", pass_turn(game, state),
-                                time.perf_counter() - t0)
+            raise MoveForfeited(f"no column within {self.seconds:g} s" + self.why_lost)
         check_run(run, self.seconds)
         lines = [line.strip() for line in run.stdout.splitlines() if line.strip()]
         if not lines:
-            raise MoveForfeited("printed no column", pass_turn(game, state),
-                                time.perf_counter() - t0)
+            raise MoveForfeited("printed no column" + self.why_lost)
         if len(lines) > 1:
             raise ProgramFault(f"printed {len(lines)} lines, not one column: "
                                f"{shown(' | '.join(lines), SHOWN)}")
@@ -254,20 +200,16 @@ class OneMove(ProgramPlayer):
 
     kind = "course:maxconnect4"
 
-    def __init__(self, spec: GameSpec, text: str, settings: dict[str, str],
-                 command: str) -> None:
-        what = f"player {shown(text, 40)}: "
-        if spec.name != "maxconnect4":
-            raise InputError(f"{what}the one-move programs play Max-Connect4, not {spec.name}")
-        super().__init__(text, settings, command)
-        self.depth = parse_int(settings.get("depth", "4"), f"{what}depth", lo=1, hi=MAX_DEPTH)
-        self.seconds = seconds_setting(settings, "time", what, 10.0) or 10.0
+    def __init__(self, command: str, limit: Limit, extra: dict[str, Any]) -> None:
+        super().__init__(command, extra)
+        self.depth = limit.depth or ONE_MOVE_DEPTH
+        self.seconds = limit.seconds or ONE_MOVE_SECONDS
         self.limit = Limit(depth=self.depth, seconds=self.seconds)
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
         from zerosum.games.maxconnect4 import format_board
-        from zerosum.marker.cases import one_move_made
+        from zerosum.marker.onemove import one_move_made
 
         board = format_board(state).replace("\n", "\r\n")
         run = self.run(["one-move", "input.txt", "output.txt", str(self.depth)], self.seconds,
@@ -292,25 +234,18 @@ class UgiPlayer(ProgramPlayer):
 
     kind = "ugi"
 
-    def __init__(self, spec: GameSpec, text: str, settings: dict[str, str],
-                 command: str) -> None:
-        what = f"player {shown(text, 40)}: "
-        super().__init__(text, settings, command)
-        seconds = seconds_setting(settings, "time", what, None)
-        depth = parse_int(settings["depth"], f"{what}depth", lo=1, hi=MAX_DEPTH) \
-            if "depth" in settings else None
-        nodes = parse_int(settings["nodes"], f"{what}nodes", lo=1) if "nodes" in settings \
-            else None
-        if seconds is None and depth is None and nodes is None:
-            seconds = 1.0
-        self.limit = Limit(depth=depth, seconds=seconds, nodes=nodes)
-        self.timeout = seconds_setting(settings, "timeout", what,
-                                       2 * seconds + 1 if seconds is not None else 30.0) or 30.0
-        self.startup = seconds_setting(settings, "startup", what, 20.0) or 20.0
+    def __init__(self, spec: GameSpec, command: str, limit: Limit,
+                 extra: dict[str, Any]) -> None:
+        super().__init__(command, extra)
+        self.limit = limit
+        seconds = limit.seconds
+        self.timeout = extra.get("timeout") or (2 * seconds + 1 if seconds is not None
+                                                 else 30.0)
+        self.startup = extra.get("startup") or 20.0
         self.position = spec.position
         self.follows_passes = spec.position is not None
         self.session: Session | None = None
-        self.history: list[str] | None = None  # the game's moves so far, from the referee
+        self.history: list[str | None] | None = None  # the game's moves (None: forfeited)
         self.known: tuple[Any, list[str]] | None = None  # a state and the moves to it
 
     @property
@@ -360,7 +295,7 @@ class UgiPlayer(ProgramPlayer):
         """The `position` command for `state`: the referee's record of the game when it
         told one, else the moves this player saw (its own and each reply found by
         trying the legal moves), else the game's position format."""
-        moves: list[str] | None = None
+        moves: list[str | None] | None = None
         if self.history is not None:
             moves = list(self.history)
         elif state == game.initial_state():
@@ -372,8 +307,9 @@ class UgiPlayer(ProgramPlayer):
                     if game.result(before, action) == state:
                         moves = [*seen, game.format_move(action)]
                         break
-        if moves is not None and FORFEIT not in moves:
-            return "position startpos" + ("" if not moves else " moves " + " ".join(moves))
+        if moves is not None and None not in moves:
+            shown_moves = [m for m in moves if m is not None]
+            return "position startpos" + ("" if not moves else " moves " + " ".join(shown_moves))
         if self.position is not None:
             return f"position fen {self.position.format(game, state)}"
         raise InputError("the engine cannot be told this position: the game has no "
@@ -426,6 +362,9 @@ class UgiPlayer(ProgramPlayer):
             result.stats.nodes = last.nodes
         return result
 
+    def follow(self, moves: list[str | None]) -> None:
+        self.history = list(moves)
+
     def close(self) -> None:
         if self.session is not None:
             self.session.send("quit")
@@ -433,37 +372,32 @@ class UgiPlayer(ProgramPlayer):
             self.session = None
 
 
-def program_player(spec: GameSpec, text: str) -> ProgramPlayer:
-    """The player a program's spec makes; InputError naming what is wrong with it."""
-    kind, settings, command = split_spec(text)
-    if kind == "course:comp3608":
-        return CourseConnect4(spec, text, settings, command)
-    if kind == "course:maxconnect4":
-        return OneMove(spec, text, settings, command)
-    return UgiPlayer(spec, text, settings, command)
+# -- what a referee does with program players (beside asking their moves) ------------------
 
 
-def player_from_spec(spec: GameSpec, text: str, default_seed: int | None = None) -> ComputerAgent:
-    """Any player's spec: a program's (course:..., ugi:...) or zerosum's own
-    (agents.agent_from_spec)."""
-    if is_program(text):
-        return program_player(spec, text)
-    return agent_from_spec(spec, text, default_seed)
+class Following(MatchObserver):
+    """Tells the program players of a refereed game every move (an engine must be sent
+    the game's moves), the opening's first; and settles the course's forfeit of a move:
+    where the other side cannot be told of a pass (a UGI engine in a game without a
+    position format), a late answer loses the game instead, and the reason says so."""
 
+    def __init__(self, agents: Sequence[Any], opening: Sequence[str]) -> None:
+        self.players = [a if isinstance(a, ProgramPlayer) else None for a in agents]
+        self.moves: list[str | None] = list(opening)
+        for side, player in enumerate(self.players):
+            other = agents[1 - side] if len(agents) == 2 else None
+            if player is not None and player.late == "move" and \
+                    isinstance(other, ProgramPlayer) and not other.follows_passes:
+                player.late = "game"
+                player.why_lost = " (its opponent cannot be told of a forfeited move)"
 
-# -- what the referee asks of program players (beside choose) ----------------------------
+    def before_move(self, game: AnyGame, state: Any, side: int) -> None:
+        player = self.players[side]
+        if player is not None:
+            player.follow(self.moves)
 
-
-def tell_moves(agent: Any, moves: Iterable[str]) -> None:
-    """Tell a player the game's moves so far (FORFEIT for a forfeited one), for an engine
-    that must be sent them."""
-    if isinstance(agent, UgiPlayer):
-        agent.history = list(moves)
-
-
-def follows_passes(agent: Any) -> bool:
-    """Can this player go on after the other forfeits a move?"""
-    return not isinstance(agent, ProgramPlayer) or agent.follows_passes
+    def after_move(self, game: AnyGame, state: Any, side: int, move: Move) -> None:
+        self.moves.append(None if move.action is None else game.format_move(move.action))
 
 
 def close_players(agents: Iterable[Any]) -> None:

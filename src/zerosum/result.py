@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from zerosum.stop import Stop
@@ -44,6 +44,25 @@ class Limit:
 
 
 @dataclass(frozen=True)
+class MoveStats:
+    """One root move of a running MCTS, as UCB1 (UCT) weighs it for the next selection.
+
+    `visits`: the simulations through it; `mean`: their mean value from Max's side on
+    the search's value scale (as `Info.value`: [-1, 1] unless bounds are given); the
+    selection score is `uct_exploit + uct_explore`: the mean reward in [0, 1] of the
+    player to move at the root, and c * sqrt(ln N / n), the bonus for few visits.
+    `proven`: the value MCTS-Solver proved for the move (Max's side), else None; a
+    proven move is scored by that value alone (uct_explore 0)."""
+
+    action: Any
+    visits: int
+    mean: float
+    uct_exploit: float
+    uct_explore: float
+    proven: float | None = None
+
+
+@dataclass(frozen=True)
 class Info:
     """What a running search reports each time something worth showing happens: each
     finished depth (iterative deepening), every so many simulations (MCTS).
@@ -53,7 +72,8 @@ class Info:
     the game's value rather than an estimate, `plies` its minimax distance to the end
     when known (see SearchResult). `nodes` counts the search's unit (MCTS: simulations;
     `unit` says which), `elapsed` is wall time in seconds. `visits`: MCTS's visit
-    counts of the root moves.
+    counts of the root moves; `root_moves`: MCTS's figures of each root move
+    (MoveStats: visits, mean value, the two terms of UCB1), empty for other searches.
     """
 
     depth: int | None
@@ -67,6 +87,7 @@ class Info:
     table_hits: int = 0
     unit: str = "nodes"
     visits: tuple[tuple[Any, int], ...] = ()
+    root_moves: tuple[MoveStats, ...] = ()
 
     @property
     def nodes_per_second(self) -> float:
@@ -156,7 +177,14 @@ def depth_text(depth: int | None, unit: str = "nodes") -> str:
 
 @dataclass(frozen=True)
 class TraceEvent:
-    """Sent to a tracer each time a node returns (so events arrive in post-order)."""
+    """Sent to a tracer each time a node returns (kind "exit": events arrive in
+    post-order) and, when the search is asked for entries too (`trace_entries`), each
+    time an inner node is entered (kind "enter"), before its children are searched.
+
+    An exit carries the node's value and its final alpha and beta; an entry, the window
+    passed down to the node (before a table's bound narrows it) and the textbook's
+    starting v (-inf at a Max node, +inf at a Min node). A leaf (terminal, or cut off
+    by the depth) has only its exit. Minimax has no window: (-inf, +inf) throughout."""
 
     state: Any
     action: Any  # the action that led here (None at the root)
@@ -165,6 +193,7 @@ class TraceEvent:
     beta: float
     value: float
     pruned: bool = False  # True when this node's remaining children were cut off
+    kind: Literal["enter", "exit"] = "exit"
 
 
 Tracer = Callable[[TraceEvent], None]

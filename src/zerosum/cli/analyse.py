@@ -17,12 +17,21 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from zerosum.agents import SearchAgent, engines_of, make_agent, value_text
 from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg, shown
 from zerosum.game import AnyGame, InputError, format_value, replay
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.kernel import Enhancements
-from zerosum.result import Info, Limit, SearchResult, depth_text
+from zerosum.players.agents import ComputerAgent
+from zerosum.players.catalogue import (
+    DEFAULT_SECONDS,
+    Choice,
+    default_kind,
+    kind_of,
+    kinds_for,
+    names_for,
+)
+from zerosum.players.text import value_text
+from zerosum.result import Info, SearchResult, depth_text
 from zerosum.stop import Stop
 
 MAX_NODES = 10**12
@@ -38,20 +47,23 @@ def register(sub: Any) -> None:
     )
     games = p.add_subparsers(title="games", metavar="GAME", dest="game")
     for spec in all_games():
-        players = ["random", *SearchAgent.ALGORITHMS, *engines_of(spec)]
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
         g.add_argument("line", nargs="*", metavar="MOVE",
                        help="moves from the start, as you would type them in play")
         if spec.position is not None:
             g.add_argument("--position", metavar="TEXT",
                            help=f"start from this position ({spec.position.name})")
-        g.add_argument("--player", choices=players, default=default_player(spec),
+        g.add_argument("--player", choices=names_for(spec), default=default_kind(spec),
                        help="who searches (default: %(default)s)")
+        kinds = kinds_for(spec)
+        fixed = ", ".join(k.name for k in kinds if k.fixed_depth)
+        timed = ", ".join(k.name for k in kinds if k.timed)
         g.add_argument("--depth", type=depth_arg,
-                       help="depth limit (minimax, alpha-beta: default "
-                       f"{spec.default_depth}; 0 = to the end of the game)")
+                       help=f"depth limit ({fixed}: default {spec.default_depth}; 0 = to the "
+                       "end of the game)")
         g.add_argument("--time", type=positive_float,
-                       help="seconds (default: 1 for iterative deepening, MCTS and engines)")
+                       help=f"seconds (default: {DEFAULT_SECONDS:g} for {timed}; an engine "
+                       "given --depth alone searches by depth)")
         g.add_argument("--nodes", type=int_arg(1, MAX_NODES),
                        help="node budget (MCTS: simulations)")
         g.add_argument("--seed", type=seed_arg, default=None, help="seed of random and mcts")
@@ -72,10 +84,6 @@ def enhancement_list(text: str) -> tuple[str, ...]:
     return names
 
 
-def default_player(spec: GameSpec) -> str:
-    return next(iter(engines_of(spec)), "iterative")
-
-
 def run(args: argparse.Namespace) -> int:
     if args.game is None:
         raise InputError("name a game, e.g. zerosum analyse connect4 4 4 5")
@@ -84,18 +92,14 @@ def run(args: argparse.Namespace) -> int:
     state = start(spec, game, getattr(args, "position", None), args.line)
     if game.is_terminal(state):
         raise InputError(f"the game is over in that position: {game.outcome(state)}")
-    depth = args.depth
-    if depth is None and args.player in ("minimax", "alphabeta", "depth-limited"):
-        depth = spec.default_depth
-    if depth == 0 and args.player != "depth-limited":
-        depth = None  # to the end of the game
-    seconds = args.time
-    if seconds is None and args.player not in ("minimax", "alphabeta", "depth-limited",
-                                               "random") and args.nodes is None:
-        seconds = 1.0
     enhancements = replace(Enhancements(), **{name: False for name in args.off})
-    agent = make_agent(spec, args.player, depth, seconds, args.seed, enhancements)
-    limit = Limit(depth=depth, seconds=seconds, nodes=args.nodes)
+    kind = kind_of(spec, args.player)
+    choice = Choice(depth=args.depth, seconds=args.time, nodes=args.nodes, seed=args.seed,
+                    enhancements=enhancements)
+    limit = kind.limit(spec, choice)
+    agent = kind.make(spec, choice)
+    if not isinstance(agent, ComputerAgent):
+        raise InputError(f"{args.player} cannot analyse a position")
     out = sys.stdout
     out.write(f"{spec.title}: {args.player} searches, {limit}\n{game.render(state)}\n")
     unit = "simulations" if args.player == "mcts" else "nodes"

@@ -13,58 +13,35 @@ import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from zerosum.agents import (
-    Agent,
-    ComputerAgent,
-    FileAgent,
-    HumanAgent,
-    Move,
-    Quit,
-    SearchAgent,
-    Watch,
-    agent_from_spec,
-    engines_of,
-    make_agent,
-    play_match,
-)
 from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, ask, choose
 from zerosum.convert import MAX_DEPTH, depth_arg, parse_int, positive_float, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, Option, add_options, all_games, get_game
+from zerosum.match import Agent, Move, play_match
+from zerosum.players.agents import ComputerAgent, FileAgent, SearchAgent
+from zerosum.players.catalogue import (
+    DEFAULT_SECONDS,
+    Choice,
+    default_kind,
+    explain_kinds,
+    kind_of,
+    kinds_for,
+    make_player,
+    names_for,
+)
+from zerosum.players.spec import agent_from_spec
+from zerosum.players.terminal import HumanAgent, Quit, Watch
+from zerosum.players.text import MatchPrinter
 from zerosum.result import Limit
 from zerosum.search.estimate import PROBE_NODES, full_search_cost
 
-OPPONENTS = {
-    "random": "random moves",
-    "minimax": "looks at every line of play, to a depth you choose",
-    "alphabeta": "alpha-beta: minimax's choice, found faster",
-    "depth-limited": "alpha-beta to a depth, judging positions by the game's heuristic",
-    "iterative": "alpha-beta deeper and deeper within a time per move",
-    "mcts": "Monte Carlo tree search within a time per move",
-}
-TIMED = ("iterative", "mcts")  # opponents given a time per move
 OWN_AGENT_HELP = ("or your own agent, FILE.py[:SETTING=VALUE,...] (a file defining "
                   "make_agent(seed, **settings), as docs/examples/myagent.py; runs the "
                   "file's code), or a player as zerosum tournament writes it, e.g. "
                   "alphabeta:depth=6")
 
 
-OPPONENT_HELP = """\
-  random: plays any legal move at random; easy to beat.
-  minimax: looks ahead every possible line of play to a fixed number of moves
-    (the depth), or to the end of the game, and picks the best for itself.
-  alphabeta: the same choice as minimax, found faster: it skips lines that
-    cannot change the decision, so it can look deeper in the same time.
-  depth-limited: alpha-beta to a fixed depth, judging the positions there with
-    the game's own rule of thumb (its heuristic).
-  iterative: alpha-beta to depth 1, 2, 3, ... until its time per move runs out;
-    plays the best move of the deepest search it finished.
-  mcts: Monte Carlo tree search: plays many random games from each move and
-    prefers the moves that win most often; proven wins are played at once.
-  engine: the game's own, stronger player, given a time per move.
-  solver (Connect Four): perfect play, when it can prove the position within the
-    time per move; otherwise the engine's first choice."""
 GAME_HELP = """\
   Every game here is for two players who take turns, and one side's gain is the
   other's loss. You play against the computer (or watch it play itself); the
@@ -86,9 +63,8 @@ def register(sub: Any) -> None:
     games = p.add_subparsers(title="games", metavar="GAME", dest="game")
     for spec in all_games():
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
-        opponents = [*OPPONENTS, *engines_of(spec)]
-        g.add_argument("--opponent", default=default_opponent(spec), metavar="PLAYER",
-                       help=f"who the engine is: {', '.join(opponents)} (default: "
+        g.add_argument("--opponent", default=default_kind(spec), metavar="PLAYER",
+                       help=f"who the engine is: {', '.join(names_for(spec))} (default: "
                        f"%(default)s); {OWN_AGENT_HELP}")
         g.add_argument("--depth", type=depth_arg,
                        help="depth limit of the engine's search; 0 = to the end of the game "
@@ -123,16 +99,12 @@ def add_game_file_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --game-file: skip the quick conformance check of the game")
 
 
-def opponents_of(spec: GameSpec) -> list[str]:
-    return [*OPPONENTS, *engines_of(spec)]
-
-
 def written_opponent(spec: GameSpec, text: str, depth: int | None, seconds: float | None,
                      seed: int | None) -> Agent | None:
     """The opponent `text` writes when it is more than a name (a player with settings,
     `alphabeta:depth=6`, or a person's agent file, `myagent.py:greed=2`), read by the one
     reader of players' specs (agents.agent_from_spec); None for a plain name."""
-    if text in opponents_of(spec) or (":" not in text and not text.endswith(".py")):
+    if text in names_for(spec) or (":" not in text and not text.endswith(".py")):
         return None
     if depth is not None or seconds is not None:
         raise InputError(f"--depth and --time go with a player's name; {text} says its "
@@ -157,25 +129,13 @@ class OwnAgent:
         return move
 
 
-def default_opponent(spec: GameSpec) -> str:
-    engines = engines_of(spec)
-    if engines:
-        return next(iter(engines))
-    return "iterative"
-
-
 def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float | None,
                   seed: int | None) -> Agent:
-    if kind not in opponents_of(spec):
+    """A player of kind `kind` with the settings given (None: the kind's default)."""
+    if kind not in names_for(spec):
         raise InputError(f"unknown opponent {kind!r}; choose from "
-                         f"{', '.join(opponents_of(spec))}, or your own agent FILE.py")
-    if depth is None and kind in ("minimax", "alphabeta", "depth-limited"):
-        depth = spec.default_depth
-    if depth == 0 and kind != "depth-limited":
-        depth = None  # 0 means: to the end of the game
-    if seconds is None and (depth is None or kind not in engines_of(spec)):
-        seconds = 1.0  # an engine given a depth alone searches by depth
-    return make_agent(spec, kind, depth, seconds, seed)
+                         f"{', '.join(names_for(spec))}, or your own agent FILE.py")
+    return make_player(spec, kind, Choice(depth=depth, seconds=seconds, seed=seed))
 
 
 def full_search_note(game: AnyGame, kind: str) -> tuple[bool, str]:
@@ -234,7 +194,7 @@ def start(spec: GameSpec, options: dict[str, Any], opponent: Agent, side: str,
     names = getattr(game, "players", ("Max", "Min"))
     out.write(f"{spec.title}: {names[0]} = {agents[0].name}, {names[1]} = {agents[1].name}\n")
     try:
-        play_match(game, agents, out=out)
+        play_match(game, agents, observer=MatchPrinter(out))
     except Quit:
         return 130
     except KeyboardInterrupt:
@@ -276,7 +236,7 @@ def play_game_file(args: argparse.Namespace, spec: GameSpec, game: AnyGame,
                    use_menu: bool) -> int:
     if use_menu:
         return menu(sys.stdin, sys.stdout, spec)
-    kind = args.file_opponent or default_opponent(spec)
+    kind = args.file_opponent or default_kind(spec)
     opponent = written_opponent(spec, kind, args.file_depth, args.file_time, args.file_seed)
     if opponent is None:
         depth = spec.default_depth if args.file_depth is None else args.file_depth
@@ -325,22 +285,23 @@ def menu(inp: TextIO, out: TextIO, spec: GameSpec | None = None) -> int:
     try:
         spec = spec or choose_game(inp, out)
         options, game = ask_options(inp, out, spec)
-        engines = engines_of(spec)
-        kinds = [*[(k, f"{k}: {v}") for k, v in OPPONENTS.items()],
-                 *[(k, f"{k}: the game's own {k}") for k in engines]]
-        kind = choose(inp, out, "Opponent:", kinds, default=[*OPPONENTS].index("iterative") + 1
-                      if not engines else len(OPPONENTS) + 1, help=OPPONENT_HELP)
+        kinds = [k for k in kinds_for(spec) if k.argument is None]
+        default = default_kind(spec)
+        kind = kind_of(spec, choose(
+            inp, out, "Opponent:", [(k.name, f"{k.name}: {k.help}") for k in kinds],
+            default=[k.name for k in kinds].index(default) + 1, help=explain_kinds(kinds)))
         depth: int | None = None
-        seconds = 1.0
-        if kind in ("minimax", "alphabeta", "depth-limited"):
-            depth = ask_depth(inp, out, game, kind, spec.default_depth)
-        if kind in TIMED or kind in engines:
-            seconds = ask(inp, out, "Seconds per move", positive_float, 1.0, SECONDS_HELP)
+        seconds: float | None = None
+        if kind.fixed_depth:
+            depth = ask_depth(inp, out, game, kind.name, spec.default_depth)
+        if kind.timed:
+            seconds = ask(inp, out, "Seconds per move", positive_float, DEFAULT_SECONDS,
+                          SECONDS_HELP)
         side = choose(inp, out, "Your side:", [("first", "first (moves first)"),
                                               ("second", "second"),
                                               ("none", "none: watch the engine play itself")],
                       help=SIDE_HELP)
-        opponent = make_opponent(spec, kind, depth, seconds, None)
+        opponent = make_opponent(spec, kind.name, depth, seconds, None)
         out.write("\n")
         return start(spec, options, opponent, side, inp, out)
     except EndOfInput:

@@ -13,12 +13,13 @@ import socket
 import sys
 from typing import Any
 
-from zerosum.agents import FileAgent, agent_from_spec
 from zerosum.convert import int_arg, positive_float
 from zerosum.extras import install_hint, source_root
 from zerosum.game import InputError
 from zerosum.gamefile import GAME_FILE_HELP, load_checked
 from zerosum.games.registry import GameSpec, all_games
+from zerosum.players.agents import FileAgent
+from zerosum.players.spec import agent_from_spec
 
 LOCAL = "127.0.0.1"
 TABLE_MEMORY = 256  # MB: zerosum.web.app.TABLE_MEMORY (not imported: the extra may be missing)

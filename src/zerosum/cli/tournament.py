@@ -11,20 +11,21 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from zerosum.agents import ComputerAgent
 from zerosum.convert import float_arg, int_arg, seed_arg
 from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
-from zerosum.programs import move_timeout_of, player_from_spec, sandbox_note
+from zerosum.match import Agent, MoveTimeout, time_limit
+from zerosum.players.spec import agent_from_spec, spec_help
+from zerosum.programs import move_timeout_of, sandbox_note
 from zerosum.ratingplot import check_plot, plot_ratings
-from zerosum.ratings import Sprt, Tally
+from zerosum.ratings import Sprt
+from zerosum.result import Limit
 from zerosum.tournament.backends import Backend, LocalBackend
 from zerosum.tournament.export import export
-from zerosum.tournament.jobs import GameJob, GameResult
-from zerosum.tournament.referee import MoveTimeout, time_limit
-from zerosum.tournament.report import Played, labels, pair_tally, ratings, report
+from zerosum.tournament.jobs import FORFEITS, GameJob, GameResult
+from zerosum.tournament.report import Played, labels, ratings, report
 from zerosum.tournament.run import play
 from zerosum.tournament.schedule import (
     FORMATS,
@@ -34,16 +35,11 @@ from zerosum.tournament.schedule import (
     move_timeout,
     read_openings,
 )
+from zerosum.tournament.sprt import SprtState, sequential_test
 from zerosum.tournament.store import Store
 
 MAX_GAMES = 1_000_000
 PLOT_HELP = "also draw the ratings with their intervals as a PNG (needs matplotlib)"
-AGENT_HELP = ("an agent, NAME[:SETTING=VALUE,...]: random, minimax, alphabeta, depth-limited, "
-              "iterative, mcts or the game's own (engine, solver), with time, depth, nodes, "
-              "seed, off; e.g. engine:time=0.1, alphabeta:depth=6, mcts:time=0.2,seed=3, "
-              "or your own agent FILE.py[:SETTINGS]; or a program in any language: "
-              "course:comp3608:COMMAND, course:maxconnect4:COMMAND, ugi:COMMAND "
-              "(see docs/tournaments.md)")
 
 
 def register(sub: Any) -> None:
@@ -115,7 +111,8 @@ def games_command(sub: Any, name: str, summary: str, description: str,
 
 def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None:
     """The arguments of every game's tournament or SPRT; `spec` None: a game file's."""
-    g.add_argument("--agent", action="append", default=[], metavar="SPEC", help=AGENT_HELP)
+    g.add_argument("--agent", action="append", default=[], metavar="SPEC",
+                   help=spec_help(spec).replace("%", "%%"))
     g.add_argument("--seed", type=seed_arg, default=1,
                    help="seed of the openings and the agents (default: %(default)s)")
     g.add_argument("--opening-plies", type=int_arg(0, 40, "plies"), default=2,
@@ -130,6 +127,10 @@ def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None
     g.add_argument("--move-timeout", type=float_arg(0, 86_400, lo_open=True, name="seconds"),
                    help="seconds a move may take before its agent loses (default: 3 times "
                    "the agent's time plus 2 s, or 60 s for agents without a time limit)")
+    g.add_argument("--late", choices=FORFEITS, default="game",
+                   help="what a move past its timeout costs: the game, or only the move "
+                   "(its side passes its turn, COMP3608's rule; in a game that cannot pass, "
+                   "the game) (default: %(default)s)")
     g.add_argument("--workers", type=int_arg(1, 256, "workers"),
                    help="games played at once (default: the number of cores; never more "
                    "than games to play, nor, on this machine, than 4 a core)")
@@ -158,10 +159,10 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
     agents = tuple(a.strip() for a in args.agent)
     check_agents(agents, format_)
     made = [checked_agent(spec, a, args) for a in agents]
-    if (note := sandbox_note(made, game)) is not None:
+    if (note := sandbox_note(made, game)) is not None:  # programs: what is not enforced
         sys.stderr.write(note + "\n")
-    timeouts = tuple(args.move_timeout or move_timeout_of(m) or move_timeout(m.limit.seconds)
-                     for m in made)
+    timeouts = tuple(args.move_timeout or move_timeout_of(m)
+                     or move_timeout(getattr(m, "limit", Limit()).seconds) for m in made)
     if games is not None and games % 2:
         raise InputError(f"games come in colour-swapped pairs: give an even --games, not {games}")
     openings = None
@@ -171,16 +172,16 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
         raise InputError("--address goes with --backend ray")
     return Settings(name, agents, games, format_, args.seed, args.opening_plies,
                     openings, args.max_plies, not args.no_adjudication, timeouts,
-                    options), game
+                    options, args.late), game
 
 
-def checked_agent(spec: GameSpec, text: str, args: argparse.Namespace) -> ComputerAgent:
+def checked_agent(spec: GameSpec, text: str, args: argparse.Namespace) -> Agent:
     """The agent `text` makes, made here once before any game so that a broken one is
     found before the database is made; one that takes longer than a move may is broken."""
     seconds = args.move_timeout or UNTIMED_TIMEOUT
     try:
         with time_limit(seconds):
-            return player_from_spec(spec, text)
+            return agent_from_spec(spec, text)
     except MoveTimeout:
         raise InputError(f"agent {text}: not made within {seconds:g} s") from None
 
@@ -272,14 +273,6 @@ def show(store: Store, settings: Settings, plot: str | None) -> None:
         say(f"Plot of the ratings: {plot}")
 
 
-def sprt_state(sprt: Sprt, results: dict[int, GameResult], jobs: dict[int, GameJob],
-               agents: tuple[str, ...]) -> tuple[Tally, float, str | None]:
-    """The first agent's tally, the LLR over complete pairs, and the decision if any."""
-    tally = pair_tally([Played(jobs[n], r) for n, r in results.items()], *agents)
-    llr = sprt.llr_pentanomial(tally.complete_pairs())
-    return tally, llr, sprt.decision(llr)
-
-
 def run_sprt(args: argparse.Namespace) -> int:
     need_game(args, "sprt")
     with own_game(args):
@@ -301,21 +294,15 @@ def play_sprt(args: argparse.Namespace) -> int:
         say(f"SPRT: is {first} stronger than {settings.agents[1]} by {args.elo1:g} Elo "
             f"(H1) or by at most {args.elo0:g} (H0)? LLR bounds [{sprt.lower:+.3f}, "
             f"{sprt.upper:+.3f}], results in {args.db}.")
-        results, jobs = store.results(), store.jobs()
-        tally, llr, decision = sprt_state(sprt, results, jobs, settings.agents)
 
-        def shown(job: GameJob, result: GameResult) -> bool:
-            nonlocal tally, llr, decision
-            results[job.number], jobs[job.number] = result, job
-            tally, llr, decision = sprt_state(sprt, results, jobs, settings.agents)
-            say(f"{game_line(job, result, len(results), settings.games)}  LLR {llr:+.3f}")
-            return decision is not None
+        def shown(job: GameJob, result: GameResult, state: SprtState) -> None:
+            say(f"{game_line(job, result, state.games, settings.games)}  LLR {state.llr:+.3f}")
 
-        if decision is None:
-            try:
-                play(settings, game, store, backend, shown)
-            except KeyboardInterrupt:
-                return interrupted(store)
+        try:
+            state = sequential_test(sprt, settings, game, store, backend, shown)
+        except KeyboardInterrupt:
+            return interrupted(store)
+        tally, llr, decision = state.tally, state.llr, state.decision
         say("")
         say(f"{first} vs {settings.agents[1]}: {tally.stats().summary()}")
         verdict = {"H1": f"H1 accepted: {first} is stronger by about {args.elo1:g} Elo or more",

@@ -22,6 +22,9 @@ def register(sub: Any) -> None:
     p.add_argument("file", metavar="FILE", help="the tree file ('-' for standard input)")
     p.add_argument("--algorithm", choices=("minimax", "alphabeta"), default="alphabeta")
     p.add_argument("--explain", action="store_true", help="show every node, not just the answer")
+    p.add_argument("--steps", action="store_true",
+                   help="show the search step by step: each node entered with its window, "
+                   "each return, each cut")
     p.add_argument("--min-first", action="store_true", help="Min moves at the root")
     p.set_defaults(func=run)
 
@@ -29,5 +32,5 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     text = read_text(args.file, "tree file", FILE_LIMIT)
     game = TreeGame.from_text(text, max_first=not args.min_first)
-    sys.stdout.write(explain_tree(game, args.algorithm, args.explain))
+    sys.stdout.write(explain_tree(game, args.algorithm, args.explain, args.steps))
     return 0

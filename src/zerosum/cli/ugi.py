@@ -8,10 +8,12 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from zerosum.agents import agent_from_spec, engines_of
 from zerosum.convert import seed_arg
-from zerosum.game import AnyGame
+from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import add_options, all_games, get_game
+from zerosum.players.agents import ComputerAgent
+from zerosum.players.catalogue import default_kind
+from zerosum.players.spec import agent_from_spec
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.stop import Stop
 from zerosum.ugi import UgiEngine, serve
@@ -26,7 +28,7 @@ def register(sub: Any) -> None:
         "query gameover|p1turn|result, quit. Moves in the game's notation.")
     games = p.add_subparsers(title="games", metavar="GAME", dest="ugi_game", required=True)
     for spec in all_games():
-        default = next(iter(engines_of(spec)), "iterative")
+        default = default_kind(spec)
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
         g.add_argument("--player", metavar="SPEC", default=default,
                        help="who searches, as a tournament's agent spec (e.g. engine, "
@@ -41,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
     spec = get_game(args.ugi_game)
     options = {o.name: getattr(args, o.name) for o in spec.options}
     agent = agent_from_spec(spec, args.player, args.seed)  # a bad spec: one line, before ugi
+    if not isinstance(agent, ComputerAgent):
+        raise InputError(f"player {args.player} cannot analyse a position")
 
     def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None,
                 stop: Stop) -> SearchResult:

@@ -11,47 +11,40 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
-from zerosum.agents import (
-    Agent,
-    MatchObserver,
-    MatchRecord,
-    Move,
-    Quit,
-    Watch,
-    play_match,
-    playable,
-    value_text,
-)
 from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, Parser, guarded, read_answer
 from zerosum.convert import MAX_DEPTH, int_arg, parse_float, parse_int, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
 from zerosum.games.checkers.engine import checkers_kernel
+from zerosum.games.registry import get_game
+from zerosum.match import Agent, MatchObserver, MatchRecord, Move, play_match
+from zerosum.players.agents import playable
+from zerosum.players.catalogue import PlayerKind, kind_of
+from zerosum.players.terminal import Quit, Watch
+from zerosum.players.text import value_text
 from zerosum.result import Limit, SearchResult
-from zerosum.search import (
-    TranspositionTable,
-    alphabeta_search,
-    iterative_deepening_search,
-    minimax_search,
-)
+from zerosum.search import alphabeta, iterative, minimax
 from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
+from zerosum.table import TranspositionTable
 
 GAMES = [("small 4x4", 4), ("standard 8x8", 8)]
-OPPONENTS = [
-    ("random", "random"),
-    ("minimax", "minimax"),
-    ("alphabeta", "minimax with alpha-beta"),
-    ("depth-limited", "depth-limited alpha-beta with a heuristic"),
-    ("iterative", "iterative deepening with a time limit"),
-    ("engine", "the strong checkers engine with a time limit"),
-]
+# The course program's choice of players (no MCTS); what each is, from the catalogue.
+OFFERED = ("random", "minimax", "alphabeta", "depth-limited", "iterative", "engine")
+
+
+def opponents() -> list[PlayerKind]:
+    spec = get_game("checkers")
+    return [kind_of(spec, name) for name in OFFERED]
+
+
 NAMES = ("BLACK", "WHITE")
 INPUT_ENDED = "Input ended. Bye."
 
@@ -63,8 +56,8 @@ class Opponent:
     seconds: float = 1.0
 
     def describe(self) -> str:
-        label = dict(OPPONENTS)[self.kind]
-        if self.kind in ("iterative", "engine"):
+        label = self.kind
+        if kind_of(get_game("checkers"), self.kind).timed:
             return f"{label}, {self.seconds:g} s"
         if self.kind == "random":
             return label
@@ -120,13 +113,15 @@ class Console:
 def ask_setup(con: Console) -> tuple[int, Opponent, bool]:
     """(board size, opponent, True if the person plays black)."""
     size = GAMES[con.menu("Choose a game:", [g for g, _ in GAMES], GAME_HELP)][1]
-    kind = OPPONENTS[con.menu("Choose your opponent:", [o for _, o in OPPONENTS],
-                              OPPONENT_HELP)][0]
+    kinds = opponents()
+    chosen = kinds[con.menu("Choose your opponent:", [f"{k.name}: {k.help}" for k in kinds],
+                            opponent_help(kinds))]
+    kind = chosen.name
     opponent = Opponent(kind)
-    if kind in ("minimax", "alphabeta", "depth-limited"):
+    if chosen.fixed_depth:
         opponent.depth = con.ask(depth_prompt(kind, size), depth_parser(kind, size),
                                  depth_help(kind, size))
-    elif kind in ("iterative", "engine"):
+    elif chosen.timed:
         opponent.seconds = con.ask("Time limit in seconds per move: ", parse_seconds,
                                    SECONDS_HELP)
 
@@ -145,13 +140,10 @@ def ask_setup(con: Console) -> tuple[int, Opponent, bool]:
 
 GAME_HELP = """  1: the small game on a 4x4 board, two men each: quick, and solved exactly.
   2: standard checkers on an 8x8 board, twelve men each."""
-OPPONENT_HELP = """  1: plays any legal move at random.
-  2: minimax looks at every line of play to a fixed depth and picks its best.
-  3: alpha-beta makes the same choice as minimax, faster: it skips lines that
-     cannot change the decision (on 4x4 it can search to the end of the game).
-  4: alpha-beta to a fixed depth, judging the positions there by the pieces.
-  5: alpha-beta to depth 1, 2, 3, ... until its time per move runs out.
-  6: the strong checkers engine, given a time per move."""
+def opponent_help(kinds: list[PlayerKind]) -> str:
+    return "\n".join(textwrap.fill(f"{n}: {k.explain or k.help}", 76, initial_indent="  ",
+                                   subsequent_indent="     ")
+                     for n, k in enumerate(kinds, 1))
 
 
 def depth_help(kind: str, size: int) -> str:
@@ -217,25 +209,25 @@ class Thinker:
         return action, result
 
     def new_stop(self) -> Stop:
-        o = self.opponent
-        if o.kind == "iterative":
-            return Stop(seconds=o.seconds, check_every=128)
-        stop = Stop()
-        stop.depth = o.depth or 0
+        stop = Stop(check_every=128)
+        stop.depth = self.opponent.depth or 0
         return stop
 
     def search(self, state: State, stop: Stop) -> SearchResult:
-        game, o = self.game, self.opponent
-        if o.kind == "minimax":
-            return minimax_search(game, state, o.depth, stop=stop)
-        if o.kind == "alphabeta":
-            return alphabeta_search(game, state, o.depth, table=self.table,
-                                    order=self.table is not None, stop=stop)
-        if o.kind == "depth-limited":
-            return alphabeta_search(game, state, o.depth, order=True, stop=stop)
+        o = self.opponent
         if o.kind == "iterative":
-            return iterative_deepening_search(game, state, stop=stop)
-        return analyse_with(checkers_kernel, game, state, Limit(seconds=o.seconds), stop=stop)
+            return iterative.analyse(self.game, state, Limit(seconds=o.seconds), stop=stop)
+        if o.kind == "engine":
+            return analyse_with(checkers_kernel, self.game, state, Limit(seconds=o.seconds),
+                                stop=stop)
+        limit = Limit(depth=o.depth)
+        if o.kind == "minimax":
+            return minimax.analyse(self.game, state, limit, stop=stop)
+        # alpha-beta to the end keeps a table (the 4x4 game's transpositions); to a depth,
+        # the course's plain alpha-beta (depth-limited: with the game's move order)
+        order = self.table is not None or o.kind == "depth-limited"
+        return alphabeta.analyse(self.game, state, limit, stop=stop, order=order,
+                                 table=self.table if o.kind == "alphabeta" else None)
 
 
 class Person:

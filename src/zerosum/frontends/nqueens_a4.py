@@ -3,7 +3,7 @@
 q1-q7 print a table per variation (one row per N: value, best opening move, nodes
 examined, CPU seconds); q9 plays computer against computer. `generate` writes
 A4_output.txt, a4q8.txt and A4_EXECUTION.txt from fresh measurements. Everything here
-parses, calls `zerosum.reports.nqueens` / `zerosum.agents` and prints.
+parses, calls `zerosum.reports.nqueens` / `zerosum.match` and prints.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zerosum._launch import REQUIRES
-from zerosum.agents import SearchAgent, play_match
 from zerosum.console import Main, Parser, guarded
 from zerosum.convert import MAX_DEPTH, depth_arg, int_arg, parse_int, shown
 from zerosum.game import InputError
 from zerosum.games.nqueens import MAX_SIZE, nqueens
 from zerosum.kernel import Enhancements
+from zerosum.match import play_match
+from zerosum.players.agents import SearchAgent
 from zerosum.reports import FORMATS, Table, render
 from zerosum.reports.nqueens import Setup, board_sizes, format_number, solve, value_table
 from zerosum.result import SearchResult
@@ -105,8 +106,8 @@ def play(size: int, variation: str, cutoffs: tuple[int, int],
     agents = [SearchAgent("depth-limited" if a == "alphabeta" else a, depth=d,
                           enhancements=UNORDERED)
               for a, d in zip(algorithms, cutoffs, strict=True)]
-    record = play_match(game, agents, show_board=False)
-    moves = [str(m.action) for _, m in record.moves]  # the assignment's tuples: ('X', 3)
+    record = play_match(game, agents)
+    moves = [str(m.action) for m in record.moves]  # the assignment's tuples: ('X', 3)
     utility = record.utility if record.utility is not None else 0.0
     return Match(size, variation, cutoffs, moves, utility, record.winner or "nobody", truth)
 

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TextIO
 
-from zerosum.agents import Agent, MatchObserver, Move, Quit, Watch, play_match
 from zerosum.console import guarded, read_answer
 from zerosum.convert import parse_int, shown
 from zerosum.fileio import check_writable, read_text, write_atomic
@@ -37,6 +36,8 @@ from zerosum.games.maxconnect4 import (
     score_line,
 )
 from zerosum.games.maxconnect4.engine import factory
+from zerosum.match import Agent, MatchObserver, Move, play_match
+from zerosum.players.terminal import Quit, Watch
 from zerosum.result import Limit
 from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop

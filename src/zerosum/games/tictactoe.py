@@ -41,6 +41,10 @@ class TicTacToe(GameBase[State, int]):
         board = board[:action] + player + board[action + 1 :]
         return board, "O" if player == "X" else "X"
 
+    def pass_turn(self, state: State) -> State:
+        board, player = state
+        return board, "O" if player == "X" else "X"
+
     def is_terminal(self, state: State) -> bool:
         return self.winner_mark(state[0]) is not None or "." not in state[0]
 

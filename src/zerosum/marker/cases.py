@@ -350,6 +350,8 @@ def one_move(case: Case, stdout: str, outputs: Outputs) -> str | None:
     text = outputs.get("output.txt")
     if text is None:
         return "wrote no output.txt"
+    from zerosum.marker.onemove import one_move_made
+
     column = one_move_made(case.inputs[0][1], text)
     if isinstance(column, str):
         return column
@@ -360,35 +362,6 @@ def one_move(case: Case, stdout: str, outputs: Outputs) -> str | None:
         return (f"the scores before ({scores[0]}-{scores[1]}) and after ({scores[2]}-"
                 f"{scores[3]}) are not printed, in that order")
     return None
-
-
-def one_move_made(input_text: str, text: str) -> int | str:
-    """The column (0-6) of the one move of the player to move that takes the board of
-    `input_text` to the board `text` (the output file) holds, with the next player
-    switched; or what is wrong, in one line. (The marker and a tournament's one-move
-    player both read an output file by it.)"""
-    from zerosum.game import InputError
-    from zerosum.games.maxconnect4 import drop_cell, parse_board
-
-    before = parse_board(input_text, "input.txt", counts=False)
-    try:
-        after = parse_board(text, "output.txt", counts=False)
-    except InputError as e:
-        return str(e)
-    player = 1 if before.p1_to_move else 2
-    mine, new_mine = (before.p1, after.p1) if player == 1 else (before.p2, after.p2)
-    others_same = (after.p2 == before.p2) if player == 1 else (after.p1 == before.p1)
-    added = new_mine & ~mine
-    if not others_same or new_mine & mine != mine or added.bit_count() != 1:
-        return f"output.txt is not one move of player {player} on the input's board"
-    column = next((col for col in range(COLUMNS) if added == drop_cell(before.mask, col)),
-                  None)
-    if column is None:
-        return f"output.txt: player {player}'s new piece does not rest on the pieces below"
-    if after.p1_to_move == before.p1_to_move:
-        return f"output.txt says player {player} is next; after player {player}, " \
-               f"it is {3 - player}"
-    return column
 
 
 def in_order(wanted: list[int], numbers: list[int]) -> bool:

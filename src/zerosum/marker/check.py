@@ -12,14 +12,13 @@ import difflib
 import json
 import random
 import shlex
-import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from zerosum.marker.cases import Case, Marking
-from zerosum.marker.sandbox import Limits, Run, run_program
+from zerosum.marker.sandbox import Limits, Run, failure, run_program
 
 SHOWN_OUTPUT = 2000  # characters of a wrong answer shown in a report
 SHOWN_IN_FULL = 10  # failures shown with their command line and diff; the rest a line each
@@ -57,21 +56,6 @@ class Outcome:
         return "\n".join(lines)
 
 
-def failure(run: Run, seconds: float) -> tuple[str, str] | None:
-    """("timeout" or "crash", why in words) for a run that gave no answer, else None
-    (a tournament's program players judge their runs by it too)."""
-    if run.timed_out:
-        return "timeout", f"no answer within {seconds:g} s"
-    if run.status == 127 and not run.stdout:
-        return "crash", run.stderr.strip() or "could not start"
-    if run.status is not None and run.status < 0:
-        return "crash", f"killed by signal {signal_name(-run.status)}"
-    if run.status != 0:
-        last = run.stderr.strip().splitlines()[-1:] or ["no message"]
-        return "crash", f"exit status {run.status}: {last[0][:200]}"
-    return None
-
-
 def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
     failed = failure(run, seconds)
     if failed is not None:
@@ -82,13 +66,6 @@ def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
     if run.files:
         return "wrong", f"wrote files in its folder: {', '.join(run.files[:5])}"
     return "pass", ""
-
-
-def signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return str(number)
 
 
 def check(marking: Marking, command: Sequence[str], count: int, seed: int,

@@ -291,3 +291,25 @@ class Session:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(5)
         self.tmp.cleanup()
+
+
+def failure(run: Run, seconds: float) -> tuple[str, str] | None:
+    """("timeout" or "crash", why in words) for a run that gave no answer, else None
+    (a tournament's program players judge their runs by it too)."""
+    if run.timed_out:
+        return "timeout", f"no answer within {seconds:g} s"
+    if run.status == 127 and not run.stdout:
+        return "crash", run.stderr.strip() or "could not start"
+    if run.status is not None and run.status < 0:
+        return "crash", f"killed by signal {signal_name(-run.status)}"
+    if run.status != 0:
+        last = run.stderr.strip().splitlines()[-1:] or ["no message"]
+        return "crash", f"exit status {run.status}: {last[0][:200]}"
+    return None
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)

@@ -12,8 +12,9 @@ import math
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.result import SearchResult, Tracer
+from zerosum.result import InfoSink, Limit, SearchResult, Tracer
 from zerosum.search.core import Context, check_depth, search_root
+from zerosum.search.driver import bounded
 from zerosum.stop import Stop
 from zerosum.table import Bound, Entry, TranspositionTable, classify, narrow
 
@@ -28,15 +29,18 @@ def alphabeta_search(
     order: bool = False,
     table: TranspositionTable | None = None,
     tracer: Tracer | None = None,
+    trace_entries: bool = False,
     stop: Stop | None = None,
 ) -> SearchResult:
     """The alpha-beta decision from `state` within the window (alpha, beta).
 
     `order` tries actions in `game.order` order (the table's move first in any case);
     `table` reuses results of transposed positions. Neither changes the value.
+    `tracer` receives each node's exit and, with `trace_entries`, each inner node's
+    entry with the window passed down (zerosum.result.TraceEvent).
     """
     check_depth(depth)
-    ctx = Context(game, depth, stop, tracer, order)
+    ctx = Context(game, depth, stop, tracer, order, trace_entries)
 
     def probe(state: Any, depth: int) -> tuple[Entry | None, Any]:
         """The table entry for this node, if any, and the node's table key."""
@@ -75,6 +79,7 @@ def alphabeta_search(
         if v is not None:
             ctx.trace(state, action, depth, alpha, beta, v)
             return v, []
+        ctx.enter(state, action, depth, alpha, beta)
         entry, key = probe(state, depth)
         a0, b0, c0 = alpha, beta, ctx.inexact
         if entry is not None:
@@ -103,6 +108,7 @@ def alphabeta_search(
         if v is not None:
             ctx.trace(state, action, depth, alpha, beta, v)
             return v, []
+        ctx.enter(state, action, depth, alpha, beta)
         entry, key = probe(state, depth)
         a0, b0, c0 = alpha, beta, ctx.inexact
         if entry is not None:
@@ -149,3 +155,15 @@ def alphabeta_search(
         table.store(game.key(state), result.value, classify(result.value, alpha, beta),
                     remaining, result.action)
     return result
+
+
+def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = None,
+            stop: Stop | None = None, order: bool = False,
+            table: TranspositionTable | None = None,
+            tracer: Tracer | None = None, trace_entries: bool = False) -> SearchResult:
+    """alphabeta_search as an Analyser (zerosum.result): to `limit.depth` (None: the
+    end), stopped by its time or node budget or by `stop`. It reports no Info (one
+    pass)."""
+    return alphabeta_search(game, state, limit.depth, order=order, table=table,
+                            tracer=tracer, trace_entries=trace_entries,
+                            stop=bounded(limit, stop))

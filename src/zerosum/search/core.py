@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.result import Clock, SearchResult, SearchStats, TraceEvent, Tracer
+from zerosum.result import Clock, Limit, SearchResult, SearchStats, TraceEvent, Tracer
 from zerosum.stop import SearchStopped, Stop
 from zerosum.table import Entry
 
@@ -25,12 +25,14 @@ class Context:
         stop: Stop | None = None,
         tracer: Tracer | None = None,
         order: bool = False,
+        entries: bool = False,
     ) -> None:
         self.game = game
         self.limit = limit
         self.stop = stop
         self.tracer = tracer
         self.use_order = order
+        self.entries = entries and tracer is not None  # trace inner nodes' entries too
         self.stats = SearchStats()
         # Leaves whose value is only an estimate (depth cutoffs, depth-limited table hits).
         self.inexact = 0
@@ -83,6 +85,12 @@ class Context:
         if self.tracer is not None:
             self.tracer(TraceEvent(state, action, depth, alpha, beta, value, pruned))
 
+    def enter(self, state: Any, action: Any, depth: int, alpha: float, beta: float) -> None:
+        """Trace an inner node's entry with the window passed down (when asked to)."""
+        if self.entries and self.tracer is not None:
+            v = -math.inf if self.game.is_maxs_turn(state) else math.inf  # the starting v
+            self.tracer(TraceEvent(state, action, depth, alpha, beta, v, kind="enter"))
+
 
 def search_root(
     ctx: Context,
@@ -114,6 +122,7 @@ def search_root(
             decided = ctx.inexact == 0
             return SearchResult(leaf, None, [], ctx.stats, ctx.limit, True, decided, algorithm,
                                 plies=0 if decided else None)
+        ctx.enter(state, None, 0, alpha, beta)
         actions = ordered if ordered is not None else ctx.actions(state)
         for action in actions:
             value, pv = child(game.result(state, action), action, 1, alpha, beta)
@@ -153,5 +162,5 @@ def search_root(
 
 
 def check_depth(depth: int | None) -> None:
-    if depth is not None and depth < 0:
-        raise ValueError(f"depth must be 0 or more, not {depth}")
+    """ValueError for a depth no search takes (the one check: Limit's)."""
+    Limit(depth=depth)

@@ -45,6 +45,15 @@ def stop_for(limit: Limit, stop: Stop | None = None) -> Stop:
     return stop
 
 
+def bounded(limit: Limit, stop: Stop | None) -> Stop | None:
+    """The Stop a one-pass search (minimax, alpha-beta) obeys under `limit`: `stop`
+    with the limit's time and node budget added (stop_for), or None when there is
+    neither a stop nor a budget (the search then checks no clock)."""
+    if stop is None and limit.seconds is None and limit.nodes is None:
+        return None
+    return stop_for(limit, stop)
+
+
 def analyse_with(make_kernel: KernelFactory, game: Any, state: Any, limit: Limit,
                  on_info: InfoSink | None = None, stop: Stop | None = None,
                  enhancements: Enhancements = ALL, algorithm: str = "engine") -> SearchResult:

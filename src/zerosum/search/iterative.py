@@ -21,6 +21,8 @@ from zerosum.search.negamax import ProtocolKernel
 from zerosum.stop import Stop
 from zerosum.table import TranspositionTable
 
+MAX_DEPTH = 100  # passes, when no depth is given: beyond any that ends in time
+
 
 def iterative_deepening_search(
     game: AnyGame,
@@ -28,7 +30,7 @@ def iterative_deepening_search(
     *,
     seconds: float | None = None,
     nodes: int | None = None,
-    max_depth: int = 100,
+    max_depth: int = 100,  # MAX_DEPTH
     stop: Stop | None = None,
     table: TranspositionTable | None = None,
     order: bool = True,
@@ -54,3 +56,15 @@ def iterative_deepening_search(
         enhancements = Enhancements(**{**vars(enhancements), "ordering": False})
     kernel = ProtocolKernel(game, state, stop, table, enhancements, max_depth)
     return deepen(kernel, limit, stop, on_info, enhancements, "iterative")
+
+
+def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = None,
+            stop: Stop | None = None, table: TranspositionTable | None = None,
+            enhancements: Enhancements = ALL,
+            clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+    """iterative_deepening_search as an Analyser (zerosum.result): passes up to
+    `limit.depth` (None: MAX_DEPTH), within its time and node budget."""
+    return iterative_deepening_search(
+        game, state, seconds=limit.seconds, nodes=limit.nodes,
+        max_depth=MAX_DEPTH if limit.depth is None else limit.depth, stop=stop, table=table,
+        on_info=on_info, clock=clock, enhancements=enhancements)

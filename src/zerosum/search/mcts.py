@@ -29,10 +29,58 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerosum.game import AnyGame
-from zerosum.result import Clock, Info, InfoSink, SearchResult
+from zerosum.result import Clock, Info, InfoSink, Limit, MoveStats, SearchResult
 from zerosum.stop import Stop
 
 DEFAULT_SIMULATIONS = 10_000  # the budget when none is given
+
+
+@dataclass(frozen=True)
+class Selection:
+    """One step of a simulation's selection: the children of a fully expanded node as
+    UCB1 weighed them (MoveStats, before this simulation's update) and the one chosen
+    (the first of the highest score: uct_exploit + uct_explore)."""
+
+    options: tuple[MoveStats, ...]
+    chosen: Any
+
+
+@dataclass(frozen=True)
+class Update:
+    """A node's statistics after a simulation's back-propagation: `path` the moves from
+    the root to it, `visits`, `reward` (summed, for the player who moved into it; its
+    mean is reward / visits) and `proven` (Max's side) once MCTS-Solver has proven it."""
+
+    path: tuple[Any, ...]
+    visits: int
+    reward: float
+    proven: float | None
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What one simulation did, in AIMA's four steps, for a tracer (an explanation).
+
+    `number` counts from 1. `selected`: the path down by UCB1, a Selection a level
+    (empty while the root has untried moves). `expanded`: the path to the node it added
+    (None when the node selected was terminal or proven: nothing to expand). `playout`:
+    the moves played out from there (empty from a terminal or proven node); `utility`:
+    the value it ended with (Max's side; a proven node's value), `reward` Max's reward
+    for it. `updates`: the nodes back-propagated, from the deepest up to the root.
+    `root_moves`: the root's moves after it, as the next selection weighs them (what
+    `Info.root_moves` reports)."""
+
+    number: int
+    selected: tuple[Selection, ...]
+    expanded: tuple[Any, ...] | None
+    playout: tuple[Any, ...]
+    utility: float
+    reward: float
+    updates: tuple[Update, ...]
+    root_moves: tuple[MoveStats, ...]
+
+
+SimulationTracer = Callable[[Simulation], None]
 
 
 @dataclass(eq=False)
@@ -94,6 +142,7 @@ def mcts_search(
     on_info: InfoSink | None = None,
     every: int = 1000,
     clock: Callable[[], float] = time.perf_counter,
+    tracer: SimulationTracer | None = None,
 ) -> SearchResult:
     """UCT with MCTS-Solver from `state`, within `seconds` (measured by `clock`) and/or
     `simulations`, until `stop` fires or the root is proven.
@@ -108,9 +157,12 @@ def mcts_search(
     and `stats.max_depth` the deepest tree node, and `details["visits"]` the root
     moves' visit counts (in the order they were expanded). `on_info` receives an Info
     every `every` simulations (nodes: simulations; depth: the tree's depth; visits:
-    the root moves' visits). `stop` also gets the live progress: nodes_used =
-    simulations, depth = tree depth, best = the most visited move so far. A proven
-    root is decided (MCTS-Solver), with no plies: see Tree.result.
+    the root moves' visits; root_moves: each root move's MoveStats). `tracer` receives
+    a Simulation after each simulation (what each of its four steps did); it draws
+    nothing from the random generator, so a traced search is the same search. `stop`
+    also gets the live progress: nodes_used = simulations, depth = tree depth, best =
+    the most visited move so far. A proven root is decided (MCTS-Solver), with no
+    plies: see Tree.result.
     """
     if every < 1:
         raise ValueError(f"every must be 1 or more, not {every}")
@@ -126,7 +178,10 @@ def mcts_search(
     root = tree.new_node(state, None, None)
     done = 0
     while root.proven is None and not budget.expired() and not (stop and stop.expired()):
-        tree.simulate_once(root)
+        if tracer is None:
+            tree.simulate_once(root)
+        else:
+            tracer(tree.traced_simulation(root, done + 1))
         done += 1
         budget.nodes_used = done
         if stop is not None:
@@ -147,6 +202,7 @@ class Tree:
     def __init__(self, game: AnyGame, scale: Scale, rng: random.Random, c: float) -> None:
         self.game, self.scale, self.rng, self.c = game, scale, rng, c
         self.max_depth = 0
+        self.last_utility = 0.0  # the utility the last playout ended with
         policy = getattr(game, "playout_policy", None)
         self.policy: Callable[[Any, random.Random], Any] = policy or (
             lambda s, r: r.choice(list(game.actions(s))))
@@ -173,6 +229,31 @@ class Tree:
         reward = self.simulate(leaf)
         self.back_propagate(leaf, reward)
 
+    def traced_simulation(self, root: Node, number: int) -> Simulation:
+        """simulate_once, telling what each step did."""
+        selected: list[Selection] = []
+        node = root
+        while node.proven is None and not node.untried:
+            options = tuple(self.move_stats(node, child) for child in node.children)
+            node = max(node.children, key=lambda child: self.ucb(node, child))
+            selected.append(Selection(options, node.action))
+        expanded = None
+        if node.proven is None and node.untried:
+            node = self.expand(node)
+            expanded = path_of(node)
+        playout: list[Any] = []
+        reward = self.simulate(node, playout)
+        utility = node.proven if node.proven is not None else self.last_utility
+        self.back_propagate(node, reward)
+        updates = []
+        up: Node | None = node
+        while up is not None:
+            updates.append(Update(path_of(up), up.visits, up.reward, up.proven))
+            up = up.parent
+        root_moves = tuple(self.move_stats(root, child) for child in root.children)
+        return Simulation(number, tuple(selected), expanded, tuple(playout), utility, reward,
+                          tuple(updates), root_moves)
+
     def select(self, node: Node) -> Node:
         """Down by UCB1 while the node is fully expanded and not yet proven."""
         while node.proven is None and not node.untried:
@@ -180,10 +261,22 @@ class Tree:
         return node
 
     def ucb(self, parent: Node, child: Node) -> float:
+        exploit, explore = self.uct_terms(parent, child)
+        return exploit + explore
+
+    def uct_terms(self, parent: Node, child: Node) -> tuple[float, float]:
+        """UCB1's two terms for `child`: its mean reward for the player choosing it, and
+        the exploration bonus c * sqrt(ln N / n)."""
         if child.proven is not None:
-            return self.reward_of(child, child.proven)  # known: no need to explore it
-        explore = self.c * math.sqrt(math.log(parent.visits) / child.visits)
-        return child.mean() + explore
+            return self.reward_of(child, child.proven), 0.0  # known: no need to explore it
+        return child.mean(), self.c * math.sqrt(math.log(parent.visits) / child.visits)
+
+    def move_stats(self, parent: Node, child: Node) -> MoveStats:
+        """The figures of the move into `child` (see zerosum.result.MoveStats)."""
+        exploit, explore = self.uct_terms(parent, child) if child.visits else (0.0, math.inf)
+        max_mean = child.mean() if child.max_moved else 1.0 - child.mean()
+        return MoveStats(child.action, child.visits, self.scale.value(max_mean), exploit,
+                         explore, child.proven)
 
     def reward_of(self, node: Node, utility: float) -> float:
         """The reward of `utility` for the player who moved into `node`."""
@@ -196,14 +289,19 @@ class Tree:
         node.children.append(child)
         return child
 
-    def simulate(self, node: Node) -> float:
-        """Max's reward of a playout from `node` (its proven value if it has one)."""
+    def simulate(self, node: Node, moves: list[Any] | None = None) -> float:
+        """Max's reward of a playout from `node` (its proven value if it has one); the
+        moves played go to `moves` when given, the final utility to last_utility."""
         if node.proven is not None:
             return self.scale.reward(node.proven)
         game, state = self.game, node.state
         while not game.is_terminal(state):
-            state = game.result(state, self.policy(state, self.rng))
-        return self.scale.reward(game.utility(state))
+            action = self.policy(state, self.rng)
+            if moves is not None:
+                moves.append(action)
+            state = game.result(state, action)
+        self.last_utility = game.utility(state)
+        return self.scale.reward(self.last_utility)
 
     def back_propagate(self, node: Node | None, max_reward: float) -> None:
         proving = True  # a node can become proven only when its child just did
@@ -266,7 +364,17 @@ def _info(tree: Tree, root: Node, done: int, timer: Clock) -> Info:
     r = tree.result(root, done, timer, complete=True)
     return Info(depth=tree.max_depth, value=r.value, pv=tuple(r.pv), nodes=done,
                 elapsed=r.stats.wall_time, decided=r.decided,
-                unit="simulations", visits=tuple(r.details["visits"].items()))
+                unit="simulations", visits=tuple(r.details["visits"].items()),
+                root_moves=tuple(tree.move_stats(root, child) for child in root.children))
+
+
+def path_of(node: Node) -> tuple[Any, ...]:
+    """The moves from the root to `node`."""
+    moves = []
+    while node.parent is not None:
+        moves.append(node.action)
+        node = node.parent
+    return tuple(reversed(moves))
 
 
 def best_child(node: Node) -> Node:
@@ -283,3 +391,16 @@ def best_child(node: Node) -> Node:
 
 def best_child_action(node: Node) -> Any:
     return best_child(node).action if node.children else None
+
+
+def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = None,
+            stop: Stop | None = None, seed: int | None = 0, c: float = 1.41,
+            bounds: tuple[float, float] | None = None, every: int = 1000,
+            clock: Callable[[], float] = time.perf_counter,
+            tracer: SimulationTracer | None = None) -> SearchResult:
+    """mcts_search as an Analyser (zerosum.result): within `limit.seconds` and
+    `limit.nodes` simulations (a depth means nothing to it: its tree grows where the
+    simulations lead)."""
+    return mcts_search(game, state, seconds=limit.seconds, simulations=limit.nodes,
+                       stop=stop, seed=seed, c=c, bounds=bounds, on_info=on_info,
+                       every=every, clock=clock, tracer=tracer)

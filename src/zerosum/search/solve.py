@@ -185,3 +185,6 @@ def solve_analyse(game: AnyGame, state: Any, limit: Limit | None = None,
                      elapsed=solution.seconds, decided=True, plies=plies))
     return SearchResult(value=root.value, action=pv[0] if pv else None, pv=pv, stats=stats,
                         depth=None, decided=True, algorithm="solve", plies=plies)
+
+
+analyse = solve_analyse  # the solver's Analyser, under the name every search module uses

@@ -8,8 +8,8 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 
-from zerosum.game import InputError
-from zerosum.programs import FORFEIT, pass_turn
+from zerosum.game import InputError, play_line
+from zerosum.match import pass_turn
 from zerosum.records import OPENING, Ply, game_record
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import make_game
@@ -23,27 +23,18 @@ def game_text(job: GameJob, result: GameResult, today: datetime.date) -> tuple[s
     state = start = game.initial_state()
     plies: list[Ply] = []
     for ply, move in enumerate(result.moves, 1):
-        if move.move == FORFEIT:  # a program's forfeited move: the other side is to move
-            plies.append(Ply(None, FORFEIT, job.agents[move.by], seconds=move.seconds))
+        if move.forfeit:  # the side lost its turn (a referee's ruling): no move to write
             state = pass_turn(game, state)
             continue
-        if game.is_terminal(state):
-            raise InputError(f"game {job.number}, move {ply} ({move.move}): the game was "
-                             "already over")
         try:
-            action = game.parse_move(state, move.move)
-        except (InputError, ValueError) as e:
-            raise InputError(f"game {job.number}, move {ply} ({move.move}): {e}") from None
-        if action not in game.actions(state):
-            raise InputError(f"game {job.number}, move {ply} ({move.move}) is not legal")
+            state, (action,) = play_line(game, state, [move.move], first=ply)
+        except ValueError as e:  # InputError, or a game's own parse_move's
+            raise InputError(f"game {job.number}, {e}") from None
         by = OPENING if move.by < 0 else job.agents[move.by]
         plies.append(Ply(action, move.move, by, move.value, move.depth, move.nodes,
                          move.seconds, move.unit))
-        state = game.result(state, action)
     score = PDN_RESULTS[result.score]  # one of them: GameResult.from_json checks
-    # A forfeited move has no place in a move string or PDN: such a game, a move a line.
-    name = spec.name if not result.forfeits else "moves"
-    text, extension = game_record(name, game, start, plies, state, None, today,
+    text, extension = game_record(spec.name, game, start, plies, state, None, today,
                                   event=f"zerosum tournament, game {job.number}",
                                   result=score, outcome=result.reason)
     if extension != "pdn":

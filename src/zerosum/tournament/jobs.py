@@ -9,6 +9,8 @@ import math
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+FORFEITS = ("game", "move")  # what a late move costs (zerosum.match.Rules.late)
+
 
 class Damaged(ValueError):
     """Stored JSON that is not what a tournament wrote (the database's reader names the
@@ -64,11 +66,12 @@ class GameJob:
 
     `number` counts from 1 in schedule order; the same settings give the same numbers, so a
     resumed tournament knows which games are done. `agents[0]` plays first (Max) and
-    `agents[1]` second; both are agent specs (`zerosum.agents.agent_from_spec`). `opening`
+    `agents[1]` second; both are agent specs (`zerosum.players.spec.agent_from_spec`). `opening`
     is in the game's notation. `seeds` seed each agent (unless its spec sets a seed).
     `move_timeout` is each side's limit for one move, in seconds: past it the side loses.
     `max_plies` ends the game as a draw (None: no limit); `adjudicate` lets the game's
-    adjudicator end a decided game early (Connect Four: its solver).
+    adjudicator end a decided game early (Connect Four: its solver). `late`: what a move
+    past its timeout costs, the "game" or, as in COMP3608's tournament, the "move".
     """
 
     number: int
@@ -82,9 +85,13 @@ class GameJob:
     options: tuple[tuple[str, Any], ...] = ()  # the game's options (width, height, ...)
     pair: int = 0  # games of one pair share an opening, each agent once on each side
     round: int = 0  # which pairing of agents (round-robin: each two agents are one)
+    late: str = "game"  # a late move forfeits the "game" or the "move" (the side passes)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        data = asdict(self)
+        if self.late == "game":
+            del data["late"]  # as jobs were written before a move could be forfeit
+        return json.dumps(data, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> GameJob:
@@ -107,6 +114,7 @@ class GameJob:
             isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
             for o in job.options), what, "options")
         expect(is_int(job.pair) and is_int(job.round), what, "pair")
+        expect(job.late in FORFEITS, what, "late")
         (a, b), (s, t), (u, v) = job.agents, job.seeds, job.move_timeout  # checked: pairs
         return replace(job, agents=(a, b), opening=tuple(job.opening), seeds=(s, t),
                        move_timeout=(u, v), options=tuple(tuple(o) for o in job.options))
@@ -125,6 +133,7 @@ class MoveRecord:
     nodes: int | None = None
     by: int = 0  # 0: the first agent of the job (Max), 1: the second; -1: the opening
     unit: str = "nodes"
+    forfeit: str = ""  # why the side lost this move (it passed its turn); "" if it did not
 
 
 @dataclass(frozen=True)
@@ -133,8 +142,7 @@ class GameResult:
 
     `reason` says it in words: the game's own outcome ("Red wins"), an adjudication,
     the move limit, or what an agent did wrong (crashed, timed out, illegal move).
-    `fault` is the index of the agent that forfeited the game, if one did; `forfeits`
-    says which moves were forfeited (the move FORFEIT in `moves`) and why.
+    `fault` is the index of the agent that forfeited the game, if one did.
     """
 
     number: int
@@ -144,13 +152,14 @@ class GameResult:
     fault: int | None = None
     seconds: float = 0.0  # the whole game, wall clock
     names: tuple[str, ...] = ()  # the agents' own names, where they have one (own files)
-    forfeits: tuple[str, ...] = ()  # moves forfeited (a program's, by its course's rule)
 
     def to_json(self) -> str:
         data = asdict(self)
-        for key in ("names", "forfeits"):
-            if not data[key]:
-                del data[key]  # as results were written before these were kept
+        if not self.names:
+            del data["names"]  # as results were written before agents' names were kept
+        for move in data["moves"]:
+            if not move["forfeit"]:
+                del move["forfeit"]  # as moves were written before a move could be lost
         return json.dumps(data, sort_keys=True)
 
     @classmethod
@@ -169,10 +178,9 @@ class GameResult:
                                                               for m in result.moves), what,
                "moves")
         expect(strings(result.names) and len(result.names) in (0, 2), what, "names")
-        expect(strings(result.forfeits), what, "forfeits")
         moves = tuple(_move(m) for m in result.moves)  # type: ignore[arg-type]  # dicts
         return replace(result, score=float(result.score), moves=moves,
-                       names=tuple(result.names), forfeits=tuple(result.forfeits))
+                       names=tuple(result.names))
 
 
 def _move(data: dict[str, Any]) -> MoveRecord:
@@ -184,4 +192,5 @@ def _move(data: dict[str, Any]) -> MoveRecord:
     expect(m.depth is None or is_int(m.depth), what, "depth")
     expect(m.nodes is None or is_int(m.nodes), what, "nodes")
     expect(m.by in (-1, 0, 1) and is_int(m.by), what, "by")
+    expect(isinstance(m.forfeit, str), what, "forfeit")
     return m

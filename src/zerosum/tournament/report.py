@@ -97,13 +97,15 @@ def pairings(played: Sequence[Played], agents: Sequence[str]) -> str:
 
 
 def forfeits(played: Sequence[Played]) -> str:
-    """The games lost by a crash, an illegal move or the clock, and the moves forfeited
-    (a course's program late with its move), game by game."""
+    """The games lost by a crash, an illegal move or the clock, and the moves lost (a
+    late move, where the rules cost only the move), game by game."""
     lines = []
     for p in played:
+        lines += [f"  game {p.result.number}: {p.job.agents[m.by]} lost move {ply}: "
+                  f"{m.forfeit}" for ply, m in enumerate(p.result.moves, 1)
+                  if m.forfeit and m.by in (0, 1)]
         if p.result.fault is not None:
             lines.append(f"  game {p.result.number}: {p.result.reason}")
-        lines += [f"  game {p.result.number}: {why}" for why in p.result.forfeits]
     return "\n".join(["Forfeits:", *lines]) if lines else "Forfeits: none"
 
 

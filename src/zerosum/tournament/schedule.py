@@ -19,6 +19,7 @@ from typing import Any
 
 from zerosum.game import AnyGame, InputError
 from zerosum.tournament.jobs import (
+    FORFEITS,
     GameJob,
     built,
     expect,
@@ -49,9 +50,13 @@ class Settings:
     adjudicate: bool = True
     move_timeouts: tuple[float, ...] = ()  # each agent's, in agents' order
     options: tuple[tuple[str, Any], ...] = ()
+    late: str = "game"  # what a late move forfeits: the "game", or the "move" (it passes)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        data = asdict(self)
+        if self.late == "game":
+            del data["late"]  # as settings were written before a move could be forfeit
+        return json.dumps(data, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Settings:
@@ -68,6 +73,7 @@ class Settings:
                and all(strings(o) for o in s.openings)), what, "openings")
         expect(s.max_plies is None or is_int(s.max_plies), what, "max_plies")
         expect(isinstance(s.adjudicate, bool), what, "adjudicate")
+        expect(s.late in FORFEITS, what, "late")
         expect(isinstance(s.move_timeouts, list | tuple) and len(s.move_timeouts) == len(s.agents)
                and all(is_number(t) and t > 0 for t in s.move_timeouts), what,
                "move_timeouts")
@@ -146,7 +152,7 @@ def jobs(settings: Settings, game: AnyGame) -> Iterator[GameJob]:
                                         agent_seed(settings.seed, number, 1)),
                               (settings.move_timeouts[first], settings.move_timeouts[second]),
                               settings.max_plies, settings.adjudicate, settings.options,
-                              pair, round_)
+                              pair, round_, settings.late)
 
 
 def move_timeout(seconds: float | None) -> float:

@@ -20,11 +20,11 @@ from typing import Any, Protocol
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from zerosum.agents import engines_of
 from zerosum.convert import one_line
 from zerosum.game import InputError, plies_text
 from zerosum.games.connect4.game import Connect4, Position, plies_to_win
 from zerosum.games.connect4.solver import Solver
+from zerosum.players.agents import engines_of
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
 from zerosum.web.messages import positive, post, read_requests, reason

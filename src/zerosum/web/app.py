@@ -33,19 +33,15 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from zerosum.agents import (
-    SearchAgent,
-    agent_from_spec,
-    engines_of,
-    make_agent,
-    playable,
-    player_names,
-    value_text,
-)
 from zerosum.convert import one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import bound_memory, forget, kept_entries
+from zerosum.match import player_names
+from zerosum.players.agents import ComputerAgent, playable
+from zerosum.players.catalogue import Choice, default_kind, kind_of, make_player, names_for
+from zerosum.players.spec import agent_from_spec
+from zerosum.players.text import value_text
 from zerosum.records import HUMAN, Ply, game_record
 from zerosum.result import Info, Limit, SearchResult, depth_text
 from zerosum.stop import Stop
@@ -64,7 +60,6 @@ from zerosum.web.positions import position_format
 from zerosum.web.views import view_of
 
 STATIC = files("zerosum.web") / "static"
-FIXED_DEPTH = ("minimax", "alphabeta", "depth-limited")
 MAX_DEPTH = 64
 MAX_SESSIONS = 200  # the oldest is forgotten beyond this
 # A session whose engine has played keeps its tables (kernel.memory_of) for its next
@@ -82,11 +77,7 @@ class NotFound(Exception):
 
 
 def players_of(spec: GameSpec) -> list[str]:
-    return ["random", *SearchAgent.ALGORITHMS, *engines_of(spec)]
-
-
-def default_player(spec: GameSpec) -> str:
-    return next(iter(engines_of(spec)), "iterative")
+    return names_for(spec)
 
 
 def game_entry(spec: GameSpec, agents: Sequence[str] = ()) -> dict[str, Any]:
@@ -99,7 +90,7 @@ def game_entry(spec: GameSpec, agents: Sequence[str] = ()) -> dict[str, Any]:
                      "choices": None if o.choices is None else list(o.choices)}
                     for o in spec.options],
         "players": [*players_of(spec), *agents],
-        "default_player": default_player(spec),
+        "default_player": default_kind(spec),
         "position": None if written is None else written.name,
     }
 
@@ -322,7 +313,7 @@ class Server:
         """The search asked for, checked and bounded by the server."""
         if session.game.is_terminal(session.state):
             raise InputError("the game is over")
-        player = request.get("player", default_player(session.spec))
+        player = request.get("player", default_kind(session.spec))
         players = [*players_of(session.spec), *self.agents]
         if not isinstance(player, str) or player not in players:
             raise InputError(f"unknown player {brief(player)}; choose from "
@@ -334,7 +325,8 @@ class Server:
         depth = request.get("depth")
         if depth is not None:
             depth = whole(depth, "depth", 0, MAX_DEPTH)
-        if depth is None and player in FIXED_DEPTH:
+        if depth is None and player in players_of(session.spec) \
+                and kind_of(session.spec, player).fixed_depth:
             depth = session.spec.default_depth
         if depth == 0 and player != "depth-limited":
             depth = None  # to the end of the game
@@ -608,8 +600,11 @@ class Thinker:
         def work() -> None:
             outcome: SearchResult | BaseException
             try:
-                agent = agent_from_spec(session.spec, job.player) if own else \
-                    make_agent(session.spec, job.player, job.limit.depth, job.limit.seconds)
+                agent = agent_from_spec(session.spec, job.player) if own else make_player(
+                    session.spec, job.player, Choice(depth=job.limit.depth or 0,
+                                                     seconds=job.limit.seconds))
+                if not isinstance(agent, ComputerAgent):
+                    raise InputError(f"{job.player} cannot analyse a position")
                 outcome = agent.analyse(game, state, job.limit, on_info, stop)
                 if own and outcome.action not in game.actions(state):
                     outcome = InputError(f"{job.player} played an illegal move, "

@@ -1,16 +1,18 @@
 """The "explain a search" page: a textbook tree (the `zerosum tree` format) searched by
 minimax or alpha-beta, sent to the browser node by node to be stepped through.
 
-The events come from the search's own tracer (zerosum.explain.trace_tree), in the order
-the nodes returned (post-order); nothing here searches. Values are sent as text
-("-inf", "3", "+inf") because JSON has no infinity.
+The steps come from the search's own tracer (zerosum.explain.trace_steps), in the order
+the search went: each inner node entered with the window passed down, each node
+returning with its value and final window; nothing here searches. Values are sent as
+text ("-inf", "3", "+inf") because JSON has no infinity; a game position's in the
+game's own number format (zerosum.game.format_number).
 
 A game position may be searched with a transposition table. The table is watched (each
-probe's answer is logged between the tracer's events), and each hit is told by what it
-did: an exact value or a bound that closes the window settles the node (a cut by the
+probe's answer is logged between the tracer's events: it belongs to the node just
+entered), and each hit is told by what it did against the window the node was entered
+with: an exact value or a bound that closes the window settles the node (a cut by the
 table), a bound inside the window only narrows it, a bound outside it changes nothing.
-To tell these apart, the window each node was entered with is replayed from the events:
-alpha-beta's own update, a node's children entered with its window as it stood then.
+A search with the table and no hit says why (`table_note`).
 """
 
 from __future__ import annotations
@@ -26,17 +28,20 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from zerosum.convert import shown
-from zerosum.explain import fmt, trace_tree
-from zerosum.game import AnyGame, InputError
+from zerosum.explain import cut_reason, fmt, trace_steps, trace_tree
+from zerosum.game import AnyGame, InputError, format_number, format_value
 from zerosum.games.registry import get_game
 from zerosum.games.tree import Node, Path, TreeGame
-from zerosum.result import SearchResult, TraceEvent
-from zerosum.search import alphabeta_search, minimax_search
+from zerosum.result import Limit, MoveStats, SearchResult, TraceEvent
+from zerosum.search import alphabeta, minimax, minimax_search
+from zerosum.search.mcts import Simulation, mcts_search
 from zerosum.stop import Stop
 from zerosum.table import Bound, Entry, TranspositionTable, narrow
 
 PAGE = files("zerosum.web") / "static" / "explain.html"
-ALGORITHMS = ("alphabeta", "minimax")
+ALGORITHMS = ("alphabeta", "minimax")  # the tree searches, whose counts are compared
+MCTS_SIMULATIONS = (1, 300)  # the least and most simulations stepped through (~4 kB each)
+MCTS_SECONDS = 10.0  # a budget that takes longer (long playouts) is refused
 MAX_NODES = 2000  # a tree the page can still draw; the request body limit comes first mostly
 MAX_DEPTH = 4  # a game position's search depth: Connect Four at 4 plies is 2,801 nodes
 MAX_GAME_NODES = 3000  # the page expands such a tree lazily, one node's children at a time
@@ -67,23 +72,19 @@ def tree_json(game: TreeGame) -> tuple[list[dict[str, Any]], dict[Path, int]]:
     return nodes, index
 
 
-def cut_reason(maxs_turn: bool, event: TraceEvent) -> str:
-    """Why a node stopped searching its children: the textbook's two tests."""
-    if maxs_turn:
-        return f"value {fmt(event.value)} >= beta {fmt(event.beta)} at a Max node"
-    return f"value {fmt(event.value)} <= alpha {fmt(event.alpha)} at a Min node"
-
-
 def event_json(game: TreeGame, event: TraceEvent, index: dict[Path, int],
-               seen: dict[Path, TraceEvent], windowed: bool) -> dict[str, Any]:
+               seen: set[Path], windowed: bool) -> dict[str, Any]:
+    """One step: a node entered (with the window passed down) or a node returning."""
     path: Path = event.state
     node = game.node(path)
-    pruned = [index[kid] for kid in kids(path, node) if kid not in seen]
+    enter = event.kind == "enter"
+    pruned = [] if enter else [index[kid] for kid in kids(path, node) if kid not in seen]
     return {
+        "kind": event.kind,
         "node": index[path],
         "path": list(path),
         "label": node.label,
-        "value": fmt(event.value),
+        "value": None if enter else fmt(event.value),
         "alpha": fmt(event.alpha) if windowed else None,
         "beta": fmt(event.beta) if windowed else None,
         "pruned": pruned,
@@ -91,11 +92,23 @@ def event_json(game: TreeGame, event: TraceEvent, index: dict[Path, int],
     }
 
 
+def trace_summary(events: list[dict[str, Any]], hits: int | None = None) -> str:
+    """What a tree search's steps show, in a line: nodes entered and returned, cuts."""
+    entered = sum(e["kind"] == "enter" for e in events)
+    returned = len(events) - entered
+    cuts = [e for e in events if e["pruned"]]
+    pruned = sum(len(e["pruned"]) for e in cuts)
+    text = f"{entered} inner nodes entered, {returned} nodes returned, "
+    text += (f"{len(cuts)} cut{'s' * (len(cuts) != 1)} pruning {pruned} children" if cuts
+             else "nothing pruned")
+    return text + ("" if not hits else f", {hits} table hits")
+
+
 def algorithm_of(body: dict[str, Any]) -> str:
     """The request's "algorithm" (default alpha-beta), one of ALGORITHMS."""
     algorithm = body.get("algorithm", "alphabeta")
-    if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
-        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
+    if not isinstance(algorithm, str) or algorithm not in (*ALGORITHMS, "mcts"):
+        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)}, mcts")
     return str(algorithm)
 
 
@@ -109,6 +122,8 @@ def flag(body: dict[str, Any], key: str) -> bool:
 
 def explain_json(body: dict[str, Any]) -> dict[str, Any]:
     """The answer of POST /api/explain {tree, algorithm?, min_first?}."""
+    if algorithm_of(body) == "mcts":
+        return mcts_json(body)
     if "game" in body:
         return game_json(body)
     text = body.get("tree")
@@ -122,92 +137,92 @@ def explain_json(body: dict[str, Any]) -> dict[str, Any]:
     for name in ALGORITHMS:
         result, _ = trace_tree(game, name)
         counts[name] = {"nodes": result.stats.nodes, "leaves": result.stats.evaluated}
-    result, seen = trace_tree(game, algorithm)
+    result, steps = trace_steps(game, algorithm)
+    seen = {e.state for e in steps if e.kind == "exit"}
     windowed = algorithm == "alphabeta"
+    events = [event_json(game, e, index, seen, windowed) for e in steps]
     return {
         "algorithm": algorithm,
         "value": fmt(result.value),
         "best": None if result.action is None else game.label((result.action,)),
         "counts": counts,
         "nodes": nodes,
-        # a dict keeps the order of first insertion: the order the nodes returned
-        "events": [event_json(game, e, index, seen, windowed) for e in seen.values()],
+        # in the order the search went: inner nodes entered, every node returning
+        "events": events,
+        "summary": {"effort": f"{result.stats.nodes:,} nodes examined",
+                    "trace": trace_summary(events)},
     }
 
 
 @dataclass
 class Probe:
-    """What the table answered when the search entered an inner node `depth` plies down."""
+    """What the table answered for the inner node the search has just entered."""
 
-    depth: int
     entry: Entry | None
 
 
 class WatchedTable(TranspositionTable):
     """A transposition table that logs each probe's answer into the search's event log."""
 
-    def __init__(self, log: list[TraceEvent | Probe], limit: int) -> None:
+    def __init__(self, log: list[TraceEvent | Probe]) -> None:
         super().__init__()
-        self.log, self.limit = log, limit
+        self.log = log
 
     def probe(self, key: Hashable, remaining: int | None) -> Entry | None:
         entry = super().probe(key, remaining)
-        depth = self.limit - (0 if remaining is None else remaining)
-        self.log.append(Probe(depth, entry))
+        self.log.append(Probe(entry))
         return entry
 
 
 @dataclass
 class Visit:
-    """A node a game search returned from, with the children it searched and what the
-    table had for it (None: no usable entry, or no table)."""
+    """A node the game search examined: its entry (None for a leaf, which is not
+    entered), its exit, the children it searched and what the table had for it (None:
+    no usable entry, or no table)."""
 
-    event: TraceEvent
-    kids: list[Visit]
+    enter: TraceEvent | None
+    event: TraceEvent | None = None
+    kids: list[Visit] = field(default_factory=list)
     entry: Entry | None = None
-    window: tuple[float, float] = field(default=(-math.inf, math.inf))  # as entered
+
+    @property
+    def window(self) -> tuple[float, float]:
+        """The window passed down to the node."""
+        return (-math.inf, math.inf) if self.enter is None else (self.enter.alpha,
+                                                                self.enter.beta)
 
 
 def visits(log: list[TraceEvent | Probe]) -> Visit:
-    """The searched tree, rebuilt from post-order events: a node's children are the
-    nodes one ply deeper that returned just before it (states may repeat, paths do not).
-    A probe comes when its node is entered; that node returns before another of its depth
-    is entered, so the last probe at a depth belongs to the next node returning there."""
-    stack: list[Visit] = []
-    probed: dict[int, Entry | None] = {}
+    """The searched tree, rebuilt from the log of entries, probes and exits: a probe
+    belongs to the node just entered, an exit one ply below the innermost open node is
+    a leaf of it, and one at its depth closes it."""
+    stack: list[Visit] = []  # the inner nodes entered and not yet returned
+    root: Visit | None = None
     for item in log:
         if isinstance(item, Probe):
-            probed[item.depth] = item.entry
-            continue
-        kids: list[Visit] = []
-        while stack and stack[-1].event.depth == item.depth + 1:
-            kids.append(stack.pop())
-        stack.append(Visit(item, kids[::-1], probed.pop(item.depth, None)))
-    return stack[-1]
-
-
-def replay_windows(game: AnyGame, visit: Visit, window: tuple[float, float]) -> None:
-    """Set the window each node of `visit`'s tree was entered with: alpha-beta's update
-    (fail-soft), the stored bound first."""
-    visit.window = alpha, beta = window
-    if visit.entry is not None:
-        alpha, beta = narrow(visit.entry[1], visit.entry[2], alpha, beta)
-    maxs_turn = game.is_maxs_turn(visit.event.state)
-    v = -math.inf if maxs_turn else math.inf
-    for kid in visit.kids:
-        replay_windows(game, kid, (alpha, beta))
-        if maxs_turn:
-            v = max(v, kid.event.value)
-            alpha = max(alpha, v)
+            stack[-1].entry = item.entry
+        elif item.kind == "enter":
+            visit = Visit(item)
+            if stack:
+                stack[-1].kids.append(visit)
+            stack.append(visit)
+        elif stack and stack[-1].enter is not None and stack[-1].enter.depth == item.depth:
+            root = stack.pop()
+            root.event = item
         else:
-            v = min(v, kid.event.value)
-            beta = min(beta, v)
+            leaf = Visit(None, item)
+            if stack:
+                stack[-1].kids.append(leaf)
+            else:
+                root = leaf
+    assert root is not None and not stack, "the log holds one whole search"
+    return root
 
 
 BOUNDS = {Bound.EXACT: "exact", Bound.LOWER: "lower", Bound.UPPER: "upper"}
 
 
-def table_json(visit: Visit) -> dict[str, Any] | None:
+def table_json(visit: Visit, number: Callable[[float], str]) -> dict[str, Any] | None:
     """What the table's entry did at this node: "exact" (its value settles the node), "cut"
     (its bound closes the window: settled too), "narrowed" (the node is searched within
     a smaller window) or "none" (the bound lies outside the window)."""
@@ -222,8 +237,9 @@ def table_json(visit: Visit) -> dict[str, Any] | None:
         effect = "cut"
     else:
         effect = "narrowed" if after != (alpha, beta) else "none"
-    return {"bound": BOUNDS[Bound(bound)], "value": fmt(value), "effect": effect,
-            "window": [fmt(alpha), fmt(beta)], "narrowed": [fmt(after[0]), fmt(after[1])]}
+    return {"bound": BOUNDS[Bound(bound)], "value": number(value), "effect": effect,
+            "window": [number(alpha), number(beta)],
+            "narrowed": [number(after[0]), number(after[1])]}
 
 
 def play_moves(game: AnyGame, text: str) -> Any:
@@ -244,17 +260,26 @@ def game_search(game: AnyGame, state: Any, algorithm: str, depth: int,
                 table: bool) -> tuple[SearchResult, list[TraceEvent | Probe]]:
     log: list[TraceEvent | Probe] = []
     if algorithm == "minimax":
-        return minimax_search(game, state, depth, tracer=log.append), log
-    tt = WatchedTable(log, depth) if table else None
-    return alphabeta_search(game, state, depth, table=tt, tracer=log.append), log
+        return minimax.analyse(game, state, Limit(depth=depth), tracer=log.append,
+                               trace_entries=True), log
+    tt = WatchedTable(log) if table else None
+    return alphabeta.analyse(game, state, Limit(depth=depth), table=tt, tracer=log.append,
+                             trace_entries=True), log
+
+
+def number_of(game: AnyGame) -> Callable[[float], str]:
+    """The game's own number format (a decided value as it is, an estimate to three
+    decimals), for values and windows alike."""
+    return lambda v: format_number(v, decided=game.values.decides(v))
 
 
 def game_nodes(game: AnyGame, root: Visit, depth: int,
                windowed: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The nodes in pre-order (the searched ones and the children cut off) and the
-    events in the order the nodes returned."""
+    steps in the order the search went (inner nodes entered, every node returning)."""
     nodes: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []  # appended as the nodes returned: post-order
+    events: list[dict[str, Any]] = []
+    number = number_of(game)
 
     def role(state: Any, ply: int) -> str:
         if ply == depth or game.is_terminal(state):
@@ -266,17 +291,27 @@ def game_nodes(game: AnyGame, root: Visit, depth: int,
                       "value": value, "children": []})
         return len(nodes) - 1
 
+    def window(e: TraceEvent) -> dict[str, str | None]:
+        return {"alpha": number(e.alpha) if windowed else None,
+                "beta": number(e.beta) if windowed else None}
+
     def walk(visit: Visit, path: list[int], label: str) -> int:
+        assert visit.event is not None
         e = visit.event
         i = add(path, label, e.state, None)
+        if visit.enter is not None:
+            events.append({"kind": "enter", "node": i, "path": path, "label": label,
+                           "value": None, **window(visit.enter), "pruned": [],
+                           "reason": None, "table": None})
         for k, kid in enumerate(visit.kids):
+            assert kid.event is not None
             text = game.format_move(kid.event.action)
             name = text if not path else f"{label} {text}"
             nodes[i]["children"].append(walk(kid, [*path, k], name))
         inner = nodes[i]["role"] != "leaf"
         pruned: list[int] = []
         if inner and visit.kids:
-            searched = [kid.event.action for kid in visit.kids]
+            searched = [kid.event.action for kid in visit.kids if kid.event is not None]
             for a in game.actions(e.state):
                 if a not in searched:
                     k = len(nodes[i]["children"])
@@ -286,17 +321,35 @@ def game_nodes(game: AnyGame, root: Visit, depth: int,
                     nodes[i]["children"].append(cut)
                     pruned.append(cut)
         events.append({
-            "node": i, "path": path, "label": label, "value": fmt(e.value),
-            "alpha": fmt(e.alpha) if windowed else None,
-            "beta": fmt(e.beta) if windowed else None,
+            "kind": "exit", "node": i, "path": path, "label": label, "value": number(e.value),
+            **window(e),
             "pruned": pruned,
-            "reason": cut_reason(game.is_maxs_turn(e.state), e) if pruned else None,
-            "table": table_json(visit),
+            "reason": cut_reason(game.is_maxs_turn(e.state), e, number) if pruned else None,
+            "table": table_json(visit, number),
         })
         return i
 
     walk(root, [], "start")
     return nodes, events
+
+
+def table_note(game: AnyGame, state: Any, depth: int, hits: int) -> str | None:
+    """Why a search with the table had no hit, and where it would have some."""
+    if hits:
+        return None
+    why = (f"No table hits: within {depth} plies from here no inner node is reached twice "
+           "by different move orders (the same position comes back 3 plies down at the "
+           "soonest, one side's two moves played the other way round, and leaves are not "
+           "looked up: 4 plies at least)")
+    for deeper in range(depth + 1, MAX_DEPTH + 1):
+        if not minimax_search(game, state, deeper, stop=Stop(nodes=MAX_GAME_NODES)).complete:
+            break  # too big for the page from here on
+        found = game_search(game, state, "alphabeta", deeper, True)[0].stats.table_hits
+        if found:
+            return f"{why}. At depth {deeper} this position has {found}: try it."
+    return (f"{why}, nor within any depth this page searches from this position. "
+            "Try a position with more moves left, or a game whose moves can be played "
+            "in another order.")
 
 
 def game_json(body: dict[str, Any]) -> dict[str, Any]:
@@ -325,17 +378,176 @@ def game_json(body: dict[str, Any]) -> dict[str, Any]:
         counts[algo] = {"nodes": r.stats.nodes, "leaves": r.stats.evaluated,
                         "table_hits": r.stats.table_hits}
     result, log = game_search(game, state, algorithm, depth, table)
-    root = visits(log)
-    replay_windows(game, root, (-math.inf, math.inf))
-    nodes, steps = game_nodes(game, root, depth, algorithm == "alphabeta")
+    nodes, steps = game_nodes(game, visits(log), depth, algorithm == "alphabeta")
+    hits = counts["alphabeta"]["table_hits"]
     return {
         "algorithm": algorithm,
-        "value": fmt(result.value),
+        "value": format_value(game, result.value, decided=result.decided),
         "best": None if result.action is None else game.format_move(result.action),
         "counts": counts,
+        "table_note": table_note(game, state, depth, hits) if table else None,
         "lazy": True,
         "nodes": nodes,
         "events": steps,
+        "summary": {"effort": f"{result.stats.nodes:,} nodes examined",
+                    "trace": trace_summary(steps, result.stats.table_hits)},
+    }
+
+
+def whole(body: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    """The request's whole number `key` within [lo, hi]."""
+    value = body.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise InputError(f"{key} must be a whole number from {lo:,} to {hi:,}")
+    return value
+
+
+def position_of(body: dict[str, Any]) -> tuple[AnyGame, Any, Callable[[tuple[Any, ...]], str]]:
+    """The game, the position and how a node is named (by its path of moves): a pasted
+    tree (its labels) or a game's position after `moves` (the moves to the node; the
+    root "start")."""
+    if "game" in body:
+        name = body.get("game")
+        if not isinstance(name, str):
+            raise InputError("name a game: {\"game\": \"tictactoe\"}")
+        game = get_game(name).create()
+        moves = body.get("moves", "")
+        if not isinstance(moves, str):
+            raise InputError("moves must be text, e.g. \"1 5\"")
+        return game, play_moves(game, moves), lambda path: " ".join(
+            game.format_move(a) for a in path) or "start"
+    text = body.get("tree")
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("give the tree as text: {\"tree\": \"A[B[3 12 8] C[2 4 6]]\"}")
+    tree = TreeGame.from_text(text, max_first=not flag(body, "min_first"))
+    if len(tree.paths()) > MAX_NODES:
+        raise InputError(f"tree: {len(tree.paths()):,} nodes; this page draws at most "
+                         f"{MAX_NODES:,}")
+    return tree, tree.initial_state(), lambda path: tree.label(tuple(path))
+
+
+def below(path: tuple[Any, ...], action: Any) -> tuple[Any, ...]:
+    """The path to the child reached by `action`."""
+    return (*path, action)
+
+
+def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
+    """The answer of POST /api/explain {algorithm: "mcts", game and moves or tree,
+    simulations?, seed?}: MCTS's tree as it ended (nodes in pre-order, each with the
+    simulation that added it) and each simulation's four steps, from the search's own
+    tracer (zerosum.search.mcts.Simulation). A game whose values are a score (a tree's
+    leaves) is searched with its utilities' range as the reward scale."""
+    game, state, name = position_of(body)
+    simulations = whole(body, "simulations", 50, *MCTS_SIMULATIONS)
+    seed = whole(body, "seed", 1, 0, 2**31 - 1)
+    if game.is_terminal(state):
+        raise InputError("the game is already over in this position: nothing to search")
+    values = game.values
+    bounds = ((values.lo, values.hi) if values.kind == "score" and values.lo < values.hi
+              and math.isfinite(values.hi - values.lo) else None)
+    sims: list[Simulation] = []
+    result = mcts_search(game, state, simulations=simulations, seconds=MCTS_SECONDS,
+                         seed=seed, bounds=bounds, tracer=sims.append)
+    if result.stats.nodes < simulations and not result.decided:
+        raise InputError(f"{simulations:,} simulations take over {MCTS_SECONDS:g} s here; "
+                         "choose fewer")
+    is_tree = isinstance(game, TreeGame)
+    number = fmt if is_tree else number_of(game)
+
+    def move(path: tuple[Any, ...]) -> str:
+        """The move into the node at `path`, as the page names it."""
+        return name(path) if is_tree else game.format_move(path[-1])
+
+    def stats(options: tuple[MoveStats, ...], parent: tuple[Any, ...]) -> list[dict[str, Any]]:
+        return [{"node": index[below(parent, o.action)], "move": move(below(parent, o.action)),
+                 "visits": o.visits, "mean": number(o.mean),
+                 "exploit": f"{o.uct_exploit:.3f}", "explore": f"{o.uct_explore:.3f}",
+                 "score": f"{o.uct_exploit + o.uct_explore:.3f}",
+                 "proven": None if o.proven is None else number(o.proven)} for o in options]
+
+    # the tree: each node's children in the order they were added
+    kids: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {(): []}
+    added: dict[tuple[Any, ...], int] = {(): 0}
+    for sim in sims:
+        if sim.expanded is not None:
+            kids[sim.expanded[:-1]].append(sim.expanded)
+            kids[sim.expanded] = []
+            added[sim.expanded] = sim.number
+    nodes: list[dict[str, Any]] = []
+    index: dict[tuple[Any, ...], int] = {}
+    states: dict[tuple[Any, ...], Any] = {}
+    todo: list[tuple[tuple[Any, ...], Any]] = [((), state)]
+    while todo:  # pre-order, children in the order they were added
+        path, s = todo.pop()
+        index[path], states[path] = len(nodes), s
+        role = ("leaf" if game.is_terminal(s) else "max" if game.is_maxs_turn(s) else "min")
+        nodes.append({"path": [], "label": name(path),
+                      "short": move(path) if path else name(path),
+                      "role": role, "added": added[path], "children": [], "at": path})
+        todo.extend((kid, game.result(s, kid[-1])) for kid in reversed(kids[path]))
+    for node in nodes:
+        path = node.pop("at")
+        node["children"] = [index[kid] for kid in kids[path]]
+        node["path"] = [kids[path[:i]].index(path[: i + 1]) for i in range(len(path))]
+
+    def ended(sim: Simulation, at: tuple[Any, ...]) -> str:
+        """How the simulation's playout ended (from a proven node: its value)."""
+        s = states[at]
+        for action in sim.playout:
+            s = game.result(s, action)
+        words = "" if is_tree or not game.is_terminal(s) else game.outcome(s)
+        return number(sim.utility) + (f" ({words})" if words else "")
+
+    def playout(sim: Simulation, at: tuple[Any, ...]) -> list[str]:
+        path = list(at)
+        for action in sim.playout:
+            path.append(action)
+        return [move(tuple(path[: len(at) + i + 1])) for i in range(len(sim.playout))]
+
+    events = []
+    for sim in sims:
+        at = sim.expanded if sim.expanded is not None else (
+            tuple(step.chosen for step in sim.selected))
+        selection = []
+        parent: tuple[Any, ...] = ()
+        for step in sim.selected:
+            selection.append({"node": index[parent], "chosen": index[below(parent, step.chosen)],
+                              "options": stats(step.options, parent)})
+            parent = (*parent, step.chosen)
+        events.append({
+            "kind": "simulation", "number": sim.number, "node": index[at],
+            "path": [index[at[:i]] for i in range(len(at) + 1)],
+            "selection": selection,
+            "expanded": None if sim.expanded is None else index[sim.expanded],
+            "playout": playout(sim, at),
+            "result": ended(sim, at), "reward": f"{sim.reward:.3f}",
+            "updates": [{"node": index[u.path], "visits": u.visits,
+                         "reward": f"{u.reward:g}", "mean": f"{u.reward / u.visits:.3f}",
+                         "proven": None if u.proven is None else number(u.proven)}
+                        for u in sim.updates],
+            "root_moves": stats(sim.root_moves, ()),
+        })
+    best = None if result.action is None else move((result.action,))
+    value = (fmt(result.value) + ("" if result.decided else " (estimate)") if is_tree
+             else format_value(game, result.value, decided=result.decided))
+    proven = len({u.path for sim in sims for u in sim.updates if u.proven is not None})
+    return {
+        "algorithm": "mcts",
+        "value": value,
+        "best": best,
+        "counts": {"mcts": {"simulations": result.stats.nodes, "tree_nodes": len(nodes),
+                            "tree_depth": result.stats.max_depth}},
+        "seed": seed,
+        "nodes": nodes,
+        "events": events,
+        "summary": {
+            "effort": f"{result.stats.nodes:,} simulations",
+            "trace": (f"a tree of {len(nodes):,} nodes {result.stats.max_depth} deep, "
+                      f"{proven} proven by the solver"
+                      + ("; the root proven" if result.decided else "")
+                      + (f"; {best} visited {result.details['visits'][result.action]} "
+                         f"times of {result.stats.nodes}" if best is not None else "")),
+        },
     }
 
 

@@ -1,9 +1,13 @@
 // The "explain a search" page: send a tree, or a game position and a depth, to /api/explain,
-// then replay the search's events (the order its nodes returned) one step at a time over an
-// SVG drawing of the tree. A game's tree (data.lazy), or a pasted one over LAZY_FROM nodes,
+// then replay the search's events (in the order the search went: an inner node entered with
+// the window passed down, a node returning) one step at a time over an SVG drawing of the
+// tree. A game's tree (data.lazy), or a pasted one over LAZY_FROM nodes,
 // opens lazily: the root's children first, then each node the stepping reaches or the reader
-// clicks. A tree file is read in the page; the server only ever gets its text. With "both
-// side by side", the other algorithm's search is drawn next to it, stepped in step with it.
+// clicks. A tree file is read in the page; the server only ever gets its text. With "side
+// by side with", another algorithm's search is drawn next to it, stepped in step with it,
+// and the two compared in a table. MCTS is stepped simulation by simulation: its tree grows
+// a node a step, the path selected, the node expanded, the playout and the statistics
+// back-propagated shown as its search traced them (the page computes none of them).
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const FIG52 = "# AIMA figure 5.2: Max at A, three Min nodes, nine leaves\nA[B[3 12 8] C[2 4 6] D[14 5 2]]\n";
@@ -15,17 +19,25 @@ const R = 18;      // a node's half size
 const VALUE_PX = 13, LABEL_PX = 13, WINDOW_PX = 11;  // font sizes, as in explain.html
 const LAZY_FROM = 200;  // a pasted tree of more nodes opens lazily, as a game's does
 const ZOOM = [1, 1.5];  // a small tree is scaled up to fill the page's width, at most this
-const NAMES = { alphabeta: "alpha-beta", minimax: "minimax" };
+const NAMES = { alphabeta: "alpha-beta", minimax: "minimax", mcts: "MCTS" };
+const COLUMNS = { nodes: "nodes examined", leaves: "leaves evaluated", table_hits: "table hits",
+                  simulations: "simulations", tree_nodes: "tree nodes", tree_depth: "tree depth" };
 const SETTLED = new Set(["exact", "cut"]);  // table effects that end a node unsearched
 
 // A pane: one search drawn and stepped through. `data` is the server's answer; `step`, how
 // many of its events have happened; `parents`, each node's parent; `open`, the nodes whose
-// children are drawn (null: all of them); `finals`, each node's event (the value and window
+// children are drawn (null: all of them); `finals`, each node's exit (the value and window
 // it returned with); `box`, the element it is drawn in.
 function newPane(data, box) {
   const parents = [];
   data.nodes.forEach((n, i) => { for (const c of n.children) parents[c] = i; });
-  return { data, step: 0, parents, box, finals: new Map(data.events.map((e) => [e.node, e])),
+  if (data.algorithm === "mcts") {  // the final statistics size each node, so nodes stay put
+    const finals = new Map();
+    for (const e of data.events) for (const u of e.updates) finals.set(u.node, { value: tally(u), alpha: null });
+    return { data, step: 0, parents, box, finals, open: null };
+  }
+  const exits = data.events.filter((e) => e.kind === "exit");
+  return { data, step: 0, parents, box, finals: new Map(exits.map((e) => [e.node, e])),
            open: data.lazy || data.nodes.length > LAZY_FROM ? new Set([0]) : null };
 }
 
@@ -51,8 +63,12 @@ async function explain() {
         algorithm: $("algorithm").value, table: $("table").checked }
     : { tree: $("tree-text").value, algorithm: $("algorithm").value,
         min_first: $("min-first").checked };
-  const both = $("both").checked;
-  const other = { ...body, algorithm: body.algorithm === "alphabeta" ? "minimax" : "alphabeta" };
+  const asked = (algorithm) => (algorithm !== "mcts" ? { ...body, algorithm }
+    : { ...body, algorithm, simulations: Number($("simulations").value), seed: Number($("seed").value) });
+  const compare = $("compare").value;
+  const both = compare !== "" && compare !== body.algorithm;
+  const other = asked(compare);
+  Object.assign(body, asked(body.algorithm));
   let answers;
   try {
     answers = await Promise.all(both ? [search(body), search(other)] : [search(body)]);
@@ -65,21 +81,43 @@ async function explain() {
   data = panes[0].data;
   $("drawings").classList.toggle("both", both);
   $("pane2").hidden = !both;
+  $("mcts-panel").hidden = data.algorithm !== "mcts";
   showCounts();
+  showComparison();
+  $("table-note").hidden = !data.table_note;
+  $("table-note").textContent = data.table_note || "";
   $("search").hidden = false;
   render();
 }
 
+// The effort of the search shown (and, for a tree search, of the other tree search), in the
+// columns its answer has: nodes, leaves, table hits; or simulations and the tree's size.
 function showCounts() {
-  const hits = data.counts.alphabeta.table_hits !== undefined;
-  $("hits-head").hidden = !hits;
-  $("counts").tBodies[0].replaceChildren(...Object.entries(data.counts).map(([name, c]) => {
+  const entries = Object.entries(data.counts);
+  const keys = Object.keys(entries[0][1]);
+  const head = document.createElement("tr");
+  for (const text of ["algorithm", ...keys.map((k) => COLUMNS[k] || k)]) {
+    head.append(Object.assign(document.createElement("th"), { textContent: text }));
+  }
+  $("counts").tHead.replaceChildren(head);
+  $("counts").tBodies[0].replaceChildren(...entries.map(([name, c]) => {
     const row = document.createElement("tr");
     if (name === data.algorithm) row.className = "chosen";
-    const cells = [NAMES[name] + (name === data.algorithm ? " (shown)" : ""), c.nodes, c.leaves];
-    if (hits) cells.push(c.table_hits);
+    const cells = [NAMES[name] + (name === data.algorithm ? " (shown)" : ""), ...keys.map((k) => c[k])];
     for (const text of cells) {
       row.insertCell().textContent = String(text);
+    }
+    return row;
+  }));
+}
+
+// Two searches side by side: each one's answer, effort and what its trace shows.
+function showComparison() {
+  $("compare-table").hidden = panes.length < 2;
+  $("compare-table").tBodies[0].replaceChildren(...panes.map(({ data: d }) => {
+    const row = document.createElement("tr");
+    for (const text of [NAMES[d.algorithm], d.best || "-", d.value, d.summary.effort, d.summary.trace]) {
+      row.insertCell().textContent = text;
     }
     return row;
   }));
@@ -169,10 +207,12 @@ function windowText(event) {
   return `(${event.alpha}, ${event.beta})`;
 }
 
-// Open the path down to node i, so the node the search has reached is in the drawing.
-function reveal(p, i) {
+// Open the path down to the node of event e, so the node the search has reached is in the
+// drawing; a node entered opens too, its children about to be searched.
+function reveal(p, e) {
   if (p.open === null) return;
-  for (let up = p.parents[i]; up !== undefined; up = p.parents[up]) p.open.add(up);
+  for (let up = p.parents[e.node]; up !== undefined; up = p.parents[up]) p.open.add(up);
+  if (e.kind === "enter") p.open.add(e.node);
 }
 
 function toggle(p, i) {
@@ -193,6 +233,7 @@ function el(name, attrs, text) {
 // A game's node is named by the moves to it (4 4 3); drawn, only its last move (3).
 function shortLabel(p, i) {
   const { nodes } = p.data;
+  if (nodes[i].short !== undefined) return nodes[i].short;  // MCTS: named by the server
   const label = nodes[i].label;
   const parent = p.parents[i] === undefined ? null : nodes[p.parents[i]].label;
   if (p.data.lazy) return parent !== null && label.startsWith(parent + " ") ? label.slice(parent.length + 1) : label;
@@ -208,11 +249,18 @@ function shape(role, x, y, half) {
   return el("polygon", { points: pts.map((pt) => pt.join(",")).join(" ") });
 }
 
-// What the first `step` events have shown: each node's event, the pruned nodes and why.
+// What the first `step` events have shown: each returned node's exit, each node entered
+// and not yet returned (its entry: the window passed down), the pruned nodes and why.
 function stateAt(p) {
   const done = new Map();
+  const entered = new Map();
   const pruned = new Map();
   for (const e of p.data.events.slice(0, p.step)) {
+    if (e.kind === "enter") {
+      entered.set(e.node, e);
+      continue;
+    }
+    entered.delete(e.node);
     done.set(e.node, e);
     const todo = e.pruned.slice();
     while (todo.length) {  // a pruned child's whole subtree is never examined
@@ -221,7 +269,7 @@ function stateAt(p) {
       todo.push(...p.data.nodes[i].children);
     }
   }
-  return { done, pruned };
+  return { done, entered, pruned };
 }
 
 function draw(p) {
@@ -233,7 +281,7 @@ function draw(p) {
   const zoom = Math.max(ZOOM[0], Math.min(ZOOM[1], (p.box.clientWidth - 4) / width));
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width: width * zoom, height: height * zoom,
                           role: "img", "aria-label": "the search tree" });
-  const { done, pruned } = stateAt(p);
+  const { done, entered, pruned } = stateAt(p);
   const current = p.step > 0 ? p.data.events[p.step - 1].node : null;
   nodes.forEach((n, i) => {
     if (!at[i]) return;
@@ -255,8 +303,10 @@ function draw(p) {
     const openable = p.open !== null && n.children.length > 0;
     const closed = openable && !p.open.has(i);
     const event = done.get(i);
+    const entry = entered.get(i);
     const classes = ["node", n.role];
     if (event) classes.push("done");
+    if (entry) classes.push("entered");
     if (pruned.has(i)) classes.push("pruned");
     if (i === current) classes.push("current");
     if (event && event.table) classes.push(SETTLED.has(event.table.effect) ? "table" : `table-${event.table.effect}`);
@@ -264,6 +314,7 @@ function draw(p) {
     const g = el("g", { class: classes.join(" "), "data-label": n.label });
     let title = `${n.label} (${n.role})`;
     if (event) title += `: value ${event.value}` + (event.alpha === null ? "" : `, window (${event.alpha}, ${event.beta})`);
+    if (entry) title += ": entered" + (entry.alpha === null ? "" : ` with window (${entry.alpha}, ${entry.beta})`);
     if (pruned.has(i)) title += ` pruned: ${pruned.get(i)}`;
     if (event && event.table) title += `; ${tableText(event.table)}`;
     if (openable) title += closed ? "; click to show its children" : "; click to hide its children";
@@ -281,6 +332,8 @@ function draw(p) {
     else g.append(el("text", { x: x - half - 6, y: y - 4, class: "label", "text-anchor": "end" }, label));
     if (event && event.alpha !== null && n.role !== "leaf") {
       g.append(el("text", { x, y: y - R - 7, class: "window" }, windowText(event)));
+    } else if (entry && entry.alpha !== null) {  // searching its children within this window
+      g.append(el("text", { x, y: y - R - 7, class: "window passed" }, windowText(entry)));
     }
     svg.append(g);
   });
@@ -303,7 +356,11 @@ function tableText(t) {
 }
 
 function describe(p, e) {
+  if (e.kind === "simulation") return describeSimulation(p, e);
   const n = p.data.nodes[e.node];
+  if (e.kind === "enter") {
+    return `${e.label} (${n.role}) entered` + (e.alpha === null ? "" : ` with window (${e.alpha}, ${e.beta})`);
+  }
   let text = `${e.label} (${n.role}) returns ${e.value}`;
   if (e.alpha !== null && n.role !== "leaf") text += `, window (${e.alpha}, ${e.beta})`;
   if (e.table) text += `; ${tableText(e.table)}`;
@@ -316,10 +373,10 @@ function describe(p, e) {
 // A pane's search in one line: where its stepping is, or its value and effort at the end.
 function caption(p) {
   const { data: d, step } = p;
-  const root = d.lazy ? "the position" : d.nodes[0].label;
+  const root = d.lazy || d.nodes[0].label === "start" ? "the position" : d.nodes[0].label;
   if (step === d.events.length) {
     return `${NAMES[d.algorithm]}: the value of ${root} is ${d.value}` +
-      (d.best ? `, best move ${d.best}` : "") + `; ${d.counts[d.algorithm].nodes} nodes examined.`;
+      (d.best ? `, best move ${d.best}` : "") + `; ${d.summary.effort}.`;
   }
   return `${NAMES[d.algorithm]}: ${step === 0 ? "press Next or Play" : describe(p, d.events[step - 1])}`;
 }
@@ -336,7 +393,8 @@ function stepNow() {
 
 function render() {
   const [first] = panes;
-  for (const p of panes) draw(p);
+  for (const p of panes) (p.data.algorithm === "mcts" ? drawTree : draw)(p);
+  if (first.data.algorithm === "mcts") showSimulation(first);
   $("log").replaceChildren(...data.events.slice(0, first.step).map((e, i) => {
     const li = document.createElement("li");
     li.textContent = describe(first, e);
@@ -360,7 +418,7 @@ function go(to) {
   to = Math.max(0, Math.min(total(), to));
   for (const p of panes) {
     p.step = Math.min(p.data.events.length, to);
-    if (p.step > 0) reveal(p, p.data.events[p.step - 1].node);
+    if (p.step > 0) reveal(p, p.data.events[p.step - 1]);
   }
   if (to === total()) stopPlaying();
   render();
@@ -419,3 +477,125 @@ $("kind").addEventListener("change", showFields);
 $("tree-text").value = FIG52;
 showFields();
 loadGames();
+
+// ---- MCTS, simulation by simulation ----
+
+// A node's statistics as the textbook draws them: the summed reward of the player who moved
+// into it (a win 1, a draw 1/2) over its visits, "2.5/4".
+function tally(u) {
+  return `${Math.round(Number(u.reward) * 10) / 10}/${u.visits}`;
+}
+
+// Each node's latest update after the first `step` simulations.
+function statsAt(p) {
+  const stats = new Map();
+  for (const e of p.data.events.slice(0, p.step)) for (const u of e.updates) stats.set(u.node, u);
+  return stats;
+}
+
+// MCTS's tree after `step` simulations: the nodes added so far (each where the whole search's
+// tree puts it), their reward/visits, the proven ones with their value; the last
+// simulation's path drawn thick, the node it added filled.
+function drawTree(p) {
+  const { nodes } = p.data;
+  const { at, width } = layout(p);
+  const shown = (i) => nodes[i].added <= p.step;
+  const depth = Math.max(...nodes.map((n) => n.path.length));
+  const height = depth * LEVEL + 2 * R + 70;
+  const zoom = Math.max(ZOOM[0], Math.min(ZOOM[1], (p.box.clientWidth - 4) / width));
+  const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width: width * zoom, height: height * zoom,
+                          role: "img", "aria-label": "the Monte Carlo search tree" });
+  const stats = statsAt(p);
+  const e = p.step > 0 ? p.data.events[p.step - 1] : null;
+  const path = new Set(e ? e.path : []);
+  nodes.forEach((n, i) => {
+    if (!shown(i)) return;
+    for (const c of n.children) {
+      if (!shown(c)) continue;
+      svg.append(el("line", { x1: at[i].x, y1: at[i].y + R * 0.75, x2: at[c].x, y2: at[c].y - R * 0.85,
+                              class: path.has(i) && path.has(c) ? "edge path" : "edge" }));
+    }
+  });
+  nodes.forEach((n, i) => {
+    if (!shown(i)) return;
+    const { x, y } = at[i];
+    const u = stats.get(i);
+    const classes = ["node", n.role];
+    if (u) classes.push("done");
+    if (path.has(i)) classes.push("path");
+    if (e && i === e.expanded) classes.push("new");
+    if (e && i === e.node) classes.push("current");
+    if (u && u.proven !== null) classes.push("proven");
+    const g = el("g", { class: classes.join(" "), "data-label": n.label });
+    let title = `${n.label} (${n.role})`;
+    if (u) title += `: ${u.visits} visits, reward ${u.reward} (mean ${u.mean}) for the side that moved here`;
+    if (u && u.proven !== null) title += `; proven ${u.proven}`;
+    const half = halfWidth(p, i);
+    g.append(el("title", {}, title), shape(n.role, x, y, half));
+    if (u) g.append(el("text", { x, y: y + (n.role === "min" ? -1 : n.role === "max" ? 9 : 5), class: "value" }, tally(u)));
+    const label = shortLabel(p, i);
+    if (n.role === "leaf") g.append(el("text", { x, y: y + R + 16, class: "label" }, label));
+    else g.append(el("text", { x: x - half - 6, y: y - 4, class: "label", "text-anchor": "end" }, label));
+    if (u && u.proven !== null && n.role !== "leaf") {
+      g.append(el("text", { x, y: y - R - 7, class: "proof" }, `= ${u.proven}`));
+    }
+    svg.append(g);
+  });
+  p.box.replaceChildren(svg);
+  if (e) p.box.scrollLeft = at[e.node].x * zoom - p.box.clientWidth / 2;
+}
+
+// A simulation in one line: its four steps.
+function describeSimulation(p, e) {
+  const name = (i) => p.data.nodes[i].label;
+  const chosen = e.selection.map((s) => {
+    const o = s.options.find((opt) => opt.node === s.chosen);
+    return `${o.move} (${o.score})`;
+  });
+  const parts = [
+    `simulation ${e.number}: ` + (chosen.length ? `selects ${chosen.join(", ")}` : "the root has untried moves"),
+    e.expanded !== null ? `expands ${name(e.expanded)}` : `${name(e.node)} is decided: nothing to expand`,
+    e.playout.length ? `plays out ${e.playout.join(" ")}: ${e.result}` : `result ${e.result}`,
+    `back-propagates reward ${e.reward} for Max up ${e.updates.length} nodes`,
+  ];
+  return parts.join("; ");
+}
+
+function cell(row, text) {
+  row.insertCell().textContent = String(text);
+}
+
+// The current simulation step by step, and the root's moves as the next selection weighs them.
+function showSimulation(p) {
+  const e = p.step > 0 ? p.data.events[p.step - 1] : null;
+  const name = (i) => p.data.nodes[i].label;
+  $("sim-title").textContent = e ? `Simulation ${e.number} of ${p.data.events.length}` : "Simulation";
+  const items = [];
+  if (e) {
+    items.push(e.selection.length === 0 ? "Selection: the root still has untried moves; it is the node selected."
+      : "Selection by UCB1: " + e.selection.map((s) => `at ${name(s.node)}, ` + s.options.map((o) =>
+        `${o.move} ${o.exploit} + ${o.explore}` + (o.proven !== null ? ` (proven ${o.proven})` : "") +
+        ` = ${o.score}` + (o.node === s.chosen ? " chosen" : "")).join(", ")).join("; then ") + ".");
+    items.push(e.expanded !== null ? `Expansion: ${name(e.expanded)} is added to the tree.`
+      : `Expansion: none, ${name(e.node)} is decided (${e.result}).`);
+    items.push(e.playout.length ? `Playout (random moves): ${e.playout.join(" ")}, ending ${e.result}.`
+      : `Playout: none; its value ${e.result} counts.`);
+    items.push(`Back-propagation of reward ${e.reward} (Max's; Min's is 1 minus it): ` +
+      e.updates.map((u) => `${name(u.node)} ${tally(u)}` + (u.proven !== null ? ` proven ${u.proven}` : "")).join(", ") + ".");
+  }
+  $("simulation").replaceChildren(...items.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
+  const best = e ? Math.max(...e.root_moves.map((m) => m.visits)) : 0;
+  $("root-moves").tBodies[0].replaceChildren(...(e ? e.root_moves : []).map((m) => {
+    const row = document.createElement("tr");
+    if (m.visits === best) row.className = "chosen";
+    for (const text of [m.move, m.visits, m.mean, m.exploit, m.explore, m.score, m.proven ?? ""]) cell(row, text);
+    return row;
+  }));
+}
+
+function showMctsFields() {
+  $("mcts-fields").hidden = $("algorithm").value !== "mcts" && $("compare").value !== "mcts";
+}
+$("algorithm").addEventListener("change", showMctsFields);
+$("compare").addEventListener("change", showMctsFields);
+showMctsFields();

@@ -1,0 +1,229 @@
+"""The computer players: each offers the one contract of zerosum.result, `analyse(game,
+state, limit, on_info=None, stop=None) -> SearchResult` (its search, within a `Limit`,
+reporting `Info` as it goes and obeying `stop`), `play(...)`, the same returning just the
+move, and `choose(game, state)`, what zerosum.match.play_match asks of any player.
+
+Which players exist, their settings and defaults: zerosum.players.catalogue.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Protocol
+
+from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import GameSpec
+from zerosum.kernel import ALL, Enhancements
+from zerosum.match import Move
+from zerosum.result import Analyser, InfoSink, Limit, SearchResult
+from zerosum.search import alphabeta, iterative, mcts, minimax
+from zerosum.search.driver import analyse_with
+from zerosum.stop import Stop
+from zerosum.table import TranspositionTable
+
+
+class Runner(Protocol):
+    """What runs a computer player's search for a person who waits (the terminal's
+    Watch): `search(stop)` in a worker thread, a fresh stop from `new_stop` each time."""
+
+    def run(self, game: AnyGame, state: Any, search: Callable[[Stop], SearchResult],
+            new_stop: Callable[[], Stop]) -> SearchResult: ...
+
+
+class ComputerAgent:
+    """A player that searches: `analyse` (the contract) and what follows from it.
+
+    `limit` is the agent's own setting, used when `analyse` is given none. `watch`,
+    set by a UI, makes `choose` think in a worker thread with a live progress line.
+    """
+
+    name = "computer"
+    limit = Limit()
+    watch: Runner | None = None
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        raise NotImplementedError
+
+    def play(self, game: AnyGame, state: Any, limit: Limit | None = None,
+             on_info: InfoSink | None = None, stop: Stop | None = None) -> Any:
+        """The move `analyse` chooses (a legal one even when stopped at once)."""
+        return playable(game, state, self.analyse(game, state, limit, on_info, stop)).action
+
+    def new_stop(self) -> Stop:
+        """A Stop for one search, carrying the agent's time and node budget."""
+        stop = Stop(seconds=self.limit.seconds, nodes=self.limit.nodes, check_every=128)
+        stop.depth = self.limit.depth or 0  # a fixed-depth search works at its limit
+        return stop
+
+    def choose(self, game: AnyGame, state: Any) -> Move:
+        return think(self, game, state)
+
+
+def playable(game: AnyGame, state: Any, result: SearchResult) -> SearchResult:
+    """`result`, with a move even if the search was stopped before it had one: the
+    first move in the game's search order."""
+    if result.action is None and not game.is_terminal(state):
+        result.action = game.order(state, game.actions(state))[0]
+        result.pv = [result.action]
+    return result
+
+
+def think(agent: ComputerAgent, game: AnyGame, state: Any) -> Move:
+    """An agent's move by its `analyse`: in a worker thread under the agent's Watch if
+    it has one, else right here."""
+    t0 = time.perf_counter()
+    watch = agent.watch
+    if watch is None:
+        result = agent.analyse(game, state)
+    else:
+        result = watch.run(game, state, lambda stop: agent.analyse(game, state, stop=stop),
+                           agent.new_stop)
+    result = playable(game, state, result)
+    return Move(result.action, result, time.perf_counter() - t0)
+
+
+class RandomAgent(ComputerAgent):
+    """Plays a uniformly random legal move; seeded, so a match can be replayed. Its
+    analysis judges nothing: the value is 0 (no opinion), the one node the root."""
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        actions = list(game.actions(state))
+        action = self.rng.choice(actions) if actions else None
+        result = SearchResult(0.0, action, [] if action is None else [action], depth=0,
+                              algorithm="random")
+        result.stats.nodes = 1
+        return result
+
+    def choose(self, game: AnyGame, state: Any) -> Move:
+        t0 = time.perf_counter()
+        action = self.analyse(game, state).action
+        return Move(action, None, time.perf_counter() - t0)
+
+
+class SearchAgent(ComputerAgent):
+    """Chooses by search: 'minimax', 'alphabeta', 'depth-limited' (alpha-beta with
+    cutoff and evaluation), 'iterative' (iterative deepening within `seconds`) or
+    'mcts' (Monte Carlo tree search within `seconds`, its playouts drawn from `seed`).
+
+    minimax and alphabeta search to the end of the game unless `depth` is given.
+    `enhancements` switches alpha-beta's table and move ordering (and, for iterative
+    deepening, the driver's principal variation search and aspiration windows).
+    """
+
+    ALGORITHMS = ("minimax", "alphabeta", "depth-limited", "iterative", "mcts")
+
+    def __init__(
+        self,
+        algorithm: str = "alphabeta",
+        depth: int | None = None,
+        seconds: float | None = None,
+        enhancements: Enhancements = ALL,
+        seed: int | None = None,
+        nodes: int | None = None,
+    ) -> None:
+        if algorithm not in self.ALGORITHMS:
+            raise InputError(f"unknown algorithm {algorithm!r}; choose from {self.ALGORITHMS}")
+        if algorithm == "depth-limited" and depth is None:
+            depth = 4
+        if algorithm in ("iterative", "mcts") and seconds is None:
+            seconds = 1.0
+        self.algorithm, self.depth, self.seconds = algorithm, depth, seconds
+        try:
+            self.limit = Limit(depth=depth, seconds=seconds, nodes=nodes)
+        except ValueError as e:  # the one check of a limit
+            raise InputError(str(e)) from None
+        self.enhancements = enhancements
+        self.seeds = random.Random(seed)  # each move's seed drawn from `seed`
+        detail = f"depth {depth}" if depth is not None else ""
+        if algorithm in ("iterative", "mcts"):
+            detail = f"{seconds:g} s"
+        self.name = f"{algorithm} ({detail})" if detail else algorithm
+        self._table: tuple[Any, TranspositionTable] | None = None  # (state, its table)
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        """The search's result within `limit` (default: the agent's); `stop` (see
+        Watch) may end it early. minimax and alpha-beta honour the depth and the stop;
+        iterative deepening and MCTS the time and node budgets too."""
+        limit = limit or self.limit
+        if self.algorithm == "mcts":
+            return mcts.analyse(game, state, limit, on_info, stop,
+                                seed=self.seeds.randrange(2**32))
+        if self.algorithm == "minimax":
+            return minimax.analyse(game, state, limit, on_info, stop)
+        if self.algorithm == "iterative":
+            return iterative.analyse(game, state, limit, on_info, stop,
+                                     enhancements=self.enhancements)
+        # A table costs alpha-beta nothing in value and saves it the transposed subtrees;
+        # searching the same state again (thinking on after a stop) reuses it.
+        table = None
+        if self.enhancements.table:
+            if self._table is None or self._table[0] != state:
+                self._table = (state, TranspositionTable())
+            table = self._table[1]
+        return alphabeta.analyse(game, state, limit, on_info, stop,
+                                 order=self.enhancements.ordering, table=table)
+
+
+def engines_of(spec: GameSpec, enhancements: Enhancements = ALL) -> dict[str, Analyser]:
+    """A game's own players: "engine", its kernel under the one driver (if it has a
+    kernel; with these enhancements), then the other analysers it registers (e.g. a
+    solver)."""
+    players: dict[str, Analyser] = {}
+    if spec.kernel is not None:
+        players["engine"] = partial(analyse_with, spec.kernel, enhancements=enhancements)
+    return {**players, **spec.engines}
+
+
+class EngineAgent(ComputerAgent):
+    """A game's own engine (see GameSpec.engines), within a limit (default 1 s a move)."""
+
+    def __init__(self, name: str, engine: Analyser, limit: Limit | float = 1.0) -> None:
+        if not isinstance(limit, Limit):
+            limit = Limit(seconds=limit)
+        self.name = f"{name} ({limit})"
+        self.engine = engine
+        self.limit = limit
+
+    def new_stop(self) -> Stop:
+        return Stop()  # the engine applies its limit itself
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        return self.engine(game, state, limit or self.limit, on_info, stop)
+
+
+class FileAgent(ComputerAgent):
+    """A person's own agent (from a file): anything with `play(game, state)`, returning a
+    move, and optionally the whole contract (`analyse`), whose figures are then kept."""
+
+    def __init__(self, own: Any, path: str = "") -> None:
+        self.own = own
+        self.path = path  # the file it came from
+        self.name = str(getattr(own, "name", "own agent"))
+
+    def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
+                on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
+        if hasattr(self.own, "analyse"):
+            result: SearchResult = self.own.analyse(game, state, limit, on_info, stop)
+            return result
+        action = self.own.play(game, state)
+        # No search behind it: no opinion (0, an estimate) at depth 0, never "depth end".
+        return SearchResult(0.0, action, [action], depth=0, algorithm=self.name)
+
+    def choose(self, game: AnyGame, state: Any) -> Move:
+        t0 = time.perf_counter()
+        if hasattr(self.own, "analyse"):
+            return think(self, game, state)
+        return Move(self.own.play(game, state), None, time.perf_counter() - t0)
+
+

@@ -1,0 +1,295 @@
+"""The one catalogue of player kinds: which players exist for a game, what each is
+called and does, the settings it takes (with their types, ranges and defaults), the
+limits it understands (a time per move, a fixed depth) and how it is built.
+
+Every list of players is generated from here: `zerosum play`'s menu and `--opponent`,
+`zerosum analyse --player`, the spec language of tournaments (`NAME:SETTING=VALUE,...`,
+zerosum.players.spec), the web page's players (/api/games) and the checkers program's
+menu. A module adds a kind with `register(PlayerKind(...))` when it is imported; a kind
+whose players need an argument (an external program's command) says so with
+`argument` and is written `NAME:ARGUMENT`. Modules of zerosum.players.kinds are imported
+the first time the kinds are listed, so a kind added there needs no other edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from zerosum.convert import MAX_DEPTH, MAX_SECONDS, parse_float, parse_int, shown
+from zerosum.game import InputError
+from zerosum.games.registry import GameSpec
+from zerosum.kernel import ALL, Enhancements
+from zerosum.match import Agent
+from zerosum.players.agents import EngineAgent, RandomAgent, SearchAgent, engines_of
+from zerosum.plugins import import_submodules
+from zerosum.result import Limit
+
+DEFAULT_SECONDS = 1.0  # a timed player's time per move when none is given
+
+
+def read_off(text: str, what: str) -> Enhancements:
+    """`off=pvs+aspiration`: the enhancements switched off (names of Enhancements)."""
+    off = [n for n in text.split("+") if n]
+    unknown = [n for n in off if n not in Enhancements.names()]
+    if unknown:
+        raise InputError(f"{what}: no enhancement {shown(unknown[0])}; choose from "
+                         f"{', '.join(Enhancements.names())}")
+    return replace(ALL, **{n: False for n in off})
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of a player as written (`depth=6`): its name, what it means (with its
+    range and default, for help texts) and its reader (text, what -> value), which
+    raises InputError naming `what` on a value out of range."""
+
+    name: str
+    help: str
+    read: Callable[[str, str], Any]
+
+
+SETTINGS: dict[str, Setting] = {s.name: s for s in (
+    Setting("time", f"seconds per move, above 0 and up to {MAX_SECONDS:g} (timed players: "
+            f"default {DEFAULT_SECONDS:g})",
+            lambda t, w: parse_float(t, w, lo=0, lo_open=True, hi=MAX_SECONDS)),
+    Setting("depth", f"plies, 0 to {MAX_DEPTH}; 0 = to the end of the game (fixed-depth "
+            "players: default the game's depth)",
+            lambda t, w: parse_int(t, w, lo=0, hi=MAX_DEPTH)),
+    Setting("nodes", "a node budget, 1 or more (MCTS: simulations)",
+            lambda t, w: parse_int(t, w, lo=1)),
+    Setting("seed", "the seed of a player's random choices, 0 or more",
+            lambda t, w: parse_int(t, w, lo=0)),
+    Setting("off", f"enhancements switched off, joined by + ({', '.join(Enhancements.names())})",
+            read_off),
+)}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A player's settings as chosen (written, asked in a menu or given as flags), before
+    the kind's defaults: None means not given. `depth` 0 means to the end of the game.
+    `argument` is what follows `NAME:` for a kind that takes one (a command); `extra`,
+    the values of the kind's own settings (PlayerKind.own_settings) by name."""
+
+    depth: int | None = None
+    seconds: float | None = None
+    nodes: int | None = None
+    seed: int | None = None
+    enhancements: Enhancements = ALL
+    argument: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+Build = Callable[[GameSpec, Limit, Choice], Agent]
+
+
+def everywhere(spec: GameSpec) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    """A kind of player. `help`: one line for menus and choices; `explain`: a few
+    sentences for a person choosing (default: `help`). `settings`: the settings it
+    takes (names of SETTINGS). The limits it understands: `timed` (a time per move,
+    DEFAULT_SECONDS unless given; with `depth_alone`, a depth given without a time
+    searches by depth alone) and `fixed_depth` (a depth, the game's `default_depth`
+    unless given; `to_the_end`: 0 may mean to the end of the game). `applies`: the games
+    it plays. `build(spec, limit, choice)`: the player, given its resolved limit.
+    `argument`: the name of what follows `NAME:` (e.g. "COMMAND"), or None; such a kind
+    is written `NAME[,SETTING=VALUE...]:ARGUMENT`. `own_settings`: settings beyond the
+    common ones (SETTINGS), read into `Choice.extra`."""
+
+    name: str
+    help: str
+    build: Build
+    settings: tuple[str, ...] = ()
+    timed: bool = False
+    depth_alone: bool = False
+    fixed_depth: bool = False
+    to_the_end: bool = True
+    applies: Callable[[GameSpec], bool] = everywhere
+    explain: str = ""
+    argument: str | None = None
+    own_settings: tuple[Setting, ...] = ()
+    engine: bool = field(default=False, compare=False)  # a game's own player
+
+    def readers(self) -> dict[str, Setting]:
+        """The settings this kind reads, by name: the common ones it takes, then its own."""
+        return {**{s: SETTINGS[s] for s in self.settings},
+                **{s.name: s for s in self.own_settings}}
+
+    def limit(self, spec: GameSpec, choice: Choice) -> Limit:
+        """The limit a player of this kind gets from `choice`, its defaults filled in;
+        InputError for a depth of 0 where that is not "to the end"."""
+        depth = choice.depth
+        if depth is None and self.fixed_depth:
+            depth = spec.default_depth
+        if depth == 0:
+            if not self.to_the_end:
+                raise InputError(f"{self.name} needs a depth of 1 or more")
+            depth = None  # to the end of the game
+        seconds = choice.seconds
+        if seconds is None and self.timed and not (self.depth_alone and depth is not None) \
+                and choice.nodes is None:
+            seconds = DEFAULT_SECONDS
+        return Limit(depth=depth, seconds=seconds, nodes=choice.nodes)
+
+    def make(self, spec: GameSpec, choice: Choice = Choice()) -> Agent:
+        return self.build(spec, self.limit(spec, choice), choice)
+
+    def usage(self) -> str:
+        """How the kind is written, e.g. `alphabeta[:depth=N,...]`, `ugi:COMMAND`."""
+        if self.argument is not None:
+            return f"{self.name}[,SETTING=VALUE...]:{self.argument}" if self.readers() \
+                else f"{self.name}:{self.argument}"
+        return self.name
+
+
+KINDS: dict[str, PlayerKind] = {}
+PLUGINS = "zerosum.players.kinds"  # the package whose modules register more kinds
+_discovered = False
+
+
+def known() -> dict[str, PlayerKind]:
+    """Every registered kind, the modules of PLUGINS imported (once) first."""
+    global _discovered
+    if not _discovered:
+        _discovered = True
+        import_submodules(PLUGINS)
+    return KINDS
+
+
+def register(kind: PlayerKind) -> PlayerKind:
+    """Add a kind of player to the catalogue (at import time); its name must be new. The
+    kind then appears in every menu and choice of the games it applies to, and in the
+    spec language (`NAME`, `NAME:SETTINGS` or, with `argument`, `NAME:ARGUMENT`)."""
+    if kind.name in KINDS:
+        raise ValueError(f"player kind {kind.name!r} is registered twice")
+    for s in kind.settings:
+        if s not in SETTINGS:
+            raise ValueError(f"player kind {kind.name!r}: no setting {s!r}")
+    KINDS[kind.name] = kind
+    return kind
+
+
+def search_kind(algorithm: str) -> Build:
+    def build(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
+        return SearchAgent(algorithm, limit.depth, limit.seconds, choice.enhancements,
+                           choice.seed, limit.nodes)
+
+    return build
+
+
+def build_random(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
+    return RandomAgent(choice.seed)
+
+
+def build_engine(name: str) -> Build:
+    def build(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
+        return EngineAgent(name, engines_of(spec, choice.enhancements)[name], limit)
+
+    return build
+
+
+# Every built-in kind reads every setting (those it has no use for, e.g. a seed for
+# alpha-beta, change nothing), as tournaments have always written them.
+SEARCH_SETTINGS = tuple(SETTINGS)
+
+register(PlayerKind(
+    "random", "random moves", build_random, SEARCH_SETTINGS,
+    explain="plays any legal move at random; easy to beat."))
+register(PlayerKind(
+    "minimax", "looks at every line of play, to a depth you choose", search_kind("minimax"),
+    SEARCH_SETTINGS, fixed_depth=True,
+    explain="looks ahead every possible line of play to a fixed number of moves (the "
+    "depth), or to the end of the game, and picks the best for itself."))
+register(PlayerKind(
+    "alphabeta", "alpha-beta: minimax's choice, found faster", search_kind("alphabeta"),
+    SEARCH_SETTINGS, fixed_depth=True,
+    explain="the same choice as minimax, found faster: it skips lines that cannot change "
+    "the decision, so it can look deeper in the same time."))
+register(PlayerKind(
+    "depth-limited", "alpha-beta to a depth, judging positions by the game's heuristic",
+    search_kind("depth-limited"), SEARCH_SETTINGS, fixed_depth=True, to_the_end=False,
+    explain="alpha-beta to a fixed depth, judging the positions there with the game's own "
+    "rule of thumb (its heuristic)."))
+register(PlayerKind(
+    "iterative", "alpha-beta deeper and deeper within a time per move",
+    search_kind("iterative"), SEARCH_SETTINGS, timed=True,
+    explain="alpha-beta to depth 1, 2, 3, ... until its time per move runs out; plays the "
+    "best move of the deepest search it finished."))
+register(PlayerKind(
+    "mcts", "Monte Carlo tree search within a time per move", search_kind("mcts"),
+    SEARCH_SETTINGS, timed=True,
+    explain="Monte Carlo tree search: plays many random games from each move and prefers "
+    "the moves that win most often; proven wins are played at once."))
+register(PlayerKind(
+    "engine", "the game's own engine", build_engine("engine"), SEARCH_SETTINGS, timed=True,
+    depth_alone=True, applies=lambda spec: spec.kernel is not None, engine=True,
+    explain="the game's own, stronger player, given a time per move."))
+register(PlayerKind(
+    "solver", "the game's own solver", build_engine("solver"), SEARCH_SETTINGS, timed=True,
+    depth_alone=True, applies=lambda spec: "solver" in spec.engines, engine=True,
+    explain="perfect play, when it can prove the position within the time per move; "
+    "otherwise the engine's first choice."))
+
+
+def game_engine(spec: GameSpec, name: str) -> PlayerKind:
+    """A game's own analyser (GameSpec.engines, e.g. Connect Four's solver) as a kind."""
+    return PlayerKind(name, f"the game's own {name}", build_engine(name),
+                      SEARCH_SETTINGS, timed=True, depth_alone=True, engine=True,
+                      explain=f"the game's own {name}, given a time per move.")
+
+
+def all_kinds() -> list[PlayerKind]:
+    """Every registered kind (a game's own analysers are kinds of that game only)."""
+    return list(known().values())
+
+
+def kinds_for(spec: GameSpec) -> list[PlayerKind]:
+    """The kinds of player of this game, in menu order: the generic ones, then the
+    game's own (its engine, then the analysers it registers), then any registered
+    later (external programs)."""
+    kinds = known()
+    generic = [k for k in kinds.values() if not k.engine and k.argument is None
+               and k.applies(spec)]
+    own = [k for k in kinds.values() if k.engine and k.applies(spec)]
+    own += [game_engine(spec, name) for name in spec.engines if name not in kinds]
+    others = [k for k in kinds.values() if k.argument is not None and k.applies(spec)]
+    return [*generic, *own, *others]
+
+
+def names_for(spec: GameSpec) -> list[str]:
+    """The names of the kinds that need no argument (the choices of a menu or a flag)."""
+    return [k.name for k in kinds_for(spec) if k.argument is None]
+
+
+def default_kind(spec: GameSpec) -> str:
+    """The default opponent: the game's own first player, else iterative deepening."""
+    return next((k.name for k in kinds_for(spec) if k.engine), "iterative")
+
+
+def kind_of(spec: GameSpec, name: str) -> PlayerKind:
+    """The kind called `name` for this game; InputError listing the kinds otherwise."""
+    for k in kinds_for(spec):
+        if k.name == name:
+            return k
+    raise InputError(f"unknown player {shown(name)} for {spec.name}; choose from "
+                     f"{', '.join(k.usage() for k in kinds_for(spec))}")
+
+
+def make_player(spec: GameSpec, name: str, choice: Choice = Choice()) -> Agent:
+    """A player of kind `name` for this game, with `choice`'s settings."""
+    return kind_of(spec, name).make(spec, choice)
+
+
+def explain_kinds(kinds: list[PlayerKind], indent: str = "  ", width: int = 79) -> str:
+    """The kinds' explanations, one paragraph each: the help of a menu of players."""
+    import textwrap
+
+    return "\n".join(textwrap.fill(f"{k.name}: {k.explain or k.help}", width,
+                                   initial_indent=indent, subsequent_indent=indent + "  ")
+                     for k in kinds)

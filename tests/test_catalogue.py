@@ -1,0 +1,109 @@
+"""The catalogue of player kinds: what each game offers, the defaults, the settings'
+ranges, and a kind registered from outside appearing in every list and spec."""
+
+from __future__ import annotations
+
+import pytest
+
+from zerosum.game import InputError
+from zerosum.games.registry import GameSpec, get_game
+from zerosum.match import Agent, Move
+from zerosum.players import catalogue
+from zerosum.players.agents import EngineAgent, SearchAgent
+from zerosum.players.catalogue import (
+    KINDS,
+    Choice,
+    PlayerKind,
+    Setting,
+    default_kind,
+    kind_of,
+    make_player,
+    names_for,
+    register,
+)
+from zerosum.players.spec import agent_from_spec, spec_help
+from zerosum.result import Limit
+
+GENERIC = ["random", "minimax", "alphabeta", "depth-limited", "iterative", "mcts"]
+
+
+def test_each_game_offers_the_generic_kinds_then_its_own() -> None:
+    assert names_for(get_game("tictactoe")) == GENERIC
+    assert names_for(get_game("connect4")) == [*GENERIC, "engine", "solver"]
+    assert names_for(get_game("checkers")) == [*GENERIC, "engine"]
+    assert default_kind(get_game("tictactoe")) == "iterative"
+    assert default_kind(get_game("connect4")) == "engine"
+
+
+def test_the_limits_a_kind_understands_and_its_defaults() -> None:
+    c4 = get_game("connect4")  # default depth 6
+    assert kind_of(c4, "alphabeta").limit(c4, Choice()) == Limit(depth=6)
+    assert kind_of(c4, "alphabeta").limit(c4, Choice(depth=0)) == Limit()  # to the end
+    assert kind_of(c4, "depth-limited").limit(c4, Choice(depth=3)) == Limit(depth=3)
+    with pytest.raises(InputError, match=r"^depth-limited needs a depth of 1 or more$"):
+        kind_of(c4, "depth-limited").limit(c4, Choice(depth=0))
+    assert kind_of(c4, "iterative").limit(c4, Choice()) == Limit(seconds=1.0)
+    assert kind_of(c4, "iterative").limit(c4, Choice(nodes=500)) == Limit(nodes=500)
+    # An engine given a depth alone searches by depth; iterative deepening keeps its time.
+    assert kind_of(c4, "engine").limit(c4, Choice(depth=8)) == Limit(depth=8)
+    assert kind_of(c4, "iterative").limit(c4, Choice(depth=8)) == Limit(depth=8, seconds=1.0)
+    assert kind_of(c4, "random").limit(c4, Choice()) == Limit()
+    engine = make_player(c4, "engine", Choice(seconds=0.2))
+    assert isinstance(engine, EngineAgent) and engine.limit == Limit(seconds=0.2)
+    ab = agent_from_spec(c4, "alphabeta")
+    assert isinstance(ab, SearchAgent) and ab.limit == Limit(depth=6)
+    full = agent_from_spec(get_game("tictactoe"), "alphabeta:depth=0")
+    assert isinstance(full, SearchAgent) and full.limit == Limit()
+
+
+def test_settings_are_read_within_their_ranges() -> None:
+    ttt = get_game("tictactoe")
+    for text, message in [("minimax:depth=100", "depth must be a whole number from 0 to 99"),
+                          ("mcts:time=0", "time must be"),
+                          ("mcts:nodes=0", "nodes must be a whole number"),
+                          ("random:seed=-1", "seed must be a whole number"),
+                          ("depth-limited:depth=0", "depth-limited needs a depth of 1")]:
+        with pytest.raises(InputError, match=message):
+            agent_from_spec(ttt, text)
+
+
+class Echo:
+    """A stand-in for an external program: plays the first legal move."""
+
+    def __init__(self, command: str, limit: Limit, folder: str = ".") -> None:
+        self.name = f"echo:{command}"
+        self.command, self.limit, self.folder = command, limit, folder
+
+    def choose(self, game: object, state: object) -> Move:
+        return Move(game.actions(state)[0])  # type: ignore[attr-defined]
+
+
+def test_a_kind_registered_from_outside_is_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalogue, "KINDS", dict(KINDS))
+
+    def build(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
+        return Echo(choice.argument, limit, **choice.extra)
+
+    folder = Setting("folder", "where the program runs", lambda text, what: text)
+    register(PlayerKind("course:echo", "a program, called once a move", build, ("time",),
+                        timed=True, argument="COMMAND", own_settings=(folder,),
+                        applies=lambda spec: spec.name == "tictactoe"))
+    ttt, c4 = get_game("tictactoe"), get_game("connect4")
+    agent = agent_from_spec(ttt, "course:echo:./a.out --fast")
+    assert isinstance(agent, Echo) and agent.command == "./a.out --fast"
+    assert (agent.limit, agent.folder) == (Limit(seconds=1.0), ".")
+    agent = agent_from_spec(ttt, "course:echo,time=2,folder=/tmp/x:java Four")
+    assert isinstance(agent, Echo) and agent.command == "java Four"
+    assert (agent.limit, agent.folder) == (Limit(seconds=2.0), "/tmp/x")
+    with pytest.raises(InputError, match=r"'depth=3' is unknown \(settings: time, folder\)"):
+        agent_from_spec(ttt, "course:echo,depth=3:java Four")
+    assert "course:echo[,SETTING=VALUE...]:COMMAND" in spec_help(ttt)
+    assert "course:echo" not in spec_help(c4)
+    assert names_for(ttt) == GENERIC  # menus offer only kinds that need no argument
+    with pytest.raises(InputError,
+                       match=r"give the COMMAND, course:echo\[,SETTING=VALUE...\]:COMMAND$"):
+        agent_from_spec(ttt, "course:echo:")
+    with pytest.raises(InputError, match="unknown player 'course' for connect4"):
+        agent_from_spec(c4, "course:echo:./a.out")
+    with pytest.raises(ValueError, match="registered twice"):
+        register(PlayerKind("course:echo", "again", build))

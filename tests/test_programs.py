@@ -398,3 +398,13 @@ def test_command_words_naming_files_here_are_made_absolute(
     with pytest.raises(InputError) as e:
         resolve_command("./nothing", None, "p")
     assert str(e.value) == "p: no program './nothing'"
+
+
+def test_a_program_played_against_at_the_terminal_fails_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    garbage = f"course:comp3608,time=20:{PYTHON} --fault garbage"
+    status, _, err = zerosum(["play", "connect4", "--opponent", garbage, "--side", "none"],
+                             capsys)
+    assert status == 2
+    assert err == "zerosum: error: printed 'Thinking... the best column is probably the " \
+                  "middle one!', not a column 0-6\n"

@@ -55,11 +55,12 @@ GAME_MOVES = 400  # an engine's moves in a game, for its CPU limit (a tournament
 SHOWN = 60  # characters of a program's wrong answer quoted in a reason
 
 
-class ProgramFault(AgentFault):
-    """A program did not answer as it must: its game is lost. The message says why."""
+class ProgramFault(AgentFault, InputError):
+    """A program did not answer as it must: its game is lost. The message says why.
+    (An InputError too: outside a refereed game, `zerosum play`, it is one line.)"""
 
 
-class MoveForfeited(LateAnswer):
+class MoveForfeited(LateAnswer, InputError):
     """The program gave no answer in time (COMP3608: the move is forfeit, and play
     returns to the other player, as the player's `late` says)."""
 

@@ -395,6 +395,10 @@ def test_command_words_naming_files_here_are_made_absolute(
         "python3", "ConnectFour.py", "--book", str(tmp_path / "book.txt"), "-x"]
     assert resolve_command("python3 own/ConnectFour.py", None, "p") == [
         "python3", str(own / "ConnectFour.py")]
+    (tmp_path / "java").mkdir()  # a folder named like the program: the PATH's java runs
+    assert resolve_command("java ConnectFour", own, "p") == ["java", "ConnectFour"]
+    assert resolve_command("./own/ConnectFour.py", None, "p") == [
+        str(own / "ConnectFour.py")]
     with pytest.raises(InputError) as e:
         resolve_command("./nothing", None, "p")
     assert str(e.value) == "p: no program './nothing'"

@@ -76,9 +76,11 @@ def resolve_command(command: str, folder: Path | None, what: str) -> list[str]:
     if not words:
         raise InputError(f"{what}: no command")
     resolved = []
-    for word in words:
+    for number, word in enumerate(words):
         inside = folder is not None and (folder / word).exists()
-        if not inside and not word.startswith("-") and os.path.exists(word):
+        # the program itself is a path only when written as one (java, python3: the PATH)
+        path = os.sep in word if number == 0 else not word.startswith("-")
+        if path and not inside and os.path.exists(word):
             word = os.path.abspath(word)
         resolved.append(word)
     program = resolved[0]

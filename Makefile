@@ -9,13 +9,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORE := $(VENV)/.installed-core
 WEB := $(VENV)/.installed-web
+NOTEBOOK := $(VENV)/.installed-notebook
 DEV := $(VENV)/.installed-dev
 
 # What an install builds from: editing setup.py or a native kernel's C source reinstalls
 # (and so rebuilds the kernel) on the next `make`.
 SOURCES := pyproject.toml setup.py $(wildcard src/zerosum/games/*/*.c)
 
-.PHONY: play serve test test-slow lint bench bench-deps setup clean
+.PHONY: play serve notebook test test-slow lint bench bench-deps setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,10 +30,14 @@ $(WEB): $(SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $@ $(CORE)
 
+$(NOTEBOOK): $(SOURCES) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[notebook]'
+	touch $@ $(CORE)
+
 $(DEV): $(SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $@ $(WEB) $(CORE)
+	touch $@ $(NOTEBOOK) $(WEB) $(CORE)
 
 setup: $(DEV)
 
@@ -42,6 +47,10 @@ play: $(CORE)
 # The browser UI on http://127.0.0.1:8000/ (this machine only).
 serve: $(WEB)
 	$(BIN)/zerosum serve
+
+# The notebook widget's extra (anywidget) in the .venv, for Jupyter, VS Code or Colab
+# kernels run from it: docs/tutorial.ipynb shows the widget.
+notebook: $(NOTEBOOK)
 
 lint: $(DEV)
 	$(BIN)/ruff check .

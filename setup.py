@@ -45,6 +45,12 @@ NATIVE = [
     # The Connect Four solver's search (its Python twin: games/connect4/solver.py).
     Extension("zerosum.games.connect4._solver", ["src/zerosum/games/connect4/_solver.c"],
               optional=True),
+    # Checkers' move generator, perft, evaluation and engine search (games/checkers/*.py).
+    Extension("zerosum.games.checkers._checkers", ["src/zerosum/games/checkers/_checkers.c"],
+              optional=True),
+    # The Max-Connect4 engine's node function and evaluation (games/maxconnect4/engine.py).
+    Extension("zerosum.games.maxconnect4._engine", ["src/zerosum/games/maxconnect4/_engine.c"],
+              optional=True),
 ]
 
 setup(cmdclass={"build_py": BuildWithAssignments, "build_ext": BuildNative},

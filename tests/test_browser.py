@@ -169,8 +169,8 @@ def test_maxconnect4_by_column_clicks_shows_both_scores(url: str, page: Any) -> 
         play(page, columns.nth(0))  # red stacks three in column 1
     screenshot(page, "maxconnect4")
     assert moves(page) == ["1", "4", "1", "5", "1", "3"]  # alpha-beta to depth 2 answers
-    assert page.locator('#board circle[fill="#d62828"]').count() == 3
-    assert page.locator('#board circle[fill="#f4c20d"]').count() == 3
+    assert page.locator('#board circle.stone.red').count() == 3
+    assert page.locator('#board circle.stone.yellow').count() == 3
     assert page.inner_text(".board-note") == "Player 1: 0 · Player 2: 0"
 
 
@@ -183,9 +183,9 @@ def test_positions_set_up_from_their_strings(url: str, page: Any) -> None:
     page.fill("#position", "4455")
     page.click("#setup button[type=submit]")
     page.wait_for_function(  # the set-up board has replaced the empty one
-        "() => document.querySelectorAll('#board circle[fill=\"#d62828\"]').length === 2")
-    assert page.locator('#board circle[fill="#d62828"]').count() == 2
-    assert page.locator('#board circle[fill="#f4c20d"]').count() == 2
+        "() => document.querySelectorAll('#board circle.stone.red').length === 2")
+    assert page.locator('#board circle.stone.red').count() == 2
+    assert page.locator('#board circle.stone.yellow').count() == 2
     assert status(page) == "Red to move (you)"
     page.fill("#position", "4448")
     page.click("#setup button[type=submit]")
@@ -195,9 +195,9 @@ def test_positions_set_up_from_their_strings(url: str, page: Any) -> None:
     page.fill("#position", "0000000" * 5 + "1200000" + "1")
     page.click("#setup button[type=submit]")
     page.wait_for_function("() => document.querySelector('#error').textContent === ''"
-                           " && document.querySelectorAll('#board circle[fill=\"#d62828\"]')"
+                           " && document.querySelectorAll('#board circle.stone.red')"
                            ".length === 1")
-    assert page.locator('#board circle[fill="#f4c20d"]').count() == 1
+    assert page.locator('#board circle.stone.yellow').count() == 1
     assert status(page) == "Player 1 to move (you)"
     screenshot(page, "maxconnect4-from-a-file")
 

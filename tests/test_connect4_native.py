@@ -138,7 +138,7 @@ def test_native_0_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch) -> None:
         env["ZEROSUM_NATIVE"] = "1"
         done = subprocess.run([sys.executable, "-m", "zerosum", "--version"], env=env,
                               capture_output=True, text=True, timeout=60)
-        assert done.stdout == "zerosum 0.1.0 (native kernels: connect4 solver)\n"
+        assert done.stdout.startswith("zerosum 0.1.0 (native kernels: connect4 solver")
 
 
 SANITIZED_RUN = r"""

@@ -131,6 +131,8 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     (d / "s.txt").write_text("P_1_1\n")
     (d / "board.txt").write_text("0000000\n" * 5 + "1200000\n1\n")
     (d / "big.txt").write_bytes(b"0" * (2 * 1024 * 1024))
+    (d / "rec.txt").write_text("1. 5\n2. 2\n3. 1\nunfinished\n")  # zerosum review's records
+    (d / "rec.pdn").write_text('[Event "x"]\n\n1. 1-3 8-5 2. 3x8 *\n')
     (d / "game.py").write_text((Path(__file__).parents[1] / "docs" / "examples" / "mygame.py")
                                .read_text())
     yield d
@@ -364,6 +366,7 @@ COMMANDS = {  # each subcommand gets its own examples; the words that may start 
     "tree": [["tree"]],
     "solve": [["solve"], ["solve", "connect4"]],
     "perft": [["perft"], *[["perft", g.name] for g in GAMES]],
+    "review": [["review"], *[["review", g.name] for g in GAMES]],
     "logic": [["logic"], ["logic", "check"], ["logic", "rules"]],
     "hillclimb": [["hillclimb"], ["hillclimb", "tsp"]],
     "assignment": [["assignment"], ["assignment", "list"], ["assignment", "comp3608"],
@@ -378,7 +381,8 @@ COMMAND_TOKENS = (*PLAY_FLAGS, *SMALL, "--sizes", "--format", "csv", "--algorith
                   "--method", "tt", "both", "--stats", "-f", "s.txt", "m.txt", "--start",
                   "--initial", "A-B-C-A", "--neighbours", "--max-steps", "big.txt",
                   "--version", "--help", "comp3608", "cs540", "cmpt317", "a4q1", "out",
-                  "--zip", "game.py", "--no-check")
+                  "--zip", "game.py", "--no-check", "rec.txt", "rec.pdn", "--number",
+                  "--budget")
 
 
 STDIN = st.lists(tokens(*SMALL, "?", "q", "b", "w"), max_size=6)

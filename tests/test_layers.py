@@ -217,7 +217,33 @@ def test_only_the_web_layer_needs_the_web_extra() -> None:
     extra = {"starlette", "uvicorn", "httpx", "wsproto"}
     needing = sorted(m for m, names in OUTSIDE.items() if names & extra)
     assert needing == ["zerosum.cli.serve", "zerosum.web.analysis", "zerosum.web.app",
-                       "zerosum.web.explain", "zerosum.web.messages"]
+                       "zerosum.web.explain", "zerosum.web.messages", "zerosum.web.sessions",
+                       "zerosum.web.think"]
+
+
+def test_the_web_names_no_game() -> None:
+    """What the page shows of a game (its drawing, position strings, record style,
+    per-move analysis) is declared in its registration: the web reaches the games only
+    through the registry, and the explain page's explicit trees (games.tree)."""
+    allowed = {"zerosum.games", "zerosum.games.registry", "zerosum.games.tree"}
+    reached = sorted(f"{m} imports {t}" for m, targets in GRAPH.items()
+                     if in_package(m, "zerosum.web") for t in targets
+                     if in_package(t, "zerosum.games") and t not in allowed)
+    assert reached == []
+    # Nor by name: no module of the web (nor the records) tests a game's name.
+    games = ("tictactoe", "connect4", "maxconnect4", "checkers", "nqueens", "takestones")
+    web = [p for m, p in all_modules().items()
+           if in_package(m, "zerosum.web") and m != "zerosum.web.explain"]
+    named = sorted(f"{p.name}: {g}" for p in [*web, SRC / "records.py"]
+                   for g in games if f'"{g}"' in p.read_text(encoding="utf-8"))
+    assert named == []
+
+
+def test_the_running_search_handle_stands_on_the_ground_floor() -> None:
+    """zerosum.running, shared by the terminal (players.terminal.Watch), the page and notebooks."""
+    assert GRAPH["zerosum.running"] <= GROUND_FLOOR, GRAPH["zerosum.running"]
+    assert "zerosum.running" in GRAPH["zerosum.players.terminal"]
+    assert "zerosum.running" in GRAPH["zerosum.web.think"]
 
 
 def test_main_blocks_import_only_the_pointer_to_the_command() -> None:

@@ -24,3 +24,14 @@ def test_the_tutorial_notebook_runs_and_shows_its_results() -> None:
     assert "alpha-beta:    279 nodes" in printed
     assert "20 positions; value 1 in 5 plies" in printed
     assert "take 2: +1 (First wins in 5 plies)" in printed
+    assert " iterative: take 2, value +1.00, 133 nodes" in printed  # the notebook's own game
+    # The rich display: boards as SVG, results, traces and move lists as tables.
+    shown = [output.get("data", {}) for cell in notebook.cells if cell.cell_type == "code"
+             for output in cell.outputs]
+    html = "".join(data.get("text/html", "") for data in shown)
+    assert html.count("<table class='zerosum-result'>") == 3  # minimax, ID, MCTS
+    assert "<td style='text-align:left'>1,173</td>" in html  # minimax's nodes
+    assert html.count("pruned the rest") == 2  # figure 5.2: C and D cut off
+    assert "threw a win away: win -&gt; draw" in html  # the reviewed game's 5th move
+    assert sum("<svg" in data.get("text/html", data.get("image/svg+xml", ""))
+               for data in shown) == 3  # two positions, Connect Four with its line

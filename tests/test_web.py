@@ -102,7 +102,7 @@ def test_options_and_position_are_applied(client: TestClient) -> None:
     assert small["legal"] == ["1", "2", "3", "4", "5"]
     start = new(client, "checkers")["position"]
     assert new(client, "checkers", position=start)["position"] == start
-    assert new(client, "checkers")["view"]["kind"] == "checkers"
+    assert new(client, "checkers")["view"]["kind"] == "paths"
     assert new(client, "takestones")["view"]["kind"] == "text"
 
 
@@ -421,7 +421,7 @@ def test_checkers_view_offers_each_capture_path_and_plays_a_double_jump(
     # White to move: E4xC2 takes one piece, G4xE2xC4 two (cells are row * 8 + column).
     s = new(client, "checkers", position="W:W18,26:B1,14,22")
     view = s["view"]
-    assert (view["kind"], view["rows"], view["cols"]) == ("checkers", 8, 8)
+    assert (view["kind"], view["rows"], view["cols"]) == ("paths", 8, 8)
     assert view["moves"] == [{"path": [35, 17], "text": "E4xC2"},
                              {"path": [51, 33, 19], "text": "G4xE2xC4"}]
     pieces = {i: k for i, k in enumerate(view["cells"]) if k}
@@ -608,7 +608,7 @@ def test_the_engines_tables_are_bounded_and_freed() -> None:
     evicted session's freed with it."""
     from zerosum.cli.serve import TABLE_MEMORY as DEFAULT_OF_THE_COMMAND
     from zerosum.kernel import kept_entries
-    from zerosum.web import app as web
+    from zerosum.web import sessions as web
 
     assert DEFAULT_OF_THE_COMMAND == web.TABLE_MEMORY
     app = create_app(max_searches=1, max_seconds=60.0, max_nodes=30_000, table_memory=1)
@@ -638,7 +638,7 @@ def test_the_engines_tables_are_bounded_and_freed() -> None:
 
 def test_idle_sessions_free_their_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     from zerosum.kernel import kept_entries
-    from zerosum.web import app as web
+    from zerosum.web import sessions as web
 
     app = create_app(max_searches=1, max_seconds=0.1)
     server = app.state.server
@@ -662,9 +662,10 @@ def test_the_server_sweeps_idle_tables_by_itself(monkeypatch: pytest.MonkeyPatch
     import time
 
     from zerosum.kernel import kept_entries
-    from zerosum.web import app as web
+    from zerosum.web import app as web_app
+    from zerosum.web import sessions
 
-    monkeypatch.setattr(web, "SWEEP_SECONDS", 0.01)
+    monkeypatch.setattr(web_app, "SWEEP_SECONDS", 0.01)
     app = create_app(max_searches=1, max_seconds=0.1)
     with TestClient(app) as client:
         sid = new(client, "maxconnect4")["id"]
@@ -673,9 +674,38 @@ def test_the_server_sweeps_idle_tables_by_itself(monkeypatch: pytest.MonkeyPatch
             assert until_result(ws)[1]["type"] == "result"
         game = app.state.server.sessions[sid].game
         assert kept_entries(game) > 0
-        monkeypatch.setattr(web, "IDLE_SECONDS", 0.0)
+        monkeypatch.setattr(sessions, "IDLE_SECONDS", 0.0)
         for _ in range(500):  # a bound: 5 s
             if kept_entries(game) == 0:
                 break
             time.sleep(0.01)
         assert kept_entries(game) == 0
+
+
+def played(client: TestClient, game: str, moves: list[str], **body: Any) -> dict[str, Any]:
+    s = new(client, game, **body)
+    for m in moves:
+        s = client.post(f"/api/sessions/{s['id']}/move", json={"move": m}).json()
+    return s
+
+
+def test_every_drawing_has_its_coordinates_last_move_and_winning_line(
+        client: TestClient) -> None:
+    """Each game's own drawing (GameSpec.view): coordinates in the notation its moves are
+    written in, the last move's cells, a finished game's winning line."""
+    view = played(client, "tictactoe", ["1", "2", "4", "3", "7"])["view"]
+    assert view["cell_labels"] == [str(c) for c in range(1, 10)]
+    assert (view["last"], view["line"]) == ([6], [0, 3, 6])  # X down the first column
+    view = played(client, "connect4", list("1212121"))["view"]
+    assert view["col_labels"] == [str(c) for c in range(1, 8)]
+    # Red's four in column 1, bottom up: rows 5 to 2 of the drawing (top row first).
+    assert (view["last"], sorted(view["line"])) == ([14], [14, 21, 28, 35])
+    view = played(client, "checkers", ["C2-D1"])["view"]
+    assert view["row_labels"] == list("ABCDEFGH") and view["col_labels"][-1] == "8"
+    assert view["last"] == [2 * 8 + 1, 3 * 8 + 0] and view["line"] == []
+    view = played(client, "maxconnect4", ["4"])["view"]
+    assert (view["last"], view["col_labels"][:2]) == ([5 * 7 + 3], ["1", "2"])
+    view = played(client, "nqueens", ["X3"], options={"size": 5})["view"]
+    assert view["row_labels"] == view["col_labels"] == ["1", "2", "3", "4", "5"]
+    assert view["last"] == [2 * 5 + 0]  # row 3 of column 1
+    assert played(client, "takestones", [])["view"]["kind"] == "text"

@@ -1,5 +1,6 @@
-"""Connect Four analysis over its WebSocket (zerosum.web.analysis), through Starlette's
-test client: every column's estimate, then the solver's verdicts, as the solver finds them."""
+"""The analysis board over its WebSocket and the value history (zerosum.web.analysis),
+through Starlette's test client: every move's estimate, then its proven value, by
+Connect Four's own solver or the generic one, as each is found; a game's values."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from starlette.testclient import TestClient  # the `dev` extra installs the `web
 from starlette.websockets import WebSocketDisconnect
 
 from zerosum.games.connect4.game import Connect4
+from zerosum.games.connect4.moves import verdict
 from zerosum.games.connect4.solver import Solver
-from zerosum.web.analysis import verdict
 from zerosum.web.app import create_app
 
 # 26 stones, red to move: red wins at once in 1, 2, 4 or 6 and loses at once elsewhere.
@@ -48,36 +49,108 @@ def test_every_column_is_solved_as_the_solver_scores_it(client: TestClient) -> N
         ws.send_json({"type": "analyse", "seconds": 5})
         messages = until_done(ws)
     assert messages[0] == {"type": "started", "seconds": 5.0,
-                           "columns": ["1", "2", "3", "4", "5", "6", "7"]}
+                           "moves": ["1", "2", "3", "4", "5", "6", "7"]}
     # Each column ends the game at once or lets the opponent win at once: decided even
     # at the estimate's depth, so each is sent as proven (never as an estimate), in the
     # engine's order, and the solver has nothing left to do.
     assert [m for m in messages if m["type"] == "estimate"] == []
-    columns = [m for m in messages if m["type"] == "column"]
-    assert [m["column"] for m in columns] == ["1", "2", "3", "4", "5", "6", "7"]
+    columns = [m for m in messages if m["type"] == "move"]
+    assert [m["move"] for m in columns] == ["1", "2", "3", "4", "5", "6", "7"]
     game = Connect4()
     state = game.initial_state()
     for move in NEAR_THE_END:
         state = game.result(state, game.parse_move(state, move))
     solver = Solver()
     for m in columns:
-        score = solver.move_score(state.current, state.mask, int(m["column"]) - 1)
-        assert m["score"] == score
-    assert {m["column"]: m["verdict"] for m in columns} == {
+        score = solver.move_score(state.current, state.mask, int(m["move"]) - 1)
+        assert (score > 0) - (score < 0) == {"win": 1, "loss": -1}[m["outcome"]]
+    assert {m["move"]: m["verdict"] for m in columns} == {
         "1": "wins in 1 ply", "2": "wins in 1 ply", "4": "wins in 1 ply",
         "6": "wins in 1 ply", "3": "loses in 2 plies", "5": "loses in 2 plies",
         "7": "loses in 2 plies"}
     assert {m["outcome"] for m in columns} == {"win", "loss"}
-    assert messages[-1] == {"type": "done", "unproven": [], "stopped": False}
+    assert messages[-1] == {"type": "done", "unproven": [], "stopped": False, "why": ""}
+
+
+def test_columns_past_the_estimate_are_proven_by_the_solver(client: TestClient) -> None:
+    """16 stones: the engine's estimate decides no column; Connect Four's own solver
+    (GameSpec.move_solver) proves each, as `zerosum solve connect4 --all-moves
+    1411141444142222` scores them (-10, -5, -9, -6, -6: yellow's 12th, 17th, 13th, 16th
+    and 16th stone)."""
+    sid = session(client, moves="1411141444142222")
+    with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+        ws.send_json({"type": "analyse", "seconds": 30})
+        messages = until_done(ws)
+    proven = {m["move"]: (m["verdict"], m["score"]) for m in messages if m["type"] == "move"}
+    assert proven == {"2": ("loses in 8 plies", -10), "3": ("loses in 18 plies", -5),
+                      "5": ("loses in 10 plies", -9), "6": ("loses in 16 plies", -6),
+                      "7": ("loses in 16 plies", -6)}
+    assert messages[-1]["unproven"] == []
+
+
+def test_tictactoe_moves_are_valued_by_the_generic_solver(client: TestClient) -> None:
+    """X in the corner, O beside it: X wins with 4, 5 or 7 (in 5 plies), draws elsewhere
+    (search/solve.py); the estimate (iterative deepening at depth 4) decides some of
+    them already, the solver the rest."""
+    sid = session(client, "tictactoe", moves="12")
+    with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+        ws.send_json({"type": "analyse", "seconds": 30})
+        messages = until_done(ws)
+    proven = {m["move"]: m["verdict"] for m in messages if m["type"] == "move"}
+    assert proven == {"3": "draw", "4": "wins in 5 plies", "5": "wins in 5 plies",
+                      "6": "draw", "7": "wins in 5 plies", "8": "draw", "9": "draw"}
+    assert messages[-1] == {"type": "done", "unproven": [], "stopped": False, "why": ""}
+
+
+def test_a_game_too_big_for_the_solver_keeps_its_estimates(client: TestClient,
+                                                           monkeypatch: Any) -> None:
+    from zerosum.web import analysis
+
+    monkeypatch.setattr(analysis, "SOLVE_BUDGET", 100)
+    sid = session(client, "tictactoe")
+    with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+        ws.send_json({"type": "analyse", "seconds": 30})
+        messages = until_done(ws)
+    estimates = [m["move"] for m in messages if m["type"] == "estimate"]
+    assert estimates == [str(c) for c in range(1, 10)]  # nothing decided at depth 4
+    assert messages[-1]["why"] == "too big for the solver within 100 positions"
+    assert messages[-1]["unproven"] == estimates
+
+
+def test_the_value_history_marks_decided_values_and_the_moves_that_changed_them(
+        client: TestClient) -> None:
+    """1 2 9 3: O's 2 loses the draw, X's 9 throws the win away, O's 3 loses again."""
+    sid = session(client, "tictactoe", moves="1293")
+    values = client.get(f"/api/sessions/{sid}/history").json()["values"]
+    assert [v["value"] for v in values] == [0.0, 0.0, 1.0, 0.0, 1.0]
+    assert all(v["decided"] for v in values)
+    assert [v["bar"] for v in values] == [0, 0, 1, 0, 1]
+    assert [v["mark"] for v in values] == [
+        "", "", "threw the draw away: now a loss", "threw a win away: now a draw",
+        "threw the draw away: now a loss"]
+    assert values[4]["text"] == "+1 (X wins in 1 ply)"
+
+
+def test_the_move_list_steps_back_and_a_move_there_starts_a_new_line(
+        client: TestClient) -> None:
+    sid = session(client, "tictactoe", moves="1293")
+    shown = client.post(f"/api/sessions/{sid}/goto", json={"ply": 2}).json()
+    assert shown["cursor"] == 2 and shown["moves"] == ["1", "2", "9", "3"]
+    assert shown["view"]["last"] == [1] and shown["to_move"] == "X"
+    assert "9" in shown["legal"] and "2" not in shown["legal"]
+    after = client.post(f"/api/sessions/{sid}/move", json={"move": "5"}).json()
+    assert after["moves"] == ["1", "2", "5"] and after["cursor"] == 3
+    bad = client.post(f"/api/sessions/{sid}/goto", json={"ply": 9})
+    assert (bad.status_code, bad.json()) == (400, {"error": "ply must be 0 to 3"})
 
 
 def test_verdicts_count_plies_as_the_solve_command_does() -> None:
     # Pons's scores on 7x6 with 16 stones played (red to move, 8 stones each).
-    assert verdict(0, 16, 42) == ("draw", "draw")
-    assert verdict(13, 16, 42) == ("win", "wins in 1 ply")  # red's 9th stone
-    assert verdict(-13, 16, 42) == ("loss", "loses in 2 plies")  # yellow's 9th stone
-    assert verdict(-5, 16, 42) == ("loss", "loses in 18 plies")  # yellow's 17th stone
-    assert verdict(5, 15, 42) == ("win", "wins in 19 plies")  # yellow to move: its 17th
+    assert verdict(0, 16, 42) == ("draw", None)
+    assert verdict(13, 16, 42) == ("win", 1)  # red's 9th stone
+    assert verdict(-13, 16, 42) == ("loss", 2)  # yellow's 9th stone
+    assert verdict(-5, 16, 42) == ("loss", 18)  # yellow's 17th stone
+    assert verdict(5, 15, 42) == ("win", 19)  # yellow to move: its 17th
 
 
 def test_stop_leaves_the_columns_unproven_and_frees_the_slot(client: TestClient) -> None:
@@ -120,15 +193,51 @@ def test_a_malformed_message_closes_the_connection(client: TestClient) -> None:
         assert closed.value.code == 1003
 
 
-@pytest.mark.parametrize(("game", "error"), [
-    ("tictactoe", "analysis is for Connect Four only, not Tic-tac-toe"),
-    (None, "no such session (the server may have restarted)"),
-])
-def test_only_connect_four_sessions_are_analysed(client: TestClient, game: str | None,
-                                                 error: str) -> None:
-    sid = "f00" if game is None else session(client, game)
-    with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
-        assert ws.receive_json() == {"type": "error", "error": error}
+def test_an_unknown_session_is_refused(client: TestClient) -> None:
+    with client.websocket_connect("/api/sessions/f00/analysis") as ws:
+        assert ws.receive_json() == {
+            "type": "error", "error": "no such session (the server may have restarted)"}
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+
+
+def think(client: TestClient, sid: str, player: str, seconds: float) -> list[dict[str, Any]]:
+    with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
+        ws.send_json({"type": "think", "player": player, "seconds": seconds})
+        messages = []
+        while not messages or messages[-1]["type"] not in ("result", "error"):
+            messages.append(ws.receive_json())
+    return messages
+
+
+def test_infos_carry_the_principal_variations_cells_and_mcts_root_moves(
+        client: TestClient) -> None:
+    """Each Info names the cells of its principal variation's moves (the drawing's `last`
+    after each: a checkers move's whole path), and MCTS's its root moves' visits."""
+    sid = session(client, "tictactoe", moves="15")
+    infos = [m for m in think(client, sid, "iterative", 5) if m["type"] == "info"]
+    last = infos[-1]
+    assert last["pv_marks"] == [[int(move) - 1] for move in last["pv"]]
+    assert last["root"] == []
+    sid = session(client, "checkers")
+    infos = [m for m in think(client, sid, "iterative", 0.3) if m["type"] == "info"]
+    first = infos[0]  # depth 1: one move, its path from a square to the next row's
+    assert len(first["pv_marks"]) == 1 and len(first["pv_marks"][0]) == 2
+    (a, b), = first["pv_marks"]
+    assert b // 8 == a // 8 + 1  # black moves down the board
+    sid = session(client, "tictactoe")
+    infos = [m for m in think(client, sid, "mcts", 0.3) if m["type"] == "info"]
+    root = infos[-1]["root"]
+    assert sorted(r["move"] for r in root) == [str(c) for c in range(1, 10)]
+    assert sum(r["visits"] for r in root) <= infos[-1]["nodes"]
+
+
+def test_the_value_history_of_a_game_too_big_to_solve_is_the_engines_estimate(
+        client: TestClient) -> None:
+    sid = session(client, moves="4444")
+    values = client.get(f"/api/sessions/{sid}/history").json()["values"]
+    assert [v["ply"] for v in values] == [0, 1, 2, 3, 4]
+    assert all(v["value"] is not None and not v["decided"] for v in values)
+    assert all(-1 < v["bar"] < 1 and "estimate" in v["text"] for v in values)
+    assert [v["mark"] for v in values] == [""] * 5  # estimates say nothing was thrown away

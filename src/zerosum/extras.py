@@ -1,4 +1,5 @@
-"""How to install an optional extra (`web`, `plot`, `ray`), said the way that works here.
+"""How to install an optional extra (`web`, `plot`, `ray`, `notebook`), said the way
+that works here.
 
 No package index knows zerosum (`pip install` of its name with an extra fails): it is
 installed from its source. So the hint names the source folder when there is one (a

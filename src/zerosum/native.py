@@ -1,9 +1,11 @@
 """Which compiled kernels this installation uses.
 
-A kernel may have a native twin in C beside its readable Python (today: the Connect
-Four solver's search, games/connect4/_solver.c). setup.py compiles them when the package
-is installed on a machine with a C compiler; without one the package installs and runs
-in pure Python. The Python stays the reference: a native twin returns the same values,
+A kernel may have a native twin in C beside its readable Python (the Connect Four
+solver's search, games/connect4/_solver.c; checkers' move generator, perft and engine
+search, games/checkers/_checkers.c; the Max-Connect4 engine's node function,
+games/maxconnect4/_engine.c). setup.py compiles them when the package is
+installed on a machine with a C compiler; without one the package installs and runs in
+pure Python. The Python stays the reference: a native twin returns the same values,
 moves and node counts, only faster. `ZEROSUM_NATIVE=0` in the environment forces the pure
 path (read when a kernel is loaded: set it before the search starts).
 """
@@ -15,7 +17,9 @@ import os
 from types import ModuleType
 
 # kernel name (as `zerosum --version` says it) -> the compiled module
-KERNELS = {"connect4 solver": "zerosum.games.connect4._solver"}
+KERNELS = {"connect4 solver": "zerosum.games.connect4._solver",
+           "checkers": "zerosum.games.checkers._checkers",
+           "maxconnect4 engine": "zerosum.games.maxconnect4._engine"}
 
 
 def enabled() -> bool:

@@ -1,9 +1,11 @@
 """A game's record in the game's own notation: the browser's "Download record" and
 `zerosum results DB --export`.
 
-Checkers: PDN (tags, then numbered moves with the computer's figures as comments).
-Connect Four: the move string (columns 1-7), then one line per computer move.
-Any other game: the moves as typed, one a line, with the same figures.
+A game's registration names its record's style (GameSpec.record), so this module names
+no game: "pdn" (tags, then numbered moves in the game's `format_pdn`, with the
+computer's figures as comments: checkers), "move-string" (the moves run together, as
+`zerosum solve connect4` reads them, then one line per computer move: Connect Four) or
+"plain" (the moves as typed, one a line, with the same figures: any other game).
 """
 
 from __future__ import annotations
@@ -62,10 +64,10 @@ def pdn_result(game: AnyGame, state: Any) -> str:
     return "1-0" if u > 0 else "0-1" if u < 0 else "1/2-1/2"
 
 
-def checkers_pdn(game: Any, start: Any, plies: list[Ply], end: Any, fen: str | None,
+def pdn_record(game: Any, start: Any, plies: list[Ply], end: Any, fen: str | None,
                  today: datetime.date, event: str = "zerosum game",
                  result: str | None = None) -> str:
-    """PDN of a checkers game; `fen` when it began from a set-up position; `result` as
+    """PDN of a game (checkers); `fen` when it began from a set-up position; `result` as
     PDN writes it when the game ended otherwise than by its rules (adjudicated)."""
     black, white = side_players(game, game.is_maxs_turn(start), plies)
     result = result or pdn_result(game, end)
@@ -106,11 +108,9 @@ def figure_lines(plies: list[Ply]) -> list[str]:
             if ply.figures()]
 
 
-def connect4_record(plies: list[Ply], outcome: str | None, position: str | None) -> str:
-    from zerosum.games.connect4.notation import format_moves
-
+def move_string_record(plies: list[Ply], outcome: str | None, position: str | None) -> str:
     lines = [] if position is None else [f"from: {position}"]
-    lines.append(format_moves([ply.action for ply in plies]))
+    lines.append("".join(ply.text for ply in plies))
     lines += figure_lines(plies)
     lines.append(outcome or "unfinished")
     return "\n".join(lines) + "\n"
@@ -125,19 +125,19 @@ def plain_record(plies: list[Ply], outcome: str | None, position: str | None) ->
     return "\n".join(lines) + "\n"
 
 
-def game_record(name: str, game: AnyGame, start: Any, plies: list[Ply], end: Any,
+def game_record(style: str, game: AnyGame, start: Any, plies: list[Ply], end: Any,
                 position: str | None, today: datetime.date, fen: str | None = None,
                 event: str = "zerosum game", result: str | None = None,
                 outcome: str | None = None) -> tuple[str, str]:
-    """The record of game `name` (its registered name) from `start` to `end` in its
-    notation, and the file extension for it: checkers PDN (`fen` and `position` when it
+    """The record of `game` in `style` (its GameSpec.record) from `start` to `end` in
+    its notation, and the file extension for it: PDN (`fen` and `position` when it
     began from a set-up position), Connect Four's move string, or the moves one a line.
     `outcome` in words defaults to the game's own at a finished game; `result` (1-0,
     0-1, 1/2-1/2) to the end position's."""
     if outcome is None and game.is_terminal(end):
         outcome = game.outcome(end)
-    if name == "checkers":
-        return checkers_pdn(game, start, plies, end, fen, today, event, result), "pdn"
-    if name == "connect4":
-        return connect4_record(plies, outcome, position), "txt"
+    if style == "pdn":
+        return pdn_record(game, start, plies, end, fen, today, event, result), "pdn"
+    if style == "move-string":
+        return move_string_record(plies, outcome, position), "txt"
     return plain_record(plies, outcome, position), "txt"

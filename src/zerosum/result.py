@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
@@ -165,6 +166,35 @@ class SearchResult:
     details: dict[str, Any] = field(default_factory=dict)  # an algorithm's extras (mcts: visits)
     plies: int | None = None  # of a decided value: its minimax distance to the end, if known
     unit: str = "nodes"
+
+    def rows(self, move: Callable[[Any], str] = repr,
+             value: str | None = None) -> list[tuple[str, str]]:
+        """The result as (label, text) rows, moves written by `move` and the value as
+        `value` (a game's own words, zerosum.game.format_value; else the number with
+        "decided" or "estimate"): a notebook's table of it."""
+        if value is None:
+            value = f"{self.value:+g} ({'decided' if self.decided else 'estimate'})"
+        stopped = "" if self.complete else " (stopped)"
+        return [("value", value),
+                ("best move", "none" if self.action is None else move(self.action)),
+                ("principal variation", " ".join(map(move, self.pv))),
+                ("depth", depth_text(self.depth, self.unit) + stopped),
+                (self.unit, f"{self.stats.nodes:,}"),
+                ("time", f"{self.stats.wall_time:.3f} s"),
+                ("algorithm", self.algorithm or "?")]
+
+    def _repr_html_(self) -> str:
+        """A table in a notebook (moves as Python writes them: zerosum.notebook.show
+        writes them in the game's notation)."""
+        return html_table(self.rows())
+
+
+def html_table(rows: list[tuple[str, str]]) -> str:
+    """(label, text) rows as an HTML table, the text escaped."""
+    body = "".join(f"<tr><th style='text-align:left'>{escape(label)}</th>"
+                   f"<td style='text-align:left'>{escape(text)}</td></tr>"
+                   for label, text in rows)
+    return f"<table class='zerosum-result'>{body}</table>"
 
 
 def depth_text(depth: int | None, unit: str = "nodes") -> str:

@@ -5,9 +5,26 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import Any
 
 from zerosum.console import Parser, guarded
 from zerosum.plugins import import_submodules
+
+
+class Version(argparse.Action):
+    """--version: the line as it is (argparse's own action wraps it at the terminal's
+    width, and the list of native kernels makes it long)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, version: str,
+                 **kwargs: Any) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                         **kwargs)
+        self.version = version
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        print(self.version)
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,8 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     from zerosum import __version__, native
 
-    parser.add_argument("--version", action="version",
-                        version=f"zerosum {__version__} ({native.status()})")
+    parser.add_argument("--version", action=Version, nargs=0,
+                        version=f"zerosum {__version__} ({native.status()})",
+                        help="show the version and which native kernels are in use, and exit")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
     for module in import_submodules("zerosum.cli"):
         if hasattr(module, "register"):

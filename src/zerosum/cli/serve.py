@@ -22,7 +22,7 @@ from zerosum.players.agents import FileAgent
 from zerosum.players.spec import agent_from_spec
 
 LOCAL = "127.0.0.1"
-TABLE_MEMORY = 256  # MB: zerosum.web.app.TABLE_MEMORY (not imported: the extra may be missing)
+TABLE_MEMORY = 256  # MB: zerosum.web.sessions.TABLE_MEMORY (not imported: the extra may be missing)
 
 
 def missing_web() -> str:

@@ -409,6 +409,28 @@ def tree_size(game: NQueens) -> int:
     return walk(state)
 
 
+def view(game: NQueens, state: Any, last: Any = None) -> dict[str, Any]:
+    """The page's drawing (its format: zerosum.web.views): rows and columns numbered
+    from 1 at the top left as moves are written (X3: row 3 of the next column; r2c5),
+    the safe squares shaded open."""
+    n = game.size
+    by_square = game.variation.startswith("2")
+    squares = state[0] if by_square else [row * n + col for col, row in enumerate(state[0])]
+    cells = [""] * (n * n)
+    for i, sq in enumerate(squares):
+        cells[sq] = "queen-" + game.players[i % 2]
+    moves = {}
+    for a in game.actions(state):
+        # 1a/1b: (player, row) in the left-most empty column; 2/2b: (row, column).
+        row, col = (a[1], len(squares) + 1) if isinstance(a[0], str) else a
+        moves[str((row - 1) * n + col - 1)] = game.format_move(a)
+    marked = [] if last is None or not squares else [squares[-1]]
+    labels = [str(i + 1) for i in range(n)]
+    return {"kind": "grid", "rows": n, "cols": n, "cells": cells, "click": "cell",
+            "moves": moves, "show_open": True, "row_labels": labels, "col_labels": labels,
+            "last": marked, "line": []}
+
+
 register(
     GameSpec(
         "nqueens",
@@ -425,6 +447,7 @@ register(
         ),
         default_depth=4,
         summary="place queens no queen attacks; the last to place wins",
+        view=view,
     )
 )
 

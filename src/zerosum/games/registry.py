@@ -17,6 +17,9 @@ from zerosum.game import AnyGame
 from zerosum.kernel import KernelFactory
 from zerosum.plugins import Registry
 from zerosum.result import Analyser
+from zerosum.stop import Stop
+
+View = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,19 @@ class Solver:
 
 
 @dataclass(frozen=True)
+class MoveValue:
+    """A legal move's proven value, from the side making it: `outcome` "win", "draw" or
+    "loss", `plies` to the end of the game with best play, this move counted (None:
+    proven, its length unknown), `score` the game's own figure where it has one
+    (Connect Four's solver score), for a tooltip."""
+
+    action: Any
+    outcome: str
+    plies: int | None
+    score: int | None = None
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game as the commands and the menu know it.
 
@@ -74,6 +90,17 @@ class GameSpec:
     solver; `adjudicator(game, state)`, a quick and exact verdict on a position near the
     end (Max's utility if the position is decided, else None), which lets a tournament
     end such a game early.
+
+    What the page and the records need of it, declared here (as a chess library keeps
+    its drawing beside its board), so that the web and the records never name a game:
+    `view(game, state, last)`, the drawing of a state as plain JSON (its format:
+    zerosum.web.views; a grid or a checkers board, its coordinates in the notation moves
+    are written in, `last` the move that led to it marked, a finished game's winning
+    line); `record`, the style
+    of its game record ("pdn", "move-string" or "plain", see zerosum.records);
+    `move_solver(game, state, stop)`, the proven value of each legal move, yielded one by
+    one as each is proven (SearchStopped when `stop` says so), for a game too big for the
+    generic solver (Connect Four's solver).
     """
 
     name: str
@@ -88,6 +115,9 @@ class GameSpec:
     position: PositionFormat | None = None
     solver: Solver | None = None
     adjudicator: Callable[[Any, Any], float | None] | None = None
+    view: Callable[[Any, Any, Any], View] | None = None
+    record: str = "plain"
+    move_solver: Callable[[Any, Any, Stop], Iterator[MoveValue]] | None = None
 
     def create(self, **kwargs: Any) -> AnyGame:
         values = {o.name: kwargs.get(o.name, o.default) for o in self.options}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from zerosum.convert import parse_int, shown
 from zerosum.game import OUTCOME_BOUNDED, GameBase, InputError
-from zerosum.games.registry import GameSpec, register
+from zerosum.games.registry import GameSpec, View, register
 
 State = tuple[str, str]
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -91,6 +91,22 @@ class TicTacToe(GameBase[State, int]):
         return "Type the cell number, 1-9, counted row by row from the top left."
 
 
+def view(game: TicTacToe, state: State, last: int | None = None) -> View:
+    """The page's drawing (its format: zerosum.web.views): the cells numbered 1-9 as
+    moves are typed."""
+    board = state[0]
+    line: list[int] = []
+    for a, b, c in LINES:
+        if board[a] != "." and board[a] == board[b] == board[c]:
+            line = [a, b, c]
+            break
+    return {"kind": "grid", "rows": 3, "cols": 3,
+            "cells": ["" if c == "." else c for c in board], "click": "cell",
+            "moves": {str(a): game.format_move(a) for a in game.actions(state)},
+            "cell_labels": [str(i + 1) for i in range(9)],
+            "last": [] if last is None else [last], "line": line}
+
+
 register(
     GameSpec(
         "tictactoe",
@@ -98,5 +114,6 @@ register(
         TicTacToe,
         default_depth=9,
         summary="3x3, three in a row wins; a draw with best play",
+        view=view,
     )
 )

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import textwrap
-import threading
 import time
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -18,6 +17,7 @@ from zerosum.game import AnyGame, InputError, Unresponsive
 from zerosum.match import Move
 from zerosum.players.agents import playable
 from zerosum.result import SearchResult, depth_text
+from zerosum.running import Running
 from zerosum.stop import Stop
 
 WIDTH = 79  # of a line a person reads, wrapped between words
@@ -61,48 +61,33 @@ class Watch:
     def run(self, game: AnyGame, state: Any, search: Callable[[Stop], SearchResult],
             new_stop: Callable[[], Stop]) -> SearchResult:
         while True:
-            stop = new_stop()
-            outcome: list[SearchResult | BaseException] = []
-            # An Event, not Thread.join: a join interrupted by Ctrl-C may later report
-            # the thread finished while it still runs (CPython before 3.13).
-            done = threading.Event()
-
-            def work(stop: Stop = stop, outcome: list[Any] = outcome,
-                     done: threading.Event = done) -> None:
-                try:
-                    outcome.append(search(stop))
-                except BaseException as e:  # handed to the waiting thread
-                    outcome.append(e)
-                finally:
-                    done.set()
-
-            threading.Thread(target=work, name="search", daemon=True).start()
+            running = Running(lambda on_info, stop: search(stop), new_stop(), name="search")
             try:
-                self.wait(done, stop)
+                self.wait(running)
             except KeyboardInterrupt:
-                stop.request()  # every search answers a stop within a few milliseconds
+                running.stop()  # every search answers a stop within a few milliseconds
                 self.clear()
                 try:
-                    answered = done.wait(STOP_WAIT)
+                    answered = running.wait(STOP_WAIT)
                 except KeyboardInterrupt:
                     raise Quit from None
                 if not answered:  # stuck in a game's own code, which checks no stop
                     raise Unresponsive(f"the search did not stop within {STOP_WAIT:g} s "
                                        "of Ctrl-C") from None
-                result = playable(game, state, self.collect(outcome))
-                if self.ask(game, stop, result) == "c":
+                result = playable(game, state, running.result())
+                if self.ask(game, running.stopper, result) == "c":
                     continue
                 return result
             self.clear()
-            return self.collect(outcome)
+            return running.result()
 
-    def wait(self, done: threading.Event, stop: Stop) -> None:
+    def wait(self, running: Running[SearchResult]) -> None:
         start = self.clock()
         tty = self.out.isatty()
-        while not done.wait(self.interval):
+        while not running.wait(self.interval):
             elapsed = self.clock() - start
             if tty and elapsed >= self.delay:
-                self.draw(progress_line(stop, elapsed))
+                self.draw(progress_line(running.stopper, elapsed))
 
     def draw(self, text: str) -> None:
         self.out.write("\r" + text.ljust(self.shown))
@@ -114,13 +99,6 @@ class Watch:
             self.out.write("\r" + " " * self.shown + "\r")
             self.out.flush()
             self.shown = 0
-
-    @staticmethod
-    def collect(outcome: list[SearchResult | BaseException]) -> SearchResult:
-        answer = outcome[0]
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer
 
     def ask(self, game: AnyGame, stop: Stop, result: SearchResult) -> str:
         """'p' or 'c'; raises Quit on 'q', end of input or a second Ctrl-C."""

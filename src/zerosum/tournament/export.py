@@ -34,7 +34,7 @@ def game_text(job: GameJob, result: GameResult, today: datetime.date) -> tuple[s
         plies.append(Ply(action, move.move, by, move.value, move.depth, move.nodes,
                          move.seconds, move.unit))
     score = PDN_RESULTS[result.score]  # one of them: GameResult.from_json checks
-    text, extension = game_record(spec.name, game, start, plies, state, None, today,
+    text, extension = game_record(spec.record, game, start, plies, state, None, today,
                                   event=f"zerosum tournament, game {job.number}",
                                   result=score, outcome=result.reason)
     if extension != "pdn":

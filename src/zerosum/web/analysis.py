@@ -1,41 +1,60 @@
-"""Connect Four analysis for the web app: every column of a session's position, the
-engine's quick estimate first, then the solver's exact score as each is proven.
+"""The analysis board's figures: every legal move's value in the position shown, and
+the value of each position of the game (the value graph), for any game.
 
 One WebSocket per analysis, /api/sessions/{sid}/analysis: the client sends
-{"type": "analyse", "seconds": s} (bounded by the server's limit) and gets "started",
-one "estimate" per column, one "column" per column as the solver proves it (centre
-first), then "done" naming the columns left unproven when time ran out or the client
-stopped. {"type": "stop"} or closing the socket stops the solver (a zerosum Stop). The
-work runs in a worker thread and holds one of the server's search slots, like a think.
+{"type": "analyse", "seconds": s} (bounded by the server's limit) and gets "started"
+(the moves), one "estimate" per move (a shallow search of the game's engine, or of
+iterative deepening: a hint, marked as such), then one "move" per move as its value is
+proven: by the game's own per-move solver where it declares one (GameSpec.move_solver:
+Connect Four's, centre first), else by the generic strong solver (search/solve.py)
+within SOLVE_BUDGET positions. Then "done", naming the moves left unproven and why
+(time's up, stopped, too big for the solver). {"type": "stop"} or closing the socket
+stops it. The work runs in a zerosum.running.Running and holds one of the server's
+search slots, like a think.
+
+GET /api/sessions/{sid}/history: the value after each move of the line (the solver's
+where the whole game from its start fits its budget, else the engine's estimate at
+ESTIMATE_DEPTH), decided values marked apart, and the moves that changed a decided
+value (a win thrown away, a draw lost).
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from functools import partial
 from typing import Any, Protocol
 
-from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from zerosum.convert import one_line
-from zerosum.game import InputError, plies_text
-from zerosum.games.connect4.game import Connect4, Position, plies_to_win
-from zerosum.games.connect4.solver import Solver
-from zerosum.players.agents import engines_of
-from zerosum.result import Limit
+from zerosum.game import AnyGame, InputError, format_value, plies_text
+from zerosum.games.registry import GameSpec, MoveValue
+from zerosum.kernel import bound_memory
+from zerosum.players.agents import ComputerAgent, engines_of
+from zerosum.players.catalogue import Choice, make_player
+from zerosum.result import InfoSink, Limit
+from zerosum.running import Running
+from zerosum.search.solve import Solution, TooBig, Unsolvable, solve
 from zerosum.stop import SearchStopped, Stop
 from zerosum.web.messages import positive, post, read_requests, reason
 
-ESTIMATE_DEPTH = 4  # plies of the engine's search under each column: quick, a hint only
+ESTIMATE_DEPTH = 4  # plies of the engine's search under each move: quick, a hint only
 DEFAULT_SECONDS = 10.0
-SOLVER_CAPACITY = 1_000_000  # table entries of one analysis's own solver
+SOLVE_BUDGET = 200_000  # positions the generic solver may keep for one analysis (~60 MB)
+HISTORY_SECONDS = 3.0  # for the estimates of the value graph of a whole game
+HISTORY_SOLVE_SECONDS = 1.0  # for solving the game from its start, first
+HISTORY_BUDGET = 100_000  # positions, when the graph solves the game from its start
+HISTORY_ENTRIES = 100_000  # table entries of the engine estimating the graph's values
+UNSOLVED = ("the game is too big to solve from its start",)  # a memo key
 
 
 class Sessions(Protocol):
-    """What the analysis needs of the app's server (zerosum.web.app.Server)."""
+    """What the analysis needs of the app's server (zerosum.web.sessions.Server)."""
 
     @property
     def max_seconds(self) -> float: ...
@@ -48,75 +67,114 @@ class Sessions(Protocol):
 
     def acquire(self) -> bool: ...
     def release(self) -> None: ...
-
-
-def verdict(score: int, stones: int, cells: int) -> tuple[str, str]:
-    """The outcome ("win", "draw", "loss") and its words ("wins in 3 plies") of a column
-    whose solver score, from the mover's side, is `score`, with `stones` on the board
-    before it is played; the plies counted are both sides' moves, this one included (as
-    `zerosum solve connect4` counts them)."""
-    if score == 0:
-        return "draw", "draw"
-    stone = cells // 2 + 1 - abs(score)
-    if score > 0:  # the mover has played stones // 2 stones (red moves first)
-        return "win", f"wins in {plies_text(plies_to_win(stone, stones // 2, True))}"
-    return "loss", f"loses in {plies_text(plies_to_win(stone, (stones + 1) // 2, False))}"
+    def session(self, sid: str) -> Any: ...
 
 
 Send = Callable[[dict[str, Any]], None]
 
 
-def estimates(spec: Any, game: Connect4, state: Position, stop: Stop, send: Send) -> list[int]:
-    """The engine's value of each column, from the mover's side, by a shallow search; a
-    column whose value it decides (a win at once, a win or loss within its depth) is
-    sent as proven, like the solver's, and is among the columns returned."""
-    engine = engines_of(spec)["engine"]
-    sign = 1 if state.red_to_move else -1
-    stones, proven = state.mask.bit_count(), []
-    for column in game.actions(state):
-        child = game.result(state, column)
+def outcome_of(game: AnyGame, mine: float) -> str:
+    return "win" if mine > 0 else "loss" if mine < 0 else "draw"
+
+
+def verdict_words(outcome: str, plies: int | None) -> str:
+    """"wins in 3 plies", "draw", "loses (proven)": a move's verdict, from its mover."""
+    if outcome == "draw":
+        return "draw"
+    verb = "wins" if outcome == "win" else "loses"
+    return f"{verb} in {plies_text(plies)}" if plies is not None else f"{verb} (proven)"
+
+
+def move_message(game: AnyGame, state: Any, mv: MoveValue, value: float | None) -> dict[str, Any]:
+    """A proven move for the client; `value` its game value from Max's side, if known."""
+    sign = 1 if game.is_maxs_turn(state) else -1
+    if value is None:
+        value = sign * {"win": 1, "draw": 0, "loss": -1}[mv.outcome] * game.values.win
+    return {"type": "move", "move": game.format_move(mv.action), "outcome": mv.outcome,
+            "plies": mv.plies, "score": mv.score, "verdict": verdict_words(mv.outcome, mv.plies),
+            "text": format_value(game, value, decided=True, plies=mv.plies)}
+
+
+def estimator(spec: GameSpec) -> Callable[..., Any]:
+    """The quick search behind an estimate: the game's engine, else iterative deepening."""
+    engine = engines_of(spec).get("engine")
+    if engine is not None:
+        return engine
+    agent = make_player(spec, "iterative", Choice(depth=ESTIMATE_DEPTH))
+    assert isinstance(agent, ComputerAgent)  # the catalogue's iterative is a search
+    return agent.analyse
+
+
+def estimates(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send) -> list[Any]:
+    """A shallow search under each move; a move whose value it decides is sent as
+    proven (and returned), the others as estimates."""
+    search = estimator(spec)
+    sign = 1 if game.is_maxs_turn(state) else -1
+    proven = []
+    for action in game.actions(state):
+        child = game.result(state, action)
         plies: int | None
         if game.is_terminal(child):
-            value, decided, plies = sign * game.utility(child), True, 0
+            value, decided, plies = game.utility(child), True, 0
         else:
-            result = engine(game, child, Limit(depth=ESTIMATE_DEPTH), None, stop)
-            value, decided, plies = sign * result.value, result.decided, result.plies
-        if decided:  # the kernel's decided values are solver scores (a proven win: +-1)
-            score = int(value)
-            outcome, words = verdict(score, stones, game.geo.cells)
-            if plies is not None:
-                send({"type": "column", "column": game.format_move(column), "score": score,
-                      "outcome": outcome, "verdict": words})
-            else:  # proven, its length unknown
-                send({"type": "column", "column": game.format_move(column), "score": None,
-                      "outcome": outcome, "verdict": f"{words.split(' in ')[0]} (proven)"})
-            proven.append(column)
+            result = search(game, child, Limit(depth=ESTIMATE_DEPTH), None, stop)
+            value, decided, plies = result.value, result.decided, result.plies
+        mine = sign * value
+        if decided:
+            outcome = outcome_of(game, mine)
+            moves = None if plies is None or outcome == "draw" else plies + 1
+            send(move_message(game, state, MoveValue(action, outcome, moves), value))
+            proven.append(action)
             continue
-        send({"type": "estimate", "column": game.format_move(column),
-              "value": round(float(value), 3), "decided": False})
+        send({"type": "estimate", "move": game.format_move(action),
+              "value": round(float(mine), 3), "scale": game.values.win,
+              "text": format_value(game, value)})
     return proven
 
 
-def solve_columns(game: Connect4, state: Position, stop: Stop, send: Send,
-                  proven: Sequence[int] = (), capacity: int = SOLVER_CAPACITY) -> list[str]:
-    """The solver's score of each column, centre first, each sent once proven (but those
-    `proven` already); the columns left unproven when the stop came."""
-    geo = game.geo
-    solver = Solver(geo.width, geo.height, capacity=capacity, clock=stop.clock)
-    solver.stop = stop
-    # Its periodic check (which also asks the stop) runs only under a limit.
-    solver.limit(seconds=stop.time_left(), nodes=stop.node_budget)
-    columns = [c for c in geo.centre_order if geo.playable(state.mask, c) and c not in proven]
-    stones = state.mask.bit_count()
-    for i, column in enumerate(columns):
-        try:
-            score = solver.move_score(state.current, state.mask, column)
-        except SearchStopped:
-            return [game.format_move(c) for c in columns[i:]]
-        outcome, words = verdict(score, stones, geo.cells)
-        send({"type": "column", "column": game.format_move(column), "score": score,
-              "outcome": outcome, "verdict": words})
-    return []
+def solved_moves(game: AnyGame, state: Any,
+                 solution: Solution) -> Iterator[tuple[MoveValue, float]]:
+    """Each move's verdict from a generic solution (plies of a draw or a score game's
+    line are one line of many: not given)."""
+    sign = 1 if game.is_maxs_turn(state) else -1
+    for action, solved in solution.move_values(state):
+        outcome = outcome_of(game, sign * solved.value)
+        plies = solved.plies if game.values.kind == "outcome" and outcome != "draw" else None
+        yield MoveValue(action, outcome, plies), solved.value
+
+
+def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send) -> None:
+    """The whole analysis of one position (see the module's docstring)."""
+    actions = game.actions(state)
+    try:
+        proven = estimates(spec, game, state, stop, send)
+    except SearchStopped:
+        send({"type": "done", "stopped": stop.requested, "why": "",
+              "unproven": [game.format_move(a) for a in actions]})
+        return
+    left = [a for a in actions if a not in proven]
+    why = ""
+    try:
+        if spec.move_solver is not None:
+            for mv in spec.move_solver(game, state, stop):
+                if mv.action in left:
+                    send(move_message(game, state, mv, None))
+                    left.remove(mv.action)
+        elif left:
+            budget = min(SOLVE_BUDGET, stop.node_budget or SOLVE_BUDGET)
+            solution = solve(game, state, budget, stop)
+            for mv, value in solved_moves(game, state, solution):
+                if mv.action in left:
+                    send(move_message(game, state, mv, value))
+                    left.remove(mv.action)
+    except SearchStopped:
+        pass
+    except TooBig:
+        why = f"too big for the solver within {SOLVE_BUDGET:,} positions"
+    except Unsolvable:
+        why = "the solver cannot follow this game (play may repeat)"
+    send({"type": "done", "stopped": stop.requested, "why": why,
+          "unproven": [game.format_move(a) for a in left]})
 
 
 class Analyst:
@@ -124,19 +182,18 @@ class Analyst:
 
     def __init__(self, server: Sessions, ws: WebSocket) -> None:
         self.server, self.ws = server, ws
-        self.stop: Stop | None = None
+        self.running: Running[None] | None = None
         self.task: asyncio.Task[None] | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         try:
             await self.ws.send_json(message)
         except (WebSocketDisconnect, RuntimeError, OSError):
-            if self.stop is not None:
-                self.stop.request()
+            self.request_stop()
 
     def request_stop(self) -> None:
-        if self.stop is not None:
-            self.stop.request()
+        if self.running is not None:
+            self.running.stop()
 
     async def refuse(self, error: str, code: int) -> None:
         await self.send({"type": "error", "error": one_line(error)})
@@ -148,18 +205,13 @@ class Analyst:
         if session is None:
             await self.refuse("no such session (the server may have restarted)", 1008)
             return
-        if session.spec.name != "connect4":
-            await self.refuse(f"analysis is for Connect Four only, not {session.spec.title}",
-                              1008)
-            return
         try:
             await read_requests(self.ws, "analyse", partial(self.start, session),
                                 self.request_stop, partial(self.refuse, code=1003))
         except WebSocketDisconnect:
             pass
         finally:
-            if self.stop is not None:
-                self.stop.request()  # a closed tab stops its solver
+            self.request_stop()  # a closed tab stops its analysis
             if self.task is not None:
                 await self.task
 
@@ -180,35 +232,30 @@ class Analyst:
                              "running; try again in a moment"})
             return
         budget = min(float(seconds), self.server.max_seconds)
-        self.stop = Stop(seconds=budget, nodes=self.server.max_nodes, check_every=128)
-        self.task = asyncio.create_task(self.run(session.spec, session.game, session.state,
-                                                 budget, self.stop))
+        stop = Stop(seconds=budget, nodes=self.server.max_nodes, check_every=128)
+        # A game object of its own: the engine's tables are kept per game object, and
+        # the session's may be searching in a think at the same time.
+        game = session.spec.create(**session.options)
+        bound_memory(game, self.server.session_entries)
+        self.task = asyncio.create_task(self.run(session.spec, game, session.state,
+                                                 budget, stop))
 
-    async def run(self, spec: Any, game: Connect4, state: Position, seconds: float,
+    async def run(self, spec: GameSpec, game: AnyGame, state: Any, seconds: float,
                   stop: Stop) -> None:
         try:
             await self.send({"type": "started", "seconds": seconds,
-                             "columns": [game.format_move(c) for c in game.actions(state)]})
+                             "moves": [game.format_move(a) for a in game.actions(state)]})
             loop = asyncio.get_running_loop()
             queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-            capacity = min(SOLVER_CAPACITY, self.server.session_entries)  # the server's share
+            send = partial(post, loop, queue)
 
-            def send(message: dict[str, Any]) -> None:
-                post(loop, queue, message)
-
-            def work() -> None:
+            def work(on_info: InfoSink, stop: Stop) -> None:
                 try:
-                    proven = estimates(spec, game, state, stop, send)
-                    unproven = solve_columns(game, state, stop, send, proven, capacity)
-                    send({"type": "done", "unproven": unproven,
-                          "stopped": stop.requested})
-                except SearchStopped:  # stopped during the estimates
-                    send({"type": "done", "stopped": stop.requested,
-                          "unproven": [game.format_move(c) for c in game.actions(state)]})
+                    analyse_moves(spec, game, state, stop, send)
                 except Exception as e:  # reported to the client in one line
                     send({"type": "error", "error": f"the analysis failed: {e}"})
 
-            threading.Thread(target=work, name="zerosum-analysis", daemon=True).start()
+            self.running = Running(work, stop, name="zerosum-analysis")
             while True:
                 message = await queue.get()
                 await self.send(message)
@@ -218,10 +265,92 @@ class Analyst:
             self.server.release()
 
 
+def history(spec: GameSpec, game: AnyGame, states: list[Any],
+            memo: dict[Hashable, tuple[float, bool, int | None]]) -> list[dict[str, Any]]:
+    """Each position's value from Max's side with `decided` and `plies`, in [-1, 1] as
+    `bar` (a decided win or loss at the ends), and for each move that changed a decided
+    value, `mark` in words. `memo` keeps estimates between calls (by game.key), and that
+    the game was too big to solve. `game` is a game object of the graph's own (its
+    engine's tables are kept per game object)."""
+    values: list[tuple[float, bool, int | None] | None] = []
+    solution = None
+    if UNSOLVED not in memo:
+        try:
+            solution = solve(game, states[0], HISTORY_BUDGET, Stop(seconds=HISTORY_SOLVE_SECONDS))
+        except (TooBig, Unsolvable, SearchStopped):
+            memo[UNSOLVED] = (0.0, False, None)  # estimates from now on
+    bound_memory(game, HISTORY_ENTRIES)
+    stop = Stop(seconds=HISTORY_SECONDS)
+    search = estimator(spec)
+    for state in states:
+        key = game.key(state)
+        if solution is not None:
+            solved = solution[state]
+            plies = solved.plies if game.values.kind == "outcome" and solved.value else None
+            values.append((solved.value, True, plies))
+        elif game.is_terminal(state):
+            values.append((game.utility(state), True, 0))
+        elif key in memo:
+            values.append(memo[key])
+        elif stop.expired():
+            values.append(None)  # out of time: no value for the rest
+        else:
+            # Near the end, the game's own exact verdict where it has one (Connect
+            # Four's solver with a dozen empty cells), else the engine's estimate.
+            exact = None if spec.adjudicator is None else spec.adjudicator(game, state)
+            if exact is not None:
+                memo[key] = (exact, True, None)
+            else:
+                result = search(game, state, Limit(depth=ESTIMATE_DEPTH), None,
+                                Stop(seconds=0.5))
+                memo[key] = (result.value, result.decided, result.plies)
+            values.append(memo[key])
+    scale = game.values.win if game.values.kind == "outcome" else max(
+        [abs(v[0]) for v in values if v is not None] + [1.0])
+    out: list[dict[str, Any]] = []
+    for i, v in enumerate(values):
+        entry: dict[str, Any] = {"ply": i, "value": None, "decided": False, "bar": None,
+                                 "text": "", "mark": ""}
+        if v is not None:
+            value, decided, plies = v
+            bar = value / scale if scale else 0.0
+            if game.values.kind == "outcome" and decided:
+                bar = (value > 0) - (value < 0)
+            entry.update(value=value, decided=decided, bar=max(-1.0, min(1.0, bar)),
+                         text=format_value(game, value, decided=decided, plies=plies))
+        if i and v is not None and values[i - 1] is not None:
+            entry["mark"] = change(game, states[i - 1], values[i - 1], v)
+        out.append(entry)
+    return out
+
+
+def change(game: AnyGame, before_state: Any, before: Any, after: Any) -> str:
+    """What the move from `before_state` did to a decided value, in words ("" for
+    nothing, or when either value is an estimate)."""
+    if not (before[1] and after[1]):
+        return ""
+    sign = 1 if game.is_maxs_turn(before_state) else -1
+    was, now = outcome_of(game, sign * before[0]), outcome_of(game, sign * after[0])
+    if was == now:
+        return ""
+    if was == "win":
+        return f"threw a win away: now a {'draw' if now == 'draw' else 'loss'}"
+    return "threw the draw away: now a loss" if was == "draw" else ""
+
+
 def analysis_routes(server: Sessions) -> list[BaseRoute]:
-    """The analysis socket, over the app's sessions and search slots."""
+    """The analysis socket and the value history, over the app's sessions."""
 
     async def analysis(ws: WebSocket) -> None:
         await Analyst(server, ws).serve()
 
-    return [WebSocketRoute("/api/sessions/{sid}/analysis", analysis)]
+    async def values(request: Request) -> Response:
+        session = server.session(request.path_params["sid"])
+        memo = session.estimates
+        states = list(session.states)
+        game = session.spec.create(**session.options)
+        entries = await run_in_threadpool(history, session.spec, game, states, memo)
+        return JSONResponse({"values": entries})
+
+    return [WebSocketRoute("/api/sessions/{sid}/analysis", analysis),
+            Route("/api/sessions/{sid}/history", values)]

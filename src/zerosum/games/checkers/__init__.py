@@ -22,6 +22,12 @@ def _kernel(game: Any, state: Any, stop: Stop, enhancements: Enhancements) -> Ke
     return checkers_kernel(game, state, stop, enhancements)
 
 
+def _view(game: Any, state: Any, last: Any = None) -> dict[str, Any]:
+    from zerosum.games.checkers.view import view
+
+    return view(game, state, last)
+
+
 MAX_MOVES = 100_000  # the course draw rule's move limit; 0 = no limit
 
 
@@ -46,5 +52,7 @@ register(
         summary="draughts on 4x4 to 12x12 boards, English or maximum-capture rules",
         perft=Checkers.perft,
         position=PositionFormat("PDN FEN", Checkers.from_fen, Checkers.to_fen),
+        view=_view,
+        record="pdn",
     )
 )

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import cast
+from typing import Any, cast
 
 from zerosum.games.checkers.board import (
     Move,
@@ -40,6 +40,7 @@ from zerosum.games.checkers.board import (
     hash_after,
     zobrist_hash,
 )
+from zerosum.games.checkers.compiled import twin
 from zerosum.games.checkers.evaluation import score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Placement, Solution, best_moves, solve
@@ -84,7 +85,8 @@ class CheckersKernel:
     aspiration: float = 50  # half a man
 
     def __init__(self, game: Checkers, state: State, stop: Stop,
-                 enhancements: Enhancements = ALL, memory: Memory | None = None) -> None:
+                 enhancements: Enhancements = ALL, memory: Memory | None = None,
+                 native: bool = True) -> None:
         self.game, self.state, self.stop = game, state, stop
         self.b = game.board
         self.memory = memory if memory is not None else Memory()
@@ -108,6 +110,15 @@ class CheckersKernel:
         over = game.draw_reason(state) is not None
         self.moves: list[Move] = [] if over else generate(
             b, state.black, state.white, state.kings, state.black_to_move, game.max_capture)
+        # The node function: `negamax`, or its compiled twin (compiled.py; native=False
+        # asks for this one), which keeps the killers and the history on its side.
+        self.compiled: Any = None
+        module = twin() if native else None
+        if module is not None:
+            self.compiled = module.Search(
+                b.n, b.zobrist, b.zobrist_black, game.max_capture, game.ply_limit,
+                game.draw == "tournament", self.ordering, self.pvs, self.killing,
+                self.quiescence, self.entries)
 
     # --- the Kernel protocol -----------------------------------------------------------
 
@@ -129,6 +140,8 @@ class CheckersKernel:
     def start_pass(self, depth: int) -> Sequence[Move]:
         if not self.moves:
             return []
+        if self.compiled is not None:  # the history the compiled search gathered
+            self.history = self.compiled.history()
         entry = None if self.entries is None else self.entries.get(self.h)
         return self.order(self.moves, None if entry is None else entry[3], 0,
                           self.state.black_to_move)
@@ -140,11 +153,14 @@ class CheckersKernel:
         nh = hash_after(self.b, self.h, s.black, s.white, s.kings, btm, move, nk)
         irreversible = bool(move[3]) or not s.kings & move[1]
         line.append(nh)
+        # Chosen here rather than kept as an attribute: a node function bound to this
+        # kernel, kept in it, would make a cycle only the collector frees.
+        node = self.negamax if self.compiled is None else self.compiled_negamax
         try:
-            return -self.negamax(nb, nw, nk, not btm, nh, depth - 1,
-                                 -int(min(beta, WIN)), -int(max(alpha, -WIN)), 1, s.ply + 1,
-                                 0 if irreversible else s.quiet + 1, line,
-                                 len(line) - 1 if irreversible else 0)
+            return -node(nb, nw, nk, not btm, nh, depth - 1,
+                         -int(min(beta, WIN)), -int(max(alpha, -WIN)), 1, s.ply + 1,
+                         0 if irreversible else s.quiet + 1, line,
+                         len(line) - 1 if irreversible else 0)
         finally:
             line.pop()
 
@@ -317,6 +333,15 @@ class CheckersKernel:
             bound = UPPER if best_value <= a0 else LOWER if best_value >= beta else EXACT
             entries[h] = (depth, bound, to_table(best_value, ply), best_move)
         return best_value
+
+    def compiled_negamax(self, black: int, white: int, kings: int, btm: bool, h: int,
+                         depth: int, alpha: int, beta: int, ply: int, game_ply: int,
+                         quiet: int, line: list[int], since: int) -> int:
+        """`negamax` in C (_checkers.c), counting on in this kernel's nodes, hits and
+        seldepth; it calls `check` every 1,024 nodes, as `negamax` does."""
+        value: int = self.compiled.negamax(self, black, white, kings, btm, h, depth, alpha,
+                                           beta, ply, game_ply, quiet, line, since)
+        return value
 
     def drawn(self, h: int, game_ply: int, quiet: int, line: list[int], since: int) -> bool:
         game = self.game

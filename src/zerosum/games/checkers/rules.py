@@ -27,8 +27,8 @@ from zerosum.games.checkers.board import (
     move_from_path,
     zobrist_hash,
 )
+from zerosum.games.checkers.compiled import perft
 from zerosum.games.checkers.evaluation import score, to_utility_scale
-from zerosum.games.checkers.perft import perft
 
 CAPTURE_RULES = ("english", "max")
 DRAW_RULES = ("course", "tournament")
@@ -97,7 +97,8 @@ class Checkers(GameBase[State, Path]):
         return self.make_state(black, white, kings, btm)
 
     def perft(self, state: State, depth: int) -> int:
-        """Leaf count of the move tree (piece rules only, no draw rules), bulk-counted."""
+        """Leaf count of the move tree (piece rules only, no draw rules), bulk-counted;
+        compiled where it can be (compiled.py)."""
         return perft(self.board, state.black, state.white, state.kings, state.black_to_move,
                      depth, self.max_capture)
 

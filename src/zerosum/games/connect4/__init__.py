@@ -13,7 +13,15 @@ from typing import Any
 
 from zerosum.convert import int_arg
 from zerosum.games.connect4.game import Connect4, Position
-from zerosum.games.registry import GameSpec, Option, Solver, register
+from zerosum.games.registry import (
+    GameSpec,
+    MoveValue,
+    Option,
+    PositionFormat,
+    Solver,
+    View,
+    register,
+)
 from zerosum.kernel import Enhancements, Kernel, capacity_for, memory_of
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.stop import SearchStopped, Stop
@@ -97,6 +105,34 @@ SOLVER = Solver(
 )
 
 
+def _parse_position(game: Any, text: str) -> Position:
+    """A move sequence (4455, spaces allowed), a course string or a grid."""
+    from zerosum.games.connect4.game import position_from_stones
+    from zerosum.games.connect4.notation import parse_position
+
+    if "," not in text and "\n" not in text.strip():
+        text = "".join(text.split())  # a move sequence typed with spaces: 4 4 5 5
+    return position_from_stones(parse_position(text, game.geo))
+
+
+def _format_position(game: Any, state: Position) -> str:
+    from zerosum.games.connect4.notation import format_course
+
+    return format_course(state.stones, game.geo)
+
+
+def _view(game: Any, state: Any, last: Any = None) -> View:
+    from zerosum.games.connect4.view import view
+
+    return view(game, state, last)
+
+
+def _move_values(game: Any, state: Any, stop: Stop) -> Iterator[MoveValue]:
+    from zerosum.games.connect4.moves import move_values  # loaded only when it analyses
+
+    return move_values(game, state, stop)
+
+
 def _size(low: int, high: int) -> tuple[int, ...]:
     return tuple(range(low, high + 1))
 
@@ -116,6 +152,11 @@ register(
         summary="drop stones into 7 columns, four in a row wins; the first player wins",
         solver=SOLVER,
         adjudicator=adjudicate,
+        position=PositionFormat("move sequence, e.g. 4455", _parse_position,
+                                _format_position),
+        view=_view,
+        record="move-string",
+        move_solver=_move_values,
     )
 )
 

@@ -32,6 +32,7 @@ the clock: from the start a pass to the end is a solve of the whole game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from types import ModuleType
 from typing import cast
 
 from zerosum.games.maxconnect4.bitboard import (
@@ -47,6 +48,7 @@ from zerosum.games.maxconnect4.bitboard import (
     potential,
 )
 from zerosum.kernel import ALL, Enhancements, KernelFactory, Verdict
+from zerosum.native import KERNELS, load
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
 from zerosum.table import Bound, TranspositionTable
@@ -142,7 +144,7 @@ class MaxConnect4Kernel:
 
     def __init__(self, pos: Position, stop: Stop, enhancements: Enhancements = ALL,
                  table: TranspositionTable | None = None,
-                 evaluation: Evaluation = potential) -> None:
+                 evaluation: Evaluation = potential, native: bool = True) -> None:
         self.stop = stop
         self.enhancements = enhancements
         if enhancements.table and table is None:
@@ -158,6 +160,12 @@ class MaxConnect4Kernel:
         self.to_the_end = self.empties <= EXACT_EMPTIES
         self.label = self.empties  # the depth the driver knows the pass to the end by
         self.searched = 0  # how deep the current pass searches
+        # The node function's compiled twin (_engine.c), where it is built, allowed
+        # (zerosum.native) and asked for (native=False: the closure below); it knows
+        # only the evaluation `potential`.
+        self.compiled: ModuleType | None = None
+        if native and evaluation is potential:
+            self.compiled = load(KERNELS["maxconnect4 engine"])
         self.negamax = self.node_function()
 
     # --- what the driver calls ---------------------------------------------------------
@@ -268,6 +276,12 @@ class MaxConnect4Kernel:
         evaluation = self.evaluation
         observe = self.observe
         counter = self.counter
+        if self.compiled is not None:
+            search = self.compiled.Search(None if table is None else entries, capacity,
+                                          make_room, observe, counter, SearchStopped,
+                                          ordering, pvs)
+            compiled: Negamax = search.negamax
+            return compiled
 
         def negamax(mine: int, theirs: int, diff: int, depth: int,
                     alpha: int, beta: int) -> int:

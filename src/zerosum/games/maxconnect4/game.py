@@ -22,6 +22,7 @@ The file format (the classic assignment's): six lines of seven digits, top row f
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from zerosum.convert import parse_int, shown
 from zerosum.game import AnyGame, GameBase, InputError, Values
@@ -37,7 +38,7 @@ from zerosum.games.maxconnect4.bitboard import (
     points_through,
     potential,
 )
-from zerosum.games.registry import GameSpec, register
+from zerosum.games.registry import GameSpec, PositionFormat, register
 from zerosum.kernel import Enhancements, Kernel, capacity_for, memory_of
 from zerosum.stop import Stop
 
@@ -253,6 +254,26 @@ def _kernel(game: AnyGame, state: Position, stop: Stop, enhancements: Enhancemen
     return factory(kept)(game, state, stop, enhancements)
 
 
+def _parse_position(game: Any, text: str) -> Position:
+    """The input file; a page's text field is one line, so its rows may run together
+    or apart (a pasted file loses its line breaks)."""
+    digits = "".join(text.split())
+    if "\n" not in text.strip() and len(digits) == ROWS * COLS + 1:
+        rows = [digits[r * COLS:(r + 1) * COLS] for r in range(ROWS)]
+        text = "\n".join([*rows, digits[-1]])
+    return parse_board(text, "position")
+
+
+def _format_position(game: Any, state: Position) -> str:
+    return " ".join(format_board(state).split())
+
+
+def _view(game: Any, state: Position, last: int | None = None) -> dict[str, Any]:
+    from zerosum.games.maxconnect4.view import view
+
+    return view(game, state, last)
+
+
 register(
     GameSpec(
         "maxconnect4",
@@ -261,5 +282,8 @@ register(
         kernel=_kernel,
         default_depth=4,
         summary="Connect Four to a full board; every four in a line scores a point",
+        position=PositionFormat("input file: 6 rows of 7 digits 0-2, then the next player",
+                                _parse_position, _format_position),
+        view=_view,
     )
 )

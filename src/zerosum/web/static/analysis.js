@@ -1,54 +1,47 @@
-// Connect Four analysis: for the position on the board, every column's value, the
-// engine's quick estimate first, then the solver's proven verdict as each arrives over
-// the session's analysis WebSocket. app.js announces each position with a
-// "zerosum:session" event; this panel shows itself for Connect Four only.
-const $ = (id) => document.getElementById(id);
+// The analysis board: for the position shown, every legal move's value (the engine's
+// quick estimate first, then the proven value as the solver finds it) over the session's
+// analysis WebSocket, listed here and, with "Move values on the board", drawn on it by
+// app.js; and the value graph of the game so far. app.js announces each position with a
+// "zerosum:session" event.
+import { $, api, el, socketTo, tag } from "/static/common.js";
+
 const SECONDS = 10; // the time budget unless one is typed; the server caps it too
+const W = 600, H = 140, PAD = 14; // the value graph's drawing
 
 let session = null;
 let socket = null;
+let values = new Map(); // move text -> {outcome, label, title, proven}
+let drawn = ""; // the line whose value graph is drawn
+let history = []; // its points
 
-function panel() { return $("analysis"); }
+function publish() { document.dispatchEvent(new CustomEvent("zerosum:values", { detail: new Map(values) })); }
 
-function cells() { return [...panel().querySelectorAll(".analysis-column")]; }
-
-function cellOf(column) { return panel().querySelector(`.analysis-column[data-column="${column}"]`); }
-
-function setup() {
-  panel().innerHTML = `<h2>Analysis</h2>
-    <div class="analysis-controls"><button type="button" id="analyse">Analyse</button>
-    <button type="button" id="analyse-stop" disabled>Stop</button>
-    <label class="analysis-budget">within <input id="analysis-seconds" type="number" min="0.1"
-      max="60" step="0.1" value="${SECONDS}" size="4"> s</label>
-    <span id="analysis-status" role="status"></span></div>
-    <div id="analysis-row" class="analysis-row"></div>`;
-  $("analyse").addEventListener("click", analyse);
-  $("analyse-stop").addEventListener("click", () => socket?.send(JSON.stringify({ type: "stop" })));
+function short(m) {
+  if (m.outcome === "draw") return "D";
+  return `${m.outcome === "win" ? "W" : "L"}${m.plies ?? ""}`;
 }
 
-function columnsOf(width) {
-  const row = $("analysis-row");
-  row.style.gridTemplateColumns = `repeat(${width}, 1fr)`;
-  row.replaceChildren(...Array.from({ length: width }, (_, i) => {
-    const div = document.createElement("div");
-    div.className = "analysis-column";
-    div.dataset.column = String(i + 1);
-    div.innerHTML = `<span class="analysis-label">${i + 1}</span><span class="analysis-verdict"></span>
-      <span class="analysis-note"></span>`;
-    return div;
-  }));
+function row(move) {
+  let div = $("analysis-moves").querySelector(`[data-move="${CSS.escape(move)}"]`);
+  if (!div) {
+    div = tag("div", "move-value");
+    div.dataset.move = move;
+    div.append(tag("span", "mv-move", move), tag("span", "mv-verdict", "…"), tag("span", "mv-note", ""));
+    $("analysis-moves").append(div);
+  }
+  return div;
 }
 
-function show(column, text, kind) {
-  const div = cellOf(column);
-  if (!div) return;
-  div.className = `analysis-column ${kind}`;
-  div.querySelector(".analysis-verdict").textContent = text;
+function show(move, className, verdict, title) {
+  const div = row(move);
+  div.className = `move-value ${className}`;
+  div.querySelector(".mv-verdict").textContent = verdict;
+  div.title = title;
 }
 
 function finish(text) {
   $("analysis-status").textContent = text;
-  $("analyse").disabled = false;
+  $("analyse").disabled = !session || session.over || session.thinking;
   $("analyse-stop").disabled = true;
   socket?.close();
   socket = null;
@@ -57,55 +50,123 @@ function finish(text) {
 function onMessage(m) {
   if (m.type === "started") {
     $("analysis-status").textContent = `solving (up to ${m.seconds} s)…`;
-    for (const div of cells()) {
-      if (!m.columns.includes(div.dataset.column)) show(div.dataset.column, "full", "full");
-    }
+    $("analysis-moves").replaceChildren();
+    for (const move of m.moves) row(move);
   } else if (m.type === "estimate") {
-    if (!cellOf(m.column)?.classList.contains("proven")) {
-      show(m.column, `≈ ${m.value > 0 ? "+" : ""}${m.value.toFixed(3)}`, "estimate");
-    }
-  } else if (m.type === "column") {
-    show(m.column, m.verdict, `proven ${m.outcome}`);
+    if (values.get(m.move)?.proven) return;
+    const label = `≈${m.value > 0 ? "+" : ""}${(m.value / (m.scale || 1)).toFixed(2)}`;
+    show(m.move, "estimate", label, `the engine's estimate, not proven: ${m.text}`);
+    values.set(m.move, { outcome: "estimate", label, title: `estimate: ${m.text}`, proven: false });
+    publish();
+  } else if (m.type === "move") {
+    show(m.move, `proven ${m.outcome}`, m.verdict, m.text);
+    values.set(m.move, { outcome: m.outcome, label: short(m), title: `${m.verdict}: ${m.text}`, proven: true });
+    publish();
   } else if (m.type === "done") {
-    for (const column of m.unproven) {
-      const div = cellOf(column);
+    for (const move of m.unproven) {
+      const div = row(move);
       div.classList.add("unproven");
-      div.querySelector(".analysis-note").textContent = "not proven";
-      div.title = m.stopped ? "stopped before it was proven: the engine's estimate"
-        : "time's up before it was proven: the engine's estimate";
+      div.querySelector(".mv-note").textContent = "not proven";
     }
-    finish(m.unproven.length === 0 ? "done: every column proven"
-      : `${m.stopped ? "stopped" : "time's up"}: ${m.unproven.length} column(s) not proven (engine estimate shown)`);
+    const why = m.why || (m.stopped ? "stopped" : "time's up");
+    finish(m.unproven.length === 0 ? "done: every move proven"
+      : `${why}: ${m.unproven.length} move(s) not proven (engine estimate shown)`);
   } else {
     finish(m.error);
   }
 }
 
 function analyse() {
-  if (!session || socket) return;
-  columnsOf(session.view.cols);
+  if (!session || socket || session.over || session.thinking) return;
+  values = new Map();
+  publish();
   $("analyse").disabled = true;
   $("analyse-stop").disabled = false;
   $("analysis-status").textContent = "starting…";
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${session.id}/analysis`);
+  socket = socketTo(`/api/sessions/${session.id}/analysis`);
   const seconds = Number($("analysis-seconds").value) || SECONDS;
-  socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "analyse", seconds })));
-  socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
-  socket.addEventListener("close", () => { if (socket) finish("the connection closed"); });
+  const mine = socket;
+  socket.addEventListener("open", () => mine.send(JSON.stringify({ type: "analyse", seconds })));
+  socket.addEventListener("message", (event) => { if (socket === mine) onMessage(JSON.parse(event.data)); });
+  socket.addEventListener("close", () => { if (socket === mine) finish("the connection closed"); });
+}
+
+// The value after each move, from the first player's side: decided values as filled
+// squares at the top or bottom (a win) or the middle (a draw), estimates as hollow
+// circles between; a move that changed a decided value is ringed and named in the
+// move list. A click on a point shows that position.
+async function drawGraph() {
+  const line = `${session.id}:${session.moves.join(",")}`;
+  if (line === drawn || session.thinking) return;
+  drawn = line;
+  let answer;
+  try { answer = await api(`/api/sessions/${session.id}/history`); } catch { return; }
+  if (drawn !== line) return; // a newer position came meanwhile
+  const points = answer.values;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "value graph", id: "graph-svg" });
+  const x = (i) => PAD + (points.length > 1 ? i * (W - 2 * PAD) / (points.length - 1) : 0);
+  const y = (bar) => H / 2 - bar * (H / 2 - PAD);
+  svg.append(el("line", { x1: PAD, y1: H / 2, x2: W - PAD, y2: H / 2, class: "axis" }));
+  svg.append(el("line", { x1: x(session.cursor), y1: PAD / 2, x2: x(session.cursor), y2: H - PAD / 2,
+    class: "cursor", id: "graph-cursor" }));
+  svg.append(el("text", { x: 2, y: 11, class: "coord" }, `${session.players[0]} wins`));
+  svg.append(el("text", { x: 2, y: H - 3, class: "coord" }, `${session.players[1]} wins`));
+  const known = points.filter((p) => p.bar !== null);
+  svg.append(el("polyline", { points: known.map((p) => `${x(p.ply)},${y(p.bar)}`).join(" "), class: "trace" }));
+  for (const p of known) {
+    const shape = p.decided
+      ? el("rect", { x: x(p.ply) - 4, y: y(p.bar) - 4, width: 8, height: 8, class: "point decided" })
+      : el("circle", { cx: x(p.ply), cy: y(p.bar), r: 4, class: "point estimate" });
+    if (p.mark) shape.classList.add("turn");
+    shape.append(el("title", {}, `after move ${p.ply}: ${p.text}${p.mark ? ` (${p.mark})` : ""}`));
+    shape.addEventListener("click", () => document.dispatchEvent(new CustomEvent("zerosum:goto", { detail: p.ply })));
+    svg.append(shape);
+  }
+  $("graph").replaceChildren(svg);
+  $("graph-panel").hidden = points.length < 2;
+  history = points;
+  markMoves();
+}
+
+// The position shown, a vertical line on the graph.
+function moveCursor() {
+  const line = $("graph-cursor");
+  if (!line || history.length < 2) return;
+  const at = PAD + session.cursor * (W - 2 * PAD) / (history.length - 1);
+  line.setAttribute("x1", at);
+  line.setAttribute("x2", at);
+}
+
+// The moves that threw a win (or a draw) away, marked in the move list.
+function markMoves() {
+  for (const p of history) {
+    const button = document.querySelector(`#moves .ply[data-ply="${p.ply}"]`);
+    if (button && p.mark && !button.classList.contains("turned")) {
+      button.classList.add("turned");
+      button.title += `: ${p.mark}`;
+    }
+  }
 }
 
 document.addEventListener("zerosum:session", (event) => {
   const next = event.detail;
-  const moved = !session || next.id !== session.id || next.moves.length !== session.moves.length;
+  const moved = !session || next.id !== session.id || next.cursor !== session.cursor
+    || next.moves.length !== session.moves.length || next.moves.join() !== session.moves.join();
   session = next;
-  panel().hidden = session.game !== "connect4";
-  if (!moved) return;
+  if (!session.thinking) drawGraph();
+  moveCursor();
+  if (drawn === `${session.id}:${session.moves.join(",")}`) markMoves();
+  if (!moved) { $("analyse").disabled = !!socket || session.over || session.thinking; return; }
   if (socket) { const s = socket; socket = null; s.close(); } // a new position: a new analysis
+  values = new Map();
+  publish();
   $("analyse").disabled = session.over || session.thinking;
   $("analyse-stop").disabled = true;
   $("analysis-status").textContent = "";
-  $("analysis-row").replaceChildren();
+  $("analysis-moves").replaceChildren();
+  if ($("show-values").checked && !session.over && !session.thinking) analyse();
 });
 
-setup();
+$("analyse").addEventListener("click", analyse);
+$("analyse-stop").addEventListener("click", () => socket?.send(JSON.stringify({ type: "stop" })));
+$("show-values").addEventListener("change", () => { if ($("show-values").checked && !values.size) analyse(); });

@@ -1,8 +1,10 @@
 // The page of `zerosum serve`: choose a game and an opponent, play by clicking or typing,
-// and watch the computer's search stream its Info lines over a WebSocket.
-const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
+// watch the computer's search stream its Info lines over a WebSocket, and step through
+// the game's moves (analysis.js adds every move's value and the value graph).
+import { $, api, cell, el, socketTo, tag } from "/static/common.js";
+
 const CELL = 60;
+const MARGIN = 22; // room for the coordinates beside a board
 
 let games = [];
 let session = null;
@@ -10,18 +12,10 @@ let socket = null;
 let humanSide = null; // null when the computer plays both sides
 let ownSide = null; // the side the person plays, or that "Your side" plays for them
 let paused = false; // watching two computers: stop after the current move
-let ghost = []; // the latest Info's principal variation while the computer thinks
+let ghost = []; // the latest Info's principal variation, each move's cells
+let thinker = ""; // the player searching now, by name
 let pick = null; // checkers: the piece chosen and the squares chosen for its move so far
-
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  };
-  const response = await fetch(path, init);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  return data;
-}
+let marks = new Map(); // move text -> its value from analysis.js ({outcome, label, title})
 
 function showError(text) { $("error").textContent = text || ""; }
 
@@ -58,94 +52,159 @@ function options() {
   return values;
 }
 
-function el(name, attrs = {}, text) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
+// Where a cell is drawn: the board sits right of the row labels, above the column labels.
+function origin(view) { return { x: view.row_labels ? MARGIN : 0, y: 0 }; }
+function place(view, i) {
+  const o = origin(view);
+  return { x: o.x + (i % view.cols) * CELL, y: o.y + Math.floor(i / view.cols) * CELL };
+}
+function centre(view, i) { const p = place(view, i); return { x: p.x + CELL / 2, y: p.y + CELL / 2 }; }
+
+function board(view, className) {
+  const o = origin(view);
+  const width = o.x + view.cols * CELL, height = view.rows * CELL + (view.col_labels ? MARGIN : 0);
+  return el("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${session.title} board`,
+    class: className });
+}
+
+// Coordinates in the notation the moves are written in.
+function coordinates(svg, view) {
+  const o = origin(view);
+  (view.row_labels || []).forEach((text, r) => svg.append(el("text", { x: MARGIN / 2, y: o.y + r * CELL + CELL / 2 + 5,
+    "text-anchor": "middle", class: "coord" }, text)));
+  (view.col_labels || []).forEach((text, c) => svg.append(el("text", { x: o.x + c * CELL + CELL / 2,
+    y: view.rows * CELL + MARGIN - 6, "text-anchor": "middle", class: "coord" }, text)));
+  (view.cell_labels || []).forEach((text, i) => {
+    const p = place(view, i);
+    svg.append(el("text", { x: p.x + 4, y: p.y + 13, class: "coord cell-label" }, text));
+  });
 }
 
 function piece(kind, x, y) {
   if (kind.startsWith("queen-")) {
     return el("text", { x: x + CELL / 2, y: y + CELL * 0.72, "text-anchor": "middle", "font-size": CELL * 0.7,
-      fill: kind === "queen-X" ? "#2b5cab" : "#b23a48", class: "queen" }, "\u265B");
+      class: `queen ${kind === "queen-X" ? "side-a" : "side-b"}` }, "\u265B");
   }
   if (kind === "red" || kind === "yellow") {
-    return el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4,
-      fill: kind === "red" ? "#d62828" : "#f4c20d", stroke: "#0003" });
+    return el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, class: `stone ${kind}` });
   }
   return el("text", { x: x + CELL / 2, y: y + CELL * 0.68, "text-anchor": "middle",
-    "font-size": CELL * 0.6, "font-weight": "bold", fill: kind === "X" ? "#2b5cab" : "#b23a48" }, kind);
+    "font-size": CELL * 0.6, "font-weight": "bold", class: `mark ${kind === "X" ? "side-a" : "side-b"}` }, kind);
 }
 
-function target(x, y, w, h, index, label, view) {
+function clickable(x, y, w, h, label, action) {
   const rect = el("rect", { x, y, width: w, height: h, fill: "transparent", class: "target",
     role: "button", tabindex: 0, "aria-label": label });
-  const play = () => { if (view.moves[index] !== undefined) playMove(view.moves[index]); };
-  rect.addEventListener("click", play);
-  rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); play(); } });
+  rect.addEventListener("click", action);
+  rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action(); } });
   return rect;
 }
 
-// The cells the principal variation would fill, in order: a move's text back to its
-// cell (or column, where the piece drops onto the highest filled cell so far).
-function ghostCells(view) {
-  if (!session.thinking || !ghost.length) return [];
-  const index = new Map(Object.entries(view.moves).map(([i, text]) => [text, Number(i)]));
-  const filled = view.cells.map((kind) => kind !== "");
-  const cells = [];
-  for (const text of ghost) {
-    let i = index.get(text);
-    if (i === undefined) break; // a move the drawing cannot place: the rest would be guesses
+// The last move's cells ringed, a finished game's winning line drawn through its cells.
+function lastAndLine(svg, view) {
+  for (const i of view.last || []) {
+    const p = place(view, i);
+    svg.append(el("rect", { x: p.x + 2, y: p.y + 2, width: CELL - 4, height: CELL - 4, class: "last-move",
+      "aria-label": "last move" }));
+  }
+  const line = view.line || [];
+  if (line.length >= 2) {
+    const a = centre(view, line[0]), b = centre(view, line[line.length - 1]);
+    svg.append(el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "win-line", "aria-label": "winning line" }));
+  }
+}
+
+// The cell where each legal move's value is shown: its own cell, the cell a stone
+// dropped into a column lands on, a checkers move's last square.
+function moveCells(view) {
+  const cells = new Map();
+  if (view.kind === "paths") {
+    for (const m of view.moves) if (!cells.has(m.text)) cells.set(m.text, m.path[m.path.length - 1]);
+    return cells;
+  }
+  for (const [index, text] of Object.entries(view.moves)) {
+    let i = Number(index);
     if (view.click === "column") {
       let r = view.rows - 1;
-      while (r >= 0 && filled[r * view.cols + i]) r--;
-      if (r < 0) break;
+      while (r >= 0 && view.cells[r * view.cols + i] !== "") r--;
       i = r * view.cols + i;
-    } else if (filled[i]) break;
-    filled[i] = true;
-    cells.push(i);
+    }
+    cells.set(text, i);
   }
   return cells;
 }
 
+function valueBadges(svg, view) {
+  if (!$("show-values").checked || !marks.size || session.thinking || session.over) return;
+  const taken = new Set();
+  for (const [text, i] of moveCells(view)) {
+    const mark = marks.get(text);
+    if (!mark || taken.has(i)) continue;
+    taken.add(i);
+    const c = centre(view, i);
+    const g = el("g", { class: `badge ${mark.outcome}`, "aria-label": `move ${text}: ${mark.title}` });
+    g.append(el("title", {}, `${text}: ${mark.title}`));
+    g.append(el("rect", { x: c.x - CELL * 0.42, y: c.y - 11, width: CELL * 0.84, height: 22, rx: 6 }));
+    g.append(el("text", { x: c.x, y: c.y + 5, "text-anchor": "middle" }, mark.label));
+    svg.append(g);
+  }
+}
+
+// The principal variation's moves, numbered, on the board: each move's cells as the
+// server gives them (a stone's cell, a checkers move's path as an arrow).
 function drawGhosts(svg, view) {
-  const colours = view.click === "column" ? ["#d62828", "#f4c20d"] : ["#2b5cab", "#b23a48"];
+  if (!$("show-pv").checked || !session.thinking) return;
   const first = Math.max(0, session.players.indexOf(session.to_move));
-  ghostCells(view).forEach((i, k) => {
-    const x = (i % view.cols) * CELL, y = Math.floor(i / view.cols) * CELL;
-    const g = el("g", { class: "ghost", "aria-label": `principal variation move ${k + 1}` });
-    g.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.34, fill: colours[(first + k) % 2],
-      "fill-opacity": 0.35, stroke: colours[(first + k) % 2], "stroke-width": 2, "stroke-dasharray": "4 3" }));
-    g.append(el("text", { x: x + CELL / 2, y: y + CELL * 0.62, "text-anchor": "middle", "font-size": CELL * 0.34,
-      "font-weight": "bold", fill: "#1d2430" }, String(k + 1)));
+  ghost.forEach((cells, k) => {
+    if (!cells.length) return;
+    const side = (first + k) % 2 === 0 ? "side-a" : "side-b";
+    const g = el("g", { class: `ghost ${side}`, "aria-label": `principal variation move ${k + 1}` });
+    const end = centre(view, cells[cells.length - 1]);
+    if (cells.length > 1) {
+      const points = cells.map((i) => { const c = centre(view, i); return `${c.x},${c.y}`; }).join(" ");
+      g.append(el("polyline", { points, class: "pv-path" }));
+    }
+    g.append(el("circle", { cx: end.x, cy: end.y, r: CELL * 0.3 }));
+    g.append(el("text", { x: end.x, y: end.y + CELL * 0.11, "text-anchor": "middle", "font-size": CELL * 0.3 },
+      String(k + 1)));
     svg.append(g);
   });
 }
 
 function drawGrid(view) {
-  const svg = el("svg", { viewBox: `0 0 ${view.cols * CELL} ${view.rows * CELL}`, role: "img",
-    "aria-label": `${session.title} board` });
   const columns = view.click === "column";
-  svg.append(el("rect", { width: view.cols * CELL, height: view.rows * CELL, fill: columns ? "#1f4e9c" : "#fff" }));
+  const svg = board(view, columns ? "grid columns" : "grid");
+  const o = origin(view);
+  svg.append(el("rect", { x: o.x, y: o.y, width: view.cols * CELL, height: view.rows * CELL, class: "board-bg" }));
   view.cells.forEach((kind, i) => {
-    const x = (i % view.cols) * CELL, y = Math.floor(i / view.cols) * CELL;
-    if (columns) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, fill: "#f6f7f9" }));
+    const { x, y } = place(view, i);
+    if (columns) svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, class: "hole" }));
     else {
       // N-Queens shows which squares are still safe (open) and which are attacked.
       const open = view.moves[i] !== undefined;
-      const fill = !view.show_open || kind ? "none" : open && !session.over ? "#e3f4e1" : "#e6e8ec";
-      svg.append(el("rect", { x, y, width: CELL, height: CELL, fill, stroke: "#1d2430" }));
+      const state = !view.show_open || kind ? "" : open && !session.over ? " open" : " closed";
+      svg.append(el("rect", { x, y, width: CELL, height: CELL, class: `square${state}` }));
     }
     if (kind) svg.append(piece(kind, x, y));
-    if (!columns && !session.over && view.moves[i] !== undefined) {
-      svg.append(target(x, y, CELL, CELL, i, `cell ${view.moves[i]}`, view));
-    }
   });
+  coordinates(svg, view);
+  lastAndLine(svg, view);
   drawGhosts(svg, view);
-  if (columns && !session.over) {
-    for (let c = 0; c < view.cols; c++) {
-      if (view.moves[c] !== undefined) svg.append(target(c * CELL, 0, CELL, view.rows * CELL, c, `column ${view.moves[c]}`, view));
+  valueBadges(svg, view);
+  if (!session.over && !session.thinking) {
+    if (columns) {
+      for (let c = 0; c < view.cols; c++) {
+        if (view.moves[c] !== undefined) {
+          svg.append(clickable(o.x + c * CELL, o.y, CELL, view.rows * CELL, `column ${view.moves[c]}`,
+            () => playMove(view.moves[c])));
+        }
+      }
+    } else {
+      view.cells.forEach((_, i) => {
+        if (view.moves[i] === undefined) return;
+        const { x, y } = place(view, i);
+        svg.append(clickable(x, y, CELL, CELL, `cell ${view.moves[i]}`, () => playMove(view.moves[i])));
+      });
     }
   }
   return svg;
@@ -154,7 +213,9 @@ function drawGrid(view) {
 // Checkers: click a piece that can move, then the last square of its move. When two
 // capture paths of that piece end on the same square, the next square of each is
 // offered in turn until one path is left. The server's list of moves decides.
-function squareName(view, i) { return `${String.fromCharCode(65 + Math.floor(i / view.cols))}${(i % view.cols) + 1}`; }
+function squareName(view, i) {
+  return `${view.row_labels[Math.floor(i / view.cols)]}${view.col_labels[i % view.cols]}`;
+}
 
 function candidates(view) {
   return view.moves.filter((m) => pick.prefix.every((sq, k) => m.path[k] === sq)
@@ -178,42 +239,40 @@ function select(view, i) {
   drawBoard();
 }
 
-function clickable(x, y, label, action) {
-  const rect = el("rect", { x, y, width: CELL, height: CELL, fill: "transparent", class: "target",
-    role: "button", tabindex: 0, "aria-label": label });
-  rect.addEventListener("click", action);
-  rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action(); } });
-  return rect;
-}
-
 function drawCheckers(view) {
   const n = view.cols;
-  const svg = el("svg", { viewBox: `0 0 ${n * CELL} ${n * CELL}`, role: "img", "aria-label": `${session.title} board`,
-    class: "checkers" });
+  const svg = board(view, "checkers");
   const open = !session.over && !session.thinking;
   const movable = new Set(open ? view.moves.map((m) => m.path[0]) : []);
   const offered = open ? destinations(view) : new Set();
   const chosen = pick && pick.view === view ? [...pick.prefix, pick.end] : [];
+  const targets = [];
   view.cells.forEach((kind, i) => {
-    const r = Math.floor(i / n), c = i % n, x = c * CELL, y = r * CELL;
+    const r = Math.floor(i / n), c = i % n;
+    const { x, y } = place(view, i);
     const dark = (r + c) % 2 === 1;
-    svg.append(el("rect", { x, y, width: CELL, height: CELL, fill: chosen.includes(i) ? "#c9a227" : dark ? "#7a5230" : "#ecd9b8" }));
+    svg.append(el("rect", { x, y, width: CELL, height: CELL, class: chosen.includes(i) ? "chosen" : dark ? "dark" : "light" }));
     if (kind) {
       const black = kind.toLowerCase() === "b";
       svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.38, class: `man ${black ? "black" : "white"}`,
-        fill: black ? "#1d1d1d" : "#f4f1ea", stroke: black ? "#666" : "#444", "stroke-width": 2 }));
+        "stroke-width": 2 }));
       if (kind === kind.toUpperCase()) {
         svg.append(el("text", { x: x + CELL / 2, y: y + CELL * 0.64, "text-anchor": "middle", "font-size": CELL * 0.4,
-          "font-weight": "bold", fill: "#d4a017", class: "king" }, "K"));
+          "font-weight": "bold", class: "king" }, "K"));
       }
     }
     if (offered.has(i)) {
-      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.14, fill: "#f0a500" }));
-      svg.append(clickable(x, y, `to ${squareName(view, i)}`, () => choose(view, i)));
+      svg.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.14, class: "offered" }));
+      targets.push(clickable(x, y, CELL, CELL, `to ${squareName(view, i)}`, () => choose(view, i)));
     } else if (movable.has(i)) {
-      svg.append(clickable(x, y, `piece ${squareName(view, i)}`, () => select(view, i)));
+      targets.push(clickable(x, y, CELL, CELL, `piece ${squareName(view, i)}`, () => select(view, i)));
     }
   });
+  coordinates(svg, view);
+  lastAndLine(svg, view);
+  drawGhosts(svg, view);
+  valueBadges(svg, view);
+  svg.append(...targets);
   return svg;
 }
 
@@ -221,22 +280,46 @@ function drawBoard() {
   const view = session.view;
   const parts = [];
   if (view.kind === "grid") parts.push(drawGrid(view));
-  else if (view.kind === "checkers") parts.push(drawCheckers(view));
+  else if (view.kind === "paths") parts.push(drawCheckers(view));
   else { const pre = document.createElement("pre"); pre.textContent = view.text; parts.push(pre); }
-  const note = document.createElement("p");
-  note.className = "board-note";
+  const note = tag("p", "board-note");
   if (view.scores) note.textContent = Object.entries(view.scores).map(([who, points]) => `${who}: ${points}`).join(" · ");
   else if (pick && pick.view === view && pick.end !== null) note.textContent = "Two ways end there: click the next square of the path.";
   parts.push(note);
   $("board").replaceChildren(...parts);
 }
 
+// The move list: each move a button that shows the position after it; the move shown
+// is marked; a later move played there starts a new line.
+function drawMoves() {
+  const list = $("moves");
+  const first = session.players.indexOf(session.first);
+  const parts = session.moves.length ? ["Moves: "] : [];
+  $("to-start").hidden = !session.moves.length;
+  $("to-start").classList.toggle("current", session.cursor === 0);
+  session.moves.forEach((text, i) => {
+    const b = tag("button", "ply", text);
+    b.type = "button";
+    b.dataset.ply = String(i + 1);
+    if ((i + first) % 2 === 0) b.dataset.number = `${Math.floor((i + first) / 2) + 1}.`;
+    b.title = `${session.players[(i + first) % 2]} (${session.by[i]})`;
+    if (i + 1 === session.cursor) b.classList.add("current");
+    b.addEventListener("click", () => goto(i + 1));
+    parts.push(b);
+    if (i + 1 < session.moves.length) parts.push(" ");
+  });
+  list.replaceChildren(...parts);
+}
+
 function render() {
   drawBoard();
+  drawMoves();
+  const behind = session.cursor < session.moves.length;
   $("status").textContent = session.over ? session.outcome
-    : session.thinking ? `${session.to_move} (computer) is thinking…`
-    : `${session.to_move} to move${session.to_move === humanSide ? " (you)" : ""}`;
-  $("moves").textContent = session.moves.length ? `Moves: ${session.moves.join(" ")}` : "";
+    : session.thinking ? `${session.to_move} (${thinker || "computer"}) is thinking…`
+    : `${session.to_move} to move${session.to_move === humanSide && !behind ? " (you)" : ""}`
+      + (behind ? ` (move ${session.cursor} of ${session.moves.length}: a move here starts a new line)` : "");
+  $("thinking").textContent = session.thinking ? `${session.to_move}: ${thinker}` : "";
   $("move").placeholder = session.legal.slice(0, 4).join(", ");
   $("move").title = session.move_help;
   $("record").href = `/api/sessions/${session.id}/record`;
@@ -244,24 +327,44 @@ function render() {
   document.dispatchEvent(new CustomEvent("zerosum:session", { detail: session })); // analysis.js
 }
 
-function cell(text) { const td = document.createElement("td"); td.textContent = text; return td; }
-
 function showInfo(m) {
   const row = document.createElement("tr");
   $("unit-head").textContent = m.unit; // nodes, or MCTS's simulations
   row.append(cell(m.depth ?? "end"), cell(m.value), cell(m.nodes.toLocaleString()),
     cell(m.nodes_per_second.toLocaleString()), cell(`${m.elapsed.toFixed(2)} s`), cell(m.pv.join(" ")));
+  if (m.decided) row.classList.add("decided");
   $("infos").append(row);
+  showRoot(m.root || []);
+}
+
+// MCTS's root moves: visits, and the figures the search reports beside them.
+function showRoot(rows) {
+  $("root").hidden = rows.length === 0;
+  if (!rows.length) return;
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => k !== "move");
+  $("root-head").replaceChildren(...["move", ...keys].map((k) => tag("th", "", k.replaceAll("_", " "))));
+  $("root-rows").replaceChildren(...rows.map((r) => {
+    const tr = document.createElement("tr");
+    tr.append(cell(r.move), ...keys.map((k) => cell(typeof r[k] === "number" ? r[k].toLocaleString() : (r[k] ?? ""))));
+    return tr;
+  }));
 }
 
 function connect() {
   if (socket) socket.close();
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${session.id}/think`);
+  socket = socketTo(`/api/sessions/${session.id}/think`);
+  const mine = socket;
   socket.addEventListener("message", (event) => {
+    if (socket !== mine) return; // a game left behind: its last messages mean nothing now
     const m = JSON.parse(event.data);
-    if (m.type === "started") { ghost = []; $("infos").replaceChildren(); $("result").textContent = ""; }
-    else if (m.type === "info") { showInfo(m); ghost = m.pv; drawBoard(); }
+    if (m.type === "started") {
+      ghost = [];
+      thinker = m.player;
+      $("infos").replaceChildren();
+      $("result").textContent = "";
+      showRoot([]);
+      render();
+    } else if (m.type === "info") { showInfo(m); ghost = m.pv_marks || []; drawBoard(); }
     else if (m.type === "result") {
       session = m.state;
       ghost = [];
@@ -286,6 +389,7 @@ function think() {
   const player = session.to_move === ownSide && humanSide === null ? $("player2").value : $("player").value;
   socket.send(JSON.stringify({ type: "think", player, seconds: Number($("seconds").value) || 1, depth }));
   session.thinking = true;
+  thinker = player;
   $("stop").disabled = false;
   render();
 }
@@ -311,8 +415,19 @@ async function playMove(text) {
   await guarded(async () => {
     session = await api(`/api/sessions/${session.id}/move`, { move: text });
     render();
-    if (humanSide !== null) think(); // watching, a move by hand is made while paused
+    // The computer answers (watching, a move by hand is made while paused; a move for
+    // the computer's side at an earlier position leaves the person to move).
+    if (humanSide !== null && !session.over && session.to_move !== humanSide) think();
+  });
+}
 
+// Show the position after `ply` moves; the computer waits there until a move is made.
+async function goto(ply) {
+  if (session.thinking) { showError("The computer is thinking: stop it first."); return; }
+  await guarded(async () => {
+    session = await api(`/api/sessions/${session.id}/goto`, { ply });
+    if (humanSide === null) setPaused(true);
+    render();
   });
 }
 
@@ -328,6 +443,7 @@ async function newGame() {
     ghost = [];
     $("infos").replaceChildren();
     $("result").textContent = "";
+    showRoot([]);
     render();
     await connect();
     if (session.to_move !== humanSide) think();
@@ -392,6 +508,19 @@ async function start() {
   $("flip").addEventListener("click", flipSides);
   $("pause").addEventListener("click", pauseOrResume);
   $("stop").addEventListener("click", () => socket && socket.send(JSON.stringify({ type: "stop" })));
+  $("to-start").addEventListener("click", () => goto(0));
+  // Left and right arrows step through the moves (unless typing in a field).
+  document.addEventListener("keydown", (e) => {
+    if (!session || e.target.closest("input:not([type=checkbox]), select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    const ply = session.cursor + (step ?? 0);
+    if (step && ply >= 0 && ply <= session.moves.length) { e.preventDefault(); goto(ply); }
+  });
+  $("show-pv").addEventListener("change", drawBoard);
+  $("show-values").addEventListener("change", drawBoard);
+  // analysis.js tells each move's value as it arrives; the board shows them.
+  document.addEventListener("zerosum:values", (event) => { marks = event.detail; if (session) drawBoard(); });
+  document.addEventListener("zerosum:goto", (event) => goto(event.detail));
   await newGame();
 }
 

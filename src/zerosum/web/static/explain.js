@@ -8,8 +8,8 @@
 // and the two compared in a table. MCTS is stepped simulation by simulation: its tree grows
 // a node a step, the path selected, the node expanded, the playout and the statistics
 // back-propagated shown as its search traced them (the page computes none of them).
-const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
+import { $, api, el } from "/static/common.js";
+
 const FIG52 = "# AIMA figure 5.2: Max at A, three Min nodes, nine leaves\nA[B[3 12 8] C[2 4 6] D[14 5 2]]\n";
 const GAP = 32;    // the least room of a node side by side with its neighbours
 const PAD = 14;    // the least space between neighbouring nodes' texts
@@ -46,14 +46,7 @@ let data = null;  // the first pane's answer
 let timer = null;
 let measurer = null;  // a canvas context, to measure texts
 
-async function search(body) {
-  const response = await fetch("/api/explain", {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(answer.error || response.statusText);
-  return answer;
-}
+async function search(body) { return api("/api/explain", body); }
 
 async function explain() {
   stopPlaying();
@@ -219,13 +212,6 @@ function toggle(p, i) {
   if (p.open === null || p.data.nodes[i].children.length === 0) return;
   if (p.open.has(i)) p.open.delete(i); else p.open.add(i);
   render();
-}
-
-function el(name, attrs, text) {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 // An unlabelled node's name grows with its depth (root.2.1.3); drawn, the part its parent's
@@ -468,8 +454,7 @@ function showFields() {
 
 // The games to choose from, tic-tac-toe first selected; the play page's list.
 async function loadGames() {
-  const response = await fetch("/api/games");
-  const { games } = await response.json();
+  const { games } = await api("/api/games");
   $("game").replaceChildren(...games.map((g) => new Option(g.title, g.name, false, g.name === "tictactoe")));
 }
 

@@ -1,0 +1,291 @@
+"""A game record reviewed: the value after every move, and the moves that changed the
+game's value (`zerosum review GAME RECORD`, and the notebook's move list).
+
+A record is read in the formats `records.py` writes (what the browser's "Download
+record" and `zerosum results --export` save): checkers PDN, Connect Four's move string,
+or the moves one a line (`1. 5  alphabeta: value ...`), each with an optional
+`from: POSITION` line; a tournament export holds several games, one after another.
+
+Each position is valued exactly where it can be: by the game's own perfect solver where
+it registers one (Connect Four's, within a node budget) or by the generic strong solver
+(search/solve.py) within a position budget; the rest by the game's engine (or iterative
+deepening) at a stated depth, which is an estimate and said to be one. A position's set
+of reachable positions holds every later position's, so the generic solver is tried from
+the end of the game backwards and given up at the first position too big for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zerosum.game import AnyGame, InputError, format_value
+from zerosum.games.registry import GameSpec
+from zerosum.result import Limit
+from zerosum.search.driver import analyse_with
+from zerosum.search.iterative import iterative_deepening_search
+from zerosum.search.solve import Solution, TooBig, Unsolvable, solve
+from zerosum.stop import SearchStopped
+
+DEFAULT_BUDGET = 200_000  # positions for the generic solver, nodes for a game's own
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # how a PDN game ends
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game of a record file: its moves as written, and the start position when it
+    did not begin at the start (the game's position format, or checkers' PDN FEN)."""
+
+    moves: tuple[str, ...]
+    position: str | None = None
+
+
+def read_records(text: str, pdn: bool) -> list[Record]:
+    """Every game in a record file's text (PDN when `pdn`); InputError if none."""
+    games = read_pdn(text) if pdn else read_lines(text)
+    if not games:
+        raise InputError("no game in the record: expected "
+                         + ("PDN moves (e.g. 1. 11-15 22-18)" if pdn else
+                            "moves one a line (1. 5), or a Connect Four move string"))
+    return games
+
+
+def read_pdn(text: str) -> list[Record]:
+    """PDN games: tags (a FEN tag sets the start), numbered moves, {comments}, a result
+    ending each game."""
+    games: list[Record] = []
+    moves: list[str] = []
+    fen: str | None = None
+    started = False
+    # Comments may span lines; tags are whole lines.
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    for line in text.splitlines():
+        line = line.strip()
+        tag = re.fullmatch(r'\[(\w+)\s+"([^"]*)"\]', line)
+        if tag:
+            if tag.group(1) == "FEN":
+                fen = tag.group(2)
+            started = True
+            continue
+        if line.startswith("["):
+            raise InputError(f"not a PDN tag: {line[:60]}")
+        for word in line.split():
+            word = re.sub(r"^\d+\.(\.\.)?", "", word)
+            if not word:
+                continue
+            started = True
+            if word in RESULTS:
+                games.append(Record(tuple(moves), fen))
+                moves, fen, started = [], None, False
+            else:
+                moves.append(word)
+    if started:
+        games.append(Record(tuple(moves), fen))  # a record cut short of its result
+    return games
+
+
+NUMBERED = re.compile(r"(\d+)\.\s+(.*)")
+
+
+def read_lines(text: str) -> list[Record]:
+    """Records of moves one a line (`N. MOVE`, then two spaces and the search's figures)
+    or a Connect Four move string (a line of columns; its figure lines repeat moves), a
+    blank line or a `#` comment between games, the outcome in words last."""
+    games: list[Record] = []
+    moves: list[str] = []
+    position: str | None = None
+    string = False  # the moves came as a Connect Four move string
+    seen = False
+
+    def end() -> None:
+        nonlocal moves, position, string, seen
+        if seen:
+            games.append(Record(tuple(moves), position))
+        moves, position, string, seen = [], None, False, False
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            end()
+            continue
+        if line.startswith("from:"):
+            if seen:
+                end()
+            position, seen = line[5:].strip(), True
+            continue
+        numbered = NUMBERED.fullmatch(line)
+        if numbered and not string:
+            if int(numbered.group(1)) != len(moves) + 1:
+                raise InputError(f"line {number}: move {numbered.group(1)} where move "
+                                 f"{len(moves) + 1} was expected")
+            moves.append(numbered.group(2).split("  ")[0].strip())
+            seen = True
+        elif numbered:
+            continue  # a computer move's figures under a move string
+        elif re.fullmatch(r"\d+|-", line) and not moves and not string:
+            moves, string, seen = [c for c in line if c != "-"], True, True
+        elif seen:
+            end()  # the outcome in words closes the game
+        else:
+            raise InputError(f"line {number}: not a move, a move string or an outcome: "
+                             f"{line[:60]}")
+    end()
+    return games
+
+
+@dataclass(frozen=True)
+class Value:
+    """A position's value from Max's side: `decided` (exact, `plies` its distance to the
+    end when known) or an estimate; `by` names what gave it."""
+
+    value: float
+    decided: bool
+    plies: int | None
+    by: str
+
+    def text(self, game: AnyGame) -> str:
+        return format_value(game, self.value, decided=self.decided, plies=self.plies)
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """One move of a reviewed game: who made it, as written, the value after it and,
+    where both values are exact, what the move did to the mover's prospects."""
+
+    number: int
+    mover: str
+    text: str
+    after: Value
+    verdict: str | None  # e.g. "threw a win away (now a draw)"
+
+
+def prospect(value: float, maxs: bool) -> int:
+    """+1 a win, 0 a draw, -1 a loss for the side (Max if `maxs`) of a decided value."""
+    mine = value if maxs else -value
+    return (mine > 0) - (mine < 0)
+
+
+WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def verdict(before: Value, after: Value, maxs: bool) -> str | None:
+    """What a move by Max (if `maxs`) did when both values are exact: threw a win away
+    ("threw a win away: win -> draw") or turned a draw into a loss. With exact values no
+    move does better than its position allowed; the other side sees the same move turn
+    its loss into a draw, or its draw into a win."""
+    if not (before.decided and after.decided):
+        return None
+    was, now = prospect(before.value, maxs), prospect(after.value, maxs)
+    if now >= was:
+        return None
+    what = "threw a win away" if was == 1 else "turned a draw into a loss"
+    return f"{what}: {WORDS[was]} -> {WORDS[now]}"
+
+
+class Valuer:
+    """The values of a game's positions, exact wherever the budget allows."""
+
+    def __init__(self, spec: GameSpec, game: AnyGame, budget: int, depth: int,
+                 progress: Callable[[str], None] | None = None) -> None:
+        self.spec, self.game, self.budget, self.depth = spec, game, budget, depth
+        self.progress = progress
+        self.solution: Solution | None = None
+        self.too_big = False  # the generic solver gave up: earlier positions are bigger
+        self.perfect = spec.engines.get("solver") if spec.solver is not None else None
+
+    def describe(self) -> str:
+        """How values are found, in words (the review's header)."""
+        exact = (f"the game's solver (budget {self.budget:,} nodes a position)"
+                 if self.perfect is not None else
+                 f"the strong solver (budget {self.budget:,} positions)")
+        guess = "the engine" if self.spec.kernel is not None else "iterative deepening"
+        return f"exact by {exact}, else estimates by {guess} at depth {self.depth}"
+
+    def all(self, states: Sequence[Any]) -> list[Value]:
+        """The value of each state, given in play order; the last ones are valued first."""
+        values: list[Value] = []
+        for i in reversed(range(len(states))):
+            if self.progress is not None:
+                self.progress(f"position {i + 1} of {len(states)}")
+            values.append(self.value(states[i]))
+        return values[::-1]
+
+    def value(self, state: Any) -> Value:
+        game = self.game
+        if game.is_terminal(state):
+            return self.exact(game.utility(state), None)  # over: no distance to tell
+        if self.perfect is not None:
+            try:
+                r = self.perfect(game, state, Limit(nodes=self.budget))
+            except SearchStopped:
+                return self.estimate(state)
+            if r.decided:
+                return self.exact(r.value, r.plies)
+            return self.estimate(state)
+        solved = self.solved(state)
+        return self.estimate(state) if solved is None else solved
+
+    def solved(self, state: Any) -> Value | None:
+        """The generic solver's value: from the last solution when it holds `state`,
+        else from a new one solved from `state` (None once one was too big)."""
+        if self.solution is not None and self.game.key(state) in self.solution.table:
+            s = self.solution[state]
+            return self.exact(s.value, s.plies)
+        if self.too_big:
+            return None
+        try:
+            self.solution = solve(self.game, state, self.budget)
+        except (TooBig, Unsolvable):
+            self.too_big = True
+            return None
+        s = self.solution[state]
+        return self.exact(s.value, s.plies)
+
+    def exact(self, value: float, plies: int | None) -> Value:
+        # The plies are a minimax distance only for a won or lost outcome.
+        distance = self.game.values.kind == "outcome" and value != 0
+        return Value(value, True, plies if distance else None, "solver")
+
+    def estimate(self, state: Any) -> Value:
+        limit = Limit(depth=self.depth)
+        if self.spec.kernel is not None:
+            r = analyse_with(self.spec.kernel, self.game, state, limit)
+        else:
+            r = iterative_deepening_search(self.game, state, max_depth=self.depth)
+        return Value(r.value, r.decided, r.plies, "estimate")
+
+
+def replay_record(spec: GameSpec, game: AnyGame, record: Record) -> list[Any]:
+    """The states of a recorded game, its start first; InputError names the first move
+    that is not legal."""
+    if record.position is None:
+        state = game.initial_state()
+    elif spec.position is None:
+        raise InputError(f"the record starts from a position ({record.position}), and "
+                         f"{spec.name} has no position format to read it")
+    else:
+        state = spec.position.parse(game, record.position)
+    states = [state]
+    for number, text in enumerate(record.moves, 1):
+        if game.is_terminal(state):
+            raise InputError(f"move {number} ({text}): the game is already over")
+        try:
+            state = game.result(state, game.parse_move(state, text))
+        except InputError as e:
+            raise InputError(f"move {number} ({text}): {e}") from None
+        states.append(state)
+    return states
+
+
+def review(game: AnyGame, states: Sequence[Any], moves: Sequence[str],
+           values: Sequence[Value]) -> list[Reviewed]:
+    """Each move with the value after it and its verdict."""
+    out = []
+    for i, text in enumerate(moves):
+        maxs = game.is_maxs_turn(states[i])
+        mover = game.players[0] if maxs else game.players[1]
+        out.append(Reviewed(i + 1, mover, text, values[i + 1],
+                            verdict(values[i], values[i + 1], maxs)))
+    return out

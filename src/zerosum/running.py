@@ -1,0 +1,117 @@
+"""A search running in a worker thread, as the terminal, the page and notebooks watch
+it: its Info stream (`infos`, `latest`), its live `progress`, `stop()` and `wait()`,
+then its `result()` (the search's own exception raised again, in the caller's thread).
+
+The one place that runs "a search in a thread, stream its Info, stop it": the
+terminal's live line and Ctrl-C (players.terminal.Watch), the page's think and
+analysis sockets (web/think.py, web/analysis.py). Like python-chess's AnalysisResult.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from zerosum.result import Info, InfoSink
+from zerosum.stop import Stop
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A running search's live figures between two Infos: the depth reached (0: none
+    yet), what it has counted (`unit`: nodes, or MCTS's simulations), the best move so
+    far (None: none yet) and the seconds since it started."""
+
+    depth: int
+    nodes: int
+    unit: str
+    best: object
+    elapsed: float
+
+    @property
+    def rate(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+
+class Running(Generic[T]):
+    """`search(on_info, stop)` started at once in a daemon thread; `on_info` and
+    `on_done` (called in the worker thread, the latter once, after the search returned
+    or raised) let an event loop be told without polling."""
+
+    def __init__(self, search: Callable[[InfoSink, Stop], T], stop: Stop | None = None,
+                 on_info: InfoSink | None = None,
+                 on_done: Callable[[Running[T]], None] | None = None,
+                 name: str = "zerosum-search",
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.stopper = stop if stop is not None else Stop()
+        self.infos: list[Info] = []
+        self.clock = clock
+        self.started = clock()
+        self._search, self._on_info, self._on_done = search, on_info, on_done
+        self._value: T | None = None
+        self._error: BaseException | None = None
+        # An Event, not Thread.join: a join interrupted by Ctrl-C may later report the
+        # thread finished while it still runs (CPython before 3.13).
+        self._finished = threading.Event()
+        threading.Thread(target=self._work, name=name, daemon=True).start()
+
+    def _info(self, info: Info) -> None:
+        self.infos.append(info)
+        if self._on_info is not None:
+            self._on_info(info)
+
+    def _work(self) -> None:
+        try:
+            self._value = self._search(self._info, self.stopper)
+        except BaseException as e:  # handed to whoever asks for the result
+            self._error = e
+        finally:
+            self._finished.set()
+            if self._on_done is not None:
+                self._on_done(self)
+
+    @property
+    def latest(self) -> Info | None:
+        """The last Info the search reported, None before its first."""
+        return self.infos[-1] if self.infos else None
+
+    def progress(self) -> Progress:
+        # The search keeps its live count on its Stop, which it checks anyway: reading
+        # it costs the search nothing.
+        s = self.stopper
+        return Progress(s.depth, s.nodes_used, s.unit, s.best, self.clock() - self.started)
+
+    def stop(self) -> None:
+        """Ask the search to end; every search answers within milliseconds with its
+        best so far (see `wait`)."""
+        self.stopper.request()
+
+    @property
+    def stopped(self) -> bool:
+        """Whether `stop()` was asked (a deadline or a budget does not count)."""
+        return self.stopper.requested
+
+    @property
+    def done(self) -> bool:
+        return self._finished.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the search has finished (True) or `timeout` seconds passed."""
+        return self._finished.wait(timeout)
+
+    def error(self) -> BaseException | None:
+        """What the finished search raised, None if it returned."""
+        return self._error
+
+    def result(self) -> T:
+        """The finished search's answer; what it raised is raised here."""
+        if not self._finished.is_set():
+            raise RuntimeError("the search is still running: wait() first")
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value]  # set when no error was raised

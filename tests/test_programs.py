@@ -412,3 +412,13 @@ def test_a_program_played_against_at_the_terminal_fails_in_one_line(
     assert status == 2
     assert err == "zerosum: error: printed 'Thinking... the best column is probably the " \
                   "middle one!', not a column 0-6\n"
+
+
+def test_an_engine_is_told_a_passed_position_only_where_the_format_says_whose_turn() -> None:
+    from zerosum.programs import tells_passes
+
+    # Connect Four's position format reads the turn from the counts: a passed position
+    # would come out with the wrong side to move
+    assert get_game("connect4").position is not None
+    assert not tells_passes(get_game("connect4"))
+    assert not tells_passes(get_game("tictactoe"))  # no position format at all

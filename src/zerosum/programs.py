@@ -42,7 +42,7 @@ from zerosum.convert import MAX_SECONDS, parse_float, shown
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
 from zerosum.marker.sandbox import Limits, Run, Session, failure, run_program
-from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move
+from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move, pass_turn
 from zerosum.players.agents import ComputerAgent
 from zerosum.result import Info, InfoSink, Limit, SearchResult
 from zerosum.stop import Stop
@@ -246,7 +246,7 @@ class UgiPlayer(ProgramPlayer):
                                                  else 30.0)
         self.startup = extra.get("startup") or 20.0
         self.position = spec.position
-        self.follows_passes = spec.position is not None
+        self.follows_passes = tells_passes(spec)
         self.session: Session | None = None
         self.history: list[str | None] | None = None  # the game's moves (None: forfeited)
         self.known: tuple[Any, list[str]] | None = None  # a state and the moves to it
@@ -314,7 +314,9 @@ class UgiPlayer(ProgramPlayer):
             shown_moves = [m for m in moves if m is not None]
             return "position startpos" + ("" if not moves else " moves " + " ".join(shown_moves))
         if self.position is not None:
-            return f"position fen {self.position.format(game, state)}"
+            text = self.position.format(game, state)
+            if self.position.parse(game, text) == state:  # whose turn it is included
+                return f"position fen {text}"
         raise InputError("the engine cannot be told this position: the game has no "
                          "position format and its moves are not known")
 
@@ -376,6 +378,22 @@ class UgiPlayer(ProgramPlayer):
 
 
 # -- what a referee does with program players (beside asking their moves) ------------------
+
+
+def tells_passes(spec: GameSpec) -> bool:
+    """Does the game's position format say whose turn it is after a passed move (so that
+    an engine can be told the position)? Connect Four's (the course string, the turn
+    read from the counts) does not; Max-Connect4's input file does."""
+    if spec.position is None:
+        return False
+    try:
+        game = spec.create()
+        state = game.initial_state()
+        passed = pass_turn(game, game.result(state, game.actions(state)[0]))
+        return passed is not None and \
+            spec.position.parse(game, spec.position.format(game, passed)) == passed
+    except (InputError, ValueError, TypeError, IndexError):
+        return False
 
 
 class Following(MatchObserver):

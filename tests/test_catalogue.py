@@ -97,7 +97,7 @@ def test_a_kind_registered_from_outside_is_everywhere(monkeypatch: pytest.Monkey
     assert (agent.limit, agent.folder) == (Limit(seconds=2.0), "/tmp/x")
     with pytest.raises(InputError, match=r"'depth=3' is unknown \(settings: time, folder\)"):
         agent_from_spec(ttt, "course:echo,depth=3:java Four")
-    assert "a program: course:echo[,SETTING=VALUE...]:COMMAND" in spec_help(ttt)
+    assert "course:echo[,SETTING=VALUE...]:COMMAND" in spec_help(ttt)
     assert "course:echo" not in spec_help(c4)
     assert names_for(ttt) == GENERIC  # menus offer only kinds that need no argument
     with pytest.raises(InputError,

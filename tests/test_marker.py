@@ -8,6 +8,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -165,8 +166,10 @@ def test_a_java_submission_with_an_off_by_one(tmp_path: Path,
 @pytest.mark.parametrize(("args", "message"), [
     (["comp3608"], "give the program's command after --"),
     (["nosuch", "--", "x"], "unknown assignment 'nosuch'"),
-    (["csc242", "--", "x"], "no auto-marker for csc242 yet; there is one for comp3608, "
-     "cs540, uta-logic, uta-maxconnect4"),
+    (["csc242", "--", "x"], "no auto-marker for csc242 yet; there is one for cmpt317, "
+     "comp3608, cs540, uta-logic, uta-maxconnect4"),
+    (["cmpt317", "--", "python3", "a4q1.py"], "cmpt317's command holds {q} where each case "
+     "puts its question, e.g. zerosum assignment check cmpt317 -- python3 a4q{q}.py"),
     (["comp3608", "--dir", "/nonexistent", "--", "x"], "/nonexistent: no such folder"),
     (["comp3608", "--cases", "0", "--", "x"], "--cases"),
 ])
@@ -233,3 +236,67 @@ def test_a_junit_file_that_cannot_be_written_is_refused_before_any_case(
     assert (code, out) == (2, "")
     assert err == "zerosum: error: output file /nonexistent/folder/marks.xml: no folder " \
                   "/nonexistent/folder\n"
+
+
+NQUEENS_TABLE = """import sys
+q = sys.argv[1]
+# a student's own layout: N, then the value, then whatever else
+values = {"1a": [1, 1, 1, -1, 1, 1, 1, -1, -1, 1], "1b": [1, 1, 1, -2, 5, 5, 5, -6, -6, 7]}
+variations = {"1": ["1a"], "2": ["1b"], "3": ["1a"], "4": ["1b"], "5": ["1a"], "6": ["1b"],
+              "7": ["1a", "1b"]}[q]
+for v in variations:
+    print(f"Question {q}, variation {v}")
+    for n in range(1, 11):
+        value = values[v][n - 1]
+        if q == "4" and n == 9:
+            value = -value  # a wrong value
+        if q in "567" and n > 4:
+            value = 0  # a heuristic's estimate: not compared
+        if q == "3":  # another layout: a table of floats
+            print(f"| {n} | {float(value)} | (X, 1) | 0.001 |")
+        else:
+            print(f"N={n}  value={value:+d}  best=('X', 1)  time=0.013 s  nodes=2,057")
+"""
+
+
+def test_nqueens_tables_are_marked_by_their_values(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "tables.py").write_text(NQUEENS_TABLE)
+    code, out, _ = marks(capsys, "cmpt317", "--cases", "7", "--dir", str(tmp_path), *SLACK,
+                         "--", sys.executable, "tables.py", "{q}")
+    assert code == 1
+    assert out.startswith("case 4 (q4): wrong: variation 1b, N = 9: expected the value -6, "
+                          "got +6\n")
+    assert "tables.py 4\n" in out.splitlines()[1] + "\n"
+    assert "  q4                   0/1   passed    0.0 of 14.29\n" in out
+    assert "  q7                   1/1   passed   14.3 of 14.29\n" in out
+    assert "  total                           85.7 of 100\n" in out
+
+
+def test_the_nqueens_reference_scripts_exported_mark_themselves_full(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["assignment", "export", "cmpt317", str(tmp_path / "a4")]) == 0
+    code, out, _ = marks(capsys, "cmpt317", "--cases", "7", "--dir", str(tmp_path / "a4"),
+                         *SLACK, "--", sys.executable, "a4q{q}.py")
+    assert code == 0 and "  total                          100.0 of 100\n" in out, out
+
+
+def test_a_program_is_done_when_it_ends_and_what_it_left_running_is_killed() -> None:
+    # The child keeps the program's pipes open; the answer is in when the program ends.
+    code = ("import subprocess\n"
+            "child = subprocess.Popen(['sleep', '300'], stdout=subprocess.DEVNULL)\n"
+            "print(child.pid)")
+    run = run_program([sys.executable, "-c", code], [], Limits(seconds=20))
+    assert (run.status, run.timed_out) == (0, False)
+    child = Path(f"/proc/{run.stdout.split()[0]}/stat")
+    for _ in range(100):  # killed at once; reaped by init soon after
+        if not child.exists() or child.read_text().split()[2] == "Z":
+            break
+        time.sleep(0.05)
+    assert not child.exists() or child.read_text().split()[2] == "Z"
+
+
+def test_garbage_without_end_is_kept_to_a_megabyte() -> None:
+    run = run_program([sys.executable, "-c", "import sys\nfor _ in range(40):\n"
+                       "    sys.stdout.write('x' * 2**16)"], [], Limits(seconds=20))
+    assert run.status == 0 and len(run.stdout) == 2**20

@@ -148,6 +148,21 @@ def test_the_cluster_plays_the_games_as_local_workers_do(cluster: str) -> None:
         "X wins: three in a row"]
 
 
+def test_programs_play_on_the_cluster_as_on_local_workers(cluster: str) -> None:
+    # A course's programs (absolute paths: they exist on every node of this cluster),
+    # a forfeited move's record included.
+    program = f"{sys.executable} {ROOT / 'tests/data/submissions/comp3608/ConnectFour.py'}"
+    good = f"course:comp3608,time=20:{program}"
+    slow = f"course:comp3608,time=0.3:{program} --fault slow"
+    jobs = [GameJob(1, "connect4", (good, "random"), seeds=(1, 2)),
+            GameJob(2, "connect4", (slow, good), seeds=(3, 4))]
+    on_ray = sorted(run(RayBackend(cluster), jobs), key=lambda r: r.number)
+    local = sorted(run(LocalBackend(2), jobs), key=lambda r: r.number)
+    assert [timeless(r) for r in on_ray] == [timeless(r) for r in local]
+    assert on_ray[1].reason == "Yellow wins: four in a row"
+    assert sum(bool(m.forfeit) for m in on_ray[1].moves) == 4
+
+
 def test_an_early_stop_takes_no_more_jobs(joined: str) -> None:
     taken: list[int] = []
 

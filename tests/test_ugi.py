@@ -168,3 +168,46 @@ def test_a_bad_player_spec_is_one_line() -> None:
                         "deep-blue"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.count("\n") == 1 and "unknown player 'deep-blue'" in p.stderr
+
+
+@pytest.mark.parametrize(("moves", "value", "decided", "plies"), [
+    ("", 0.25, False, None),
+    ("5", 0.25, False, None),
+    ("", 1, True, 5),
+    ("5", 1, True, 4),
+    ("5", -1, True, None),
+])
+def test_the_driver_reads_back_what_the_engine_says(moves: str, value: float, decided: bool,
+                                                    plies: int | None) -> None:
+    from zerosum.ugi import read_info
+
+    ugi, out = engine()
+    talk(ugi, out, f"position startpos moves {moves}")
+    info = Info(depth=4, value=value, pv=(0, 1), nodes=77, elapsed=0.012, decided=decided,
+                plies=plies)
+    ugi.report(info)
+    line = out.getvalue().strip()
+    heard = read_info(ugi.game, ugi.state, line)
+    assert heard is not None
+    assert (heard.depth, heard.nodes, heard.pv, heard.elapsed) == (4, 77, (0, 1), 0.012)
+    assert (heard.value, heard.decided, heard.plies) == (value, decided, plies)
+
+
+@pytest.mark.parametrize(("line", "move"), [
+    ("bestmove 5", 4),
+    ("bestmove 0", "bestmove '0' is not a move here: a move is a cell number 1-9 (row by row), "
+                   "not '0'"),
+    ("bestmove", "bestmove names no move"),
+    ("bestmove 5 ponder 1", 4),
+])
+def test_a_bestmove_is_a_legal_move_or_an_error(line: str, move: object) -> None:
+    from zerosum.game import InputError
+    from zerosum.ugi import read_bestmove
+
+    game = get_game("tictactoe").create()
+    if isinstance(move, int):
+        assert read_bestmove(game, game.initial_state(), line) == move
+    else:
+        with pytest.raises(InputError) as e:
+            read_bestmove(game, game.initial_state(), line)
+        assert str(e.value) == move

@@ -53,6 +53,17 @@ class MoveTimeout(BaseException):
     agent's own `except Exception` cannot swallow it."""
 
 
+class AgentFault(Exception):
+    """An agent's own account of a fault of its move (an external program's garbage,
+    crash or end): the message says it, the referee scores it as a crash."""
+
+
+class LateAnswer(AgentFault):
+    """An agent's answer came too late by a clock of its own (a course's program: no
+    column within its second): scored as a late move. An agent with a `late` attribute
+    ("move" or "game") says itself what that costs (a course's rule)."""
+
+
 @contextlib.contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Raise MoveTimeout in this thread after `seconds` (SIGALRM: the main thread of a
@@ -231,7 +242,8 @@ def play_match(
         move.side = side
         if why:
             who = f"{names[side]} ({agents[side].name})"
-            cost = rules.late if kind == "late" else rules.fault
+            cost = (getattr(agents[side], "late", None) or rules.late) if kind == "late" \
+                else rules.fault
             passed = pass_turn(game, state) if cost == "move" else None
             if passed is None:
                 lost = f"{who} lost on time: {why}" if kind == "late" else f"{who} {why}"
@@ -273,6 +285,10 @@ def choose(game: AnyGame, state: Any, agent: Agent, side: int,
             f"no move within {limit:g} s", "late"
     except EOFError:
         raise
+    except LateAnswer as e:
+        return Move(None, None, time.perf_counter() - t0), str(e), "late"
+    except AgentFault as e:
+        return Move(None, None, time.perf_counter() - t0), f"lost: {e}", "fault"
     except (Exception, SystemExit) as e:  # whatever the agent's code raises is its fault
         return Move(None, None, time.perf_counter() - t0), f"crashed: {crash(e)}", "fault"
     elapsed = time.perf_counter() - t0

@@ -18,6 +18,10 @@ known distance shows as `score cp 100000`.
 Lines a driver sends that the protocol does not know, or that are malformed, are
 answered with `info string error: ...` and change nothing: an engine must never die of
 its input.
+
+The driver's side (zerosum.programs plays an engine of any language in a tournament)
+reads an engine's lines with `read_info` and `read_bestmove`, the inverses of what
+`UgiEngine` writes, under the same rules.
 """
 
 from __future__ import annotations
@@ -225,3 +229,77 @@ def serve(engine: UgiEngine, inp: TextIO) -> int:
             return 0
     engine.end_search()
     return 0
+
+
+# -- the driver's side: what an engine says, read --------------------------------------
+
+
+def score_value(game: AnyGame, state: Any, kind: str,
+                number: int) -> tuple[float, bool, int | None]:
+    """An `info ... score KIND N` (from the mover's side) as (Max's value, decided,
+    plies to the end if known): the inverse of UgiEngine.score."""
+    maxs = game.is_maxs_turn(state)
+    if kind == "mate":
+        plies = 2 * abs(number) - 1 if number > 0 else 2 * abs(number)
+        mover = game.values.win if game.values.kind == "outcome" else 1.0  # its size unsaid
+        mover = mover if number > 0 else -mover
+        return (mover if maxs else -mover), True, plies
+    if abs(number) >= DECIDED_CP and game.values.kind == "outcome":
+        mover = game.values.win if number > 0 else -game.values.win
+        return (mover if maxs else -mover), True, None
+    scale = game.values.win if game.values.kind == "outcome" else 1.0
+    mover = number * scale / 100
+    return (mover if maxs else -mover), False, None
+
+
+def read_info(game: AnyGame, state: Any, line: str) -> Info | None:
+    """An engine's `info` line as an Info (None: a line without a score, such as `info
+    string ...`); InputError naming what is malformed (a pv move that is not legal
+    ends the pv there: an engine's pv is its own business)."""
+    words = line.split()
+    if words[:1] != ["info"] or "score" not in words or "string" in words[:2]:
+        return None
+    fields: dict[str, int] = {}
+    pv: list[Any] = []
+    score: tuple[str, int] | None = None
+    it = iter(words[1:])
+    for word in it:
+        if word in ("depth", "seldepth", "time", "nodes", "nps", "hashfull", "multipv"):
+            fields[word] = parse_int(next(it, ""), f"info {word}", lo=0, hi=MAX_GO)
+        elif word == "score":
+            kind = next(it, "")
+            if kind not in ("cp", "mate"):
+                raise InputError(f"info score takes cp or mate, not {kind!r}")
+            score = kind, parse_int(next(it, ""), f"info score {kind}", lo=-MAX_GO, hi=MAX_GO)
+        elif word == "pv":
+            at = state
+            for text in it:
+                try:
+                    action = game.parse_move(at, text)
+                except (InputError, ValueError):
+                    break
+                if game.is_terminal(at) or action not in game.actions(at):
+                    break
+                pv.append(action)
+                at = game.result(at, action)
+    if score is None:
+        return None
+    value, decided, plies = score_value(game, state, *score)
+    return Info(depth=fields.get("depth", 0), value=value, pv=tuple(pv),
+                nodes=fields.get("nodes", 0), elapsed=fields.get("time", 0) / 1000,
+                decided=decided, plies=plies, seldepth=fields.get("seldepth"))
+
+
+def read_bestmove(game: AnyGame, state: Any, line: str) -> Any:
+    """The move of a `bestmove MOVE` line, in the game's notation; InputError if it is
+    not a legal move here (`bestmove none` included: the game is not over)."""
+    words = line.split()
+    if len(words) < 2:
+        raise InputError("bestmove names no move")
+    try:
+        action = game.parse_move(state, words[1])
+    except ValueError as e:  # InputError included
+        raise InputError(f"bestmove {words[1][:40]!r} is not a move here: {e}") from None
+    if action not in game.actions(state):
+        raise InputError(f"bestmove {words[1][:40]!r} is not legal here")
+    return action

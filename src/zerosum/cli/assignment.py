@@ -385,8 +385,9 @@ def check_parser() -> Parser:
                "zerosum's reference program, and mark it as the course would. Each "
                "failure shows its command line, what was expected and what came. Exit "
                "status 0 when every case passes, 1 otherwise.")
-    p.add_argument("name", metavar="NAME", help="the assignment: comp3608, cs540, uta-logic "
-                   "or uta-maxconnect4")
+    p.add_argument("name", metavar="NAME", help="the assignment: cmpt317 (COMMAND holds "
+                   "{q}, the question: python3 a4q{q}.py), comp3608, cs540, uta-logic or "
+                   "uta-maxconnect4")
     p.add_argument("--cases", type=int_arg(1, 10_000), default=25,
                    help="how many cases (default: %(default)s)")
     p.add_argument("--seed", type=seed_arg, default=1, help="the cases' seed (default: 1)")
@@ -419,6 +420,10 @@ def run_check(words: list[str]) -> int:
     if marking is None:
         raise InputError(f"no auto-marker for {opts.name} yet; there is one for "
                          f"{', '.join(MARKINGS)}")
+    if marking.placeholder and not any(marking.placeholder in w for w in command):
+        raise InputError(f"{marking.name}'s command holds {marking.placeholder} where each "
+                         f"case puts its question, e.g. zerosum assignment check "
+                         f"{marking.name} -- {marking.example}")
     if opts.junit:
         check_writable(opts.junit)  # now, not after every case has run
     folder = Path(opts.dir)

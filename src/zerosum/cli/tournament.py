@@ -18,6 +18,7 @@ from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.match import Agent, MoveTimeout, time_limit
 from zerosum.players.spec import agent_from_spec, spec_help
+from zerosum.programs import move_timeout_of, sandbox_note
 from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt
 from zerosum.result import Limit
@@ -158,8 +159,10 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
     agents = tuple(a.strip() for a in args.agent)
     check_agents(agents, format_)
     made = [checked_agent(spec, a, args) for a in agents]
-    timeouts = tuple(args.move_timeout or move_timeout(getattr(m, "limit", Limit()).seconds)
-                     for m in made)
+    if (note := sandbox_note(made, game)) is not None:  # programs: what is not enforced
+        sys.stderr.write(note + "\n")
+    timeouts = tuple(args.move_timeout or move_timeout_of(m)
+                     or move_timeout(getattr(m, "limit", Limit()).seconds) for m in made)
     if games is not None and games % 2:
         raise InputError(f"games come in colour-swapped pairs: give an even --games, not {games}")
     openings = None

@@ -38,6 +38,14 @@ class Case:
     seconds: float | None = None  # a part's own time limit (the tournament's 1 s)
     inputs: tuple[tuple[str, str], ...] = ()  # files written before the run: (name, text)
     outputs: tuple[str, ...] = ()  # files the program is to write
+    fill: tuple[tuple[str, str], ...] = ()  # placeholders of the command, filled in
+
+    def command(self, command: Sequence[str]) -> list[str]:
+        """The program's command for this case, its placeholders (`{q}`) filled in."""
+        words = list(command)
+        for key, value in self.fill:
+            words = [w.replace(key, value) for w in words]
+        return words
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,8 @@ class Marking:
     parts: dict[str, float]  # part -> weight
     make_cases: Callable[[random.Random, int], list[Case]]
     notes: str = ""
+    placeholder: str = ""  # what every command must hold (CMPT 317: {q}, the question)
+    example: str = ""  # a command with it, for the message when it is missing
 
 
 def reference(main: Callable[[Sequence[str]], int], args: Sequence[str]) -> str:
@@ -335,28 +345,18 @@ def maxconnect4_cases(rng: random.Random, count: int) -> list[Case]:
 def one_move(case: Case, stdout: str, outputs: Outputs) -> str | None:
     """The output file is read by the game's own board reader (the format the input
     file had) and must hold one legal move of the player to move."""
-    from zerosum.game import InputError
-    from zerosum.games.maxconnect4 import drop_cell, parse_board
+    from zerosum.games.maxconnect4 import parse_board
 
     text = outputs.get("output.txt")
     if text is None:
         return "wrote no output.txt"
+    from zerosum.marker.onemove import one_move_made
+
+    column = one_move_made(case.inputs[0][1], text)
+    if isinstance(column, str):
+        return column
     before = parse_board(case.inputs[0][1], "input.txt", counts=False)
-    try:
-        after = parse_board(text, "output.txt", counts=False)
-    except InputError as e:
-        return str(e)
-    player = 1 if before.p1_to_move else 2
-    mine, new_mine = (before.p1, after.p1) if player == 1 else (before.p2, after.p2)
-    others_same = (after.p2 == before.p2) if player == 1 else (after.p1 == before.p1)
-    added = new_mine & ~mine
-    if not others_same or new_mine & mine != mine or added.bit_count() != 1:
-        return f"output.txt is not one move of player {player} on the input's board"
-    if not any(added == drop_cell(before.mask, col) for col in range(COLUMNS)):
-        return f"output.txt: player {player}'s new piece does not rest on the pieces below"
-    if after.p1_to_move == before.p1_to_move:
-        return f"output.txt says player {player} is next; after player {player}, " \
-               f"it is {3 - player}"
+    after = parse_board(text, "output.txt", counts=False)
     scores = [before.score1, before.score2, after.score1, after.score2]
     if not in_order(scores, [int(n) for n in re.findall(r"-?\d+", stdout)]):
         return (f"the scores before ({scores[0]}-{scores[1]}) and after ({scores[2]}-"
@@ -379,4 +379,82 @@ UTA_MAXCONNECT4 = Marking(
     "with the reference's (the diff shows the reference's file for comparison).")
 
 
-MARKINGS = {m.name: m for m in (COMP3608, CS540, UTA_LOGIC, UTA_MAXCONNECT4)}
+# -- CMPT 317: the N-Queens game's tables ---------------------------------------------------
+
+NQUEENS_SIZES = 10  # the course's tables: N = 1..10
+CUTOFF_EXACT = 4  # with a depth-4 cutoff, rows up to N = 4 still hold the true values
+# A number on its own: not part of a word (1a), nor of a number like 2,057.
+NUMBER = re.compile(r"(?<![\w.,])[+-]?\d+(?:\.\d+)?(?![.,]?\w)")
+ROW_START = re.compile(r"^[^A-Za-z0-9]*(?:[Nn]\s*[:=]?)?[^A-Za-z0-9+-]*(?=[+-]?\d)")
+
+
+def table_rows(text: str) -> list[list[tuple[int, float]]]:
+    """The (N, value) rows of each table a program printed: lines that begin with a
+    board size 1-10 (after a label `N`, `N=` or table rules, if any), the value being
+    the next number of the line; a table ends where N does not grow. The course leaves
+    the layout free, so this reads any table whose rows begin with N and the value."""
+    tables: list[list[tuple[int, float]]] = []
+    current: list[tuple[int, float]] = []
+    for line in text.splitlines():
+        if not ROW_START.match(line):
+            continue
+        numbers = NUMBER.findall(line)
+        if len(numbers) < 2 or not numbers[0].isdigit() \
+                or not 1 <= int(numbers[0]) <= NQUEENS_SIZES:
+            continue
+        n = int(numbers[0])
+        if current and n <= current[-1][0]:
+            tables.append(current)
+            current = []
+        current.append((n, float(numbers[1])))
+    return [*tables, current] if current else tables
+
+
+def nqueens_cases(rng: random.Random, count: int) -> list[Case]:
+    from zerosum.frontends.nqueens_a4 import QUESTIONS, question_main
+
+    cases: list[Case] = []
+    expected: dict[int, str] = {}
+    for number in range(count):
+        q = number % len(QUESTIONS) + 1  # each question in turn: the tables are fixed
+        if q not in expected:
+            expected[q] = reference(question_main(q), [])
+        part = f"q{q}"
+        upto = CUTOFF_EXACT if QUESTIONS[q].cutoff else NQUEENS_SIZES
+        cases.append(Case(part, (), expected[q], same_values,
+                          f"the values of N = 1-{upto}", fill=(("{q}", str(q)),)))
+    return cases
+
+
+def same_values(case: Case, stdout: str, outputs: Outputs) -> str | None:
+    from zerosum.frontends.nqueens_a4 import QUESTIONS
+
+    question = QUESTIONS[int(case.part[1:])]
+    upto = CUTOFF_EXACT if question.cutoff else NQUEENS_SIZES
+    want, got = table_rows(case.expected), table_rows(stdout)
+    if len(got) < len(want):
+        return f"expected {len(want)} table{'s' if len(want) > 1 else ''} (rows of N and " \
+               f"the value), found {len(got)}"
+    for variation, mine, theirs in zip(question.variations, want, got, strict=False):
+        values = dict(theirs)
+        for n, value in mine:
+            if n > upto:
+                break
+            if n not in values:
+                return f"variation {variation}: no row for N = {n}"
+            if values[n] != value:
+                return f"variation {variation}, N = {n}: expected the value {value:+g}, " \
+                       f"got {values[n]:+g}"
+    return None
+
+
+CMPT317 = Marking(
+    "cmpt317", "a4qN", {f"q{q}": 1 / 7 for q in range(1, 8)}, nqueens_cases,
+    notes="questions 1-7 in turn, each script run alone: the minimax value of every N = "
+    "1-10 (questions 5-7, with a depth-4 cutoff and your own heuristic: N = 1-4, whose "
+    "searches reach the end), read from the first two whole numbers of each row; the "
+    "best opening move (any best move is right) and the times are not compared.",
+    placeholder="{q}", example="python3 a4q{q}.py")
+
+
+MARKINGS = {m.name: m for m in (CMPT317, COMP3608, CS540, UTA_LOGIC, UTA_MAXCONNECT4)}

@@ -12,14 +12,13 @@ import difflib
 import json
 import random
 import shlex
-import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from zerosum.marker.cases import Case, Marking
-from zerosum.marker.sandbox import Limits, Run, run_program
+from zerosum.marker.sandbox import Limits, Run, failure, run_program
 
 SHOWN_OUTPUT = 2000  # characters of a wrong answer shown in a report
 SHOWN_IN_FULL = 10  # failures shown with their command line and diff; the rest a line each
@@ -38,7 +37,7 @@ class Outcome:
         return self.verdict == "pass"
 
     def command_line(self, command: Sequence[str]) -> str:
-        return shlex.join([*command, *self.case.args])
+        return shlex.join([*self.case.command(command), *self.case.args])
 
     @property
     def answer(self) -> str:
@@ -58,28 +57,15 @@ class Outcome:
 
 
 def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
-    if run.timed_out:
-        return "timeout", f"no answer within {seconds:g} s"
-    if run.status == 127 and not run.stdout:
-        return "crash", run.stderr.strip() or "could not start"
-    if run.status is not None and run.status < 0:
-        return "crash", f"killed by signal {signal_name(-run.status)}"
-    if run.status != 0:
-        last = run.stderr.strip().splitlines()[-1:] or ["no message"]
-        return "crash", f"exit status {run.status}: {last[0][:200]}"
+    failed = failure(run, seconds)
+    if failed is not None:
+        return failed
     wrong = case.judge(case, run.stdout, run.outputs)
     if wrong is not None:
         return "wrong", wrong
     if run.files:
         return "wrong", f"wrote files in its folder: {', '.join(run.files[:5])}"
     return "pass", ""
-
-
-def signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return str(number)
 
 
 def check(marking: Marking, command: Sequence[str], count: int, seed: int,
@@ -94,8 +80,8 @@ def check(marking: Marking, command: Sequence[str], count: int, seed: int,
         own = limits
         if case.seconds is not None:
             own = replace(limits, seconds=move_seconds or case.seconds)
-        run = run_program(command, case.args, own, folder, inputs=case.inputs,
-                          outputs=case.outputs)
+        run = run_program(case.command(command), case.args, own, folder,
+                          inputs=case.inputs, outputs=case.outputs)
         verdict, why = judge(case, run, own.seconds)
         outcome = Outcome(number, case, run, verdict, why)
         outcomes.append(outcome)
@@ -135,7 +121,7 @@ def report_text(marking: Marking, command: Sequence[str], outcomes: list[Outcome
     for part, (passed, cases, marks) in scores(marking, outcomes).items():
         weight = 100 * marking.parts[part]
         lines.append(f"  {part:<{width}} {passed:3}/{cases:<3} passed  {marks:5.1f} of "
-                     f"{weight:g}")
+                     f"{weight:.4g}")
     lines.append(f"  {'total':<{width}} {'':11} {total:5.1f} of 100")
     times = [o.run.seconds for o in outcomes]
     if times:

@@ -14,22 +14,30 @@ What is enforced here, and how (docs/marking.md says the same):
 - the file system: each run starts in a fresh copy of the submission's folder, removed
   afterwards; what the program added to it is reported (`Run.files`). Writing elsewhere
   is not prevented.
+
+`run_program` runs a program once (a course's call per move, a marker's case);
+`Session` keeps one running for a whole game (a UGI engine), under the same limits, its
+lines read with a deadline each.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import os
+import queue
 import resource
 import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 OUTPUT_LIMIT = 1 << 20  # bytes of standard output kept: garbage must not fill memory
 
@@ -130,10 +138,14 @@ def folder_size(folder: Path, limit: int) -> int:
     return total
 
 
+def _prefix() -> list[str]:
+    return ["unshare", "--map-root-user", "--net"] if can_cut_network() else []
+
+
 def _run(command: list[str], args: list[str], limits: Limits, folder: Path,
          stdin: str) -> Run:
-    network = can_cut_network()
-    prefix = ["unshare", "--map-root-user", "--net"] if network else []
+    prefix = _prefix()
+    network = bool(prefix)
     start = time.perf_counter()
     try:
         proc = subprocess.Popen(
@@ -143,21 +155,161 @@ def _run(command: list[str], args: list[str], limits: Limits, folder: Path,
     except OSError as e:
         return Run(127, "", f"cannot start {command[0]}: {e.strerror or e}", 0.0,
                    network=network)
+    # The answer is in when the program itself ends: a process it left behind (still
+    # holding the pipes) is killed then, not waited for.
+    out, err = bytearray(), bytearray()
+    readers = [threading.Thread(target=_drain, args=(pipe, kept), daemon=True)
+               for pipe, kept in ((proc.stdout, out), (proc.stderr, err))]
+    for reader in readers:
+        reader.start()
+    assert proc.stdin is not None
+    with contextlib.suppress(OSError):  # a program that does not read its input
+        proc.stdin.write(stdin.encode())
+    with contextlib.suppress(OSError):
+        proc.stdin.close()
     timed_out = False
     try:
-        out, err = proc.communicate(stdin.encode(), timeout=limits.seconds)
+        proc.wait(timeout=limits.seconds)
     except subprocess.TimeoutExpired:
         timed_out = True
-        _kill_group(proc)
-        out, err = proc.communicate()
     seconds = time.perf_counter() - start
-    _kill_group(proc)  # what it left running behind it
-    return Run(None if timed_out else proc.returncode,
-               out[:OUTPUT_LIMIT].decode("utf-8", "replace"),
-               err[:OUTPUT_LIMIT].decode("utf-8", "replace"), seconds, timed_out,
-               network=network)
+    _kill_group(proc)  # at the timeout, or what it left running behind it
+    proc.wait()
+    for reader in readers:
+        reader.join(5.0)
+    return Run(None if timed_out else proc.returncode, out.decode("utf-8", "replace"),
+               err.decode("utf-8", "replace"), seconds, timed_out, network=network)
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+def _drain(pipe: Any, kept: bytearray) -> None:
+    """Read `pipe` to its end, keeping its first OUTPUT_LIMIT bytes (garbage must not
+    fill memory, nor block its writer on a full pipe)."""
+    with contextlib.suppress(OSError, ValueError):
+        while chunk := pipe.read1(1 << 16):
+            if len(kept) < OUTPUT_LIMIT:
+                kept += chunk[:OUTPUT_LIMIT - len(kept)]
+
+
+def _kill_group(proc: subprocess.Popen[Any]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
+
+
+LINE_LIMIT = 64 * 1024  # characters of one line kept from a session's program
+PR_SET_PDEATHSIG = 1
+
+
+def _limit_and_die_with_parent(limits: Limits) -> None:
+    """The limits, and SIGKILL when the process that started it ends (a tournament's
+    worker killed with -9 must not leave its engines running)."""
+    _limit(limits)
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class Session:
+    """A program kept running (a UGI engine for one game), in an empty folder of its
+    own (or a fresh copy of `folder`), under `limits` except the wall clock: each
+    `read_line` has its own deadline. `close()` kills it with everything it started
+    and removes its folder; a program that cannot be started raises OSError."""
+
+    def __init__(self, command: Sequence[str], limits: Limits = Limits(),
+                 folder: Path | None = None) -> None:
+        self.tmp = tempfile.TemporaryDirectory(prefix="zerosum-session-")
+        here = Path(self.tmp.name) / "run"
+        if folder is None:
+            here.mkdir()
+        else:
+            shutil.copytree(folder, here, symlinks=True)
+        prefix = _prefix()
+        self.network = bool(prefix)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.errors: list[str] = []  # the last lines of its standard error
+        try:
+            self.proc = subprocess.Popen(
+                [*prefix, *command], cwd=here, stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                preexec_fn=functools.partial(_limit_and_die_with_parent, limits),
+                text=True, encoding="utf-8", errors="replace", bufsize=1)
+        except OSError:
+            self.tmp.cleanup()
+            raise
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_errors, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        with contextlib.suppress(OSError, ValueError):
+            while line := self.proc.stdout.readline(LINE_LIMIT):
+                self.lines.put(line.rstrip("\r\n"))
+        self.lines.put(None)  # its end
+
+    def _read_errors(self) -> None:
+        assert self.proc.stderr is not None
+        with contextlib.suppress(OSError, ValueError):
+            while line := self.proc.stderr.readline(LINE_LIMIT):
+                self.errors = [*self.errors[-4:], line.rstrip()]
+
+    def send(self, line: str) -> bool:
+        """Write a line to the program; False if it no longer reads."""
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def read_line(self, seconds: float) -> str | None:
+        """Its next line within `seconds`; None on a timeout; EOFError when it ended."""
+        try:
+            line = self.lines.get(timeout=max(seconds, 0.0))
+        except queue.Empty:
+            return None
+        if line is None:
+            self.lines.put(None)  # ended for good: every later read says so too
+            raise EOFError
+        return line
+
+    def ended(self, wait: float = 1.0) -> str:
+        """How it ended, in words (after read_line raised EOFError)."""
+        try:
+            status = self.proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            return "closed its output"
+        if status < 0:
+            with contextlib.suppress(ValueError):
+                return f"killed by signal {signal.Signals(-status).name}"
+        last = f": {self.errors[-1][:200]}" if self.errors else ""
+        return f"exited with status {status}{last}"
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        _kill_group(self.proc)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(5)
+        self.tmp.cleanup()
+
+
+def failure(run: Run, seconds: float) -> tuple[str, str] | None:
+    """("timeout" or "crash", why in words) for a run that gave no answer, else None
+    (a tournament's program players judge their runs by it too)."""
+    if run.timed_out:
+        return "timeout", f"no answer within {seconds:g} s"
+    if run.status == 127 and not run.stdout:
+        return "crash", run.stderr.strip() or "could not start"
+    if run.status is not None and run.status < 0:
+        return "crash", f"killed by signal {signal_name(-run.status)}"
+    if run.status != 0:
+        last = run.stderr.strip().splitlines()[-1:] or ["no message"]
+        return "crash", f"exit status {run.status}: {last[0][:200]}"
+    return None
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)

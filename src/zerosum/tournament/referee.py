@@ -37,6 +37,7 @@ from zerosum.match import (
 from zerosum.players.agents import FileAgent
 from zerosum.players.spec import agent_from_spec
 from zerosum.players.text import value_text
+from zerosum.programs import Following, close_players
 from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
 
 
@@ -88,7 +89,17 @@ def record(game: AnyGame, move: Move) -> MoveRecord:
 def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -> GameResult:
     """Play `job`'s game to its end; `on_turn(side, ply)` is told before each agent is
     made (ply -1) and before each of its moves (a worker reports it, so that a worker
-    that dies is blamed on the right agent)."""
+    that dies is blamed on the right agent). What the agents keep running (a program's
+    process) ends with the game."""
+    agents: list[Agent] = []
+    try:
+        return refereed(job, agents, on_turn)
+    finally:
+        close_players(agents)
+
+
+def refereed(job: GameJob, agents: list[Agent],
+             on_turn: Callable[[int, int], None] | None) -> GameResult:
     t0 = time.perf_counter()
     spec, game = make_game(job)
     opening = opening_moves(game, job.opening)
@@ -102,7 +113,6 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
         return GameResult(job.number, score, reason, tuple(records), fault,
                           round(time.perf_counter() - t0, 4), own)
 
-    agents: list[Agent] = []
     for side, (text, seed) in enumerate(zip(job.agents, job.seeds, strict=True)):
         # An agent's own file runs its code while it is made: a failure there, too, is
         # that agent's (told first, so that a worker dying here is blamed on it).
@@ -124,7 +134,7 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
     rules = tournament_rules(job.move_timeout, job.max_plies,
                              spec.adjudicator if job.adjudicate else None, job.late)
     played = play_match(game, agents, replay(game, game.initial_state(), opening), rules,
-                        played=opening, on_turn=on_turn)
+                        Following(agents, job.opening), played=opening, on_turn=on_turn)
     assert played.score is not None  # refereed, no person: every game is decided
     return result(played.score, played.reason, played.fault, played.moves,
                   own if any(own) else ())

@@ -97,11 +97,16 @@ def pairings(played: Sequence[Played], agents: Sequence[str]) -> str:
 
 
 def forfeits(played: Sequence[Played]) -> str:
-    lost = [p for p in played if p.result.fault is not None]
-    if not lost:
-        return "Forfeits: none"
-    return "\n".join(["Forfeits:"] + [f"  game {p.result.number}: {p.result.reason}"
-                                      for p in lost])
+    """The games lost by a crash, an illegal move or the clock, and the moves lost (a
+    late move, where the rules cost only the move), game by game."""
+    lines = []
+    for p in played:
+        lines += [f"  game {p.result.number}: {p.job.agents[m.by]} lost move {ply}: "
+                  f"{m.forfeit}" for ply, m in enumerate(p.result.moves, 1)
+                  if m.forfeit and m.by in (0, 1)]
+        if p.result.fault is not None:
+            lines.append(f"  game {p.result.number}: {p.result.reason}")
+    return "\n".join(["Forfeits:", *lines]) if lines else "Forfeits: none"
 
 
 def labels(results: Iterable[GameResult], jobs: Mapping[int, GameJob]) -> dict[str, str]:

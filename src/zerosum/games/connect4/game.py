@@ -106,6 +106,11 @@ class Connect4(GameBase[Position, int]):
     def is_maxs_turn(self, state: Position) -> bool:
         return state.red_to_move
 
+    def pass_turn(self, state: Position) -> Position:
+        """The same stones, the other side to move (a course's forfeited move: such a
+        position need not be balanced, as the course's own states)."""
+        return Position(state.current ^ state.mask, state.mask, not state.red_to_move)
+
     def evaluate(self, state: Position) -> float:
         from zerosum.games.connect4.engine import heuristic
 

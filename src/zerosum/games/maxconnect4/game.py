@@ -204,6 +204,10 @@ class MaxConnect4(GameBase[Position, int]):
     def is_maxs_turn(self, state: Position) -> bool:
         return state.p1_to_move
 
+    def pass_turn(self, state: Position) -> Position:
+        """The same board, the other player next (a forfeited move)."""
+        return state._replace(p1_to_move=not state.p1_to_move)
+
     def evaluate(self, state: Position) -> float:
         return evaluate_position(state)
 

@@ -107,13 +107,13 @@ int main(int argc, char **argv) {
     if (argc != 3 && argc != 5) return 2;
     for (int r = 0; r < ROWS; r++) memcpy(grid[r], argv[1] + r * (COLS + 1), COLS);
     char colour = strcmp(argv[2], "red") == 0 ? 'r' : 'y';
+#ifdef FAULT_CRASH
+    int *nothing = NULL;
+    if (argc > 1) printf("%d\n", *nothing);
+#endif
     if (argc == 3) { pruning = 1; limit = 2; printf("%d\n", decide(colour)); return 0; }
     pruning = argv[3][0] == 'A';
     limit = atoi(argv[4]);
-#ifdef FAULT_CRASH
-    int *nothing = NULL;
-    if (limit > 0) printf("%d\n", *nothing);
-#endif
     int col = decide(colour);
 #ifdef FAULT_NODES
     nodes++;

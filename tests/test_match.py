@@ -95,9 +95,8 @@ def test_unrefereed_errors_reach_the_caller() -> None:
 
 def test_a_lost_move_is_stored_and_old_records_still_read() -> None:
     from zerosum.tournament.jobs import GameResult, MoveRecord
-    from zerosum.tournament.referee import record
 
-    lost = record(TicTacToe(), Move(None, None, 0.31234, 1, "no move within 0.1 s"))
+    lost = MoveRecord.of(TicTacToe(), Move(None, None, 0.31234, 1, "no move within 0.1 s"))
     assert lost == MoveRecord("", 0.3123, by=1, forfeit="no move within 0.1 s")
     played = MoveRecord("5", 0.0, by=0)
     text = GameResult(1, 1.0, "X wins", (played, lost)).to_json()

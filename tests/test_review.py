@@ -10,8 +10,9 @@ import pytest
 
 from zerosum.cli import main
 from zerosum.games.registry import get_game
-from zerosum.records import HUMAN, Ply, game_record
+from zerosum.records import HUMAN, game_record
 from zerosum.review import Value, read_lines, read_pdn, verdict
+from zerosum.tournament.jobs import MoveRecord
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
@@ -116,14 +117,15 @@ def test_what_the_project_writes_reads_back() -> None:
         spec = get_game(name)
         game = spec.create(**options)
         state = start = game.initial_state()
-        plies = []
+        plies, names = [], []
         for i, text in enumerate(moves):
             action = game.parse_move(state, text)
             by = HUMAN if i % 2 else "alphabeta"
-            plies.append(Ply(action, game.format_move(action), by, "+0.1 (estimate)", 4,
-                             1234, 0.5))
+            plies.append(MoveRecord(game.format_move(action), 0.5, "+0.1 (estimate)", 4,
+                                    1234))
+            names.append(by)
             state = game.result(state, action)
-        text, _ = game_record(spec.record, game, start, plies, state, None, today)
+        text, _ = game_record(spec.record, game, start, plies, names, None, today)
         games = read_pdn(text) if name == "checkers" else read_lines(text)
         assert [(g.moves, g.position) for g in games] == [(tuple(moves), None)]
 

@@ -357,20 +357,17 @@ def test_the_engine_calls_a_weak_solve_win_proven() -> None:
 def test_records_and_exports_keep_what_a_search_counted() -> None:
     """A record's figures say what the search counted: MCTS's simulations and its tree's
     depth (never "depth end" and "nodes"), through a tournament's stored moves too."""
-    from zerosum.records import Ply
+    from zerosum.records import figures
     from zerosum.tournament.jobs import GameResult, MoveRecord
-    from zerosum.tournament.referee import record
 
     game = TTT
     r = SearchAgent("mcts", seed=1).analyse(game, game.initial_state(), Limit(nodes=300))
     assert (r.depth, r.unit, r.stats.nodes) == (r.stats.max_depth, "simulations", 300)
-    move = record(game, Move(r.action, r, 0.25, side=0))
+    move = MoveRecord.of(game, Move(r.action, r, 0.25, side=0))
     assert (move.depth, move.nodes, move.unit) == (r.depth, 300, "simulations")
     stored = GameResult.from_json(GameResult(1, 0.5, "Draw", (move,)).to_json()).moves[0]
     assert stored == move
-    ply = Ply(r.action, "5", "mcts", stored.value, stored.depth, stored.nodes, stored.seconds,
-              stored.unit)
-    assert ply.figures() == f"mcts: value {value_text(game, r)}, tree depth {r.depth}, " \
+    assert figures(stored, "mcts") == f"mcts: value {value_text(game, r)}, tree depth {r.depth}, " \
         "300 simulations, 0.25 s"
     # A result stored before the unit was kept reads as nodes.
     old = '{"fault": null, "moves": [{"by": 0, "depth": 9, "move": "5", "nodes": 549946, ' \

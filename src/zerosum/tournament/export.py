@@ -8,9 +8,8 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 
-from zerosum.game import InputError, play_line
-from zerosum.match import pass_turn
-from zerosum.records import OPENING, Ply, game_record
+from zerosum.game import InputError
+from zerosum.records import OPENING, game_record
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import make_game
 
@@ -20,23 +19,15 @@ PDN_RESULTS = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}  # the first player's sco
 def game_text(job: GameJob, result: GameResult, today: datetime.date) -> tuple[str, str]:
     """One game's record, and its file extension."""
     spec, game = make_game(job)
-    state = start = game.initial_state()
-    plies: list[Ply] = []
-    for ply, move in enumerate(result.moves, 1):
-        if move.forfeit:  # the side lost its turn (a referee's ruling): no move to write
-            state = pass_turn(game, state)
-            continue
-        try:
-            state, (action,) = play_line(game, state, [move.move], first=ply)
-        except ValueError as e:  # InputError, or a game's own parse_move's
-            raise InputError(f"game {job.number}, {e}") from None
-        by = OPENING if move.by < 0 else job.agents[move.by]
-        plies.append(Ply(action, move.move, by, move.value, move.depth, move.nodes,
-                         move.seconds, move.unit))
+    by = [OPENING if move.by < 0 else job.agents[move.by] for move in result.moves]
     score = PDN_RESULTS[result.score]  # one of them: GameResult.from_json checks
-    text, extension = game_record(spec.record, game, start, plies, state, None, today,
-                                  event=f"zerosum tournament, game {job.number}",
-                                  result=score, outcome=result.reason)
+    try:
+        text, extension = game_record(spec.record, game, game.initial_state(), result.moves,
+                                      by, None, today,
+                                      event=f"zerosum tournament, game {job.number}",
+                                      result=score, outcome=result.reason)
+    except ValueError as e:  # InputError, or a game's own parse_move's
+        raise InputError(f"game {job.number}, {e}") from None
     if extension != "pdn":
         names = getattr(game, "players", ("Max", "Min"))
         text = (f"# game {job.number}: {job.agents[0]} ({names[0]}) - {job.agents[1]} "

@@ -9,6 +9,10 @@ import math
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+from zerosum.game import AnyGame
+from zerosum.match import Move
+from zerosum.players.text import value_text
+
 FORFEITS = ("game", "move")  # what a late move costs (zerosum.match.Rules.late)
 
 
@@ -134,6 +138,18 @@ class MoveRecord:
     by: int = 0  # 0: the first agent of the job (Max), 1: the second; -1: the opening
     unit: str = "nodes"
     forfeit: str = ""  # why the side lost this move (it passed its turn); "" if it did not
+
+    @classmethod
+    def of(cls, game: AnyGame, move: Move) -> MoveRecord:
+        """A played move (zerosum.match.Move) as it is stored and written."""
+        if move.action is None:  # lost: the side passed its turn
+            return cls("", round(move.seconds, 4), by=move.side, forfeit=move.forfeit)
+        text = game.format_move(move.action)
+        r = move.result
+        if r is None:
+            return cls(text, round(move.seconds, 4), by=move.side)
+        return cls(text, round(move.seconds, 4), value_text(game, r), r.depth,
+                   r.stats.nodes, move.side, r.unit)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,6 @@ from zerosum.match import (
 )
 from zerosum.players.agents import FileAgent
 from zerosum.players.spec import agent_from_spec
-from zerosum.players.text import value_text
 from zerosum.programs import Following, close_players
 from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
 
@@ -74,18 +73,6 @@ def opening_state(game: AnyGame, opening: tuple[str, ...]) -> Any:
     return replay(game, game.initial_state(), opening_moves(game, opening))
 
 
-def record(game: AnyGame, move: Move) -> MoveRecord:
-    """A played move as the tournament stores it."""
-    if move.action is None:  # lost: the side passed its turn
-        return MoveRecord("", round(move.seconds, 4), by=move.side, forfeit=move.forfeit)
-    text = game.format_move(move.action)
-    r = move.result
-    if r is None:
-        return MoveRecord(text, round(move.seconds, 4), by=move.side)
-    return MoveRecord(text, round(move.seconds, 4), value_text(game, r), r.depth,
-                      r.stats.nodes, move.side, r.unit)
-
-
 def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -> GameResult:
     """Play `job`'s game to its end; `on_turn(side, ply)` is told before each agent is
     made (ply -1) and before each of its moves (a worker reports it, so that a worker
@@ -109,7 +96,7 @@ def refereed(job: GameJob, agents: list[Agent],
                moves: list[Move] = opening, own: tuple[str, ...] = ()) -> GameResult:
         # the opening as the job writes it, then the moves played
         records = [MoveRecord(text, 0.0, by=OPENING) for text in job.opening]
-        records += [record(game, m) for m in moves[len(opening):]]
+        records += [MoveRecord.of(game, m) for m in moves[len(opening):]]
         return GameResult(job.number, score, reason, tuple(records), fault,
                           round(time.perf_counter() - t0, 4), own)
 

@@ -22,10 +22,11 @@ from zerosum.convert import one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import bound_memory, forget, kept_entries
-from zerosum.match import player_names
+from zerosum.match import Move, player_names
 from zerosum.players.catalogue import default_kind, kind_of, names_for
-from zerosum.records import HUMAN, Ply, game_record
-from zerosum.result import Info, Limit
+from zerosum.records import HUMAN, game_record
+from zerosum.result import Info, Limit, SearchResult
+from zerosum.tournament.jobs import MoveRecord
 from zerosum.web.messages import brief, parse_json, positive, whole
 from zerosum.web.views import view_of
 
@@ -106,7 +107,8 @@ class Session:
     options: dict[str, Any]
     game: AnyGame
     states: list[Any]
-    plies: list[Ply] = field(default_factory=list)
+    plies: list[Move] = field(default_factory=list)
+    by: list[str] = field(default_factory=list)  # who played each move: HUMAN or a player
     thinking: bool = False
     start_position: str | None = None  # as given, when the game began from one
     used: float = 0.0  # when it last searched (time.monotonic), 0: never
@@ -125,7 +127,7 @@ class Session:
 
     @property
     def moves(self) -> list[str]:
-        return [ply.text for ply in self.plies]
+        return [self.game.format_move(ply.action) for ply in self.plies]
 
     def play(self, text: str) -> None:
         if self.game.is_terminal(self.state):
@@ -138,15 +140,18 @@ class Session:
         at = self.at
         del self.states[at + 1:]
         del self.plies[at:]
+        del self.by[at:]
         self.cursor = None
 
-    def play_action(self, action: Any, by: str, **figures: Any) -> None:
+    def play_action(self, action: Any, by: str, result: SearchResult | None = None,
+                    seconds: float = 0.0) -> None:
         """Play `action` at the position shown (a new line from there); a computer move
-        (`by` its player) keeps its search figures."""
+        (`by` its player) keeps its search and its time."""
         self.branch()
-        text = self.game.format_move(action)
+        side = 0 if self.game.is_maxs_turn(self.state) else 1
         self.states.append(self.game.result(self.state, action))
-        self.plies.append(Ply(action, text, by, **figures))
+        self.plies.append(Move(action, result, seconds, side))
+        self.by.append(by)
 
     def goto(self, ply: int) -> None:
         """Show the position after `ply` moves (0: the start)."""
@@ -161,10 +166,12 @@ class Session:
             raise InputError("no move to take back")
         self.states.pop()
         self.plies.pop()
+        self.by.pop()
 
     def restart(self) -> None:
         del self.states[1:]
         self.plies.clear()
+        self.by.clear()
         self.cursor = None
 
     def record(self, today: datetime.date) -> tuple[str, str]:
@@ -173,9 +180,9 @@ class Session:
         fen = None
         if self.start_position is not None and self.spec.position is not None:
             fen = self.spec.position.format(self.game, self.states[0])
-        text, extension = game_record(self.spec.record, self.game, self.states[0],
-                                      self.plies, self.states[-1], self.start_position,
-                                      today, fen)
+        moves = [MoveRecord.of(self.game, ply) for ply in self.plies]
+        text, extension = game_record(self.spec.record, self.game, self.states[0], moves,
+                                      self.by, self.start_position, today, fen)
         return text, f"{self.spec.name}-{today:%Y%m%d}.{extension}"
 
     def to_json(self) -> dict[str, Any]:
@@ -201,7 +208,7 @@ class Session:
             "over": over,
             "outcome": game.outcome(state) if over else None,
             "moves": list(self.moves),
-            "by": [ply.by for ply in self.plies],
+            "by": list(self.by),
             "cursor": at,
             "first": names[0] if game.is_maxs_turn(self.states[0]) else names[1],
             "position": position,

@@ -127,9 +127,7 @@ class Thinker:
             return None  # the client left: its search is abandoned, no move is played
         game, state = session.game, session.state
         result = playable(game, state, outcome)
-        session.play_action(result.action, job.player, value=value_text(game, result),
-                            depth=result.depth, nodes=result.stats.nodes, unit=result.unit,
-                            seconds=result.stats.wall_time)
+        session.play_action(result.action, job.player, result, result.stats.wall_time)
         session.thinking = False  # as the state sent with the result shows
         return {
             "type": "result",

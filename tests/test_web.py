@@ -270,6 +270,9 @@ def test_server_bounds_time_and_nodes() -> None:
                  "minimax, alphabeta, depth-limited, iterative, mcts, engine, solver"),
                 ({"seconds": -1}, "seconds must be a positive number, not -1"),
                 ({"depth": 99}, "depth must be a whole number 0-64, not 99"),
+                # the catalogue's limit, refused before any search starts
+                ({"player": "depth-limited", "depth": 0},
+                 "depth-limited needs a depth of 1 or more"),
             ]:
                 ws.send_json({"type": "think", **request})
                 assert ws.receive_json() == {"type": "error", "error": error}

@@ -23,7 +23,13 @@ from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import bound_memory, forget, kept_entries
 from zerosum.match import Move, player_names
-from zerosum.players.catalogue import default_kind, kind_of, names_for
+from zerosum.players.catalogue import (
+    DEFAULT_SECONDS,
+    Choice,
+    default_kind,
+    kind_of,
+    names_for,
+)
 from zerosum.records import HUMAN, game_record
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.tournament.jobs import MoveRecord
@@ -38,7 +44,6 @@ TABLE_MEMORY = 256  # MB for all sessions' tables (`zerosum serve --table-memory
 ENTRY_BYTES = 250  # what a table entry costs, about: a dict slot, a tuple, its key
 IDLE_SECONDS = 600.0  # a session's tables are freed after this long without a search
 SWEEP_SECONDS = 60.0  # how often the server looks for such sessions
-DEFAULT_SECONDS = 1.0
 MAX_BODY = 64 * 1024  # bytes of a request (a checkers FEN is under 200)
 
 
@@ -222,6 +227,7 @@ class Job:
 
     player: str
     limit: Limit
+    choice: Choice  # as the catalogue makes the player (the limit is its `limit`)
 
 
 class Server:
@@ -321,7 +327,9 @@ class Server:
         return session
 
     def job(self, session: Session, request: dict[str, Any]) -> Job:
-        """The search asked for, checked and bounded by the server."""
+        """The search asked for, checked and bounded by the server: the catalogue's limit
+        for the player (its defaults filled in: the game's depth for a fixed-depth one),
+        within the server's time and nodes."""
         if session.game.is_terminal(session.state):
             raise InputError("the game is over")
         player = request.get("player", default_kind(session.spec))
@@ -329,6 +337,7 @@ class Server:
         if not isinstance(player, str) or player not in players:
             raise InputError(f"unknown player {brief(player)}; choose from "
                              f"{', '.join(players)}")
+        # Every search has a time, a fixed-depth one too: the server's bound applies.
         seconds = request.get("seconds", DEFAULT_SECONDS)
         if seconds is None:
             seconds = DEFAULT_SECONDS
@@ -336,14 +345,13 @@ class Server:
         depth = request.get("depth")
         if depth is not None:
             depth = whole(depth, "depth", 0, MAX_DEPTH)
-        if depth is None and player in players_of(session.spec) \
-                and kind_of(session.spec, player).fixed_depth:
-            depth = session.spec.default_depth
-        if depth == 0 and player != "depth-limited":
-            depth = None  # to the end of the game
-        limit = Limit(depth=depth, seconds=float(min(seconds, self.max_seconds)),
-                      nodes=self.max_nodes)
-        return Job(player, limit)
+        choice = Choice(depth=depth, seconds=float(min(seconds, self.max_seconds)),
+                        nodes=self.max_nodes)
+        if player in self.agents:  # a person's agent file: no kind, the limit as asked
+            limit = Limit(depth=depth or None, seconds=choice.seconds, nodes=choice.nodes)
+        else:
+            limit = kind_of(session.spec, player).limit(session.spec, choice)
+        return Job(player, limit, choice)
 
 
 def root_rows(game: AnyGame, info: Info) -> list[dict[str, Any]]:

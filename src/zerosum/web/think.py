@@ -13,7 +13,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from zerosum.game import InputError
 from zerosum.players.agents import ComputerAgent, playable
-from zerosum.players.catalogue import Choice, make_player
+from zerosum.players.catalogue import make_player
 from zerosum.players.spec import agent_from_spec
 from zerosum.players.text import value_text
 from zerosum.result import Info, InfoSink, SearchResult, depth_text
@@ -153,8 +153,7 @@ class Thinker:
 
         def search(on_info: InfoSink, stop: Stop) -> SearchResult:
             agent = agent_from_spec(session.spec, job.player) if own else make_player(
-                session.spec, job.player, Choice(depth=job.limit.depth or 0,
-                                                 seconds=job.limit.seconds))
+                session.spec, job.player, job.choice)
             if not isinstance(agent, ComputerAgent):
                 raise InputError(f"{job.player} cannot analyse a position")
             result = agent.analyse(game, state, job.limit, on_info, stop)

@@ -130,6 +130,28 @@ def test_what_the_project_writes_reads_back() -> None:
         assert [(g.moves, g.position) for g in games] == [(tuple(moves), None)]
 
 
+def test_a_stored_game_that_cannot_be_replayed_is_named_not_a_crash() -> None:
+    """An export of stored moves (a damaged or edited result): an illegal move, or a lost
+    turn in a game that has no passing, is one message naming the game and the move."""
+    from zerosum.game import InputError
+    from zerosum.tournament.export import export
+    from zerosum.tournament.jobs import GameJob, GameResult
+
+    today = datetime.date(2026, 11, 26)
+    for job, moves, error in [
+            (GameJob(7, "tictactoe", ("random", "random")), ["5", "5"],
+             "game 7, move 2 (5): cell 5 is not free"),
+            (GameJob(8, "checkers", ("random", "random"), options=(("size", 8),)),
+             ["11-15", "", "22-18"], "game 8, move 2: a lost turn, but this game has no "
+             "passing")]:
+        stored = tuple(MoveRecord(m, 0.0, by=i % 2, forfeit="" if m else "late")
+                       for i, m in enumerate(moves))
+        with pytest.raises(InputError) as e:
+            export({job.number: job}, {job.number: GameResult(job.number, 0.5, "?", stored)},
+                   today)
+        assert str(e.value) == error
+
+
 def test_a_tournament_export_holds_several_games() -> None:
     text = ("# game 1: alphabeta (X) - random (O): 1-0, X wins\n1. 5\n2. 1\nunfinished\n\n"
             "# game 2: random (X) - alphabeta (O): 0-1, O wins\n1. 1\n2. 5\n3. 9\nunfinished\n")

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from zerosum.game import AnyGame, play_line
+from zerosum.game import AnyGame, InputError, play_line
 from zerosum.match import pass_turn
 from zerosum.result import depth_text
 from zerosum.tournament.jobs import MoveRecord
@@ -61,6 +61,8 @@ def played(game: AnyGame, start: Any, moves: Sequence[MoveRecord],
     for ply, (move, name) in enumerate(zip(moves, by, strict=True), 1):
         if move.forfeit:  # the side lost its turn (a referee's ruling): no move to write
             state = pass_turn(game, state)
+            if state is None:  # a referee never stores one: a record edited by hand
+                raise InputError(f"move {ply}: a lost turn, but this game has no passing")
             continue
         state, (action,) = play_line(game, state, [move.move], first=ply)
         kept.actions.append(action)

@@ -714,3 +714,21 @@ def test_every_drawing_has_its_coordinates_last_move_and_winning_line(
     assert view["row_labels"] == view["col_labels"] == ["1", "2", "3", "4", "5"]
     assert view["last"] == [2 * 5 + 0]  # row 3 of column 1
     assert played(client, "takestones", [])["view"]["kind"] == "text"
+
+
+def test_nesting_is_judged_on_the_text_whatever_the_recursion_limit() -> None:
+    """Once judged by the decoder's RecursionError: under a raised recursion limit (set
+    by another test in the same process) 2,000 "[" came back as "not JSON"."""
+    import sys
+
+    from zerosum.game import InputError
+    from zerosum.web.messages import nesting, parse_json
+
+    assert nesting('{"a": "[[[[", "b": [[1], {"c": "\\"]"}]}') == 3
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(100_000)
+    try:
+        with pytest.raises(InputError, match="too deep"):
+            parse_json("[" * 2000, "the body")
+    finally:
+        sys.setrecursionlimit(limit)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from zerosum.convert import shown
 from zerosum.extras import install_hint
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, get_game
@@ -196,7 +197,10 @@ class Controller:
         if self.game.is_terminal(self.position.state):
             raise InputError(f"the game is over: {self.game.outcome(self.position.state)}")
         player = field(message, "player", str)
-        kind = kind_of(self.spec, player)  # InputError naming the players there are
+        if player not in self.players:  # a kind that takes a command has no place here
+            raise InputError(f"unknown player {shown(player)} for {self.spec.name}; "
+                             f"choose from {', '.join(self.players)}")
+        kind = kind_of(self.spec, player)
         depth = field(message, "depth", int, 1, 99)
         seconds = field(message, "seconds", float, 0.01, MAX_SECONDS)
         self.player, self.depth, self.seconds = player, depth, seconds  # all checked

@@ -46,36 +46,46 @@ def brief(value: Any) -> str:
     return text if len(text) <= 24 else shown(text)
 
 
-def nesting(value: Any) -> int:
-    """How deep arrays and objects lie within each other in `value` (without recursion,
-    so any depth is measured)."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            item = list(item.values())
-        if isinstance(item, list):
+def nesting(text: str) -> int:
+    """How deep arrays and objects lie within each other in the JSON `text`, counted on
+    the text before it is decoded: the decoder recurses, and whether a deep text ends
+    in RecursionError or in a syntax error depends on the thread's stack and the
+    interpreter's recursion limit, so the decoder cannot be the judge."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
             deepest = max(deepest, depth)
-            if depth <= MAX_NESTING:
-                stack.extend((x, depth + 1) for x in item)
+        elif ch in "]}":
+            depth -= 1
     return deepest
 
 
 def parse_json(text: str | bytes, what: str) -> Any:
     """The JSON value `text` spells; an InputError naming `what` if it does not, or
-    nests too deep (the decoder recurses: a few thousand "[" exhaust the stack)."""
+    nests too deep (measured before decoding: the decoder recurses)."""
     try:
-        value = json.loads(text)
-    except RecursionError:
-        raise InputError(f"{what} nests arrays or objects too deep "
-                         f"(at most {MAX_NESTING} levels)") from None
-    except (ValueError, UnicodeDecodeError):
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+    except UnicodeDecodeError:
         raise InputError(f"{what} is not JSON") from None
-    if nesting(value) > MAX_NESTING:
+    if nesting(text) > MAX_NESTING:
         raise InputError(f"{what} nests arrays or objects too deep "
                          f"(at most {MAX_NESTING} levels)")
-    return value
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise InputError(f"{what} is not JSON") from None
 
 
 def whole(value: Any, what: str, lo: int, hi: int) -> int:

@@ -10,7 +10,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clocks import SteppingClock
@@ -18,6 +20,7 @@ from clocks import SteppingClock
 from zerosum.cli import main as zerosum
 from zerosum.cli.play import ask_depth, full_search_note, menu, start
 from zerosum.console import EndOfInput, choose
+from zerosum.game import AnyGame
 from zerosum.games.checkers import Checkers
 from zerosum.games.connect4 import Connect4
 from zerosum.games.maxconnect4 import MaxConnect4, parse_board
@@ -25,9 +28,10 @@ from zerosum.games.nqueens import nqueens
 from zerosum.games.registry import all_games, get_game
 from zerosum.games.takestones import TakeStones
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.players.agents import SearchAgent, engines_of, playable
+from zerosum.players.agents import ComputerAgent, EngineAgent, SearchAgent, engines_of, playable
 from zerosum.players.terminal import HumanAgent, Quit, Watch, progress_line
-from zerosum.result import Limit
+from zerosum.result import Info, InfoSink, Limit
+from zerosum.running import Progress, Running
 from zerosum.search import SearchResult, Stop
 from zerosum.search.estimate import PROBE_NODES, full_search_cost
 
@@ -166,15 +170,15 @@ def test_outcome_lines() -> None:
 
 
 def test_progress_line_text() -> None:
-    stop = Stop()
-    stop.nodes_used, stop.depth = 1_234_567, 7
-    assert progress_line(stop, 2.5) == (
+    assert progress_line(Progress(7, 1_234_567, "nodes", None, 2.5)) == (
         "Thinking: depth 7, 1,234,567 nodes, 493,827 nodes/s, 2.5 s (Ctrl-C to stop)")
 
 
-def blocking_search(stop: Stop, released: threading.Event) -> SearchResult:
-    """A fake search that 'thinks' until stopped or released."""
-    stop.nodes_used, stop.depth = 50_000, 3
+def blocking_search(on_info: InfoSink, stop: Stop, released: threading.Event) -> SearchResult:
+    """A fake search that 'thinks' until stopped or released: depth 3 finished (its
+    Info), 50,000 nodes counted on its stop."""
+    stop.nodes_used = 50_000
+    on_info(Info(depth=3, value=0.25, pv=(4,), nodes=40_000, elapsed=0.1))
     while not stop.requested and not released.is_set():
         released.wait(0.001)
     return SearchResult(0.25, 4, [4], depth=3, complete=not stop.requested)
@@ -192,7 +196,7 @@ def test_watch_draws_the_progress_line_on_a_terminal_only() -> None:
     out = Terminal()
     watch = Watch(io.StringIO(), out, clock=clock, interval=0.001)
     result = watch.run(TicTacToe(), TicTacToe().initial_state(),
-                       lambda stop: blocking_search(stop, released), Stop)
+                       lambda on_info, stop: blocking_search(on_info, stop, released), Stop)
     assert result.action == 4
     line1 = "Thinking: depth 3, 50,000 nodes, 200,000 nodes/s, 0.2 s (Ctrl-C to stop)"
     line2 = "Thinking: depth 3, 50,000 nodes, 100,000 nodes/s, 0.5 s (Ctrl-C to stop)"
@@ -225,11 +229,11 @@ def test_ctrl_c_stops_and_asks(answers: str, outcome: str) -> None:
     released = threading.Event()
     runs: list[int] = []
 
-    def search(stop: Stop) -> SearchResult:
+    def search(on_info: InfoSink, stop: Stop) -> SearchResult:
         runs.append(1)
         if len(runs) > 1:  # thinking on: this time it finishes
             released.set()
-        return blocking_search(stop, released)
+        return blocking_search(on_info, stop, released)
 
     out = io.StringIO()
     watch = Watch(io.StringIO(answers), out, clock=interrupting_clock(1), interval=0.001)
@@ -306,9 +310,42 @@ def test_engines_stop_mid_search_with_their_best_move(
 def test_engines_report_progress() -> None:
     spec = get_game("connect4")
     game = spec.create()
-    stop = Stop()
-    result = engines_of(spec)["engine"](game, game.initial_state(), Limit(seconds=0.05), None, stop)
-    assert stop.depth == result.depth and stop.best == result.action
+    engine = engines_of(spec)["engine"]
+    running = Running(lambda on_info, stop: engine(game, game.initial_state(),
+                                                   Limit(seconds=0.05), on_info, stop))
+    assert running.wait(30)
+    result, progress = running.result(), running.progress()
+    assert progress.depth == result.depth == running.infos[-1].depth
+    assert progress.best == result.action == running.infos[-1].pv[0]
+    assert progress.nodes > 0  # as the engine's kernel last showed its stop
+
+
+class Recording:
+    """A Runner that runs the search at once, keeping what the live line starts from."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[int, str]] = []
+
+    def run(self, game: AnyGame, state: Any, search: Callable[[InfoSink, Stop], SearchResult],
+            new_stop: Callable[[], Stop], depth: int = 0, unit: str = "nodes") -> SearchResult:
+        self.shown.append((depth, unit))
+        return search(lambda info: None, new_stop())
+
+
+def test_the_live_line_starts_from_the_players_depth_and_unit() -> None:
+    """A fixed-depth search works at its limit from the start; MCTS counts
+    simulations; an engine deepening shows its depths as it reports them."""
+    game = TicTacToe()
+    watch = Recording()
+    players: list[ComputerAgent] = [
+        SearchAgent("depth-limited", depth=2), SearchAgent("iterative", seconds=0.05),
+        SearchAgent("mcts", nodes=50, seed=1),
+        EngineAgent("engine", engines_of(get_game("connect4"))["engine"], 0.05)]
+    for agent in players:
+        agent.watch = watch
+        g = Connect4() if isinstance(agent, EngineAgent) else game
+        assert agent.choose(g, g.initial_state()).action is not None
+    assert watch.shown == [(2, "nodes"), (0, "nodes"), (0, "simulations"), (0, "nodes")]
 
 
 class Interrupting(io.StringIO):

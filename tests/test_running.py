@@ -11,6 +11,7 @@ from zerosum.games.tictactoe import TicTacToe
 from zerosum.players.agents import SearchAgent
 from zerosum.result import Info, InfoSink, Limit, SearchResult
 from zerosum.running import Running
+from zerosum.search import mcts
 from zerosum.stop import Stop
 
 
@@ -35,13 +36,16 @@ def test_stop_ends_a_search_with_its_best_so_far_and_progress_is_live() -> None:
     started, released = threading.Event(), threading.Event()
 
     def search(on_info: InfoSink, stop: Stop) -> SearchResult:
-        stop.depth, stop.nodes_used, stop.best = 3, 5000, 4
+        # The count on the stop (as `tick` or a kernel's `observe` keeps it), the depth
+        # and best move in an Info.
+        stop.nodes_used = 5000
+        on_info(Info(depth=3, value=0.5, pv=(4, 0), nodes=4000, elapsed=0.1))
         started.set()
         while not stop.requested:  # a search checking its stop
             released.wait(0.001)
-        return SearchResult(value=0.0, action=4, pv=[4], complete=False)
+        return SearchResult(value=0.0, action=6, pv=[6], complete=False)
 
-    clock = iter([10.0, 12.5]).__next__
+    clock = iter([10.0, 12.5, 13.0]).__next__
     running = Running(search, Stop(), clock=clock)
     assert started.wait(10)
     progress = running.progress()
@@ -52,7 +56,45 @@ def test_stop_ends_a_search_with_its_best_so_far_and_progress_is_live() -> None:
         running.result()
     running.stop()
     assert running.wait(10) and running.stopped
-    assert running.result().action == 4 and not running.result().complete
+    assert running.result().action == 6 and not running.result().complete
+    assert running.progress().best == 6  # a finished search's best: its answer
+
+
+def test_progress_starts_from_what_the_caller_knows_then_follows_the_infos() -> None:
+    """Before its first Info a search shows the depth and unit it was started with (a
+    fixed-depth search works at its limit; MCTS counts simulations)."""
+    started, go, released = threading.Event(), threading.Event(), threading.Event()
+
+    def search(on_info: InfoSink, stop: Stop) -> SearchResult:
+        started.set()
+        go.wait(10)
+        on_info(Info(depth=7, value=0.0, pv=(2,), nodes=10, elapsed=0.1, unit="simulations"))
+        released.set()
+        return SearchResult(value=0.0, action=2, pv=[2], depth=7, unit="simulations")
+
+    running = Running(search, depth=5, unit="simulations")
+    assert started.wait(10)
+    before = running.progress()
+    assert (before.depth, before.unit, before.best) == (5, "simulations", None)
+    go.set()
+    assert released.wait(10) and running.wait(10)
+    after = running.progress()
+    assert (after.depth, after.unit, after.best) == (7, "simulations", 2)
+
+
+def test_mcts_progress_comes_through_its_infos() -> None:
+    """MCTS reports its tree depth, most visited move and unit in its Infos; the count
+    is the stop's simulations (which its node budget counts)."""
+    game = TicTacToe()
+    agent = SearchAgent("mcts", seconds=None, nodes=250, seed=1)
+    running = Running(lambda on_info, stop: mcts.analyse(game, game.initial_state(), Limit(),
+                                                         on_info, stop, every=100),
+                      Stop(nodes=250), unit=agent.unit)
+    assert running.wait(30)
+    r, progress = running.result(), running.progress()
+    assert [i.nodes for i in running.infos] == [100, 200]
+    assert (r.stats.nodes, progress.nodes, progress.unit) == (250, 250, "simulations")
+    assert progress.depth == running.infos[-1].depth >= 2 and progress.best == r.action
 
 
 def test_what_the_search_raised_is_raised_by_result() -> None:

@@ -103,8 +103,8 @@ class Analyser(Protocol):
     the result from `state` within `limit`, each `Info` handed to `on_info` as it comes
     (nothing is built when no one listens), stopped early, with the best result so far,
     within milliseconds of `stop` firing (a request from another thread, its deadline
-    or its node budget). While it runs, it keeps the stop's progress (nodes_used,
-    depth, best) up to date for a display."""
+    or its node budget). While it runs, the stop's count (nodes_used) stays up to date
+    for a display; the depth reached and best move so far come in its Infos."""
 
     def __call__(self, game: Any, state: Any, limit: Limit, on_info: InfoSink | None = None,
                  stop: Stop | None = None) -> SearchResult: ...

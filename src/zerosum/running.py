@@ -2,6 +2,11 @@
 it: its Info stream (`infos`, `latest`), its live `progress`, `stop()` and `wait()`,
 then its `result()` (the search's own exception raised again, in the caller's thread).
 
+Live progress has one home, here: the depth reached, the best move so far and the unit
+come from the search's Info stream (each Info carries them), the count from the Stop,
+which a search updates at every check anyway (`tick`, or a kernel's `observe`). The
+Stop itself only says when to stop.
+
 The one place that runs "a search in a thread, stream its Info, stop it": the
 terminal's live line and Ctrl-C (players.terminal.Watch), the page's think and
 analysis sockets (web/think.py, web/analysis.py). Like python-chess's AnalysisResult.
@@ -41,15 +46,21 @@ class Progress:
 class Running(Generic[T]):
     """`search(on_info, stop)` started at once in a daemon thread; `on_info` and
     `on_done` (called in the worker thread, the latter once, after the search returned
-    or raised) let an event loop be told without polling."""
+    or raised) let an event loop be told without polling.
+
+    `depth` and `unit` are the progress shown before the first Info: a fixed-depth
+    search works at its limit from the start; MCTS counts simulations."""
 
     def __init__(self, search: Callable[[InfoSink, Stop], T], stop: Stop | None = None,
                  on_info: InfoSink | None = None,
                  on_done: Callable[[Running[T]], None] | None = None,
                  name: str = "zerosum-search",
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 depth: int = 0, unit: str = "nodes") -> None:
         self.stopper = stop if stop is not None else Stop()
         self.infos: list[Info] = []
+        self._depth, self._unit = depth, unit
+        self._best: object = None
         self.clock = clock
         self.started = clock()
         self._search, self._on_info, self._on_done = search, on_info, on_done
@@ -62,6 +73,11 @@ class Running(Generic[T]):
 
     def _info(self, info: Info) -> None:
         self.infos.append(info)
+        if info.depth is not None:
+            self._depth = info.depth
+        self._unit = info.unit
+        if info.pv:
+            self._best = info.pv[0]
         if self._on_info is not None:
             self._on_info(info)
 
@@ -81,10 +97,13 @@ class Running(Generic[T]):
         return self.infos[-1] if self.infos else None
 
     def progress(self) -> Progress:
-        # The search keeps its live count on its Stop, which it checks anyway: reading
-        # it costs the search nothing.
-        s = self.stopper
-        return Progress(s.depth, s.nodes_used, s.unit, s.best, self.clock() - self.started)
+        # The count is the Stop's, which the search keeps anyway for its node budget:
+        # reading it costs the search nothing. A finished search's best is its answer.
+        best = self._best
+        if self._finished.is_set() and self._error is None and self._value is not None:
+            best = getattr(self._value, "action", best)
+        return Progress(self._depth, self.stopper.nodes_used, self._unit, best,
+                        self.clock() - self.started)
 
     def stop(self) -> None:
         """Ask the search to end; every search answers within milliseconds with its

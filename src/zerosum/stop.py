@@ -8,7 +8,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 
 class SearchStopped(Exception):
@@ -24,9 +23,10 @@ class Stop:
     benchmarks on a machine shared with other jobs.
     `request()` may be called from another thread (a UI's stop button).
 
-    It also carries a search's live progress for a display in another thread:
-    `nodes_used` (counted by `tick`, or set by an engine that counts its own nodes),
-    `depth` (the depth reached) and `best` (the best move so far), set by the search.
+    `nodes_used` is what the node budget is checked against: counted by `tick`, or
+    reported by an engine that counts its own nodes (`observe`); a display may read it
+    from another thread. The rest of a search's live progress (depth reached, best
+    move so far) comes through its Info stream: see zerosum.running.
     """
 
     def __init__(
@@ -41,9 +41,6 @@ class Stop:
         self.node_budget = nodes
         self.check_every = check_every
         self.nodes_used = 0
-        self.unit = "nodes"  # what nodes_used counts, for a display (MCTS: simulations)
-        self.depth = 0
-        self.best: Any = None
         self._flag = threading.Event()
 
     def request(self) -> None:

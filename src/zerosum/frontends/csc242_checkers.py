@@ -28,7 +28,7 @@ from zerosum.players.agents import playable
 from zerosum.players.catalogue import PlayerKind, kind_of
 from zerosum.players.terminal import Quit, Watch
 from zerosum.players.text import value_text
-from zerosum.result import Limit, SearchResult
+from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.search import alphabeta, iterative, minimax
 from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
@@ -201,31 +201,30 @@ class Thinker:
         if self.watch is None:
             result = self.search(state, self.new_stop())
         else:
-            result = self.watch.run(game, state, lambda stop: self.search(state, stop),
-                                    self.new_stop)
+            result = self.watch.run(game, state,
+                                    lambda on_info, stop: self.search(state, stop, on_info),
+                                    self.new_stop, self.opponent.depth or 0)
         result = playable(game, state, result)
         action: Path = result.action
         return action, result
 
     def new_stop(self) -> Stop:
-        stop = Stop(check_every=128)
-        stop.depth = self.opponent.depth or 0
-        return stop
+        return Stop(check_every=128)
 
-    def search(self, state: State, stop: Stop) -> SearchResult:
+    def search(self, state: State, stop: Stop, on_info: InfoSink | None = None) -> SearchResult:
         o = self.opponent
         if o.kind == "iterative":
-            return iterative.analyse(self.game, state, Limit(seconds=o.seconds), stop=stop)
+            return iterative.analyse(self.game, state, Limit(seconds=o.seconds), on_info, stop)
         if o.kind == "engine":
             return analyse_with(kernel_of("checkers"), self.game, state, Limit(seconds=o.seconds),
-                                stop=stop)
+                                on_info, stop)
         limit = Limit(depth=o.depth)
         if o.kind == "minimax":
-            return minimax.analyse(self.game, state, limit, stop=stop)
+            return minimax.analyse(self.game, state, limit, on_info, stop)
         # alpha-beta to the end keeps a table (the 4x4 game's transpositions); to a depth,
         # the course's plain alpha-beta (depth-limited: with the game's move order)
         order = self.table is not None or o.kind == "depth-limited"
-        return alphabeta.analyse(self.game, state, limit, stop=stop, order=order,
+        return alphabeta.analyse(self.game, state, limit, on_info, stop, order=order,
                                  table=self.table if o.kind == "alphabeta" else None)
 
 

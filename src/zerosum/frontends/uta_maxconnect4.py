@@ -159,7 +159,7 @@ class Computer:
         self.kernels = kernel_of("maxconnect4")
 
     def choose(self, game: AnyGame, state: Position) -> Move:
-        search = partial(analyse_with, self.kernels, game, state, self.limit, None)
+        search = partial(analyse_with, self.kernels, game, state, self.limit)
         result = self.watch.run(game, state, search, Stop)
         return Move(result.action, result)
 

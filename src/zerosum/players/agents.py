@@ -27,10 +27,12 @@ from zerosum.table import TranspositionTable
 
 class Runner(Protocol):
     """What runs a computer player's search for a person who waits (the terminal's
-    Watch): `search(stop)` in a worker thread, a fresh stop from `new_stop` each time."""
+    Watch): `search(on_info, stop)` in a worker thread, a fresh stop from `new_stop` each
+    time, its progress shown from `depth` and `unit` until the search reports its own."""
 
-    def run(self, game: AnyGame, state: Any, search: Callable[[Stop], SearchResult],
-            new_stop: Callable[[], Stop]) -> SearchResult: ...
+    def run(self, game: AnyGame, state: Any, search: Callable[[InfoSink, Stop], SearchResult],
+            new_stop: Callable[[], Stop], depth: int = 0,
+            unit: str = "nodes") -> SearchResult: ...
 
 
 class ComputerAgent:
@@ -42,6 +44,7 @@ class ComputerAgent:
 
     name = "computer"
     limit = Limit()
+    unit = "nodes"  # what its searches count (MCTS: simulations)
     watch: Runner | None = None
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
@@ -55,9 +58,12 @@ class ComputerAgent:
 
     def new_stop(self) -> Stop:
         """A Stop for one search, carrying the agent's time and node budget."""
-        stop = Stop(seconds=self.limit.seconds, nodes=self.limit.nodes, check_every=128)
-        stop.depth = self.limit.depth or 0  # a fixed-depth search works at its limit
-        return stop
+        return Stop(seconds=self.limit.seconds, nodes=self.limit.nodes, check_every=128)
+
+    def working_depth(self) -> int:
+        """The depth shown while it thinks, before its search reports one: a
+        fixed-depth search works at its limit (0: none to show)."""
+        return self.limit.depth or 0
 
     def choose(self, game: AnyGame, state: Any) -> Move:
         return think(self, game, state)
@@ -80,8 +86,9 @@ def think(agent: ComputerAgent, game: AnyGame, state: Any) -> Move:
     if watch is None:
         result = agent.analyse(game, state)
     else:
-        result = watch.run(game, state, lambda stop: agent.analyse(game, state, stop=stop),
-                           agent.new_stop)
+        result = watch.run(game, state,
+                           lambda on_info, stop: agent.analyse(game, state, None, on_info, stop),
+                           agent.new_stop, agent.working_depth(), agent.unit)
     result = playable(game, state, result)
     return Move(result.action, result, time.perf_counter() - t0)
 
@@ -142,6 +149,7 @@ class SearchAgent(ComputerAgent):
         except ValueError as e:  # the one check of a limit
             raise InputError(str(e)) from None
         self.enhancements = enhancements
+        self.unit = "simulations" if algorithm == "mcts" else "nodes"
         self.seeds = random.Random(seed)  # each move's seed drawn from `seed`
         detail = f"depth {depth}" if depth is not None else ""
         if algorithm in ("iterative", "mcts"):
@@ -196,6 +204,9 @@ class EngineAgent(ComputerAgent):
 
     def new_stop(self) -> Stop:
         return Stop()  # the engine applies its limit itself
+
+    def working_depth(self) -> int:
+        return 0  # the engine deepens and reports each depth
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:

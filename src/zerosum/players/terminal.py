@@ -10,14 +10,15 @@ import math
 import textwrap
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from zerosum.console import read_answer
 from zerosum.game import AnyGame, InputError, Unresponsive
 from zerosum.match import Move
 from zerosum.players.agents import playable
-from zerosum.result import SearchResult, depth_text
-from zerosum.running import Running
+from zerosum.result import InfoSink, SearchResult, depth_text
+from zerosum.running import Progress, Running
 from zerosum.stop import Stop
 
 WIDTH = 79  # of a line a person reads, wrapped between words
@@ -27,12 +28,11 @@ class Quit(Exception):
     """The person chose to leave while the computer was thinking (or pressed Ctrl-C twice)."""
 
 
-def progress_line(stop: Stop, elapsed: float) -> str:
+def progress_line(p: Progress) -> str:
     """The live line shown while a search runs: depth reached, nodes, speed, time."""
-    depth = f"{depth_text(stop.depth, stop.unit)}, " if stop.depth else ""
-    rate = stop.nodes_used / elapsed if elapsed > 0 else 0.0
-    return (f"Thinking: {depth}{stop.nodes_used:,} {stop.unit}, {rate:,.0f} {stop.unit}/s, "
-            f"{elapsed:.1f} s (Ctrl-C to stop)")
+    depth = f"{depth_text(p.depth, p.unit)}, " if p.depth else ""
+    return (f"Thinking: {depth}{p.nodes:,} {p.unit}, {p.rate:,.0f} {p.unit}/s, "
+            f"{p.elapsed:.1f} s (Ctrl-C to stop)")
 
 
 STOPPED_HELP = """  p (or Enter): play the best move found so far
@@ -49,7 +49,10 @@ class Watch:
     `interval` seconds, only when `out` is a terminal), and Ctrl-C stops the search and
     asks whether to play the best move so far, think on, or quit.
 
-    `clock` measures the elapsed time shown (tests give a stepping one).
+    `clock` measures the elapsed time shown (tests give a stepping one). `search`
+    gets an Info sink and a Stop; its Infos feed the live line (see Running), which
+    starts from `depth` and `unit` (a fixed-depth search works at its limit; MCTS
+    counts simulations).
     """
 
     def __init__(self, inp: TextIO, out: TextIO, clock: Callable[[], float] = time.perf_counter,
@@ -58,10 +61,10 @@ class Watch:
         self.delay, self.interval = delay, interval
         self.shown = 0  # length of the progress line on the screen, 0 if none
 
-    def run(self, game: AnyGame, state: Any, search: Callable[[Stop], SearchResult],
-            new_stop: Callable[[], Stop]) -> SearchResult:
+    def run(self, game: AnyGame, state: Any, search: Callable[[InfoSink, Stop], SearchResult],
+            new_stop: Callable[[], Stop], depth: int = 0, unit: str = "nodes") -> SearchResult:
         while True:
-            running = Running(lambda on_info, stop: search(stop), new_stop(), name="search")
+            running = Running(search, new_stop(), name="search", depth=depth, unit=unit)
             try:
                 self.wait(running)
             except KeyboardInterrupt:
@@ -75,7 +78,7 @@ class Watch:
                     raise Unresponsive(f"the search did not stop within {STOP_WAIT:g} s "
                                        "of Ctrl-C") from None
                 result = playable(game, state, running.result())
-                if self.ask(game, running.stopper, result) == "c":
+                if self.ask(game, running.progress(), result) == "c":
                     continue
                 return result
             self.clear()
@@ -87,7 +90,7 @@ class Watch:
         while not running.wait(self.interval):
             elapsed = self.clock() - start
             if tty and elapsed >= self.delay:
-                self.draw(progress_line(running.stopper, elapsed))
+                self.draw(progress_line(replace(running.progress(), elapsed=elapsed)))
 
     def draw(self, text: str) -> None:
         self.out.write("\r" + text.ljust(self.shown))
@@ -100,9 +103,9 @@ class Watch:
             self.out.flush()
             self.shown = 0
 
-    def ask(self, game: AnyGame, stop: Stop, result: SearchResult) -> str:
+    def ask(self, game: AnyGame, progress: Progress, result: SearchResult) -> str:
         """'p' or 'c'; raises Quit on 'q', end of input or a second Ctrl-C."""
-        where = f"at {depth_text(stop.depth, stop.unit)}" if stop.depth else "early"
+        where = f"at {depth_text(progress.depth, progress.unit)}" if progress.depth else "early"
         move = game.format_move(result.action) if result.action is not None else "none"
         if math.isinf(result.value):
             move = f"none judged yet; it would play {move}"

@@ -128,8 +128,6 @@ def search_root(
             value, pv = child(game.result(state, action), action, 1, alpha, beta)
             if (value > best_value) if maximize else (value < best_value):
                 best_value, best_action, best_pv = value, action, [action, *pv]
-                if ctx.stop is not None:
-                    ctx.stop.best = action  # for a progress display
             if prune:
                 if maximize:
                     if best_value >= beta:

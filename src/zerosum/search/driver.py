@@ -77,7 +77,6 @@ def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = 
                                 algorithm=algorithm, plies=decision.plies)
         # Decided: to the end (depth None); else the depth the kernel's look reached.
         answer = Pass(0 if decision.decided else decision.depth, move, decision.value)
-        stop.best = kernel.action(move)
         if on_info is not None:
             on_info(info(kernel, answer, decision, clock))
         return result(kernel, answer, decision, True, clock, algorithm)
@@ -97,7 +96,6 @@ def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = 
             break
         done, complete = this, True
         verdict = kernel.verdict(this.value)
-        stop.depth, stop.best = depth, kernel.action(this.move)  # for a live display
         if on_info is not None:
             on_info(info(kernel, done, verdict, clock))
         if (verdict.decided and not verdict.search_on) or stop.expired():

@@ -159,18 +159,15 @@ def mcts_search(
     every `every` simulations (nodes: simulations; depth: the tree's depth; visits:
     the root moves' visits; root_moves: each root move's MoveStats). `tracer` receives
     a Simulation after each simulation (what each of its four steps did); it draws
-    nothing from the random generator, so a traced search is the same search. `stop`
-    also gets the live progress: nodes_used = simulations, depth = tree depth, best =
-    the most visited move so far. A proven root is decided (MCTS-Solver), with no
-    plies: see Tree.result.
+    nothing from the random generator, so a traced search is the same search. A node
+    budget on `stop` counts simulations (its nodes_used: the simulations so far). A
+    proven root is decided (MCTS-Solver), with no plies: see Tree.result.
     """
     if every < 1:
         raise ValueError(f"every must be 1 or more, not {every}")
     if seconds is None and simulations is None and stop is None:
         simulations = DEFAULT_SIMULATIONS
     budget = Stop(seconds=seconds, nodes=simulations, clock=clock)
-    progress = stop if stop is not None else budget
-    progress.unit = "simulations"
     rng = random.Random(seed)
     scale = Scale(bounds)
     timer = Clock()
@@ -186,14 +183,10 @@ def mcts_search(
         budget.nodes_used = done
         if stop is not None:
             stop.nodes_used += 1  # a node budget on `stop` counts simulations too
-        if done % every == 0:
-            progress.depth, progress.best = tree.max_depth, best_child_action(root)
-            if on_info is not None:
-                on_info(_info(tree, root, done, timer))
+        if done % every == 0 and on_info is not None:
+            on_info(_info(tree, root, done, timer))
     stopped = stop is not None and stop.requested
-    result = tree.result(root, done, timer, complete=not stopped)
-    progress.depth, progress.best = tree.max_depth, result.action
-    return result
+    return tree.result(root, done, timer, complete=not stopped)
 
 
 class Tree:

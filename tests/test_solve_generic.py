@@ -3,6 +3,7 @@ counts, cross-checked against alpha-beta and against checkers' own retrograde an
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -186,6 +187,30 @@ def test_zerosum_solve_after_moves_and_a_drawn_line_cut_short(
     assert "value:               0 (draw, proven)\nbest move:           A4-B3\npositions:" in out
 
 
+MYGAME = str(Path(__file__).parents[1] / "docs" / "examples" / "mygame.py")
+
+
+def test_zerosum_solve_takes_a_persons_own_game_file(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Twenty-one (take 1-3 of 21, the last one wins): the first player wins by leaving
+    a multiple of 4, so only taking 1 wins; after 3 and 3, 15 are left and 3 wins."""
+    assert main(["solve", "--game-file", MYGAME, "--all-moves"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[:6] == [
+        "value:               +1 (First wins in 11 plies)",
+        "best move:           1",
+        "move 1:              +1 (First wins in 11 plies)",
+        "move 2:              -1 (Second wins in 10 plies)",
+        "move 3:              -1 (Second wins in 10 plies)",
+        "principal variation: 1 1 3 1 3 1 3 1 3 1 3",
+    ]
+    assert rows[6].startswith("positions:           42 solved in ")
+    assert main(["solve", "--game-file", MYGAME, "--moves", "3 3",
+                 "--no-pv"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "value:               +1 (First wins in 7 plies)", "best move:           3"]
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["tictactoe", "--budget", "100"], "zerosum: error: tictactoe: more than 100 positions "
      "(about 0.03 MB): too big to solve exhaustively; try a position nearer the end, or a "
@@ -194,6 +219,13 @@ def test_zerosum_solve_after_moves_and_a_drawn_line_cut_short(
     (["tictactoe", "1", "4", "2", "5", "3", "6"],
      "zerosum: error: move 6 (6): the game is already over"),
     (["tictactoe", "--budget", "0"], "--budget"),
+    ([], "zerosum: error: name a game (e.g. zerosum solve tictactoe) or give --game-file"),
+    (["--all-moves"], "zerosum: error: these flags go with --game-file"),
+    (["--game-file", MYGAME, "tictactoe"],
+     "zerosum: error: give a game name or --game-file, not both (tictactoe)"),
+    (["--game-file", MYGAME, "--moves", "3 9"],
+     "zerosum: error: move 2 (9): not a legal move here: '9'"),
+    (["--game-file", "no-such-game.py"], "zerosum: error: game file no-such-game.py: no such file"),
 ])
 def test_zerosum_solve_refuses_in_one_line(args: list[str], message: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,10 +4,11 @@ Twenty-one counters lie on the table. The players take turns taking 1, 2 or 3 of
 whoever takes the last counter wins. (The first player wins with best play: leave a
 multiple of 4.)
 
-Play it, count its move paths, or check it:
+Play it, count its move paths, solve it, or check it:
 
     zerosum play --game-file docs/examples/mygame.py --opponent alphabeta
     zerosum perft --game-file docs/examples/mygame.py --depth 5
+    zerosum solve --game-file docs/examples/mygame.py --all-moves
 
 The convention: the file defines GAME, a game object. GameBase supplies everything but
 the six methods below (the evaluation defaults to 0, "unknown"; moves are written with

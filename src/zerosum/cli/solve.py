@@ -6,7 +6,8 @@ its own: it adds its arguments to the game's subparser and returns the report as
 (label, text) rows, yielded as each is proven (the command prints each at once). Every
 other game is solved by the generic solver (search/solve.py), which solves every
 position reachable from the one asked about, within a budget of positions, and says so
-when the game is too big for it.
+when the game is too big for it; so is a person's own game, `zerosum solve --game-file
+mygame.py [--moves "..."]`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from zerosum.cli.table import StderrProgress
 from zerosum.convert import int_arg
 from zerosum.game import AnyGame, InputError, format_value, replay
+from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.search.solve import DEFAULT_BUDGET, Solved, TooBig, Unsolvable, solve
 
@@ -32,7 +34,21 @@ def register(sub: Any) -> None:
                        description="Solve a position exactly: with a game's own perfect "
                        "solver where it has one (Connect Four), else by searching every "
                        "position reachable from it (small games, or late positions).")
-    games = p.add_subparsers(title="games", metavar="GAME", dest="solve_game", required=True)
+    # A person's own game: these stand before any GAME name (the file is read when run).
+    p.add_argument("--game-file", metavar="FILE", help=GAME_FILE_HELP)
+    p.add_argument("--moves", dest="file_moves", metavar="MOVES",
+                   help="with --game-file: the moves from the start, separated by spaces, "
+                   "as you would type them in play")
+    p.add_argument("--all-moves", action="store_true", dest="file_all_moves",
+                   help="with --game-file: also every legal move's value")
+    p.add_argument("--no-pv", action="store_true", dest="file_no_pv",
+                   help="with --game-file: skip the principal variation")
+    p.add_argument("--budget", type=int_arg(1, MAX_BUDGET), dest="file_budget",
+                   metavar="POSITIONS", help="with --game-file: the most positions to solve "
+                   f"(default: {DEFAULT_BUDGET}, about 300 bytes of memory each)")
+    p.add_argument("--no-check", action="store_true",
+                   help="with --game-file: skip the conformance check of the game")
+    games = p.add_subparsers(title="games", metavar="GAME", dest="solve_game")
     for spec in all_games():
         if spec.solver is not None:
             g = games.add_parser(spec.name, help=spec.solver.help,
@@ -60,21 +76,44 @@ def add_generic(games: Any, spec: GameSpec) -> None:
     add_options(g, spec.options)
 
 
+FILE_FLAGS = ("file_moves", "file_all_moves", "file_no_pv", "file_budget", "no_check")
+
+
 def run(args: argparse.Namespace) -> int:
-    spec = get_game(args.solve_game)
     cpu0 = time.process_time()
     # Long solves report on stderr as `zerosum table` does (after 2 s); stdout keeps
     # only the answer.
     args.progress = StderrProgress()
-    rows = spec.solver.rows(args) if spec.solver is not None else generic_rows(spec, args)
-    for label, text in rows:
-        print(f"{label + ':':<{LABEL_WIDTH}} {text}", flush=True)
+    if args.game_file is not None:
+        if args.solve_game is not None:
+            raise InputError(f"give a game name or --game-file, not both ({args.solve_game})")
+        spec, game = load_checked(args.game_file, check=not args.no_check)
+        args.line = (args.file_moves or "").split()
+        args.all_moves, args.no_pv = args.file_all_moves, args.file_no_pv
+        args.budget = args.file_budget or DEFAULT_BUDGET
+        with blame(args.game_file):
+            show(generic_rows(spec, args, game))
+    else:
+        if any(getattr(args, flag) for flag in FILE_FLAGS):
+            raise InputError("these flags go with --game-file; for a named game they follow "
+                             "its name, e.g. zerosum solve tictactoe --all-moves")
+        if args.solve_game is None:
+            raise InputError("name a game (e.g. zerosum solve tictactoe) or give --game-file")
+        spec = get_game(args.solve_game)
+        show(spec.solver.rows(args) if spec.solver is not None else generic_rows(spec, args))
     print(f"{'CPU time:':<{LABEL_WIDTH}} {time.process_time() - cpu0:.3f} s")
     return 0
 
 
-def generic_rows(spec: GameSpec, args: argparse.Namespace) -> Iterator[tuple[str, str]]:
-    game = spec.create(**{o.name: getattr(args, o.name) for o in spec.options})
+def show(rows: Iterator[tuple[str, str]]) -> None:
+    for label, text in rows:
+        print(f"{label + ':':<{LABEL_WIDTH}} {text}", flush=True)
+
+
+def generic_rows(spec: GameSpec, args: argparse.Namespace,
+                 game: AnyGame | None = None) -> Iterator[tuple[str, str]]:
+    if game is None:
+        game = spec.create(**{o.name: getattr(args, o.name) for o in spec.options})
     state = replay(game, game.initial_state(), args.line)
     if game.is_terminal(state):
         raise InputError(f"the game is over in that position: {game.outcome(state)}")

@@ -44,10 +44,10 @@ class BuildNative(build_ext):
 NATIVE = [
     # The Connect Four solver's search (its Python twin: games/connect4/solver.py).
     Extension("zerosum.games.connect4._solver", ["src/zerosum/games/connect4/_solver.c"],
-              optional=True),
+              depends=["src/zerosum/games/connect4/_bitboard.h"], optional=True),
     # The Connect Four engine's node function (its Python twin: games/connect4/engine.py).
     Extension("zerosum.games.connect4._engine", ["src/zerosum/games/connect4/_engine.c"],
-              optional=True),
+              depends=["src/zerosum/games/connect4/_bitboard.h"], optional=True),
     # Checkers' move generator, perft, evaluation and engine search (games/checkers/*.py).
     Extension("zerosum.games.checkers._checkers", ["src/zerosum/games/checkers/_checkers.c"],
               optional=True),

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import subprocess
 import sys
-import sysconfig
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sanitized import run_sanitized
 
 from zerosum import native
 from zerosum.games.checkers import Checkers, State
@@ -331,26 +330,4 @@ print("sanitized ok")
 
 def test_the_compiled_checkers_under_address_and_undefined_behaviour_sanitizers(
         tmp_path: Path) -> None:
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("no gcc here to build the sanitized module")
-    asan = subprocess.run([gcc, "-print-file-name=libasan.so"], capture_output=True,
-                          text=True).stdout.strip()
-    if not os.path.isabs(asan):
-        pytest.skip("gcc has no AddressSanitizer runtime here")
-    target = tmp_path / "_checkers.so"
-    build = subprocess.run(
-        [gcc, "-shared", "-fPIC", "-std=c99", "-O1", "-g", "-fno-omit-frame-pointer",
-         "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-         "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-missing-field-initializers",
-         f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", str(target)],
-        capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr  # -Werror: warnings fail the test too
-    script = tmp_path / "run.py"
-    script.write_text(SANITIZED_RUN)
-    env = {**os.environ, "LD_PRELOAD": asan, "ASAN_OPTIONS": "detect_leaks=0",
-           "UBSAN_OPTIONS": "print_stacktrace=1", "ZEROSUM_NATIVE": "1"}
-    done = subprocess.run([sys.executable, str(script), str(target)], env=env,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and "sanitized ok" in done.stdout, done.stderr[-3000:]
-    assert "runtime error" not in done.stderr, done.stderr[-3000:]
+    run_sanitized(SOURCE, SANITIZED_RUN, tmp_path)

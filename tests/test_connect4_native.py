@@ -11,10 +11,10 @@ import random
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from sanitized import run_sanitized
 
 from zerosum import native
 from zerosum.games.connect4.game import position_from_stones
@@ -175,30 +175,7 @@ print("sanitized ok")
 
 
 def test_the_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("no gcc here to build the sanitized kernel")
-    asan = subprocess.run([gcc, "-print-file-name=libasan.so"], capture_output=True,
-                          text=True).stdout.strip()
-    if not os.path.isabs(asan):
-        pytest.skip("gcc has no AddressSanitizer runtime here")
-    target = tmp_path / "_solver.so"
-    build = subprocess.run(
-        [gcc, "-shared", "-fPIC", "-std=c99", "-O1", "-g", "-fno-omit-frame-pointer",
-         "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-         "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-missing-field-initializers",
-         f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", str(target)],
-        capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr  # -Werror: warnings fail the test too
-    script = tmp_path / "run.py"
-    script.write_text(SANITIZED_RUN)
-    env = {**os.environ, "LD_PRELOAD": asan, "ASAN_OPTIONS": "detect_leaks=0",
-           "UBSAN_OPTIONS": "print_stacktrace=1", "ZEROSUM_NATIVE": "1"}
-    done = subprocess.run([sys.executable, str(script), str(target),
-                           str(DATA / "Test_L2_R1")], env=env, capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0 and "sanitized ok" in done.stdout, done.stderr[-3000:]
-    assert "runtime error" not in done.stderr, done.stderr[-3000:]
+    run_sanitized(SOURCE, SANITIZED_RUN, tmp_path, str(DATA / "Test_L2_R1"))
 
 
 def test_solve_rows_report_each_null_window_and_the_bounds() -> None:

@@ -43,7 +43,7 @@
 #define ERROR LLONG_MIN  /* a Python exception is set: unwind */
 #define CHECK_MASK 255   /* observe every 256 nodes, as the closure */
 
-typedef uint64_t bitboard;
+#include "_bitboard.h"
 
 typedef struct {
     PyObject_HEAD
@@ -60,33 +60,10 @@ typedef struct {
     long long nodes, hits;
 } Search;
 
-/* Bits set, without assuming the popcnt instruction (a portable build may not have it). */
-static int popcount(bitboard x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
-
-/* The empty cells that would complete a four of `p` (bitboard.threat_finder, unrolled
- * alike; no memo: recomputing is cheaper here). Bits shifted past bit 63 are lost, as
- * `board` would mask them off anyway. */
+/* The cells that would complete a four of `p` on this kernel's board (_bitboard.h). */
 static bitboard threats(const Search *s, bitboard p, bitboard mask)
 {
-    const int h1 = s->h1, h0 = h1 - 1, h2 = h1 + 1;
-    bitboard r = (p << 1) & (p << 2) & (p << 3);
-    bitboard up, down;
-    up = p << h1; down = p >> h1;
-    r |= up & (p << 2 * h1) & ((p << 3 * h1) | down);
-    r |= down & (p >> 2 * h1) & ((p >> 3 * h1) | up);
-    up = p << h0; down = p >> h0;
-    r |= up & (p << 2 * h0) & ((p << 3 * h0) | down);
-    r |= down & (p >> 2 * h0) & ((p >> 3 * h0) | up);
-    up = p << h2; down = p >> h2;
-    r |= up & (p << 2 * h2) & ((p << 3 * h2) | down);
-    r |= down & (p >> 2 * h2) & ((p >> 3 * h2) | up);
-    return r & s->board & ~mask;
+    return threats_on(s->h1, s->board, p, mask);
 }
 
 /* engine.evaluation's `evaluate`: the estimate from the mover's side within

@@ -35,7 +35,7 @@
 #define RANK_MASK ((1 << RANK_BITS) - 1)
 #define ERROR INT_MIN /* a Python exception is set: unwind */
 
-typedef uint64_t bitboard;
+#include "_bitboard.h"
 
 /* One table slot. A slot belongs to the table only if its generation is the table's:
  * clearing the table is then one increment, not a pass over the memory. */
@@ -66,34 +66,10 @@ typedef struct {
     PyObject *checkpoint; /* borrowed, for the duration of one `negamax` call */
 } Kernel;
 
-/* Bits set, without the popcnt instruction (a portable build may not assume it, and
- * gcc's fallback is a library call): the usual halving sums. */
-static int popcount(bitboard x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
-
-/* The cells that would complete a four of `p` (bitboard.threat_finder, unrolled the same
- * way; no memo: here recomputing is cheaper than remembering). Bits shifted past bit 63
- * are lost, as they would be masked off by `board` anyway. */
+/* The cells that would complete a four of `p` on this kernel's board (_bitboard.h). */
 static bitboard threats(const Kernel *k, bitboard p, bitboard mask)
 {
-    const int h1 = k->h1, h0 = h1 - 1, h2 = h1 + 1;
-    bitboard r = (p << 1) & (p << 2) & (p << 3);
-    bitboard up, down;
-    up = p << h1; down = p >> h1;
-    r |= up & (p << 2 * h1) & ((p << 3 * h1) | down);
-    r |= down & (p >> 2 * h1) & ((p >> 3 * h1) | up);
-    up = p << h0; down = p >> h0;
-    r |= up & (p << 2 * h0) & ((p << 3 * h0) | down);
-    r |= down & (p >> 2 * h0) & ((p >> 3 * h0) | up);
-    up = p << h2; down = p >> h2;
-    r |= up & (p << 2 * h2) & ((p << 3 * h2) | down);
-    r |= down & (p >> 2 * h2) & ((p >> 3 * h2) | up);
-    return r & k->board & ~mask;
+    return threats_on(k->h1, k->board, p, mask);
 }
 
 /* -- the table: the Python dict's behaviour (exact keys, `len`, `clear`) ----------- */

@@ -1,0 +1,44 @@
+"""A native kernel built under AddressSanitizer and UBSan and run on a script: the one
+recipe the native tests share (compiled with warnings as errors, as the real build's
+warnings would be)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+
+def run_sanitized(source: Path, script: str, tmp_path: Path, *args: str) -> None:
+    """Build `source` with the sanitizers into tmp_path, then run `script` (given the
+    built module's path and `args`) with the sanitizers' runtime preloaded; the script
+    prints "sanitized ok" when its checks pass. Skipped where gcc or its ASan runtime
+    is missing."""
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("no gcc here to build the sanitized module")
+    asan = subprocess.run([gcc, "-print-file-name=libasan.so"], capture_output=True,
+                          text=True).stdout.strip()
+    if not os.path.isabs(asan):
+        pytest.skip("gcc has no AddressSanitizer runtime here")
+    target = tmp_path / f"{source.stem}.so"
+    build = subprocess.run(
+        [gcc, "-shared", "-fPIC", "-std=c99", "-O1", "-g", "-fno-omit-frame-pointer",
+         "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+         "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-missing-field-initializers",
+         f"-I{sysconfig.get_paths()['include']}", str(source), "-o", str(target)],
+        capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr  # -Werror: warnings fail the test too
+    run = tmp_path / "run.py"
+    run.write_text(script)
+    env = {**os.environ, "LD_PRELOAD": asan, "ASAN_OPTIONS": "detect_leaks=0",
+           "UBSAN_OPTIONS": "print_stacktrace=1", "ZEROSUM_NATIVE": "1"}
+    done = subprocess.run([sys.executable, str(run), str(target), *args], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "sanitized ok" in done.stdout, done.stderr[-3000:]
+    assert "runtime error" not in done.stderr, done.stderr[-3000:]

@@ -103,7 +103,7 @@ def test_a_kind_registered_from_outside_is_everywhere(monkeypatch: pytest.Monkey
     with pytest.raises(InputError,
                        match=r"give the COMMAND, course:echo\[,SETTING=VALUE...\]:COMMAND$"):
         agent_from_spec(ttt, "course:echo:")
-    with pytest.raises(InputError, match="unknown player 'course' for connect4"):
+    with pytest.raises(InputError, match="course:echo does not play connect4"):
         agent_from_spec(c4, "course:echo:./a.out")
     with pytest.raises(ValueError, match="registered twice"):
         register(PlayerKind("course:echo", "again", build))

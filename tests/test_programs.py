@@ -55,7 +55,9 @@ def test_a_spec_is_kind_settings_and_command() -> None:
     ("course:comp3608,time=0:python3", "time must be"),
     ("ugi:no-such-program-here", "no program 'no-such-program-here' on the PATH"),
     ("course:comp3608,dir=/nonexistent:python3", "dir '/nonexistent': no such folder"),
-    ("course:maxconnect4:python3", "unknown player 'course' for connect4"),
+    ("course:maxconnect4:python3", "player 'course:maxconnect4:python3': "
+     "course:maxconnect4 does not play connect4"),
+    ("course:maxconnect4,depth=2:python3", "course:maxconnect4 does not play connect4"),
 ])
 def test_a_bad_spec_is_one_line_naming_it(spec: str, message: str) -> None:
     with pytest.raises(InputError) as e:

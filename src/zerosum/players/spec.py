@@ -41,6 +41,10 @@ def split_name(spec: GameSpec, text: str) -> tuple[str, str, str | None]:
         if text.startswith(name + ","):
             settings, _, argument = text[len(name) + 1:].partition(":")
             return name, settings, argument
+    for kind in all_kinds():  # a program of another course's game, named as such
+        if kind.argument is not None and text.startswith((kind.name + ":", kind.name + ",")):
+            raise InputError(f"player {shown(text, 40)}: {kind.name} does not play "
+                             f"{spec.name}")
     name, _, rest = text.partition(":")
     return name, rest, None
 

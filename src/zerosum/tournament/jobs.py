@@ -64,6 +64,15 @@ def strings(x: object, n: int | None = None) -> bool:
         and (n is None or len(x) == n)
 
 
+def stored_json(record: Any) -> str:
+    """A dataclass (a job, the settings) as stored: `late` left out at its default, as
+    they were written before a move could be forfeit, so old databases read the same."""
+    data = asdict(record)
+    if data.get("late") == "game":
+        del data["late"]
+    return json.dumps(data, sort_keys=True)
+
+
 @dataclass(frozen=True)
 class GameJob:
     """Everything a worker needs to play one game, and nothing that lives in a process.
@@ -92,10 +101,7 @@ class GameJob:
     late: str = "game"  # a late move forfeits the "game" or the "move" (the side passes)
 
     def to_json(self) -> str:
-        data = asdict(self)
-        if self.late == "game":
-            del data["late"]  # as jobs were written before a move could be forfeit
-        return json.dumps(data, sort_keys=True)
+        return stored_json(self)
 
     @classmethod
     def from_json(cls, text: str) -> GameJob:

@@ -10,10 +10,9 @@ tournament has played about as many games of each pairing.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from itertools import count
 from typing import Any
 
@@ -26,6 +25,7 @@ from zerosum.tournament.jobs import (
     is_int,
     is_number,
     load_object,
+    stored_json,
     strings,
 )
 
@@ -53,10 +53,7 @@ class Settings:
     late: str = "game"  # what a late move forfeits: the "game", or the "move" (it passes)
 
     def to_json(self) -> str:
-        data = asdict(self)
-        if self.late == "game":
-            del data["late"]  # as settings were written before a move could be forfeit
-        return json.dumps(data, sort_keys=True)
+        return stored_json(self)
 
     @classmethod
     def from_json(cls, text: str) -> Settings:

@@ -131,9 +131,9 @@ def test_an_sprt_stops_once_decided(tmp_path: Path, capsys: pytest.CaptureFixtur
     (["--agent", "random", "--agent", str(AGENT_FILES / "exits.py") + ":at=make"],
      "exits.py, line 19: sys.exit(0) called while making the agent"),
     (["--agent", "iterative:time=1e308", "--agent", "random"],
-     "player 'iterative:time=1e308': time must be a number above 0 and at most 86400"),
+     "player 'iterative:time=1e308': time must be a number above 0 and at most 86,400"),
     (["--agent", "engine:time=inf", "--agent", "random", "--move-timeout", "1"],
-     "time must be a number above 0 and at most 86400, not 'inf'"),
+     "time must be a number above 0 and at most 86,400, not 'inf'"),
 ])
 def test_bad_input_is_one_line_and_status_2_and_leaves_no_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

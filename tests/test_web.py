@@ -268,8 +268,10 @@ def test_server_bounds_time_and_nodes() -> None:
             for request, error in [
                 ({"player": "deep-blue"}, "unknown player 'deep-blue'; choose from random, "
                  "minimax, alphabeta, depth-limited, iterative, mcts, engine, solver"),
-                ({"seconds": -1}, "seconds must be a positive number, not -1"),
-                ({"depth": 99}, "depth must be a whole number 0-64, not 99"),
+                ({"seconds": -1}, "seconds must be a number above 0 and at most 86,400, not -1"),
+                ({"seconds": 10**400}, "seconds must be a number above 0 and at most 86,400, "
+                 "not '100000000000000000000000'... (401 characters)"),
+                ({"depth": 99}, "depth must be a whole number from 0 to 64, not 99"),
                 # the catalogue's limit, refused before any search starts
                 ({"player": "depth-limited", "depth": 0},
                  "depth-limited needs a depth of 1 or more"),
@@ -527,16 +529,17 @@ def test_wrong_json_types_get_400_everywhere(client: TestClient) -> None:
         ("/api/explain", {"tree": "[1 2]", "algorithm": ["minimax"]},
          "algorithm must be one of alphabeta, minimax, mcts"),
         ("/api/explain", {"game": "tictactoe", "depth": 2.0},
-         "depth must be a whole number from 1 to 4"),
+         "depth must be a whole number from 1 to 4, not 2.0"),
     ]:
         assert bad(client.post(url, json=body)) == error, (url, body)
     with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
         for request, error in [
             ({"player": ["engine"]}, "unknown player [\"engine\"]; choose from random, "
              "minimax, alphabeta, depth-limited, iterative, mcts, engine, solver"),
-            ({"depth": 3.0}, "depth must be a whole number 0-64, not 3.0"),
-            ({"seconds": "1"}, "seconds must be a positive number, not '1'"),
-            ({"seconds": float("nan")}, "seconds must be a positive number, not NaN"),
+            ({"depth": 3.0}, "depth must be a whole number from 0 to 64, not 3.0"),
+            ({"seconds": "1"}, "seconds must be a number above 0 and at most 86,400, not '1'"),
+            ({"seconds": float("nan")},
+             "seconds must be a number above 0 and at most 86,400, not NaN"),
         ]:
             ws.send_json({"type": "think", **request})
             assert ws.receive_json() == {"type": "error", "error": error}
@@ -600,7 +603,7 @@ def test_long_values_are_cut_short_in_error_messages(client: TestClient) -> None
     with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
         ws.send_json({"type": "think", "depth": 10**60})
         assert ws.receive_json()["error"] == (
-            "depth must be a whole number 0-64, not '100000000000000000000000'... "
+            "depth must be a whole number from 0 to 64, not '100000000000000000000000'... "
             "(61 characters)")
 
 

@@ -175,10 +175,13 @@ def test_a_bad_budget_is_refused_and_the_socket_stays_open(client: TestClient) -
                                   "/analysis") as ws:
         for seconds, shown in ((0, "0"), (-1, "-1"), ("5", "'5'"), (True, "true"),
                                ([[1]], "[[1]]"), (-10**60, "'-10000000000000000000000'... "
-                                                           "(62 characters)")):
+                                                           "(62 characters)"),
+                               # too big for a float: refused by its range, not converted
+                               (10**400, "'100000000000000000000000'... (401 characters)")):
             ws.send_json({"type": "analyse", "seconds": seconds})
             assert ws.receive_json() == {
-                "type": "error", "error": f"seconds must be a positive number, not {shown}"}
+                "type": "error",
+                "error": f"seconds must be a number above 0 and at most 86,400, not {shown}"}
         ws.send_json({"type": "analyse", "seconds": 100})  # the server caps it at 60
         assert ws.receive_json()["seconds"] == 60.0
 

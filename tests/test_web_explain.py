@@ -218,7 +218,7 @@ def test_connect_four_and_bad_positions(client: TestClient) -> None:
         return bad(client.post("/api/explain", json=body))
 
     assert refused(game="connect4", moves="4 4", depth=5) == (
-        "depth must be a whole number from 1 to 4")
+        "depth must be a whole number from 1 to 4, not 5")
     assert refused(game="checkers", depth=4) == (
         "checkers at depth 4 has over 3,000 nodes from this position; choose a smaller depth")
     assert refused(game="tictactoe", moves="1 5 5", depth=2) == (
@@ -298,9 +298,9 @@ def test_mcts_on_a_game_position(client: TestClient) -> None:
         return bad(client.post("/api/explain", json={"algorithm": "mcts", **body}))
 
     assert refused(game="tictactoe", simulations=0) == (
-        "simulations must be a whole number from 1 to 300")
+        "simulations must be a whole number from 1 to 300, not 0")
     assert refused(game="tictactoe", seed=-1) == (
-        "seed must be a whole number from 0 to 2,147,483,647")
+        "seed must be a whole number from 0 to 2,147,483,647, not -1")
     assert refused(game="tictactoe", moves="1 4 2 5 3") == (
         "the game is already over in this position: nothing to search")
     assert refused(game="tictactoe", seed=True).startswith("seed must be")

@@ -35,16 +35,20 @@ def test_a_move_is_checked_by_the_game_and_changes_the_state() -> None:
 @pytest.mark.parametrize(("message", "error"), [
     ("move 5", "a message is a JSON object"),
     ({"type": "fly"}, "unknown message type 'fly'"),
-    ({"type": "move", "move": 5}, "move: expected str, not 5"),
+    ({"type": "move", "move": 5}, "move must be text, not 5"),
     ({"type": "think", "player": "deep blue", "depth": 3, "seconds": 1},
      "unknown player 'deep blue' for tictactoe; choose from random, minimax, alphabeta, "
      "depth-limited, iterative, mcts"),
     ({"type": "think", "player": "alphabeta", "depth": -3, "seconds": 1},
-     "depth: must be from 1 to 99, not -3"),
+     "depth must be a whole number from 1 to 99, not -3"),
     ({"type": "think", "player": "alphabeta", "depth": True, "seconds": 1},
-     "depth: expected int, not True"),
+     "depth must be a whole number from 1 to 99, not true"),
     ({"type": "think", "player": "alphabeta", "depth": 3, "seconds": 0},
-     "seconds: must be from 0.01 to 3600, not 0.0"),
+     "seconds must be a number from 0.01 to 3600, not 0"),
+    # a number too big for a float is refused for its range, never converted
+    ({"type": "think", "player": "alphabeta", "depth": 3, "seconds": 10**400},
+     "seconds must be a number from 0.01 to 3600, not '100000000000000000000000'... "
+     "(401 characters)"),
     ({"type": "step", "index": 0}, "nothing to step through: explain a position first"),
 ])
 def test_a_bad_message_is_one_line_of_error_and_changes_nothing(message: Any,
@@ -100,7 +104,7 @@ def test_an_explanation_steps_through_every_node_of_the_traced_search() -> None:
     step = c.snapshot()["step"]
     assert step["text"] == "the root: value +0.111, window [-inf, +0.111]"
     c.handle({"type": "step", "index": 7})
-    assert c.snapshot()["error"] == "index: must be from 0 to 6, not 7"
+    assert c.snapshot()["error"] == "index must be a whole number from 0 to 6, not 7"
 
 
 def test_the_widget_module_is_the_page_board_module_and_the_widget_joined() -> None:

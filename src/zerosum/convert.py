@@ -21,6 +21,7 @@ argparse prints as a one-line usage error.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
 from collections.abc import Callable
@@ -48,16 +49,24 @@ def one_line(message: str) -> str:
     return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
+def _number(x: float) -> str:
+    """A bound as a person reads it: whole numbers exactly, grouped by thousands from
+    10,000 on (never 1e+12), others as %g."""
+    if isinstance(x, int) or x.is_integer():
+        return f"{int(x):,}" if abs(x) >= 10_000 else str(int(x))
+    return f"{x:g}"
+
+
 def _bounds(kind: str, lo: float | None, hi: float | None, lo_open: bool = False) -> str:
     if lo_open and lo is not None:
-        low = f"above {lo:g}"
-        return f"{kind} {low}" + (f" and at most {hi:g}" if hi is not None else "")
+        low = f"above {_number(lo)}"
+        return f"{kind} {low}" + (f" and at most {_number(hi)}" if hi is not None else "")
     if lo is not None and hi is not None:
-        return f"{kind} from {lo:g} to {hi:g}"
+        return f"{kind} from {_number(lo)} to {_number(hi)}"
     if lo is not None:
-        return f"{kind}, {lo:g} or more"
+        return f"{kind}, {_number(lo)} or more"
     if hi is not None:
-        return f"{kind}, at most {hi:g}"
+        return f"{kind}, at most {_number(hi)}"
     return kind
 
 
@@ -113,6 +122,39 @@ def parse_range(text: str, what: str = "", *, lo: int = 0, hi: int = MAX_INT) ->
                              f"not {shown(text)}")
         out.update(range(a, b + 1))
     return sorted(out)
+
+
+def brief(value: object) -> str:
+    """A value a request or a file carried, for an error message: text quoted and cut
+    short as `shown` does; anything else as JSON would write it, cut the same way."""
+    if isinstance(value, str):
+        return shown(value)
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 24 else shown(text)
+
+
+def json_number(value: object, what: str, *, lo: float | None = None,
+                hi: float | None = None, lo_open: bool = False,
+                whole: bool = False) -> float:
+    """A number a JSON document carried (a request, a message, a stored setting), in
+    [lo, hi] ((lo, hi] with `lo_open`), with the same message as `parse_float` and
+    `parse_int` give for text. The range is checked before any conversion: Python
+    compares a 400-digit integer with a float exactly, while float() of it overflows.
+    `whole`: a JSON integer only (not 3.0, not true); the value is returned as it came
+    (an int), else as a float."""
+    kinds: tuple[type, ...] = (int,) if whole else (int, float)
+    ok = isinstance(value, kinds) and not isinstance(value, bool)
+    number: float = value if ok else 0  # type: ignore[assignment]
+    ok = ok and not (isinstance(number, float) and not math.isfinite(number))
+    if lo is not None and (number < lo or (lo_open and number == lo)):
+        ok = False
+    if not ok or (hi is not None and number > hi):
+        expected = _bounds("a whole number" if whole else "a number", lo, hi, lo_open)
+        raise InputError(f"{_subject(what)} {expected}, not {brief(value)}")
+    return number if whole else float(number)
 
 
 # --- argparse types ------------------------------------------------------------------

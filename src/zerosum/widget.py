@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from zerosum.convert import shown
+from zerosum.convert import brief, json_number, shown
 from zerosum.extras import install_hint
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, get_game
@@ -89,15 +89,14 @@ def scope(name: str) -> str:
 
 def field(message: dict[str, Any], name: str, kind: type, lo: float | None = None,
           hi: float | None = None) -> Any:
-    """A message's field of the given type (and range), else InputError."""
+    """A message's field of the given type (and range), else InputError; numbers are
+    checked as every request's are (convert.json_number)."""
     value: Any = message.get(name)
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    fits = isinstance(value, kind) and not (isinstance(value, bool) and kind is not bool)
-    if not fits:
-        raise InputError(f"{name}: expected {kind.__name__}, not {value!r}"[:120])
-    if lo is not None and hi is not None and not lo <= value <= hi:
-        raise InputError(f"{name}: must be from {lo:g} to {hi:g}, not {value!r}")
+    if kind in (int, float):
+        return json_number(value, name, lo=lo, hi=hi, whole=kind is int)
+    if not isinstance(value, kind):
+        what = {str: "text", bool: "true or false"}.get(kind, kind.__name__)
+        raise InputError(f"{name} must be {what}, not {brief(value)}")
     return value
 
 

@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from zerosum.convert import shown
+from zerosum.convert import json_number, shown
 from zerosum.explain import cut_reason, fmt, trace_steps, trace_tree
 from zerosum.game import AnyGame, InputError, format_number, format_value
 from zerosum.games.registry import get_game
@@ -361,9 +361,7 @@ def game_json(body: dict[str, Any]) -> dict[str, Any]:
     moves = body.get("moves", "")
     if not isinstance(moves, str):
         raise InputError("moves must be text, e.g. \"1 5\"")
-    depth = body.get("depth", 2)
-    if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
-        raise InputError(f"depth must be a whole number from 1 to {MAX_DEPTH}")
+    depth = whole(body, "depth", 2, 1, MAX_DEPTH)
     algorithm = algorithm_of(body)
     table = flag(body, "table")
     game = spec.create()
@@ -396,10 +394,7 @@ def game_json(body: dict[str, Any]) -> dict[str, Any]:
 
 def whole(body: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
     """The request's whole number `key` within [lo, hi]."""
-    value = body.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise InputError(f"{key} must be a whole number from {lo:,} to {hi:,}")
-    return value
+    return int(json_number(body.get(key, default), key, lo=lo, hi=hi, whole=True))
 
 
 def position_of(body: dict[str, Any]) -> tuple[AnyGame, Any, Callable[[tuple[Any, ...]], str]]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.websockets import WebSocketDisconnect
 
-from zerosum.convert import one_line, shown
+from zerosum.convert import MAX_SECONDS, json_number, one_line
 from zerosum.game import InputError
 
 MAX_MESSAGE = 4096  # characters of a WebSocket message
@@ -31,19 +31,6 @@ def post(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[Any], item: Any) 
     it once raised in the thread."""
     with contextlib.suppress(RuntimeError):
         loop.call_soon_threadsafe(queue.put_nowait, item)
-
-
-def brief(value: Any) -> str:
-    """A value a client sent, for an error message: text quoted and cut short as the
-    command line does (convert.shown); anything else as JSON would write it, cut the
-    same way when long."""
-    if isinstance(value, str):
-        return shown(value)
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        text = type(value).__name__
-    return text if len(text) <= 24 else shown(text)
 
 
 def nesting(text: str) -> int:
@@ -91,16 +78,13 @@ def parse_json(text: str | bytes, what: str) -> Any:
 def whole(value: Any, what: str, lo: int, hi: int) -> int:
     """`value` if it is a whole number from `lo` to `hi` (a JSON integer: not 1.0, not
     true); an InputError otherwise."""
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise InputError(f"{what} must be a whole number {lo}-{hi}, not {brief(value)}")
-    return value
+    return int(json_number(value, what, lo=lo, hi=hi, whole=True))
 
 
-def positive(value: Any, what: str) -> float:
-    """`value` if it is a positive number (not true, not NaN); an InputError otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise InputError(f"{what} must be a positive number, not {brief(value)}")
-    return float(value)
+def positive(value: Any, what: str, hi: float = MAX_SECONDS) -> float:
+    """`value` if it is a number above 0 and at most `hi` (not true, not NaN, not a
+    400-digit integer); an InputError otherwise."""
+    return json_number(value, what, lo=0, lo_open=True, hi=hi)
 
 
 def reason(error: str) -> str:

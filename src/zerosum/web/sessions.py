@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from zerosum.convert import one_line, shown
+from zerosum.convert import brief, one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import bound_memory, forget, kept_entries
@@ -33,7 +33,7 @@ from zerosum.players.catalogue import (
 from zerosum.records import HUMAN, game_record
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.tournament.jobs import MoveRecord
-from zerosum.web.messages import brief, parse_json, positive, whole
+from zerosum.web.messages import parse_json, positive, whole
 from zerosum.web.views import view_of
 
 MAX_DEPTH = 64

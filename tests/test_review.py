@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from zerosum.cli import main
+from zerosum.game import InputError
 from zerosum.games.registry import get_game
 from zerosum.records import HUMAN, game_record
-from zerosum.review import Value, read_lines, read_pdn, verdict
+from zerosum.review import Value, read_lines, read_pdn, read_records, verdict
 from zerosum.tournament.jobs import MoveRecord
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
@@ -126,7 +127,7 @@ def test_what_the_project_writes_reads_back() -> None:
             names.append(by)
             state = game.result(state, action)
         text, _ = game_record(spec.record, game, start, plies, names, None, today)
-        games = read_pdn(text) if name == "checkers" else read_lines(text)
+        games = read_records(text, spec.record)
         assert [(g.moves, g.position) for g in games] == [(tuple(moves), None)]
 
 
@@ -185,9 +186,11 @@ def test_only_exact_values_give_verdicts() -> None:
 @pytest.mark.parametrize(("text", "args", "error"), [
     (None, ["tictactoe"], "zerosum: error: record missing.txt: no such file"),
     ("", ["tictactoe"], "zerosum: error: no game in the record: expected moves one a "
-     "line (1. 5), or a Connect Four move string"),
+     "line (5, or 1. 5)"),
+    ("", ["connect4"], "zerosum: error: no game in the record: expected moves one a "
+     "line (5, or 1. 5), or a Connect Four move string"),
     ("1. 5\n2. 5\n", ["tictactoe"], "zerosum: error: move 2 (5): cell 5 is not free"),
-    ("1. 5\n3. 1\n", ["tictactoe"], "zerosum: error: line 2: move 3 where move 2 was "
+    ("1. 5\n3. 1\n", ["tictactoe"], "zerosum: error: line 2: move '3' where move 2 was "
      "expected"),
     ("1. 5\nDraw\n", ["tictactoe", "--number", "2"],
      "zerosum: error: game.txt holds 1 game, not 2"),
@@ -205,3 +208,32 @@ def test_bad_records_are_one_line_and_status_2(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.splitlines() == [error]
+
+
+def test_moves_one_a_line_as_a_person_types_them() -> None:
+    """The help promises "moves one a line": a file of ten Connect Four columns, one a
+    line, is one game of ten moves (it was read as five games), as are bare tic-tac-toe
+    cells and checkers moves; a move string still reads as one; mixing is one line."""
+    ten = "4\n4\n3\n5\n2\n6\n4\n4\n1\n7\n"
+    assert [g.moves for g in read_records(ten, "move-string")] == [
+        ("4", "4", "3", "5", "2", "6", "4", "4", "1", "7")]
+    assert [g.moves for g in read_records("4453\nRed wins: four in a row\n",
+                                          "move-string")] == [("4", "4", "5", "3")]
+    assert [g.moves for g in read_records("5\n1\n9\nDraw\n\n1\n2\n", "plain")] == [
+        ("5", "1", "9"), ("1", "2")]
+    # a move string is Connect Four's alone: Take-Stones' 12 is one move
+    assert [g.moves for g in read_records("12\n3\n", "plain")] == [("12", "3")]
+    assert [g.moves for g in read_records("11-15\n22-18\n", "plain")] == [
+        ("11-15", "22-18")]
+    for text, error in [
+            ("4453\n2\n", "line 2: '2' after a move string: give the moves one a line "
+             "or all in the string"),
+            ("5\n2. 1\n", "line 2: '2. 1' mixes numbered and unnumbered moves: number "
+             "every move of a game or none"),
+            ("1. 5\n9\n", "line 2: '9' mixes numbered and unnumbered moves: number "
+             "every move of a game or none"),
+            ("1. 5\n" + "9" * 5000 + ". 1\n", "line 2: move '999999999999999999999999'... "
+             "(5000 characters) where move 2 was expected")]:
+        with pytest.raises(InputError) as e:
+            read_records(text, "move-string")
+        assert str(e.value) == error

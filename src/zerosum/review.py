@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum.game import AnyGame, InputError, format_value
+from zerosum.game import AnyGame, InputError, format_value, shown
 from zerosum.games.registry import GameSpec
 from zerosum.result import Limit
 from zerosum.search.driver import analyse_with
@@ -42,13 +42,16 @@ class Record:
     position: str | None = None
 
 
-def read_records(text: str, pdn: bool) -> list[Record]:
-    """Every game in a record file's text (PDN when `pdn`); InputError if none."""
-    games = read_pdn(text) if pdn else read_lines(text)
+def read_records(text: str, style: str) -> list[Record]:
+    """Every game in a record file's text, read in the style its game's registration
+    declares (GameSpec.record: "pdn", "move-string" or "plain"); InputError if none."""
+    games = read_pdn(text) if style == "pdn" else read_lines(text, style == "move-string")
     if not games:
         raise InputError("no game in the record: expected "
-                         + ("PDN moves (e.g. 1. 11-15 22-18)" if pdn else
-                            "moves one a line (1. 5), or a Connect Four move string"))
+                         + ("PDN moves (e.g. 1. 11-15 22-18)" if style == "pdn" else
+                            "moves one a line (5, or 1. 5)"
+                            + (", or a Connect Four move string" if style == "move-string"
+                               else "")))
     return games
 
 
@@ -87,23 +90,35 @@ def read_pdn(text: str) -> list[Record]:
 
 
 NUMBERED = re.compile(r"(\d+)\.\s+(.*)")
+# One-word lines that end a game rather than name a move (a PDN-style result, or the
+# outcome in one word: GameBase.outcome says "Draw").
+RESULT_WORDS = {"draw", "*", "1-0", "0-1", "1/2-1/2", "unfinished"}
 
 
-def read_lines(text: str) -> list[Record]:
-    """Records of moves one a line (`N. MOVE`, then two spaces and the search's figures)
-    or a Connect Four move string (a line of columns; its figure lines repeat moves), a
-    blank line or a `#` comment between games, the outcome in words last."""
+def read_lines(text: str, strings: bool = False) -> list[Record]:
+    """Records of moves one a line, numbered (`N. MOVE`, then two spaces and the search's
+    figures: what the project writes) or bare (`MOVE`, one word a line: what a person
+    types), or, with `strings`, a Connect Four move string (a line of columns; its figure
+    lines repeat moves); a blank line or a `#` comment between games, the outcome in words
+    last. A game keeps to one of the three."""
     games: list[Record] = []
     moves: list[str] = []
     position: str | None = None
-    string = False  # the moves came as a Connect Four move string
+    style = ""  # how this game's moves came: "numbered", "bare" or "string"
     seen = False
 
     def end() -> None:
-        nonlocal moves, position, string, seen
+        nonlocal moves, position, style, seen
         if seen:
             games.append(Record(tuple(moves), position))
-        moves, position, string, seen = [], None, False, False
+        moves, position, style, seen = [], None, "", False
+
+    def mixed(number: int, line: str) -> InputError:
+        if style == "string":
+            return InputError(f"line {number}: {shown(line)} after a move string: give the "
+                              "moves one a line or all in the string")
+        return InputError(f"line {number}: {shown(line)} mixes numbered and unnumbered "
+                          "moves: number every move of a game or none")
 
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -116,16 +131,25 @@ def read_lines(text: str) -> list[Record]:
             position, seen = line[5:].strip(), True
             continue
         numbered = NUMBERED.fullmatch(line)
-        if numbered and not string:
-            if int(numbered.group(1)) != len(moves) + 1:
-                raise InputError(f"line {number}: move {numbered.group(1)} where move "
-                                 f"{len(moves) + 1} was expected")
-            moves.append(numbered.group(2).split("  ")[0].strip())
-            seen = True
-        elif numbered:
+        bare = len(line.split()) == 1 and line.lower() not in RESULT_WORDS
+        if numbered and style == "string":
             continue  # a computer move's figures under a move string
-        elif re.fullmatch(r"\d+|-", line) and not moves and not string:
-            moves, string, seen = [c for c in line if c != "-"], True, True
+        if numbered:
+            if style == "bare":
+                raise mixed(number, line)
+            # compared as text: int() of a 5,000-digit number is refused by Python itself
+            if numbered.group(1).lstrip("0") != str(len(moves) + 1):
+                raise InputError(f"line {number}: move {shown(numbered.group(1))} where "
+                                 f"move {len(moves) + 1} was expected")
+            moves.append(numbered.group(2).split("  ")[0].strip())
+            style, seen = "numbered", True
+        elif bare and strings and not moves and re.fullmatch(r"\d\d+|-", line):
+            moves, style, seen = [c for c in line if c != "-"], "string", True
+        elif bare and style in ("", "bare"):
+            moves.append(line)
+            style, seen = "bare", True
+        elif bare:
+            raise mixed(number, line)
         elif seen:
             end()  # the outcome in words closes the game
         else:

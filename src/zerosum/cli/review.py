@@ -20,6 +20,13 @@ from zerosum.games.registry import add_options, all_games, get_game
 from zerosum.review import DEFAULT_BUDGET, Valuer, read_records, replay_record, review
 
 MAX_BUDGET = 100_000_000
+# What a record file holds, by the style a game's registration declares (GameSpec.record).
+RECORD_HELP = {
+    "pdn": "the record file, in PDN (1. 11-15 22-18 ...)",
+    "move-string": "the record file: the moves one a line, numbered (1. 4) or bare (4), "
+                   "or the move string (4453)",
+    "plain": "the record file: the moves one a line, numbered (1. 5) or bare (5)",
+}
 
 
 def register(sub: Any) -> None:
@@ -35,8 +42,7 @@ def register(sub: Any) -> None:
         g = games.add_parser(spec.name, help=f"review a {spec.title} record",
                              description=f"Review a {spec.title} record.")
         g.add_argument("record", metavar="RECORD",
-                       help="the record file (PDN for checkers; Connect Four's move "
-                       "string; else the moves one a line)")
+                       help=RECORD_HELP[spec.record])
         g.add_argument("--number", type=int_arg(1, 1_000_000, "games"), default=1,
                        metavar="N", help="which game of a file holding several "
                        "(a tournament's export; default: %(default)s)")
@@ -55,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     spec = get_game(args.review_game)
     game = spec.create(**{o.name: getattr(args, o.name) for o in spec.options})
     text = read_text(args.record, "record")
-    records = read_records(text, pdn=spec.record == "pdn")  # the style it declares
+    records = read_records(text, spec.record)  # the style its game declares
     if args.number > len(records):
         raise InputError(f"{args.record} holds {len(records)} game"
                          f"{'s' if len(records) != 1 else ''}, not {args.number}")

@@ -237,6 +237,13 @@ class Valuer:
         return values[::-1]
 
     def value(self, state: Any) -> Value:
+        """The exact value where a solver settles it within the budget, else the
+        engine's estimate."""
+        exact = self.exact_value(state)
+        return self.estimate(state) if exact is None else exact
+
+    def exact_value(self, state: Any) -> Value | None:
+        """The value a solver settles within the budget; None where none does."""
         game = self.game
         if game.is_terminal(state):
             return self.exact(game.utility(state), None)  # over: no distance to tell
@@ -244,12 +251,9 @@ class Valuer:
             try:
                 r = self.perfect(game, state, Limit(nodes=self.budget))
             except SearchStopped:
-                return self.estimate(state)
-            if r.decided:
-                return self.exact(r.value, r.plies)
-            return self.estimate(state)
-        solved = self.solved(state)
-        return self.estimate(state) if solved is None else solved
+                return None
+            return self.exact(r.value, r.plies) if r.decided else None
+        return self.solved(state)
 
     def solved(self, state: Any) -> Value | None:
         """The generic solver's value: from the last solution when it holds `state`,

@@ -116,7 +116,10 @@ def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None
     g.add_argument("--seed", type=seed_arg, default=1,
                    help="seed of the openings and the agents (default: %(default)s)")
     g.add_argument("--opening-plies", type=int_arg(0, 40, "plies"), default=2,
-                   help="random moves of each opening (default: %(default)s)")
+                   help="random moves of each opening, drawn again where a solver finds "
+                   "they change the game's value (default: %(default)s)")
+    g.add_argument("--random-openings", action="store_true",
+                   help="keep every random opening, even one that hands a side the game")
     g.add_argument("--openings", metavar="FILE",
                    help="openings from a file, one per line in the game's notation")
     g.add_argument("--max-plies", type=int_arg(1, 100_000, "plies"), default=400,
@@ -172,7 +175,7 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
         raise InputError("--address goes with --backend ray")
     return Settings(name, agents, games, format_, args.seed, args.opening_plies,
                     openings, args.max_plies, not args.no_adjudication, timeouts,
-                    options, args.late), game
+                    options, args.late, balanced=not args.random_openings), game
 
 
 def checked_agent(spec: GameSpec, text: str, args: argparse.Namespace) -> Agent:
@@ -200,7 +203,8 @@ def game_line(job: GameJob, result: GameResult, count: int, total: int | None) -
     of = "" if total is None else f"/{total}"
     shown = labels([result], {job.number: job})
     first, second = (shown.get(a, a) for a in job.agents)
-    return (f"game {job.number:>4}  [{count}{of}]  {first} - {second}: "
+    opening = f" after {' '.join(job.opening)}" if job.opening else ""
+    return (f"game {job.number:>4}  [{count}{of}]  {first} - {second}{opening}: "
             f"{score}  {result.reason} ({plies} plies, {result.seconds:.1f} s)")
 
 

@@ -4,7 +4,10 @@ Games come in colour-swapped pairs: for each opening, each pairing of agents pla
 game with each agent first. Pair k of every pairing starts from opening k, the same for
 all, so no pairing is luckier in its openings than another. The openings are random
 sequences of moves drawn from the seed (none repeated while fresh ones turn up) or read
-from a file. Game numbers run pair by pair across the pairings, so an interrupted
+from a file. Balanced openings keep the game's value: where a solver settles the start
+and an opening within a small budget, an opening that hands one side a won game (two
+random plies of tic-tac-toe often do) is drawn again, as chess match runners use
+balanced books; an opening no solver settles is kept. Game numbers run pair by pair across the pairings, so an interrupted
 tournament has played about as many games of each pairing.
 """
 
@@ -17,6 +20,7 @@ from itertools import count
 from typing import Any
 
 from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import GameSpec
 from zerosum.tournament.jobs import (
     FORFEITS,
     GameJob,
@@ -32,6 +36,11 @@ from zerosum.tournament.jobs import (
 FORMATS = ("round-robin", "gauntlet")
 UNTIMED_TIMEOUT = 60.0  # seconds a move may take from an agent with no time limit
 DRAWS_PER_OPENING = 500  # tries for an unseen opening before a repeat is allowed
+# A balanced opening's check: the exact solver's budget per position (positions for the
+# generic solver, nodes for a game's own), and the openings that may change the game's
+# value in a row before the rest are taken unchecked (a game where few keep it).
+BALANCE_BUDGET = 200_000
+BALANCE_TRIES = 200
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,8 @@ class Settings:
     move_timeouts: tuple[float, ...] = ()  # each agent's, in agents' order
     options: tuple[tuple[str, Any], ...] = ()
     late: str = "game"  # what a late move forfeits: the "game", or the "move" (it passes)
+    balanced: bool = False  # random openings that keep the game's value (False in old
+    # databases, which had none)
 
     def to_json(self) -> str:
         return stored_json(self)
@@ -71,6 +82,7 @@ class Settings:
         expect(s.max_plies is None or is_int(s.max_plies), what, "max_plies")
         expect(isinstance(s.adjudicate, bool), what, "adjudicate")
         expect(s.late in FORFEITS, what, "late")
+        expect(isinstance(s.balanced, bool), what, "balanced")
         expect(isinstance(s.move_timeouts, list | tuple) and len(s.move_timeouts) == len(s.agents)
                and all(is_number(t) and t > 0 for t in s.move_timeouts), what,
                "move_timeouts")
@@ -126,12 +138,40 @@ def random_openings(game: AnyGame, plies: int, rng: random.Random) -> Iterator[t
         yield opening
 
 
+def balanced_openings(game: AnyGame, spec: GameSpec, plies: int,
+                      rng: random.Random) -> Iterator[tuple[str, ...]]:
+    """Random openings (random_openings) that keep the value of the game's start, where
+    a solver settles both within BALANCE_BUDGET; all of them where none settles the
+    start, and the rest after BALANCE_TRIES in a row changed it."""
+    from zerosum.review import Valuer
+    from zerosum.tournament.referee import opening_state
+
+    valuer = Valuer(spec, game, BALANCE_BUDGET, depth=1)
+    start = valuer.exact_value(game.initial_state())
+    rejected = 0
+    for opening in random_openings(game, plies, rng):
+        if start is not None and rejected < BALANCE_TRIES:
+            value = valuer.exact_value(opening_state(game, opening))
+            if value is not None and value.value != start.value:
+                rejected += 1
+                continue
+        rejected = 0
+        yield opening
+
+
 def openings(settings: Settings, game: AnyGame) -> Iterator[tuple[str, ...]]:
-    """The openings of pairs 0, 1, 2, ...: the file's in turn, or random ones."""
+    """The openings of pairs 0, 1, 2, ...: the file's in turn, or random ones (balanced
+    where the settings ask)."""
     if settings.openings is not None:
         while True:
             yield from settings.openings
-    yield from random_openings(game, settings.opening_plies, random.Random(settings.seed))
+    from zerosum.tournament.referee import game_spec
+
+    rng = random.Random(settings.seed)
+    if settings.balanced and settings.opening_plies > 0:
+        yield from balanced_openings(game, game_spec(settings.game),
+                                     settings.opening_plies, rng)
+    yield from random_openings(game, settings.opening_plies, rng)
 
 
 def jobs(settings: Settings, game: AnyGame) -> Iterator[GameJob]:
@@ -163,13 +203,14 @@ def read_openings(text: str, name: str, game: AnyGame) -> tuple[tuple[str, ...],
     """Openings from a file's text: one per line, moves in the game's notation separated
     by spaces; blank lines and lines starting with # are skipped. Each must be legal
     and leave the game unfinished: InputError naming the line otherwise."""
-    from zerosum.tournament.referee import opening_state
-
+    
     found: list[tuple[str, ...]] = []
     for number, line in enumerate(text.splitlines(), 1):
         moves = tuple(line.split())
         if not moves or moves[0].startswith("#"):
             continue
+        from zerosum.tournament.referee import opening_state
+
         try:
             state = opening_state(game, moves)
         except InputError as e:

@@ -7,8 +7,9 @@ sequences of moves drawn from the seed (none repeated while fresh ones turn up) 
 from a file. Balanced openings keep the game's value: where a solver settles the start
 and an opening within a small budget, an opening that hands one side a won game (two
 random plies of tic-tac-toe often do) is drawn again, as chess match runners use
-balanced books; an opening no solver settles is kept. Game numbers run pair by pair across the pairings, so an interrupted
-tournament has played about as many games of each pairing.
+balanced books; an opening no solver settles is kept. Game numbers run pair by pair
+across the pairings, so an interrupted tournament has played about as many games of each
+pairing.
 """
 
 from __future__ import annotations
@@ -203,7 +204,6 @@ def read_openings(text: str, name: str, game: AnyGame) -> tuple[tuple[str, ...],
     """Openings from a file's text: one per line, moves in the game's notation separated
     by spaces; blank lines and lines starting with # are skipped. Each must be legal
     and leave the game unfinished: InputError naming the line otherwise."""
-    
     found: list[tuple[str, ...]] = []
     for number, line in enumerate(text.splitlines(), 1):
         moves = tuple(line.split())

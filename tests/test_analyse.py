@@ -95,3 +95,33 @@ def test_enhancements_switched_off_cost_nodes(capsys: pytest.CaptureFixture[str]
 
     every, plain = nodes(), nodes("--off", "table,ordering,pvs,aspiration")
     assert (every, plain) == (4_390, 55_411)
+
+
+def test_a_full_table_keeps_the_principal_variation() -> None:
+    """When the table makes room it keeps its exact entries (the principal variations'
+    nodes): a pass of iterative deepening stores its line's deep nodes first, and
+    forgetting by age alone left a long pass showing its first move only (Connect Four
+    after 4 4 showed "4" from depth 7 on with this table; the page did at depth 17 and 19
+    with its own). Native and pure agree (the twins' make_room is one rule)."""
+    from zerosum.game import play_line
+    from zerosum.games.registry import get_game, kernel_of
+    from zerosum.kernel import bound_memory
+    from zerosum.result import Info, Limit
+    from zerosum.search.driver import analyse_with
+    from zerosum.table import Bound, TranspositionTable
+
+    table = TranspositionTable(8)
+    for key in range(8):
+        table.store(key, 0.0, Bound.EXACT if key in (1, 2, 3) else Bound.LOWER, 5, None)
+    table.make_room()  # the older half, 0-3: the exact 1-3 stay, the capacity's quarter
+    assert list(table.entries) == [2, 3, 4, 5, 6, 7]
+
+    game = get_game("connect4").create()
+    bound_memory(game, 2000)
+    state, _ = play_line(game, game.initial_state(), ["4", "4"])
+    infos: list[Info] = []
+    result = analyse_with(kernel_of("connect4"), game, state, Limit(depth=11),
+                          on_info=infos.append)
+    assert [(i.depth, len(i.pv)) for i in infos] == [(1, 1), (3, 3), (5, 5), (7, 7), (9, 8),
+                                                      (11, 10)]
+    assert result.stats.nodes == 152_046

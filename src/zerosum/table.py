@@ -8,8 +8,9 @@ unpack in a kernel's inner loop:
 - `value`: the search's value there (whatever scale that search uses);
 - `action`: the best move found, tried first next time (in the search's own move form).
 
-The table is bounded: when it is full, the older half goes (`make_room`), so a long
-search keeps its recent, most useful entries. The entries dict is public so that a
+The table is bounded: when it is full, the older half goes (`make_room`) but for its
+exact values, the principal variations' nodes, so a long search keeps its recent, most
+useful entries and the line it reports. The entries dict is public so that a
 kernel can bind `entries.get` to a local name.
 """
 
@@ -67,10 +68,20 @@ class TranspositionTable:
         return self.entries.get(key)
 
     def make_room(self) -> None:
-        """Forget the older half of the entries (dicts keep insertion order)."""
+        """Forget the older half of the entries (dicts keep insertion order), but for the
+        exact values among them, up to a quarter of the capacity (the newest of them).
+
+        Exact values are the principal variations' nodes, a few among millions. A pass of
+        iterative deepening stores its line's deep nodes first (the first move is
+        searched first) and the rest of the tree after them: forgetting by age alone, a
+        long pass lost its own line and showed its first move only."""
         entries = self.entries
-        for key in list(islice(entries, len(entries) // 2)):
-            del entries[key]
+        older = list(islice(entries, len(entries) // 2))
+        exact = [key for key in older if entries[key][1] == Bound.EXACT]
+        kept = set(exact[max(0, len(exact) - self.capacity // 4):])
+        for key in older:
+            if key not in kept:
+                del entries[key]
 
     def probe(self, key: Hashable, remaining: int | None) -> Entry | None:
         """An entry usable for a search of `remaining` depth below this node, or None."""

@@ -274,12 +274,20 @@ static int table_set(Table *t, bitboard key, long long depth, long long bound,
     return 0;
 }
 
-/* TranspositionTable.make_room: forget the older half of the entries. */
+/* TranspositionTable.make_room: forget the older half of the entries, but for the
+ * exact ones among them (bound 0), up to a quarter of the capacity, the newest kept. */
 static void table_make_room(Table *t)
 {
-    const Py_ssize_t gone = t->size / 2;
-    memmove(t->entries, t->entries + gone, (size_t)(t->size - gone) * sizeof(Entry));
-    t->size -= gone;
+    const Py_ssize_t older = t->size / 2;
+    Py_ssize_t exact = 0, kept = 0;
+    for (Py_ssize_t n = 0; n < older; n++)
+        exact += t->entries[n].bound == 0;
+    Py_ssize_t skip = exact - t->capacity / 4; /* the oldest exact ones past the quarter */
+    for (Py_ssize_t n = 0; n < older; n++)
+        if (t->entries[n].bound == 0 && skip-- <= 0)
+            t->entries[kept++] = t->entries[n];
+    memmove(t->entries + kept, t->entries + older, (size_t)(t->size - older) * sizeof(Entry));
+    t->size = kept + t->size - older;
     if (t->index != NULL)
         table_reindex(t);
 }

@@ -371,3 +371,73 @@ def test_a_search_stuck_in_the_games_code_ends_at_the_first_ctrl_c(tmp_path: Pat
     assert process.returncode == 2
     assert err == (f"zerosum: error: game file {path}: the search did not stop within 2 s "
                    "of Ctrl-C: its code loops\n")
+
+
+def test_an_unwritten_method_and_an_error_name_their_method_and_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A method left to GameBase (its NotImplementedError says nothing) is named; an error
+    in the game's own code names its method and the file's line, checked or not."""
+    text = Path(EXAMPLE).read_text()
+    start = text.index("    def is_maxs_turn(")
+    unwritten = write(tmp_path, text[:start] + text[text.index("\n    def ", start + 1) + 1:],
+                      "noturn.py")
+    status, _, err = zerosum(["play", "--game-file", unwritten, "--side", "none"], capsys)
+    assert (status, err) == (2, f"zerosum: error: game file {unwritten} breaks a rule: the "
+                             "game's methods raise no exception on states reached in play: "
+                             "is_maxs_turn() is not written: the game must define it "
+                             "(playthrough 1, at the start) (--no-check plays it anyway)\n")
+    status, _, err = zerosum(["play", "--game-file", unwritten, "--side", "none",
+                              "--opponent", "random", "--no-check"], capsys)
+    assert (status, err) == (2, f"zerosum: error: game file {unwritten}: is_maxs_turn() is "
+                             "not written: the game must define it\n")
+    crashing = twentyone("actions", "return [(1, 2, 3)[args[0][0]]]")
+    line = crashing.splitlines().index("        return [(1, 2, 3)[args[0][0]]]") + 1
+    path = write(tmp_path, crashing, "index.py")
+    status, _, err = zerosum(["perft", "--game-file", path, "--depth", "2"], capsys)
+    assert (status, err) == (2, f"zerosum: error: game file {path} breaks a rule: the game's "
+                             "methods raise no exception on states reached in play: "
+                             "IndexError: tuple index out of range in actions(), index.py "
+                             f"line {line} (playthrough 1, at the start) (--no-check plays it "
+                             "anyway)\n")
+
+
+def test_a_tuple_move_is_read_as_it_is_written_or_by_its_words() -> None:
+    """A move shown as `(0, 2)` may be typed so, or `0 2`, `0,2`, `[0, 2]`; a text that
+    matches no legal move, or several, is refused as before."""
+    from zerosum.game import GameBase, InputError
+
+    class Cells(GameBase[tuple[int, ...], tuple[int, int]]):
+        def initial_state(self) -> tuple[int, ...]:
+            return ()
+
+        def actions(self, state: tuple[int, ...]) -> list[tuple[int, int]]:
+            return [(0, 2), (1, 0), (0, 20)]
+
+    game, state = Cells(), ()
+    for typed in ("(0, 2)", "0 2", "0,2", " [0 , 2] ", "(0 2)"):
+        assert game.parse_move(state, typed) == (0, 2)
+    assert game.parse_move(state, "1 0") == (1, 0)
+    for typed in ("0", "2 0", "", "()", "0 2 0"):
+        with pytest.raises(InputError, match="not a legal move here"):
+            game.parse_move(state, typed)
+
+
+def test_serve_and_tournaments_take_no_check_as_their_advice_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The check's refusal says "--no-check plays it anyway": every command taking a game
+    file takes it (serve refused the flag it advised)."""
+    pytest.importorskip("starlette")
+    from zerosum.cli.serve import own_games_and_agents
+    from zerosum.game import InputError
+
+    path = write(tmp_path, BROKEN)
+    with pytest.raises(InputError, match=r"\(--no-check plays it anyway\)$"):
+        own_games_and_agents([path], [])
+    games, _ = own_games_and_agents([path], [], check=False)
+    assert [g.name for g in games] == ["game"]
+    args = ["tournament", "game-file", path, "--agent", "random", "--agent", "minimax",
+            "--games", "2", "--workers", "1", "--db", str(tmp_path / "t.sqlite")]
+    status, _, err = zerosum(args, capsys)
+    assert status == 2 and err.endswith("(--no-check plays it anyway)\n")
+    status, out, err = zerosum([*args, "--no-check"], capsys)
+    assert (status, err) == (0, "") and "2 games, 2 agents" in out

@@ -15,12 +15,14 @@ Random play reaches only some states, so passing is evidence, not proof.
 from __future__ import annotations
 
 import copy
+import inspect
 import math
 import random
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-from zerosum.game import AnyGame, InputError
+from zerosum.game import AnyGame, GameBase, InputError
 from zerosum.games.registry import GameSpec
 
 HASHABLE = "states are hashable and equal to a copy of themselves"
@@ -67,6 +69,22 @@ def check_game(game: AnyGame, *, playthroughs: int = 20, seed: int = 0,
     return list(checker.problems.values())
 
 
+GAMEBASE_FILE = inspect.getsourcefile(GameBase)
+
+
+def unwritten(e: BaseException) -> str | None:
+    """The method a game left to GameBase's default that raised `e`, a bare
+    NotImplementedError (it says nothing); None for any other error."""
+    if not isinstance(e, NotImplementedError):
+        return None
+    tb, method = e.__traceback__, None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        method = code.co_name if code.co_filename == GAMEBASE_FILE else None
+        tb = tb.tb_next
+    return method
+
+
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
@@ -99,9 +117,25 @@ class _Checker:
                 state = game.result(state, action)
             self.fail(ENDS, f"{max_moves} random moves did not end it", where)
         except (Exception, SystemExit) as e:  # any error in a person's game is a finding
-            what = f"it called sys.exit({e.code!r})" if isinstance(e, SystemExit) \
-                else f"{type(e).__name__}: {e}"
-            self.fail(NO_ERROR, what, where)
+            self.fail(NO_ERROR, self.raised(e), where)
+
+    def raised(self, e: BaseException) -> str:
+        """What a game's method raised, in words: the error, the method it came from and,
+        where the game's own code raised it, the file's line."""
+        if isinstance(e, SystemExit):
+            return f"it called sys.exit({e.code!r})"
+        if (method := unwritten(e)) is not None:
+            return f"{method}() is not written: the game must define it"
+        method, line = "", ""
+        tb = e.__traceback__
+        while tb is not None:  # the deepest frame of one of the game's methods
+            frame = tb.tb_frame
+            if frame.f_locals.get("self") is self.game:
+                method = frame.f_code.co_name
+                line = f", {Path(frame.f_code.co_filename).name} line {tb.tb_lineno}"
+            tb = tb.tb_next
+        text = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+        return f"{text} in {method}(){line}" if method else text
 
     def check_state(self, state: Any, where: str) -> Sequence[Any]:
         """Check `state`; its legal moves, or [] to end the playthrough."""

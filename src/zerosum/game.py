@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
@@ -23,6 +24,12 @@ def shown(text: str, limit: int = 24) -> str:
     if len(text) > limit:
         return repr(text[:limit]) + f"... ({len(text)} characters)"
     return repr(text)
+
+
+def move_words(text: str) -> tuple[str, ...]:
+    """A move's text as its words, without brackets, commas or case: `(0, 2)`, `0 2`
+    and `[0,2]` are all ('0', '2'); () for none."""
+    return tuple(w for w in re.split(r"[\s,;()\[\]{}]+", text.lower()) if w)
 
 
 class InputError(ValueError):
@@ -183,10 +190,17 @@ class GameBase(Generic[S, A]):
         return str(action)
 
     def parse_move(self, state: S, text: str) -> A:
+        """The legal move whose text (format_move) is `text`, ignoring case, and where none
+        is, the one written with the same words: a move shown as `(0, 2)` may be typed
+        `0 2`, `0,2` or `[0 2]`. InputError otherwise."""
         text = text.strip()
-        for action in self.actions(state):
+        actions = list(self.actions(state))
+        for action in actions:
             if self.format_move(action).lower() == text.lower():
                 return action
+        alike = [a for a in actions if move_words(self.format_move(a)) == move_words(text)]
+        if len(alike) == 1 and move_words(text):  # () matches nothing typed
+            return alike[0]
         raise InputError(f"not a legal move here: {shown(text)}")
 
     def move_help(self) -> str:

@@ -28,6 +28,7 @@ from zerosum.games.registry import GameSpec
 GAME_FILE_HELP = ("a Python file defining GAME, your own game (runs the file's code: "
                   "use only files you trust; see docs/architecture.md)")
 CHECK_PLAYTHROUGHS = 5  # the quick check before playing: a few random games
+NO_CHECK_HELP = "with --game-file: skip the quick conformance check of the game"
 
 
 def load_game_file(path: str) -> GameSpec:
@@ -78,6 +79,11 @@ def blame(path: str, what: str = "game file") -> Iterator[None]:
     except InputError:
         raise
     except (Exception, SystemExit) as e:
+        from zerosum.conformance import unwritten
+
+        if (method := unwritten(e)) is not None:
+            raise InputError(f"{what} {path}: {method}() is not written: the game must "
+                             "define it") from None
         line = _line_in(e, path)
         if line:
             raise InputError(f"{what} {path}{line}: {raised(e, 'during the game')}") \

@@ -16,7 +16,7 @@ from typing import Any
 
 from zerosum.convert import positive_depth_arg
 from zerosum.game import AnyGame, InputError, count_paths
-from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
+from zerosum.gamefile import GAME_FILE_HELP, NO_CHECK_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 
 
@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
     p.add_argument("--divide", action="store_true", dest="file_divide",
                    help="with --game-file: also print the count below each first move")
     p.add_argument("--no-check", action="store_true",
-                   help="with --game-file: skip the conformance check of the game")
+                   help=NO_CHECK_HELP)
     games = p.add_subparsers(title="games", metavar="GAME", dest="game")
     for spec in all_games():
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, ask, choose
 from zerosum.convert import MAX_DEPTH, depth_arg, parse_int, positive_float, seed_arg
 from zerosum.game import AnyGame, InputError
-from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
+from zerosum.gamefile import GAME_FILE_HELP, NO_CHECK_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, Option, add_options, all_games, get_game
 from zerosum.match import Agent, Move, play_match
 from zerosum.players.agents import ComputerAgent, FileAgent, SearchAgent
@@ -96,7 +96,7 @@ def add_game_file_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=seed_arg, dest="file_seed", metavar="SEED",
                    help="with --game-file: seed of the random opponent (or your own agent)")
     p.add_argument("--no-check", action="store_true",
-                   help="with --game-file: skip the quick conformance check of the game")
+                   help=NO_CHECK_HELP)
 
 
 def written_opponent(spec: GameSpec, text: str, depth: int | None, seconds: float | None,

@@ -16,7 +16,7 @@ from typing import Any
 from zerosum.convert import int_arg, positive_float
 from zerosum.extras import install_hint, source_root
 from zerosum.game import InputError
-from zerosum.gamefile import GAME_FILE_HELP, load_checked
+from zerosum.gamefile import GAME_FILE_HELP, NO_CHECK_HELP, load_checked
 from zerosum.games.registry import GameSpec, all_games
 from zerosum.players.agents import FileAgent
 from zerosum.players.spec import agent_from_spec
@@ -50,6 +50,7 @@ def register(sub: Any) -> None:
     p.add_argument("--game-file", action="append", default=[], metavar="FILE",
                    help=GAME_FILE_HELP + "; it joins the page's Game menu, after a quick "
                    "check (repeat the option for more)")
+    p.add_argument("--no-check", action="store_true", help=NO_CHECK_HELP)
     p.add_argument("--agent", action="append", default=[], metavar="FILE.py[:SETTING=VALUE]",
                    help="your own agent, a file defining make_agent(seed, **settings) (as "
                    "docs/examples/myagent.py; runs the file's code): a player of every game "
@@ -60,12 +61,12 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def own_games_and_agents(game_files: list[str],
-                         agents: list[str]) -> tuple[list[GameSpec], list[str]]:
+def own_games_and_agents(game_files: list[str], agents: list[str],
+                         check: bool = True) -> tuple[list[GameSpec], list[str]]:
     """The games of --game-file (each checked as `zerosum play --game-file` checks it)
     and the --agent specs, each loaded once now so that a broken file is one line before
     the server starts (InputError)."""
-    specs = [load_checked(path)[0] for path in game_files]
+    specs = [load_checked(path, check)[0] for path in game_files]
     any_game = all_games()[0]  # an agent file is made the same way for every game
     for text in agents:
         if not isinstance(agent_from_spec(any_game, text), FileAgent):
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         sys.stderr.write(missing_web() + "\n")
         return 2
-    games, agents = own_games_and_agents(args.game_file, args.agent)
+    games, agents = own_games_and_agents(args.game_file, args.agent, not args.no_check)
     sock = listen(args.host, args.port)
     if not loopback(args.host):
         sys.stderr.write(f"zerosum serve: warning: binding {args.host}, not {LOCAL}: anyone "

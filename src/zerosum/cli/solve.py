@@ -20,7 +20,7 @@ from typing import Any
 from zerosum.cli.table import StderrProgress
 from zerosum.convert import int_arg
 from zerosum.game import AnyGame, InputError, format_value, replay
-from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
+from zerosum.gamefile import GAME_FILE_HELP, NO_CHECK_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.search.solve import DEFAULT_BUDGET, Solved, TooBig, Unsolvable, solve
 
@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
                    metavar="POSITIONS", help="with --game-file: the most positions to solve "
                    f"(default: {DEFAULT_BUDGET}, about 300 bytes of memory each)")
     p.add_argument("--no-check", action="store_true",
-                   help="with --game-file: skip the conformance check of the game")
+                   help=NO_CHECK_HELP)
     games = p.add_subparsers(title="games", metavar="GAME", dest="solve_game")
     for spec in all_games():
         if spec.solver is not None:

@@ -14,7 +14,7 @@ from typing import Any
 from zerosum.convert import float_arg, int_arg, seed_arg
 from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.game import AnyGame, InputError
-from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
+from zerosum.gamefile import GAME_FILE_HELP, NO_CHECK_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.match import Agent, MoveTimeout, time_limit
 from zerosum.players.spec import agent_from_spec, spec_help
@@ -104,6 +104,7 @@ def games_command(sub: Any, name: str, summary: str, description: str,
                          description="Your own game, from a Python file defining GAME "
                          "(see docs/examples/mygame.py).")
     g.add_argument("game_file", metavar="FILE", help=GAME_FILE_HELP)
+    g.add_argument("--no-check", action="store_true", help=NO_CHECK_HELP)
     arguments(g)
     common(g, None, name)
     p.set_defaults(func=run)
@@ -153,7 +154,7 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
     """The tournament's settings from the arguments, every agent made once to check it."""
     options: tuple[tuple[str, Any], ...] = ()
     if args.game == "game-file":
-        spec, game = load_checked(args.game_file)
+        spec, game = load_checked(args.game_file, check=not args.no_check)
         name = os.path.abspath(args.game_file)
     else:
         spec = get_game(args.game)

@@ -142,3 +142,31 @@ def test_the_page_plays_the_game_file_against_the_agent_file(page: Any) -> None:
         assert page.inner_text("#board pre") == f"{18 - int(played[1])} counters left"
         assert page.inner_text("#error") == ""
         screenshot(page, "own-game-and-agent")
+
+
+def test_a_wide_text_board_fits_the_page(page: Any, tmp_path: Path) -> None:
+    """A person's game draws itself as text: its longest line fits the board's width
+    (the font shrinks with it; it was cut off), and a short board keeps the page's size."""
+    text = Path(GAME).read_text()
+    start = text.index("    def render(")
+    end = text.index("\n\n", start)
+    wide = tmp_path / "wide.py"
+    wide.write_text(text[:start] + "    def render(self, state):\n        return '\\n'.join("
+                    "['|' + 'o ' * 12 + '|  row ' + str(r) + ' of the counters on the long "
+                    "table' for r in range(3)] + [f'{state[0]} counters left'])"
+                    + text[end:])
+    with live_server(app([str(wide), GAME], [])) as url:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(url)
+        page.wait_for_selector("#board")
+        page.select_option("#game", "wide")
+        page.wait_for_selector("#board pre")
+        scroll, client, size = page.eval_on_selector(
+            "#board pre", "e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).fontSize]")
+        assert scroll <= client and float(size.removesuffix("px")) < 17.6
+        screenshot(page, "own-game-wide-text")
+        page.select_option("#game", "mygame")
+        page.wait_for_function("() => document.querySelector('#board pre')?.textContent"
+                               " === '21 counters left'")
+        assert page.eval_on_selector("#board pre", "e => getComputedStyle(e).fontSize") \
+            == "17.6px"  # 1.1rem

@@ -264,7 +264,12 @@ export function drawBoard(view, options = {}) {
   const o = { open: false, onMove: () => {}, onPick: () => {}, ...options };
   if (view.kind === "grid") return drawGrid(view, o);
   if (view.kind === "paths") return drawCheckers(view, o);
+  // A text board (a person's own game) fits its width: its font shrinks with the
+  // longest line (board.css), down to a size still read, past which it scrolls.
   const pre = document.createElement("pre");
+  pre.className = "textboard";
   pre.textContent = view.text;
+  const columns = Math.max(1, ...view.text.split("\n").map((line) => line.length));
+  pre.style.setProperty("--columns", columns);
   return pre;
 }

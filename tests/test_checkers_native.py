@@ -24,14 +24,14 @@ from zerosum.games.checkers import perft as pure_perft
 from zerosum.games.checkers.board import SIZES, generate
 from zerosum.games.checkers.compiled import twin
 from zerosum.games.checkers.engine import CheckersKernel, Memory
-from zerosum.games.checkers.evaluation import score
+from zerosum.games.checkers.evaluation import WEIGHTS, score
 from zerosum.kernel import ALL, Enhancements
 from zerosum.result import Info, Limit
 from zerosum.search.driver import deepen, stop_for
 from zerosum.stop import Stop
 
 SOURCE = Path(native.__file__).parent / "games" / "checkers" / "_checkers.c"
-MODULE = native.KERNELS["checkers"]
+MODULE = native.KERNELS["checkers"][0]
 BUILT = native.load(MODULE) is not None
 needs_native = pytest.mark.skipif(not BUILT, reason="the compiled checkers module is not "
                                   "built here (no C compiler at install time, or "
@@ -102,7 +102,8 @@ def test_the_same_moves_in_the_same_order_and_the_same_evaluation(size: int,
                                        game.max_capture)]
         assert c.generate(size, s.black, s.white, s.kings, s.black_to_move, 0,
                           game.max_capture) == mine
-        assert c.score(size, s.black, s.white, s.kings) == score(b, s.black, s.white, s.kings)
+        assert c.score(size, s.black, s.white, s.kings, WEIGHTS) == score(b, s.black, s.white,
+                                                                         s.kings)
         captures += any(abs(p[1] - p[0]) > size + 2 for p in mine)
     assert captures > 20  # the random positions do test captures
 
@@ -146,7 +147,7 @@ def test_bad_arguments_are_refused() -> None:
         with pytest.raises(ValueError, match="not a position"):
             c.generate(8, black, white, kings, True, 0, False)
     with pytest.raises(ValueError, match="not a position"):
-        c.score(8, 1 << 8, 0, 0)
+        c.score(8, 1 << 8, 0, 0, WEIGHTS)
 
 
 # --- the engine ---------------------------------------------------------------------------
@@ -330,4 +331,4 @@ print("sanitized ok")
 
 def test_the_compiled_checkers_under_address_and_undefined_behaviour_sanitizers(
         tmp_path: Path) -> None:
-    run_sanitized(SOURCE, SANITIZED_RUN, tmp_path)
+    run_sanitized("checkers", SANITIZED_RUN, tmp_path)

@@ -350,4 +350,4 @@ print("sanitized ok")
 
 
 def test_the_search_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
-    run_sanitized(SOURCE, SANITIZED_RUN, tmp_path)
+    run_sanitized("connect4 engine", SANITIZED_RUN, tmp_path)

@@ -24,7 +24,7 @@ from zerosum.stop import SearchStopped
 
 DATA = Path(__file__).parent / "data" / "connect4"
 SOURCE = Path(native.__file__).parent / "games" / "connect4" / "_solver.c"
-BUILT = native.load(native.KERNELS["connect4 solver"]) is not None
+BUILT = native.load(native.KERNELS["connect4 solver"][0]) is not None
 needs_native = pytest.mark.skipif(not BUILT, reason="the native solver is not built here "
                                   "(no C compiler at install time, or ZEROSUM_NATIVE=0)")
 
@@ -175,7 +175,7 @@ print("sanitized ok")
 
 
 def test_the_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
-    run_sanitized(SOURCE, SANITIZED_RUN, tmp_path, str(DATA / "Test_L2_R1"))
+    run_sanitized("connect4 solver", SANITIZED_RUN, tmp_path, str(DATA / "Test_L2_R1"))
 
 
 def test_solve_rows_report_each_null_window_and_the_bounds() -> None:

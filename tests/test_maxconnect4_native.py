@@ -16,6 +16,7 @@ from sanitized import run_sanitized
 
 from zerosum import native
 from zerosum.games.maxconnect4 import MaxConnect4, Position, potential
+from zerosum.games.maxconnect4.bitboard import POTENTIAL_WEIGHTS
 from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, Memory
 from zerosum.kernel import ALL, Enhancements
 from zerosum.result import Limit
@@ -24,7 +25,7 @@ from zerosum.stop import Stop
 from zerosum.table import TranspositionTable
 
 SOURCE = Path(native.__file__).parent / "games" / "maxconnect4" / "_engine.c"
-MODULE = native.KERNELS["maxconnect4 engine"]
+MODULE = native.KERNELS["maxconnect4 engine"][0]
 BUILT = native.load(MODULE) is not None
 needs_native = pytest.mark.skipif(not BUILT, reason="the compiled Max-Connect4 engine is "
                                   "not built here (no C compiler at install time, or "
@@ -68,7 +69,8 @@ def test_the_same_evaluation() -> None:
     for _ in range(2000):
         s = played(rng, rng.randrange(43))
         for mine, theirs in ((s.p1, s.p2), (s.p2, s.p1)):
-            assert module.potential(mine, theirs, s.mask) == potential(mine, theirs, s.mask)
+            assert module.potential(mine, theirs, s.mask, POTENTIAL_WEIGHTS) == potential(
+                mine, theirs, s.mask)
 
 
 @needs_native
@@ -128,6 +130,7 @@ module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 sys.modules["zerosum.games.maxconnect4._engine"] = module
 from zerosum.games.maxconnect4 import MaxConnect4, potential
+from zerosum.games.maxconnect4.bitboard import POTENTIAL_WEIGHTS
 from zerosum.games.maxconnect4.engine import MaxConnect4Kernel, Memory
 from zerosum.result import Limit
 from zerosum.search.driver import deepen, stop_for
@@ -139,7 +142,7 @@ for pieces in (0, 7, 15, 26, 33):
     s = game.initial_state()
     for _ in range(pieces):
         s = game.result(s, rng.choice(game.actions(s)))
-    assert module.potential(s.p1, s.p2, s.mask) == potential(s.p1, s.p2, s.mask)
+    assert module.potential(s.p1, s.p2, s.mask, POTENTIAL_WEIGHTS) == potential(s.p1, s.p2, s.mask)
     for limit in (Limit(depth=6), Limit(nodes=5000)):
         found = []
         for native in (True, False):
@@ -157,4 +160,4 @@ print("sanitized ok")
 
 def test_the_compiled_engine_under_address_and_undefined_behaviour_sanitizers(
         tmp_path: Path) -> None:
-    run_sanitized(SOURCE, SANITIZED_RUN, tmp_path)
+    run_sanitized("maxconnect4 engine", SANITIZED_RUN, tmp_path)

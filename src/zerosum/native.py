@@ -3,7 +3,7 @@
 A kernel may have a native twin in C beside its readable Python (the Connect Four
 solver's search, games/connect4/_solver.c, and engine's node function,
 games/connect4/_engine.c; checkers' move generator, perft and engine search,
-games/checkers/_checkers.c; the Max-Connect4 engine's node function,
+games/checkers/native/; the Max-Connect4 engine's node function,
 games/maxconnect4/_engine.c). setup.py compiles them when the package is installed on a
 machine with a C compiler; without one the package installs and runs in pure Python. The
 Python stays the reference: a native twin returns the same values,

@@ -336,7 +336,7 @@ class CheckersKernel:
     def compiled_negamax(self, black: int, white: int, kings: int, btm: bool, h: int,
                          depth: int, alpha: int, beta: int, ply: int, game_ply: int,
                          quiet: int, line: list[int], since: int) -> int:
-        """`negamax` in C (_checkers.c), counting on in this kernel's nodes, hits and
+        """`negamax` in C (native/search.c), counting on in this kernel's nodes, hits and
         seldepth; it calls `check` every 1,024 nodes, as `negamax` does."""
         value: int = self.compiled.negamax(self, black, white, kings, btm, h, depth, alpha,
                                            beta, ply, game_ply, quiet, line, since)

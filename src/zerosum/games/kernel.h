@@ -19,8 +19,8 @@
 
 /* ---- counting nodes and the stop ---------------------------------------------------- */
 
-/* The way back to Python: every `every` nodes (a power of two) the search calls
- * `observe(nodes)`, as the Python node function calls the stop at the same counts; a true
+/* The way back to Python: every `every` nodes (a power of two, the kernel's constant) the
+ * search calls `observe(nodes)`, as the Python node function calls the stop at the same counts; a true
  * answer raises `stopped` (zerosum.stop.SearchStopped). That call runs Python code, so the
  * interpreter also handles signals (Ctrl-C) and lets other threads run there, as it does
  * between the pure search's bytecodes. An exception set there unwinds the C recursion as
@@ -29,7 +29,6 @@ typedef struct {
     PyObject *observe; /* observe(nodes) -> bool */
     PyObject *stopped; /* the exception class a stop raises */
     long long nodes, hits;
-    long long every_mask; /* every - 1 */
 } Counter;
 
 /* Who is called back (replacing any held before), checked and held. -1: an exception is
@@ -47,8 +46,7 @@ static inline int counter_watch(Counter *c, PyObject *observe)
 
 /* Counter's Python objects, checked and held: `observe` may be NULL, to be given by
  * counter_watch before each search. -1: an exception is set. */
-static inline int counter_init(Counter *c, PyObject *observe, PyObject *stopped,
-                               long long every)
+static inline int counter_init(Counter *c, PyObject *observe, PyObject *stopped)
 {
     if (!PyExceptionClass_Check(stopped)) {
         PyErr_SetString(PyExc_TypeError, "stopped must be an exception class");
@@ -58,7 +56,6 @@ static inline int counter_init(Counter *c, PyObject *observe, PyObject *stopped,
         return -1;
     Py_INCREF(stopped);
     Py_XSETREF(c->stopped, stopped);
-    c->every_mask = every - 1;
     return 0;
 }
 
@@ -83,12 +80,13 @@ static inline int counter_observe(Counter *c)
     return 0;
 }
 
-/* The node prologue of every node function: count the node, and at every `every`-th call
- * back into Python. -1: unwind (an exception is set). */
-static inline int counted_node(Counter *c)
+/* The node prologue of every node function: count the node, and at every `every`-th (a
+ * constant: the test compiles to one mask) call back into Python. -1: unwind (an
+ * exception is set). */
+static inline int counted_node(Counter *c, long long every)
 {
     c->nodes++;
-    if (c->nodes & c->every_mask)
+    if (c->nodes & (every - 1))
         return 0;
     return counter_observe(c);
 }

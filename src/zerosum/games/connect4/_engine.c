@@ -262,7 +262,7 @@ static void table_make_room(Table *t)
 static long long search(Search *s, bitboard current, bitboard mask, int moves, int depth,
                         long long alpha, long long beta, long long theirs_known)
 {
-    if (counted_node(&s->count) < 0)
+    if (counted_node(&s->count, CHECK_EVERY) < 0)
         return ERROR;
     const bitboard opponent = current ^ mask;
     bitboard possible = (mask + s->bottom) & s->board;
@@ -378,7 +378,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs)
                      "(width * (height + 1)), not %dx%d", width, height);
         return -1;
     }
-    if (counter_init(&s->count, observe_, stopped, CHECK_EVERY) < 0)
+    if (counter_init(&s->count, observe_, stopped) < 0)
         return -1;
     for (int k = 0; k < 3; k++)
         s->weights[k] = w[k];

@@ -257,7 +257,7 @@ static int store(Search *S, PyObject *key, long remaining, long bound, long best
 static long negamax(Search *S, bitboard mine, bitboard theirs, long diff, int depth,
                     long alpha, long beta)
 {
-    if (counted_node(&S->count) < 0)
+    if (counted_node(&S->count, CHECK_EVERY) < 0)
         return ERROR;
     bitboard mask = mine | theirs;
     if (mask == BOARD)
@@ -380,7 +380,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds)
                                      &make_room, &observe_, &PyList_Type, &counter,
                                      &stopped, &S->ordering, &S->pvs, &weights)
         || read_weights_into(weights, &S->weights) < 0
-        || counter_init(&S->count, observe_, stopped, CHECK_EVERY) < 0)
+        || counter_init(&S->count, observe_, stopped) < 0)
         return -1;
     if (entries != Py_None && !PyDict_Check(entries)) {
         PyErr_SetString(PyExc_TypeError, "entries must be a dict or None");

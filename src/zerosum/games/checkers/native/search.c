@@ -139,7 +139,7 @@ static long negamax(Search *S, Position p, int btm, uint64_t h, int depth, long 
                     long beta, int ply, int game_ply, int quiet, int since)
 {
     const Board *b = S->b;
-    if (counted_node(&S->count) < 0)
+    if (counted_node(&S->count, CHECK_EVERY) < 0)
         return ERROR;
     if (ply > S->seldepth)
         S->seldepth = ply;
@@ -265,7 +265,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds)
                                      &S->tournament, &S->ordering, &S->pvs, &S->killing,
                                      &S->quiescence, &entries, &weights, &stopped)
         || read_weights_into(weights, &S->weights) < 0
-        || counter_init(&S->count, NULL, stopped, CHECK_EVERY) < 0)
+        || counter_init(&S->count, NULL, stopped) < 0)
         return -1;
     S->b = board(n);
     if (S->b == NULL)

@@ -12,9 +12,11 @@ WEB := $(VENV)/.installed-web
 NOTEBOOK := $(VENV)/.installed-notebook
 DEV := $(VENV)/.installed-dev
 
-# What an install builds from: editing setup.py or a native kernel's C source reinstalls
-# (and so rebuilds the kernel) on the next `make`.
-SOURCES := pyproject.toml setup.py $(wildcard src/zerosum/games/*/*.c src/zerosum/games/*/*.h)
+# What an install builds from: editing setup.py, the list of native kernels
+# (src/zerosum/native.py) or a kernel's C source or header reinstalls (and so rebuilds the
+# kernels) on the next `make`.
+SOURCES := pyproject.toml setup.py src/zerosum/native.py \
+	$(shell find src/zerosum -name '*.c' -o -name '*.h')
 
 .PHONY: play serve notebook test test-slow lint bench bench-deps setup clean
 

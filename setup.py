@@ -4,17 +4,21 @@
   zerosum/_assignments/, so that `zerosum assignment export` works from an installed
   package. assignments/ stays the one copy in the repository; a source checkout or
   editable install reads it there;
-- the native kernels (zerosum/native.py) are compiled when a C compiler is there, with
-  warnings on. They are optional: without a compiler (or Python's headers) the build
-  prints a warning and the package runs in pure Python; it never fails for them."""
+- the native kernels (the one list of them: KERNELS in zerosum/native.py) are compiled
+  when a C compiler is there, with warnings on. They are optional: without a compiler
+  (or Python's headers) the build prints a warning and the package runs in pure Python;
+  it never fails for them."""
 
+import ast
 from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
-ASSIGNMENTS = Path(__file__).resolve().parent / "assignments"
+ROOT = Path(__file__).resolve().parent
+SRC = ROOT / "src"
+ASSIGNMENTS = ROOT / "assignments"
 
 
 class BuildWithAssignments(build_py):
@@ -41,20 +45,25 @@ class BuildNative(build_ext):
         super().build_extensions()
 
 
-NATIVE = [
-    # The Connect Four solver's search (its Python twin: games/connect4/solver.py).
-    Extension("zerosum.games.connect4._solver", ["src/zerosum/games/connect4/_solver.c"],
-              depends=["src/zerosum/games/connect4/_bitboard.h"], optional=True),
-    # The Connect Four engine's node function (its Python twin: games/connect4/engine.py).
-    Extension("zerosum.games.connect4._engine", ["src/zerosum/games/connect4/_engine.c"],
-              depends=["src/zerosum/games/connect4/_bitboard.h"], optional=True),
-    # Checkers' move generator, perft, evaluation and engine search (games/checkers/*.py).
-    Extension("zerosum.games.checkers._checkers", ["src/zerosum/games/checkers/_checkers.c"],
-              optional=True),
-    # The Max-Connect4 engine's node function and evaluation (games/maxconnect4/engine.py).
-    Extension("zerosum.games.maxconnect4._engine", ["src/zerosum/games/maxconnect4/_engine.c"],
-              optional=True),
-]
+def native_kernels() -> list[Extension]:
+    """The native kernels, from the one list of them (zerosum.native.KERNELS), read as
+    text: the package is not importable while it is being built."""
+    tree = ast.parse((SRC / "zerosum" / "native.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(target, ast.Name) and target.id == "KERNELS"
+                for target in node.targets):
+            kernels = ast.literal_eval(node.value)
+            break
+    else:
+        raise RuntimeError("src/zerosum/native.py has no KERNELS list")
+    # Every header may be included by any kernel (games/kernel.h by all the engines):
+    # editing one rebuilds them all.
+    headers = sorted(str(h.relative_to(ROOT)) for h in (SRC / "zerosum").rglob("*.h"))
+    return [Extension(module, [f"src/zerosum/{source}" for source in sources],
+                      depends=headers, optional=True)
+            for module, sources in kernels.values()]
+
 
 setup(cmdclass={"build_py": BuildWithAssignments, "build_ext": BuildNative},
-      ext_modules=NATIVE)
+      ext_modules=native_kernels())

@@ -11,7 +11,7 @@ with the engine for a fixed time and with the generic alpha-beta (zerosum.search
 fixed depth, and prints nodes, CPU seconds and nodes per CPU second.
 
 `native` searches the same positions to a fixed depth with the compiled kernel
-(games/checkers/_checkers.c) and the Python one, interleaved (Python, compiled, ...) so a
+(games/checkers/native/) and the Python one, interleaved (Python, compiled, ...) so a
 change in the machine's load touches both, checks that values, principal variations and
 node counts are identical, and prints each one's nodes per CPU second, the ratio and the
 load average before and after. With `--seconds S` it then searches each position for S

@@ -1,5 +1,5 @@
 """Checkers perft speed: leaf nodes per CPU second from the 8x8 start position, the
-compiled twin (games/checkers/_checkers.c) against the Python reference.
+compiled twin (games/checkers/native/) against the Python reference.
 
     python bench/checkers_perft.py [--depth 9] [--capture english|max] [--repeat 1]
                                    [--size 8]

@@ -13,12 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from zerosum import native
 
-def run_sanitized(source: Path, script: str, tmp_path: Path, *args: str) -> None:
-    """Build `source` with the sanitizers into tmp_path, then run `script` (given the
-    built module's path and `args`) with the sanitizers' runtime preloaded; the script
-    prints "sanitized ok" when its checks pass. Skipped where gcc or its ASan runtime
-    is missing."""
+
+def run_sanitized(kernel: str, script: str, tmp_path: Path, *args: str) -> None:
+    """Build the native kernel `kernel` (a name in zerosum.native.KERNELS, whose C sources
+    it lists) with the sanitizers into tmp_path, then run `script` (given the built
+    module's path and `args`) with the sanitizers' runtime preloaded; the script prints
+    "sanitized ok" when its checks pass. Skipped where gcc or its ASan runtime is
+    missing."""
     gcc = shutil.which("gcc")
     if gcc is None:
         pytest.skip("no gcc here to build the sanitized module")
@@ -26,12 +29,15 @@ def run_sanitized(source: Path, script: str, tmp_path: Path, *args: str) -> None
                           text=True).stdout.strip()
     if not os.path.isabs(asan):
         pytest.skip("gcc has no AddressSanitizer runtime here")
-    target = tmp_path / f"{source.stem}.so"
+    module, sources = native.KERNELS[kernel]
+    package = Path(native.__file__).parent
+    target = tmp_path / f"{module.rsplit('.', 1)[1]}.so"
     build = subprocess.run(
         [gcc, "-shared", "-fPIC", "-std=c99", "-O1", "-g", "-fno-omit-frame-pointer",
          "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
          "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-missing-field-initializers",
-         f"-I{sysconfig.get_paths()['include']}", str(source), "-o", str(target)],
+         f"-I{sysconfig.get_paths()['include']}", *(str(package / source) for source in sources),
+         "-o", str(target)],
         capture_output=True, text=True)
     assert build.returncode == 0, build.stderr  # -Werror: warnings fail the test too
     run = tmp_path / "run.py"

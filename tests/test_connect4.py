@@ -593,3 +593,15 @@ def test_the_solver_plays_a_best_move_or_says_it_could_not() -> None:
     assert (result.action, result.value, result.decided, result.complete) == \
         (3, -0.003, False, False)
     assert 1000 <= result.stats.nodes < 1000 + 1024
+
+
+def test_solve_rows_report_each_null_window_and_the_bounds() -> None:
+    lines: list[str] = []
+    moves, score = (Path(__file__).parent / "data" / "connect4" / "Test_L1_R1").read_text(
+        ).split()[:2]
+    rows = dict(solve_rows(moves, progress=lines.append))
+    assert rows["score"].startswith(f"{int(score):+d}:")
+    answers = [line for line in lines if line.startswith("score > ")]
+    assert answers and all("? yes: " in a or "? no: " in a for a in answers)
+    # The last answer closes the interval on the score.
+    assert f"the score is in [{int(score):+d}, {int(score):+d}]" in answers[-1]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from twins import played
 
 from zerosum.game import AnyGame, Values
 from zerosum.games.connect4.game import Connect4
@@ -64,13 +65,7 @@ def as_score_game(game: AnyGame) -> AnyGame:
 
 
 def random_state(game: AnyGame, seed: int, plies: int) -> Any:
-    rng = random.Random(seed)
-    state = game.initial_state()
-    for _ in range(plies):
-        if game.is_terminal(state):
-            break
-        state = game.result(state, rng.choice(game.actions(state)))
-    return state
+    return played(game, random.Random(seed), plies)
 
 
 @pytest.mark.parametrize(("game", "plies", "depth"), [

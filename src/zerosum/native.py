@@ -3,7 +3,7 @@
 A kernel may have a native twin in C beside its readable Python (the Connect Four
 solver's search, games/connect4/_solver.c, and engine's node function,
 games/connect4/_engine.c; checkers' move generator, perft and engine search,
-games/checkers/_checkers.c; the Max-Connect4 engine's node function,
+games/checkers/native/; the Max-Connect4 engine's node function,
 games/maxconnect4/_engine.c). setup.py compiles them when the package is installed on a
 machine with a C compiler; without one the package installs and runs in pure Python. The
 Python stays the reference: a native twin returns the same values,
@@ -17,13 +17,22 @@ import importlib
 import os
 from types import ModuleType
 
-# kernel name (as `zerosum --version` says it) -> the compiled module. The one list:
-# a kernel finds its twin here by name (`twin`), `status` reports from it.
+# kernel name (as `zerosum --version` says it) -> the compiled module and its C sources
+# (below src/zerosum/). The one list of native modules: setup.py reads it (as text,
+# never importing the package: a fresh build has no package to import yet) and builds
+# each; a kernel finds its twin here by name (`twin`), `status` reports from it, the
+# tests build each under the sanitizers from it. Every header below src/zerosum/games
+# (games/kernel.h, what every engine kernel shares) is a dependency of each.
 KERNELS = {
-    "connect4 solver": "zerosum.games.connect4._solver",
-    "connect4 engine": "zerosum.games.connect4._engine",
-    "checkers": "zerosum.games.checkers._checkers",
-    "maxconnect4 engine": "zerosum.games.maxconnect4._engine",
+    "connect4 solver": ("zerosum.games.connect4._solver", ("games/connect4/_solver.c",)),
+    "connect4 engine": ("zerosum.games.connect4._engine", ("games/connect4/_engine.c",)),
+    "checkers": ("zerosum.games.checkers._checkers", (
+        "games/checkers/native/module.c", "games/checkers/native/board.c",
+        "games/checkers/native/moves.c", "games/checkers/native/perft.c",
+        "games/checkers/native/evaluation.c", "games/checkers/native/table.c",
+        "games/checkers/native/search.c")),
+    "maxconnect4 engine": ("zerosum.games.maxconnect4._engine",
+                           ("games/maxconnect4/_engine.c",)),
 }
 
 
@@ -48,14 +57,14 @@ def twin(name: str, wanted: bool | None = None) -> ModuleType | None:
     asking for the reference, e.g. a test comparing the two)."""
     if wanted is False:
         return None
-    return load(KERNELS[name])
+    return load(KERNELS[name][0])
 
 
 def status() -> str:
     """One line for `zerosum --version`: the path in use."""
     if not enabled():
         return "pure Python: ZEROSUM_NATIVE=0"
-    built = [name for name, module in KERNELS.items() if load(module) is not None]
+    built = [name for name, (module, _) in KERNELS.items() if load(module) is not None]
     if not built:
         return "pure Python: no native kernel built"
     return "native kernels: " + ", ".join(built)

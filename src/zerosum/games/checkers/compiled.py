@@ -1,9 +1,9 @@
-"""Checkers' compiled twin (_checkers.c): whether it is in use, and perft through it.
+"""Checkers' compiled twin (native/*.c): whether it is in use, and perft through it.
 
-The C file mirrors board.py's move generator, perft.py, evaluation.py's score and
+The C files mirror board.py's move generator, perft.py, evaluation.py's score and
 CheckersKernel.negamax, under the same names; the Python stays the reference, and the
 twin gives identical perft counts, node counts, values and principal variations
-(tests/test_checkers_native.py). It is used when it was built (setup.py, with a C
+(tests/test_twins.py). It is used when it was built (setup.py, with a C
 compiler) unless `ZEROSUM_NATIVE=0` (zerosum.native). CheckersKernel asks
 `zerosum.native.twin("checkers", native)` in its constructor and replaces only its node
 function with the compiled one.

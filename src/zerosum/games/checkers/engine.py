@@ -40,7 +40,7 @@ from zerosum.games.checkers.board import (
     hash_after,
     zobrist_hash,
 )
-from zerosum.games.checkers.evaluation import score, to_utility_scale
+from zerosum.games.checkers.evaluation import WEIGHTS, score, to_utility_scale
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Placement, Solution, best_moves, solve
 from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for
@@ -110,7 +110,7 @@ class CheckersKernel:
             self.compiled = module.Search(
                 b.n, b.zobrist, b.zobrist_black, game.max_capture, game.ply_limit,
                 game.draw == "tournament", self.ordering, self.pvs, self.killing,
-                self.quiescence, self.entries)
+                self.quiescence, self.entries, WEIGHTS, SearchStopped)
 
     # --- the Kernel protocol -----------------------------------------------------------
 
@@ -237,6 +237,13 @@ class CheckersKernel:
         if len(self.table) >= self.table.capacity:
             self.table.make_room()
 
+    def observe(self, nodes: int) -> bool:
+        """The compiled search's call every 1,024 nodes (`compiled_negamax`): `check` at
+        its count (which raises SearchStopped itself)."""
+        self.nodes = nodes
+        self.check()
+        return False
+
     def evaluate(self, black: int, white: int, kings: int, btm: bool) -> int:
         s = score(self.b, black, white, kings)
         return s if btm else -s
@@ -329,7 +336,7 @@ class CheckersKernel:
     def compiled_negamax(self, black: int, white: int, kings: int, btm: bool, h: int,
                          depth: int, alpha: int, beta: int, ply: int, game_ply: int,
                          quiet: int, line: list[int], since: int) -> int:
-        """`negamax` in C (_checkers.c), counting on in this kernel's nodes, hits and
+        """`negamax` in C (native/search.c), counting on in this kernel's nodes, hits and
         seldepth; it calls `check` every 1,024 nodes, as `negamax` does."""
         value: int = self.compiled.negamax(self, black, white, kings, btm, h, depth, alpha,
                                            beta, ply, game_ply, quiet, line, since)

@@ -16,6 +16,8 @@ from zerosum.games.checkers.board import Board, board, count_steps
 
 MAN, KING = 100, 140
 ADVANCE, BACK_ROW, CENTRE, KING_CENTRE, MOBILITY, TRADE, CHASE = 3, 10, 4, 6, 2, 3, 2
+# The weights in one tuple, as the compiled twin is given them (native/evaluation.c).
+WEIGHTS = (MAN, KING, ADVANCE, BACK_ROW, CENTRE, KING_CENTRE, MOBILITY, TRADE, CHASE)
 
 
 @dataclass(frozen=True)

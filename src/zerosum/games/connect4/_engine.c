@@ -22,26 +22,19 @@
  * variation and a server's count of kept entries read it as they read the dict.
  *
  * Reporting back: every 256 nodes, as the closure does, `observe(nodes)` is called (the
- * kernel's `stop.observe` with its base count added); a true answer raises SearchStopped,
- * which unwinds the recursion as the ERROR value. That call runs Python code, so the
- * interpreter also handles signals (Ctrl-C) and lets other threads run there, as it does
- * between the pure search's bytecodes.
+ * kernel's `stop.observe` with its base count added): the node prologue of kernel.h.
  *
  * Built by setup.py when a C compiler is present (zerosum.games.connect4._engine);
  * chosen by zerosum.native ("connect4 engine"). Boards of at most 63 bits only (width *
  * (height + 1)); engine.py keeps the others in Python. */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <limits.h>
-#include <stdint.h>
-#include <string.h>
+#include "../kernel.h"
 
 #define MAX_WIDTH 12
 #define SCALE 1000       /* as engine.py: a decided score s is worth s * SCALE */
 #define INFINITY_ 1000000000LL /* engine.py's INFINITY: beyond every value */
 #define ERROR LLONG_MIN  /* a Python exception is set: unwind */
-#define CHECK_MASK 255   /* observe every 256 nodes, as the closure */
+#define CHECK_EVERY 256  /* observe every 256 nodes, as the closure */
 
 #include "_bitboard.h"
 
@@ -54,10 +47,10 @@ typedef struct {
     bitboard centre_columns[MAX_WIDTH]; /* column masks, centre first */
     bitboard plain_columns[MAX_WIDTH];  /* without `ordering`: left to right */
     int use_table, use_order, use_pvs;  /* the Enhancements */
+    long long weights[3]; /* engine.py's WEIGHTS: threats, on good rows, playable next */
     /* the table (a Table, below) and the way back to Python: the stop */
     struct Table *table;
-    PyObject *observe, *stopped;
-    long long nodes, hits;
+    Counter count;
 } Search;
 
 /* The cells that would complete a four of `p` on this kernel's board (_bitboard.h). */
@@ -76,9 +69,9 @@ static long long evaluate(const Search *s, bitboard current, bitboard mask, bitb
     const bitboard good_theirs = first_to_move ? s->even_rows : s->odd_rows;
     /* Threats just above the lowest empty cells: the opponent may not play below them. */
     const bitboard above = ((mask + s->bottom) & s->board) << 1;
-    long long v = 24 * (popcount(mine) - popcount(theirs));
-    v += 36 * (popcount(mine & good_mine) - popcount(theirs & good_theirs));
-    v += 16 * (popcount(mine & above) - popcount(theirs & above));
+    long long v = s->weights[0] * (popcount(mine) - popcount(theirs));
+    v += s->weights[1] * (popcount(mine & good_mine) - popcount(theirs & good_theirs));
+    v += s->weights[2] * (popcount(mine & above) - popcount(theirs & above));
     /* Stones weighted by the fours through their cells, one bit plane at a time. */
     for (int k = 0; k < 5; k++)
         v += (1LL << k) * (popcount(current & s->planes[k]) - popcount(opponent & s->planes[k]));
@@ -147,27 +140,6 @@ static int order(const Search *s, bitboard current, bitboard mask, bitboard cand
         out[0] = moved;
     }
     return n;
-}
-
-/* Every 256 nodes: the stop (stop.observe), which may end the search. */
-static int observe(Search *s)
-{
-    PyObject *count = PyLong_FromLongLong(s->nodes);
-    if (count == NULL)
-        return -1;
-    PyObject *r = PyObject_CallOneArg(s->observe, count);
-    Py_DECREF(count);
-    if (r == NULL)
-        return -1;
-    const int stop = PyObject_IsTrue(r);
-    Py_DECREF(r);
-    if (stop < 0)
-        return -1;
-    if (stop) {
-        PyErr_SetNone(s->stopped);
-        return -1;
-    }
-    return 0;
 }
 
 /* -- the table: the Python dict's behaviour, in C ----------------------------------- */
@@ -298,8 +270,7 @@ static void table_make_room(Table *t)
 static long long search(Search *s, bitboard current, bitboard mask, int moves, int depth,
                         long long alpha, long long beta, long long theirs_known)
 {
-    s->nodes++;
-    if (!(s->nodes & CHECK_MASK) && observe(s) < 0)
+    if (counted_node(&s->count, CHECK_EVERY) < 0)
         return ERROR;
     const bitboard opponent = current ^ mask;
     bitboard possible = (mask + s->bottom) & s->board;
@@ -329,7 +300,7 @@ static long long search(Search *s, bitboard current, bitboard mask, int moves, i
             first = entry->move;
             if (remaining >= depth && (bound == 0 || (bound == 1 && value >= beta)
                                        || (bound == 2 && value <= alpha))) {
-                s->hits++;
+                s->count.hits++;
                 return value;
             }
         }
@@ -394,30 +365,31 @@ static bitboard as_bitboard(PyObject *o)
 
 static PyTypeObject TableType;
 
-/* Search(width, height, centre_order, planes, odd_rows, use_table, use_order, use_pvs,
- *        table, observe, stopped) */
+/* Search(width, height, centre_order, planes, odd_rows, weights, use_table, use_order,
+ *        use_pvs, table, observe, stopped) */
 static int Search_init(Search *s, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"width", "height", "centre_order", "planes", "odd_rows",
-                            "use_table", "use_order", "use_pvs", "table", "observe",
-                            "stopped", NULL};
+                            "weights", "use_table", "use_order", "use_pvs", "table",
+                            "observe", "stopped", NULL};
     int width, height, use_table, use_order, use_pvs;
-    PyObject *centre_order, *planes, *odd_rows, *table, *observe_, *stopped;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiOOOpppO!OO", names, &width, &height,
-                                     &centre_order, &planes, &odd_rows, &use_table,
-                                     &use_order, &use_pvs, &TableType, &table, &observe_,
-                                     &stopped))
+    PyObject *centre_order, *planes, *odd_rows, *weights, *table, *observe_, *stopped;
+    long w[3];
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiOOOOpppO!OO", names, &width, &height,
+                                     &centre_order, &planes, &odd_rows, &weights,
+                                     &use_table, &use_order, &use_pvs, &TableType, &table,
+                                     &observe_, &stopped)
+        || read_weights(weights, w, 3) < 0)
         return -1;
     if (width < 4 || height < 4 || width > MAX_WIDTH || width * (height + 1) > 63) {
         PyErr_Format(PyExc_ValueError, "the native engine takes boards of at most 63 bits "
                      "(width * (height + 1)), not %dx%d", width, height);
         return -1;
     }
-    if (!PyCallable_Check(observe_) || !PyExceptionClass_Check(stopped)) {
-        PyErr_SetString(PyExc_TypeError, "observe must be a callable, stopped an exception "
-                        "class");
+    if (counter_init(&s->count, observe_, stopped) < 0)
         return -1;
-    }
+    for (int k = 0; k < 3; k++)
+        s->weights[k] = w[k];
     s->width = width;
     s->height = height;
     s->h1 = height + 1;
@@ -466,12 +438,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs)
     s->use_order = use_order;
     s->use_pvs = use_pvs;
     Py_INCREF(table);
-    Py_INCREF(observe_);
-    Py_INCREF(stopped);
     Py_XSETREF(s->table, (Table *)table);
-    Py_XSETREF(s->observe, observe_);
-    Py_XSETREF(s->stopped, stopped);
-    s->nodes = s->hits = 0;
+    s->count.nodes = s->count.hits = 0;
     return 0;
 }
 
@@ -480,16 +448,14 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs)
 static int Search_traverse(Search *s, visitproc visit, void *arg)
 {
     Py_VISIT(s->table);
-    Py_VISIT(s->observe);
-    Py_VISIT(s->stopped);
+    COUNTER_VISIT(&s->count);
     return 0;
 }
 
 static int Search_clear(Search *s)
 {
     Py_CLEAR(s->table);
-    Py_CLEAR(s->observe);
-    Py_CLEAR(s->stopped);
+    COUNTER_CLEAR(&s->count);
     return 0;
 }
 
@@ -532,12 +498,12 @@ static PyObject *Search_search(Search *s, PyObject *const *args, Py_ssize_t narg
 
 static PyObject *Search_get_nodes(Search *s, void *Py_UNUSED(closure))
 {
-    return PyLong_FromLongLong(s->nodes);
+    return PyLong_FromLongLong(s->count.nodes);
 }
 
 static PyObject *Search_get_hits(Search *s, void *Py_UNUSED(closure))
 {
-    return PyLong_FromLongLong(s->hits);
+    return PyLong_FromLongLong(s->count.hits);
 }
 
 static PyMethodDef Search_methods[] = {
@@ -755,22 +721,6 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__engine(void)
 {
-    if (PyType_Ready(&SearchType) < 0 || PyType_Ready(&TableType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&SearchType);
-    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
-        Py_DECREF(&SearchType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&TableType);
-    if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
-        Py_DECREF(&TableType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    PyTypeObject *types[] = {&SearchType, &TableType, NULL};
+    return kernel_module(&module, types);
 }

@@ -51,6 +51,10 @@ WEAK_SHARE = 0.5  # of the time that proof may take
 # agree with each other more than consecutive ones; odd depths end on our own move.
 DEPTH_STEP = 2
 INFINITY = 10**9  # beyond every value
+# The evaluation's weights (`evaluation`): a threat, one on the side's good rows, one
+# playable next. The compiled twin is given these, never a copy of its own.
+THREAT, GOOD_ROW_THREAT, PLAYABLE_THREAT = 24, 36, 16
+WEIGHTS = (THREAT, GOOD_ROW_THREAT, PLAYABLE_THREAT)
 
 
 class EvaluationTables:
@@ -125,6 +129,7 @@ def evaluation(geo: Geometry) -> Evaluate:
     plane0, plane1, plane2, plane3, plane4 = t.planes
     bottom, board = geo.bottom, geo.board
     top = SCALE - 1
+    threat, good_row, playable = WEIGHTS
 
     def evaluate(current: int, mask: int, mine: int, theirs: int, first_to_move: bool) -> int:
         opponent = current ^ mask
@@ -132,9 +137,9 @@ def evaluation(geo: Geometry) -> Evaluate:
             else (even_rows, odd_rows)
         # Threats just above the lowest empty cells: the opponent may not play below them.
         above = ((mask + bottom) & board) << 1
-        v = 24 * (mine.bit_count() - theirs.bit_count())
-        v += 36 * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
-        v += 16 * ((mine & above).bit_count() - (theirs & above).bit_count())
+        v = threat * (mine.bit_count() - theirs.bit_count())
+        v += good_row * ((mine & good_mine).bit_count() - (theirs & good_theirs).bit_count())
+        v += playable * ((mine & above).bit_count() - (theirs & above).bit_count())
         # Stones weighted by the fours through their cells, one bit plane at a time.
         v += ((current & plane0).bit_count() - (opponent & plane0).bit_count()
               + 2 * ((current & plane1).bit_count() - (opponent & plane1).bit_count())
@@ -368,7 +373,7 @@ class Connect4Kernel:
             return stop.observe(kernel.base + nodes)
 
         native = twin.Search(geo.width, geo.height, geo.centre_order, t.planes, t.odd_rows,
-                             self.enhancements.table, self.enhancements.ordering,
+                             WEIGHTS, self.enhancements.table, self.enhancements.ordering,
                              self.enhancements.pvs, self.table, observe, SearchStopped)
 
         def sync() -> None:

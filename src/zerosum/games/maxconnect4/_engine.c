@@ -11,29 +11,24 @@
  * principal variation read from it, stay the Python's.
  *
  * Reporting back: every 1,024 nodes (CHECK_EVERY) the search calls the kernel's
- * `observe(nodes)`; when it says stop, SearchStopped is raised and unwinds the recursion
- * as the ERROR value. The counts go back into the kernel's `counter` list on every return.
+ * `observe(nodes)` (kernel.h's node prologue); when it says stop, SearchStopped is raised
+ * and unwinds the recursion as the ERROR value. The counts go back into the kernel's
+ * `counter` list on every return. The evaluation's weights are bitboard.py's, handed over
+ * when the search is made.
  *
  * The board is Pons's layout (bitboard.py): 7 columns of 7 bits, 49 bits, one machine
  * word. bitboard.potential counts both players in one integer ("SIMD within a
  * register", the opponent's board from bit 73 up); here each player is a word of its
  * own, which gives the same counts (the halves never mix there either). */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <limits.h>
-#include <stdint.h>
+#include "../kernel.h"
+#include "../connect4/_bitboard.h" /* the same layout: the bitboard type, popcount */
 
 /* as bitboard.py */
 #define ROWS 6
 #define COLS 7
 #define H (ROWS + 1)
 #define CELLS (ROWS * COLS)
-#define OPEN_ONE 12
-#define OPEN_TWO 40
-#define THREAT_NOW 90
-#define THREAT_OWN_ROW 80
-#define THREAT_OTHER_ROW 10
 /* as engine.py */
 #define EXACT 0
 #define LOWER 1
@@ -43,7 +38,20 @@
 #define MIRROR_PIECES 12
 #define ERROR LONG_MIN /* a Python exception is set: unwind */
 
-typedef uint64_t bitboard;
+/* bitboard.py's POTENTIAL_WEIGHTS, in its order */
+typedef struct {
+    long open_one, open_two, threat_now, threat_own_row, threat_other_row;
+} Weights;
+#define WEIGHT_COUNT 5
+
+static int read_weights_into(PyObject *weights, Weights *w)
+{
+    long x[WEIGHT_COUNT];
+    if (read_weights(weights, x, WEIGHT_COUNT) < 0)
+        return -1;
+    *w = (Weights){x[0], x[1], x[2], x[3], x[4]};
+    return 0;
+}
 
 static bitboard BOTTOM, BOARD, ODD_ROWS, EVEN_ROWS, COLUMN[COLS], BOTTOM_OF[COLS];
 static bitboard QUADRUPLES_AT[H * COLS][16];
@@ -51,14 +59,6 @@ static int quadruples_at[H * COLS]; /* how many pass through each cell */
 static const int DIRECTIONS[4] = {1, H, H - 1, H + 1};
 static const int CENTRE_FIRST[COLS] = {3, 2, 4, 1, 5, 0, 6};
 static const int LEFT_TO_RIGHT[COLS] = {0, 1, 2, 3, 4, 5, 6};
-
-static int popcount(bitboard x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
 
 static bitboard cell(int col, int row) { return (bitboard)1 << (H * col + row); }
 
@@ -92,7 +92,8 @@ static bitboard playable_cells(bitboard mask) { return (mask + BOTTOM) & BOARD; 
 
 /* One player's open quadruples by the pieces they hold, and its threats (the empty cell
  * of an open quadruple holding three); `sign` +1 for the mover, -1 for the opponent. */
-static long open_quadruples(bitboard own, bitboard empty, int sign, bitboard *threats)
+static long open_quadruples(const Weights *w, bitboard own, bitboard empty, int sign,
+                            bitboard *threats)
 {
     bitboard free_ = own | empty;
     long value = 0;
@@ -104,7 +105,7 @@ static long open_quadruples(bitboard own, bitboard empty, int sign, bitboard *th
         bitboard ones = starts & (low1 ^ low2);
         bitboard twos = starts & (high1 ^ high2 ^ (low1 & low2));
         bitboard holding1 = ones & ~twos, holding2 = twos & ~ones, holding3 = ones & twos;
-        value += sign * (OPEN_ONE * popcount(holding1) + OPEN_TWO * popcount(holding2));
+        value += sign * (w->open_one * popcount(holding1) + w->open_two * popcount(holding2));
         if (holding3) {
             *threats |= (holding3 & ~a0) | (holding3 & ~a1) << d | (holding3 & ~a2) << 2 * d;
             *threats |= (holding3 & ~a3) << 3 * d;
@@ -115,21 +116,21 @@ static long open_quadruples(bitboard own, bitboard empty, int sign, bitboard *th
 
 /* bitboard.potential: the mover's expected gain of further points minus the opponent's,
  * in hundredths (see its doc for the terms and the parity rule). */
-static long potential(bitboard mine, bitboard theirs, bitboard mask)
+static long potential(const Weights *w, bitboard mine, bitboard theirs, bitboard mask)
 {
     bitboard empty = BOARD & ~mask, my_threats = 0, their_threats = 0;
-    long value = open_quadruples(mine, empty, 1, &my_threats)
-                 + open_quadruples(theirs, empty, -1, &their_threats);
+    long value = open_quadruples(w, mine, empty, 1, &my_threats)
+                 + open_quadruples(w, theirs, empty, -1, &their_threats);
     if (my_threats | their_threats) {
         bitboard playable = playable_cells(mask);
         bitboard my_rows = popcount(mask) % 2 == 0 ? ODD_ROWS : EVEN_ROWS;
         bitboard mine_later = my_threats & empty & ~playable;
         bitboard their_later = their_threats & empty & ~playable;
-        value += THREAT_NOW * popcount(my_threats & playable);
-        value += THREAT_OWN_ROW * popcount(mine_later & my_rows);
-        value += THREAT_OTHER_ROW * popcount(mine_later & ~my_rows);
-        value -= THREAT_OWN_ROW * popcount(their_later & ~my_rows);
-        value -= THREAT_OTHER_ROW * popcount(their_later & my_rows);
+        value += w->threat_now * popcount(my_threats & playable);
+        value += w->threat_own_row * popcount(mine_later & my_rows);
+        value += w->threat_other_row * popcount(mine_later & ~my_rows);
+        value -= w->threat_own_row * popcount(their_later & ~my_rows);
+        value -= w->threat_other_row * popcount(their_later & my_rows);
     }
     return value;
 }
@@ -204,39 +205,22 @@ typedef struct {
     PyObject_HEAD
     PyObject *entries;   /* the table's dict, or NULL without a table */
     PyObject *make_room; /* the table's make_room */
-    PyObject *observe;   /* the kernel's observe(nodes) -> bool */
     PyObject *counter;   /* the kernel's [nodes, hits] */
-    PyObject *stopped;   /* zerosum.stop.SearchStopped */
+    Counter count;       /* the kernel's observe(nodes) -> bool, the counts in C */
+    Weights weights;
     Py_ssize_t capacity;
     int ordering, pvs;
-    long long nodes, hits;
     int orders[COLS + 1][COLS]; /* [table move + 1]: the column order starting with it */
 } Search;
-
-/* -1: an exception is set. */
-static int observe(Search *S)
-{
-    PyObject *r = PyObject_CallFunction(S->observe, "L", S->nodes);
-    if (r == NULL)
-        return -1;
-    int stop = PyObject_IsTrue(r);
-    Py_DECREF(r);
-    if (stop > 0)
-        PyErr_SetNone(S->stopped);
-    return stop ? -1 : 0;
-}
 
 /* The table's entry: 1 found (remaining -1 for None), 0 none, -1 error. */
 static int probe(Search *S, PyObject *key, long *remaining, long *bound, long *stored,
                  long *move)
 {
-    PyObject *entry = PyDict_GetItemWithError(S->entries, key);
-    if (entry == NULL)
-        return PyErr_Occurred() ? -1 : 0;
-    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 4) {
-        PyErr_SetString(PyExc_TypeError, "a Max-Connect4 table entry is a 4-tuple");
-        return -1;
-    }
+    PyObject *entry;
+    const int found = table_probe(S->entries, key, &entry);
+    if (found <= 0)
+        return found;
     PyObject *r = PyTuple_GET_ITEM(entry, 0);
     *remaining = r == Py_None ? -1 : PyLong_AsLong(r);
     *bound = PyLong_AsLong(PyTuple_GET_ITEM(entry, 1));
@@ -261,23 +245,10 @@ static int store(Search *S, PyObject *key, long remaining, long bound, long best
             return -1;
         Py_DECREF(r);
     }
-    PyObject *entry = PyTuple_New(4);
-    if (entry == NULL)
-        return -1;
-    long fields[4] = {remaining, bound, best, best_move};
-    for (int i = 0; i < 4; i++) {
-        PyObject *x = i == 0 && remaining < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(fields[i]);
-        if (x == NULL) {
-            Py_DECREF(entry);
-            return -1;
-        }
-        PyTuple_SET_ITEM(entry, i, x);
-    }
-    /* ints and None only: in no cycle, so the collector need not visit it */
-    PyObject_GC_UnTrack(entry);
-    int r = PyDict_SetItem(S->entries, key, entry);
-    Py_DECREF(entry);
-    return r;
+    PyObject *fields[4] = {remaining < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(remaining),
+                           PyLong_FromLong(bound), PyLong_FromLong(best),
+                           PyLong_FromLong(best_move)};
+    return table_store(S->entries, key, fields);
 }
 
 /* The value for the mover (hundredths of a point) of the position where the mover holds
@@ -286,14 +257,13 @@ static int store(Search *S, PyObject *key, long remaining, long bound, long best
 static long negamax(Search *S, bitboard mine, bitboard theirs, long diff, int depth,
                     long alpha, long beta)
 {
-    S->nodes += 1;
-    if (S->nodes % CHECK_EVERY == 0 && observe(S) < 0)
+    if (counted_node(&S->count, CHECK_EVERY) < 0)
         return ERROR;
     bitboard mask = mine | theirs;
     if (mask == BOARD)
         return 100 * diff;
     if (depth <= 0)
-        return 100 * diff + potential(mine, theirs, mask);
+        return 100 * diff + potential(&S->weights, mine, theirs, mask);
     long table_move = -1;
     int flipped = 0;
     PyObject *key = NULL;
@@ -311,7 +281,7 @@ static long negamax(Search *S, bitboard mine, bitboard theirs, long diff, int de
             if (flipped)
                 table_move = 6 - table_move;
             if (remaining < 0 || remaining >= depth) {
-                S->hits += 1;
+                S->count.hits += 1;
                 if (bound == EXACT) {
                     Py_DECREF(key);
                     return stored;
@@ -378,9 +348,8 @@ static int Search_traverse(Search *S, visitproc visit, void *arg)
 {
     Py_VISIT(S->entries);
     Py_VISIT(S->make_room);
-    Py_VISIT(S->observe);
     Py_VISIT(S->counter);
-    Py_VISIT(S->stopped);
+    COUNTER_VISIT(&S->count);
     return 0;
 }
 
@@ -388,9 +357,8 @@ static int Search_clear(Search *S)
 {
     Py_CLEAR(S->entries);
     Py_CLEAR(S->make_room);
-    Py_CLEAR(S->observe);
     Py_CLEAR(S->counter);
-    Py_CLEAR(S->stopped);
+    COUNTER_CLEAR(&S->count);
     return 0;
 }
 
@@ -401,16 +369,18 @@ static void Search_dealloc(Search *S)
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
-/* Search(entries, capacity, make_room, observe, counter, stopped, ordering, pvs) */
+/* Search(entries, capacity, make_room, observe, counter, stopped, ordering, pvs, weights) */
 static int Search_init(Search *S, PyObject *args, PyObject *kwds)
 {
     static char *names[] = {"entries", "capacity", "make_room", "observe", "counter",
-                            "stopped", "ordering", "pvs", NULL};
-    PyObject *entries, *make_room, *observe_, *counter, *stopped;
+                            "stopped", "ordering", "pvs", "weights", NULL};
+    PyObject *entries, *make_room, *observe_, *counter, *stopped, *weights;
     Py_ssize_t capacity;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OnOOO!Opp", names, &entries, &capacity,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OnOOO!OppO", names, &entries, &capacity,
                                      &make_room, &observe_, &PyList_Type, &counter,
-                                     &stopped, &S->ordering, &S->pvs))
+                                     &stopped, &S->ordering, &S->pvs, &weights)
+        || read_weights_into(weights, &S->weights) < 0
+        || counter_init(&S->count, observe_, stopped) < 0)
         return -1;
     if (entries != Py_None && !PyDict_Check(entries)) {
         PyErr_SetString(PyExc_TypeError, "entries must be a dict or None");
@@ -422,9 +392,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds)
     }
     Py_XSETREF(S->entries, entries == Py_None ? NULL : Py_NewRef(entries));
     Py_XSETREF(S->make_room, Py_NewRef(make_room));
-    Py_XSETREF(S->observe, Py_NewRef(observe_));
     Py_XSETREF(S->counter, Py_NewRef(counter));
-    Py_XSETREF(S->stopped, Py_NewRef(stopped));
     S->capacity = capacity;
     /* engine.orders: the table's move (-1: none) first, then the base order */
     const int *base = S->ordering ? CENTRE_FIRST : LEFT_TO_RIGHT;
@@ -452,13 +420,14 @@ static PyObject *Search_negamax(Search *S, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "not a Max-Connect4 position");
         return NULL;
     }
-    S->nodes = PyLong_AsLongLong(PyList_GET_ITEM(S->counter, 0));
-    S->hits = PyLong_AsLongLong(PyList_GET_ITEM(S->counter, 1));
+    S->count.nodes = PyLong_AsLongLong(PyList_GET_ITEM(S->counter, 0));
+    S->count.hits = PyLong_AsLongLong(PyList_GET_ITEM(S->counter, 1));
     if (PyErr_Occurred())
         return NULL;
     long v = negamax(S, mine, theirs, diff, depth, alpha, beta);
     /* written back even when SearchStopped is on its way (search_move reads them) */
-    PyObject *nodes = PyLong_FromLongLong(S->nodes), *hits = PyLong_FromLongLong(S->hits);
+    PyObject *nodes = PyLong_FromLongLong(S->count.nodes);
+    PyObject *hits = PyLong_FromLongLong(S->count.hits);
     if (nodes == NULL || hits == NULL) {
         Py_XDECREF(nodes);
         Py_XDECREF(hits);
@@ -475,9 +444,16 @@ static PyObject *py_potential(PyObject *self, PyObject *args)
 {
     (void)self;
     unsigned long long mine, theirs, mask;
-    if (!PyArg_ParseTuple(args, "KKK", &mine, &theirs, &mask))
+    PyObject *weights;
+    Weights w;
+    if (!PyArg_ParseTuple(args, "KKKO", &mine, &theirs, &mask, &weights)
+        || read_weights_into(weights, &w) < 0)
         return NULL;
-    return PyLong_FromLong(potential(mine, theirs, mask));
+    if ((mine | theirs | mask) & ~BOARD) {
+        PyErr_SetString(PyExc_ValueError, "not a Max-Connect4 position");
+        return NULL;
+    }
+    return PyLong_FromLong(potential(&w, mine, theirs, mask));
 }
 
 static PyMethodDef Search_methods[] = {
@@ -502,7 +478,7 @@ static PyTypeObject SearchType = {
 
 static PyMethodDef module_methods[] = {
     {"potential", py_potential, METH_VARARGS,
-     "bitboard.potential(mine, theirs, mask) -> hundredths, compiled"},
+     "bitboard.potential(mine, theirs, mask, weights) -> hundredths, compiled"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -514,16 +490,6 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__engine(void)
 {
     build_tables();
-    if (PyType_Ready(&SearchType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&SearchType);
-    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
-        Py_DECREF(&SearchType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    PyTypeObject *types[] = {&SearchType, NULL};
+    return kernel_module(&module, types);
 }

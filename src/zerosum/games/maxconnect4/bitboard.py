@@ -115,6 +115,8 @@ OPEN_TWO = 40  # holding two
 THREAT_NOW = 90  # holding three, and the mover can complete it with this move
 THREAT_OWN_ROW = 80  # holding three, the empty cell on a row its owner can expect to get
 THREAT_OTHER_ROW = 10  # holding three, the empty cell on a row the other side can expect
+# The weights in one tuple, as the engine's compiled twin is given them (_engine.c).
+POTENTIAL_WEIGHTS = (OPEN_ONE, OPEN_TWO, THREAT_NOW, THREAT_OWN_ROW, THREAT_OTHER_ROW)
 
 # Both players' boards side by side in one integer ("SIMD within a register"): the
 # mover's at bits 0-48, the opponent's from bit THEIRS up. The gap between them is

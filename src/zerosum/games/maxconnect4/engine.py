@@ -43,6 +43,7 @@ from zerosum.games.maxconnect4.bitboard import (
     COLS,
     COLUMN,
     EXACT_EMPTIES,
+    POTENTIAL_WEIGHTS,
     QUADRUPLES_AT,
     Position,
     potential,
@@ -288,7 +289,7 @@ class MaxConnect4Kernel:
         if self.compiled is not None:
             search = self.compiled.Search(None if table is None else entries, capacity,
                                           make_room, observe, counter, SearchStopped,
-                                          ordering, pvs)
+                                          ordering, pvs, POTENTIAL_WEIGHTS)
             compiled: Negamax = search.negamax
             return compiled
 

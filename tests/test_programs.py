@@ -4,17 +4,20 @@ recorded reason, and a tournament of programs resumed after kill -9."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+import zerosum
 from zerosum.cli import main
 from zerosum.game import InputError
 from zerosum.games.registry import get_game
@@ -29,6 +32,13 @@ PYTHON = f"{sys.executable} {COMP3608 / 'ConnectFour.py'}"
 GOOD = f"course:comp3608,time=20:{PYTHON}"  # generous: a loaded machine is not the program
 SLOW = f"course:comp3608,time=0.3:{PYTHON} --fault slow"
 ZEROSUM_UGI = f"{sys.executable} -m zerosum ugi"
+# The sandbox shows a program its own folder and not zerosum's source: zerosum as an
+# engine runs from a copy of its package, as a class's engine would from its folder.
+ZEROSUM_COPY = Path(tempfile.mkdtemp(prefix="zerosum-engine-"))
+shutil.copytree(Path(zerosum.__file__).parent, ZEROSUM_COPY / "zerosum",
+                ignore=shutil.ignore_patterns("__pycache__"))
+atexit.register(shutil.rmtree, ZEROSUM_COPY, True)
+ZEROSUM_DIR = f"dir={ZEROSUM_COPY}"
 
 
 def game_of(*agents: str, game: str = "connect4", opening: tuple[str, ...] = (),
@@ -44,7 +54,8 @@ def test_a_spec_is_kind_settings_and_command() -> None:
     player = player_from_spec(get_game("connect4"), f"course:comp3608,time=2:{PYTHON} red")
     assert player.command == [sys.executable, str(COMP3608 / "ConnectFour.py"), "red"]
     assert player.limit.seconds == 2 and player.late == "move"
-    engine = player_from_spec(get_game("connect4"), f"ugi,depth=3:{ZEROSUM_UGI} connect4")
+    engine = player_from_spec(get_game("connect4"),
+                              f"ugi,depth=3,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4")
     assert (engine.limit.depth, engine.limit.seconds, engine.timeout) == (3, None, 30.0)
 
 
@@ -181,7 +192,8 @@ def test_an_engines_faults_lose_its_game(fault: str, why: str, tmp_path: Path) -
 
 
 def test_a_zerosum_engine_plays_through_ugi_with_its_figures() -> None:
-    engine = f"ugi,depth=3:{ZEROSUM_UGI} connect4 --width 5 --height 4 --player alphabeta"
+    engine = (f"ugi,depth=3,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4 --width 5 --height 4 "
+              "--player alphabeta")
     result = game_of(engine, "random:seed=5", options=(("width", 5), ("height", 4)),
                      opening=("3",))
     assert result.fault is None and not any(m.forfeit for m in result.moves)
@@ -200,7 +212,7 @@ def test_a_zerosum_engine_plays_through_ugi_with_its_figures() -> None:
 
 
 def test_a_forfeit_against_an_engine_that_cannot_be_told_loses_the_game() -> None:
-    engine = f"ugi,depth=1:{ZEROSUM_UGI} connect4 --player alphabeta"
+    engine = f"ugi,depth=1,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4 --player alphabeta"
     result = game_of(SLOW, engine)
     assert result.reason == f"Red ({SLOW}) lost on time: no column within 0.3 s (its " \
                             "opponent cannot be told of a forfeited move)"
@@ -222,8 +234,8 @@ def zerosum(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 def test_two_zerosum_engines_play_a_tournament_through_ugi(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     small = "connect4 --width 5 --height 4"
-    first = f"ugi,depth=2:{ZEROSUM_UGI} {small} --player alphabeta"
-    second = f"ugi,nodes=200:{ZEROSUM_UGI} {small} --player mcts:seed=4"
+    first = f"ugi,depth=2,{ZEROSUM_DIR}:{ZEROSUM_UGI} {small} --player alphabeta"
+    second = f"ugi,nodes=200,{ZEROSUM_DIR}:{ZEROSUM_UGI} {small} --player mcts:seed=4"
     db = str(tmp_path / "u.sqlite")
     status, out, err = zerosum(["tournament", "connect4", "--width", "5", "--height", "4",
                                 "--agent", first, "--agent", second, "--games", "2",
@@ -276,7 +288,8 @@ def test_a_course_tournament_in_three_languages_with_an_engine_and_zerosums_play
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     c = compiled(tmp_path)
     agents = [GOOD, c["c"], c["java"], c["crash"], SLOW,
-              f"ugi,depth=2:{ZEROSUM_UGI} connect4 --player alphabeta", "alphabeta:depth=2"]
+              f"ugi,depth=2,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4 --player alphabeta",
+              "alphabeta:depth=2"]
     status, out, err = zerosum(["tournament", "connect4", *[f for a in agents
                                                             for f in ("--agent", a)],
                                 "--games", "2", "--workers", "2",
@@ -340,12 +353,12 @@ def test_an_open_network_is_said_not_hidden(monkeypatch: pytest.MonkeyPatch) -> 
 
     spec = get_game("connect4")
     players = [player_from_spec(spec, GOOD), player_from_spec(spec, "random")]
-    monkeypatch.setattr("zerosum.marker.sandbox.can_cut_network", lambda: False)
+    monkeypatch.setattr("zerosum.sandbox.can_cut_network", lambda: False)
     assert sandbox_note(players) == ("note: this system cannot cut a program off the network "
                                      "(no network namespace: unshare); the programs run "
                                      "with it open")
     assert sandbox_note(players[1:]) is None  # no program, nothing to say
-    monkeypatch.setattr("zerosum.marker.sandbox.can_cut_network", lambda: True)
+    monkeypatch.setattr("zerosum.sandbox.can_cut_network", lambda: True)
     assert sandbox_note(players) is None
 
 
@@ -364,7 +377,8 @@ def test_an_engines_cpu_time_is_limited_for_its_whole_game(
 
     monkeypatch.setattr(programs, "Session", session)
     spec = get_game("connect4")
-    player = player_from_spec(spec, f"ugi,time=0.5,startup=5:{ZEROSUM_UGI} connect4")
+    player = player_from_spec(spec,
+                              f"ugi,time=0.5,startup=5,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4")
     assert isinstance(player, programs.UgiPlayer)
     with pytest.raises(Started):
         player.started()

@@ -16,8 +16,9 @@ that folder (its compiled classes, its data), else in an empty folder of its own
 of COMMAND naming a file or folder that exists here is made absolute first (`python3
 my/ConnectFour.py`), so the command works from the empty folder.
 
-Every call runs in the sandbox of zerosum.marker.sandbox (limits on CPU, memory,
-processes and file size, no network where the system allows it). Nothing a program does
+Every call runs in zerosum.sandbox (its own folder, a read-only view of the system, no
+network, nothing it started left running, limits on CPU, memory, processes, file size
+and output; what this system cannot enforce is said). Nothing a program does
 is trusted: each player answers `choose(game, state) -> Move` or raises ProgramFault
 (match.AgentFault: its message says in words what went wrong; the game is lost) or
 MoveForfeited (match.LateAnswer: COMP3608's program that gives no column within its
@@ -41,10 +42,10 @@ from typing import Any
 from zerosum.convert import MAX_SECONDS, parse_float, shown
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
-from zerosum.marker.sandbox import Limits, Run, Session, failure, run_program
 from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move, pass_turn
 from zerosum.players.agents import ComputerAgent
 from zerosum.result import Info, InfoSink, Limit, SearchResult
+from zerosum.sandbox import Limits, Run, Session, failure, run_program
 from zerosum.stop import Stop
 
 KINDS = ("course:comp3608", "course:maxconnect4", "ugi")
@@ -432,7 +433,7 @@ def sandbox_note(agents: Iterable[Any], game: AnyGame | None = None) -> str | No
     """What the sandbox cannot enforce here, when programs play (None: all of it);
     InputError for a program that cannot play `game` as it is set up (COMP3608's
     programs know only the 7x6 board)."""
-    from zerosum.marker.sandbox import can_cut_network
+    from zerosum.sandbox import can_cut_network
 
     agents = list(agents)
     for a in agents:

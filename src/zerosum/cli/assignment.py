@@ -407,7 +407,7 @@ def run_check(words: list[str]) -> int:
     from zerosum.fileio import check_writable, write_atomic
     from zerosum.marker.cases import MARKINGS
     from zerosum.marker.check import check, report_json, report_junit, report_text
-    from zerosum.marker.sandbox import Limits, folder_size
+    from zerosum.sandbox import Limits, folder_size
 
     # Everything after the first -- is the program's command, options and all.
     at = words.index("--") if "--" in words else len(words)

@@ -366,3 +366,51 @@ def test_as_an_ordinary_user_too() -> None:
     if mode == "bwrap":
         assert done.stdout.split(" ", 3)[3] == "'' ['left 1 process running (killed)']\n"
     assert processes_running("306.5") == []
+
+
+# -- what an attempt costs: the marker's case, a course program's game ----------------------
+
+EVIL_WRAPPER = """
+import os, subprocess, sys
+subprocess.Popen(["setsid", "sleep", "307.5"], stdout=subprocess.DEVNULL)
+os.execv(sys.executable, [sys.executable, "ConnectFour.py", *sys.argv[1:]])
+"""
+
+
+@pytest.fixture
+def evil(tmp_path: Path) -> Path:
+    """A right COMP3608 program that leaves a process running at every call."""
+    folder = tmp_path / "evil"
+    shutil.copytree(Path(__file__).resolve().parent / "data" / "submissions" / "comp3608",
+                    folder)
+    (folder / "evil.py").write_text(EVIL_WRAPPER)
+    return folder
+
+
+def test_the_marker_fails_the_case_of_an_attempt(evil: Path) -> None:
+    from zerosum.marker.cases import COMP3608
+    from zerosum.marker.check import check
+
+    if containment().mode == "limits":
+        pytest.skip("processes left running are not seen here")
+    outcomes = check(COMP3608, [sys.executable, "evil.py"], 1, 1, Limits(seconds=30), evil)
+    assert [(o.verdict, o.why) for o in outcomes] == [
+        ("wrong", "tried what the sandbox forbids: left 1 process running (killed)")]
+    assert processes_running("307.5") == []
+
+
+def test_a_course_program_loses_the_game_for_an_attempt(evil: Path) -> None:
+    from zerosum.games.registry import get_game
+    from zerosum.players.spec import agent_from_spec
+    from zerosum.programs import ProgramFault
+
+    if containment().mode == "limits":
+        pytest.skip("processes left running are not seen here")
+    spec = get_game("connect4")
+    game = spec.create()
+    player = agent_from_spec(spec, f"course:comp3608,time=20,dir={evil}:"
+                                   f"{sys.executable} evil.py")
+    with pytest.raises(ProgramFault, match="^tried what the sandbox forbids: left 1 process "
+                                           r"running \(killed\)$"):
+        player.choose(game, game.initial_state())
+    assert processes_running("307.5") == []

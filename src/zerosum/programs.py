@@ -150,12 +150,17 @@ def no_search(action: Any) -> SearchResult:
 
 
 def check_run(run: Run, seconds: float) -> None:
-    """ProgramFault for a run that crashed, timed out, or left files behind."""
+    """ProgramFault for a run that crashed, timed out, left files behind or tried what
+    the sandbox stopped (the file system outside its folder, processes left running:
+    the courses forbid their programs the file system, and a call is the program's
+    whole run)."""
     failed = failure(run, seconds)
     if failed is not None:
         raise ProgramFault(failed[1] if failed[0] == "timeout" else f"crashed: {failed[1]}")
     if run.files:
         raise ProgramFault(f"wrote files, which the course forbids: {', '.join(run.files[:3])}")
+    if run.attempts:
+        raise ProgramFault(f"tried what the sandbox forbids: {'; '.join(run.attempts[:3])}")
 
 
 class CourseConnect4(ProgramPlayer):
@@ -433,7 +438,7 @@ def sandbox_note(agents: Iterable[Any], game: AnyGame | None = None) -> str | No
     """What the sandbox cannot enforce here, when programs play (None: all of it);
     InputError for a program that cannot play `game` as it is set up (COMP3608's
     programs know only the 7x6 board)."""
-    from zerosum.sandbox import can_cut_network
+    from zerosum.sandbox import containment
 
     agents = list(agents)
     for a in agents:
@@ -442,9 +447,8 @@ def sandbox_note(agents: Iterable[Any], game: AnyGame | None = None) -> str | No
                 and (geo.width, geo.height) != (7, 6):
             raise InputError(f"player {shown(a.name, 40)}: COMP3608's programs play on the "
                              f"7x6 board only, not {geo.width}x{geo.height}")
-    if any(isinstance(a, ProgramPlayer) for a in agents) and not can_cut_network():
-        return ("note: this system cannot cut a program off the network (no network "
-                "namespace: unshare); the programs run with it open")
+    if any(isinstance(a, ProgramPlayer) for a in agents):
+        return containment().note()
     return None
 
 

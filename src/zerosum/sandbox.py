@@ -73,6 +73,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from zerosum.game import InputError
+
 OUTPUT_LIMIT = 1 << 20  # bytes of standard output (and of error) kept: garbage must not fill memory
 NOBODY = 65534
 STARTUP = 10.0  # seconds the sandbox may take to start the program, not counted as its own
@@ -136,8 +138,8 @@ class Containment:
                 + "; ".join(self.unenforced))
 
 
-class Uncontained(Exception):
-    """--strict, on a system that cannot contain programs fully."""
+class Uncontained(InputError):
+    """--strict, on a system that cannot contain programs fully (one line)."""
 
 
 def _works(command: list[str]) -> bool:

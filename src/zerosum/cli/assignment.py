@@ -400,6 +400,8 @@ def check_parser() -> Parser:
                    "(default: the current folder; at most 50 MB)")
     p.add_argument("--json", action="store_true", help="the report as JSON on stdout")
     p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    p.add_argument("--strict", action="store_true", help="refuse to run the program where "
+                   "this system's sandbox cannot contain it fully")
     return p
 
 
@@ -407,7 +409,7 @@ def run_check(words: list[str]) -> int:
     from zerosum.fileio import check_writable, write_atomic
     from zerosum.marker.cases import MARKINGS
     from zerosum.marker.check import check, report_json, report_junit, report_text
-    from zerosum.sandbox import Limits, folder_size
+    from zerosum.sandbox import Limits, folder_size, refuse_unless_contained
 
     # Everything after the first -- is the program's command, options and all.
     at = words.index("--") if "--" in words else len(words)
@@ -424,6 +426,8 @@ def run_check(words: list[str]) -> int:
         raise InputError(f"{marking.name}'s command holds {marking.placeholder} where each "
                          f"case puts its question, e.g. zerosum assignment check "
                          f"{marking.name} -- {marking.example}")
+    if opts.strict:
+        refuse_unless_contained()
     if opts.junit:
         check_writable(opts.junit)  # now, not after every case has run
     folder = Path(opts.dir)

@@ -211,12 +211,13 @@ def test_a_zerosum_engine_plays_through_ugi_with_its_figures() -> None:
         state = game.result(state, action)
 
 
-def test_a_forfeit_against_an_engine_that_cannot_be_told_loses_the_game() -> None:
+def test_a_late_course_program_forfeits_the_move_not_the_game_against_an_engine() -> None:
+    # COMP3608's rule holds against a UGI engine too: it is told the lost turn as 0000
     engine = f"ugi,depth=1,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4 --player alphabeta"
     result = game_of(SLOW, engine)
-    assert result.reason == f"Red ({SLOW}) lost on time: no column within 0.3 s (its " \
-                            "opponent cannot be told of a forfeited move)"
-    assert (result.score, result.fault) == (0.0, 0)
+    late = [m for m in result.moves if m.by == 0 and m.forfeit]
+    assert late and all(m.forfeit == "no column within 0.3 s" for m in late)
+    assert "lost on time" not in result.reason and result.fault is None
 
 
 # -- the tournament ------------------------------------------------------------------------
@@ -348,18 +349,24 @@ def test_no_answer_at_all_forfeits_the_move_too(tmp_path: Path) -> None:
     assert passed.stones == state.stones and game.is_maxs_turn(passed)
 
 
-def test_an_open_network_is_said_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_what_the_sandbox_does_not_enforce_is_said_not_hidden(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from zerosum.programs import sandbox_note
+    from zerosum.sandbox import containment
 
     spec = get_game("connect4")
     players = [player_from_spec(spec, GOOD), player_from_spec(spec, "random")]
-    monkeypatch.setattr("zerosum.sandbox.can_cut_network", lambda: False)
-    assert sandbox_note(players) == ("note: this system cannot cut a program off the network "
-                                     "(no network namespace: unshare); the programs run "
-                                     "with it open")
-    assert sandbox_note(players[1:]) is None  # no program, nothing to say
-    monkeypatch.setattr("zerosum.sandbox.can_cut_network", lambda: True)
-    assert sandbox_note(players) is None
+    monkeypatch.setenv("ZEROSUM_SANDBOX", "limits")
+    containment.cache_clear()
+    try:
+        note = sandbox_note(players)
+        assert note is not None and note.startswith(
+            "note: this system's sandbox (limits) does not enforce the network; ")
+        assert sandbox_note(players[1:]) is None  # no program, nothing to say
+    finally:
+        containment.cache_clear()
+    if containment().mode == "bwrap" and not containment().unenforced:
+        assert sandbox_note(players) is None
 
 
 def test_an_engines_cpu_time_is_limited_for_its_whole_game(
@@ -430,11 +437,11 @@ def test_a_program_played_against_at_the_terminal_fails_in_one_line(
                   "middle one!', not a column 0-6\n"
 
 
-def test_an_engine_is_told_a_passed_position_only_where_the_format_says_whose_turn() -> None:
-    from zerosum.programs import tells_passes
+def test_an_engine_is_told_a_passed_turn_as_the_null_move() -> None:
+    from zerosum.ugi import UgiEngine
 
-    # Connect Four's position format reads the turn from the counts: a passed position
-    # would come out with the wrong side to move
-    assert get_game("connect4").position is not None
-    assert not tells_passes(get_game("connect4"))
-    assert not tells_passes(get_game("tictactoe"))  # no position format at all
+    spec = get_game("connect4")
+    engine = UgiEngine("test", spec.create, lambda *_: None, sys.stdout)
+    state = engine.position(["startpos", "moves", "4", "0000", "3"])
+    game = spec.create()
+    assert state == game.result(game.pass_turn(game.result(game.initial_state(), 3)), 2)

@@ -42,7 +42,7 @@ from typing import Any
 from zerosum.convert import MAX_SECONDS, parse_float, shown
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
-from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move, pass_turn
+from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move
 from zerosum.players.agents import ComputerAgent
 from zerosum.result import Info, InfoSink, Limit, SearchResult
 from zerosum.sandbox import Limits, Run, Session, failure, run_program
@@ -236,7 +236,8 @@ class OneMove(ProgramPlayer):
 class UgiPlayer(ProgramPlayer):
     """An engine speaking UGI, started once a game (at its first move) and ended with it:
     `ugi`/`ugiok`, `isready`/`readyok`, `uginewgame`, then for each move `position
-    startpos moves ...` (or `position fen` where the game has a position format) and
+    startpos moves ...` (a forfeited move written 0000, UCI's null move; or `position
+    fen` where the game has a position format and the moves are not known) and
     `go` with the limits set (`movetime`, `depth`, `nodes`). Its `info` lines give the
     move's figures. No `bestmove` within `timeout`, a move that is not legal, or the
     engine's end loses the game."""
@@ -252,7 +253,6 @@ class UgiPlayer(ProgramPlayer):
                                                  else 30.0)
         self.startup = extra.get("startup") or 20.0
         self.position = spec.position
-        self.follows_passes = tells_passes(spec)
         self.session: Session | None = None
         self.history: list[str | None] | None = None  # the game's moves (None: forfeited)
         self.known: tuple[Any, list[str]] | None = None  # a state and the moves to it
@@ -316,8 +316,10 @@ class UgiPlayer(ProgramPlayer):
                     if game.result(before, action) == state:
                         moves = [*seen, game.format_move(action)]
                         break
-        if moves is not None and None not in moves:
-            shown_moves = [m for m in moves if m is not None]
+        from zerosum.ugi import NULL_MOVE
+
+        if moves is not None:  # a forfeited move is UCI's null move: the side passed
+            shown_moves = [NULL_MOVE if m is None else m for m in moves]
             return "position startpos" + ("" if not moves else " moves " + " ".join(shown_moves))
         if self.position is not None:
             text = self.position.format(game, state)
@@ -384,22 +386,6 @@ class UgiPlayer(ProgramPlayer):
 
 
 # -- what a referee does with program players (beside asking their moves) ------------------
-
-
-def tells_passes(spec: GameSpec) -> bool:
-    """Does the game's position format say whose turn it is after a passed move (so that
-    an engine can be told the position)? Connect Four's (the course string, the turn
-    read from the counts) does not; Max-Connect4's input file does."""
-    if spec.position is None:
-        return False
-    try:
-        game = spec.create()
-        state = game.initial_state()
-        passed = pass_turn(game, game.result(state, game.actions(state)[0]))
-        return passed is not None and \
-            spec.position.parse(game, spec.position.format(game, passed)) == passed
-    except (InputError, ValueError, TypeError, IndexError):
-        return False
 
 
 class Following(MatchObserver):

@@ -303,13 +303,13 @@ class Place:
             self.here.mkdir()
         else:
             shutil.copytree(folder, self.here, symlinks=True)
-        self.cgroup: Path | None = None
+        self.mounts = {self.here}  # what the sandbox binds: their mount points are no leftovers
 
     def leftovers(self) -> list[str]:
         """What the program left in its private /tmp, and what it did to its folder that
         outlives a file: FIFOs, sockets, links out of it, permissions taken away."""
-        # the mount point of its folder, when that lies under /tmp, is no doing of its own
-        mount = set(Path(self.here).parents) | {Path(self.here)}
+        # the mount points of what is bound under /tmp (its folder) are no doing of its own
+        mount = {p for m in self.mounts for p in (m, *m.parents)}
         found = [f"wrote /tmp/{name} (its private /tmp, discarded)"
                  for name in _listing(self.private / "tmp")
                  if Path("/tmp", name) not in mount][:5]
@@ -463,6 +463,7 @@ def _wrapped(command: Sequence[str], args: Sequence[str], p: Place, limits: Limi
     mode = containment().mode
     words, visible = _visible(command, p.here)
     words += args
+    p.mounts.update(Path(v) for v in visible)
     if mode == "bwrap":
         env = _environment(p.here, limits)
         return [*_bwrap_words(visible, p.here, env, p.private), "/bin/sh", "-c", INIT,

@@ -1,4 +1,4 @@
-"""Programs in any language as tournament players (zerosum.programs): COMP3608's call once
+"""Programs in any language as tournament players (players/programs.py): COMP3608's call once
 a move with its forfeit of a late move, UTA's one-move files, UGI engines; each fault a
 recorded reason, and a tournament of programs resumed after kill -9."""
 
@@ -21,8 +21,8 @@ import zerosum
 from zerosum.cli import main
 from zerosum.game import InputError
 from zerosum.games.registry import get_game
+from zerosum.players.programs import MoveForfeited, ProgramFault
 from zerosum.players.spec import agent_from_spec as player_from_spec
-from zerosum.programs import MoveForfeited, ProgramFault
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import play_game
 
@@ -351,7 +351,7 @@ def test_no_answer_at_all_forfeits_the_move_too(tmp_path: Path) -> None:
 
 def test_what_the_sandbox_does_not_enforce_is_said_not_hidden(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from zerosum.programs import sandbox_note
+    from zerosum.players.programs import sandbox_note
     from zerosum.sandbox import containment
 
     spec = get_game("connect4")
@@ -371,7 +371,7 @@ def test_what_the_sandbox_does_not_enforce_is_said_not_hidden(
 
 def test_an_engines_cpu_time_is_limited_for_its_whole_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import zerosum.programs as programs
+    import zerosum.players.programs as programs
 
     made: list[programs.Limits] = []
 
@@ -406,7 +406,7 @@ def test_a_course_program_on_another_board_is_refused_before_any_game(
 
 def test_command_words_naming_files_here_are_made_absolute(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from zerosum.programs import resolve_command
+    from zerosum.players.programs import resolve_command
 
     own = tmp_path / "own"
     own.mkdir()

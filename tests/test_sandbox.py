@@ -401,8 +401,8 @@ def test_the_marker_fails_the_case_of_an_attempt(evil: Path) -> None:
 
 def test_a_course_program_loses_the_game_for_an_attempt(evil: Path) -> None:
     from zerosum.games.registry import get_game
+    from zerosum.players.programs import ProgramFault
     from zerosum.players.spec import agent_from_spec
-    from zerosum.programs import ProgramFault
 
     if containment().mode == "limits":
         pytest.skip("processes left running are not seen here")

@@ -2,7 +2,7 @@
 class): in a fresh folder of its own, contained, with limits, and nothing of it left
 when the call ends.
 
-The public API, used by zerosum.marker, zerosum.programs and the class commands:
+The public API, used by zerosum.marker, zerosum.players.programs and the class commands:
 
     run_program(command, args=(), limits=Limits(), folder=None, stdin="",
                 inputs=(), outputs=()) -> Run

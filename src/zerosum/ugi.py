@@ -21,7 +21,7 @@ Lines a driver sends that the protocol does not know, or that are malformed, are
 answered with `info string error: ...` and change nothing: an engine must never die of
 its input.
 
-The driver's side (zerosum.programs plays an engine of any language in a tournament)
+The driver's side (players/programs.py plays an engine of any language in a tournament)
 reads an engine's lines with `read_info` and `read_bestmove`, the inverses of what
 `UgiEngine` writes, under the same rules.
 """

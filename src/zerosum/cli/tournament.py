@@ -17,8 +17,8 @@ from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.match import Agent, MoveTimeout, time_limit
+from zerosum.players.programs import move_timeout_of, sandbox_note
 from zerosum.players.spec import agent_from_spec, spec_help
-from zerosum.programs import move_timeout_of, sandbox_note
 from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt
 from zerosum.result import Limit

@@ -35,8 +35,8 @@ from zerosum.match import (
     tournament_rules,
 )
 from zerosum.players.agents import FileAgent
+from zerosum.players.programs import Following, close_players
 from zerosum.players.spec import agent_from_spec
-from zerosum.programs import Following, close_players
 from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
 
 

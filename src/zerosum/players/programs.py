@@ -218,7 +218,7 @@ class OneMove(ProgramPlayer):
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
         from zerosum.games.maxconnect4 import format_board
-        from zerosum.marker.onemove import one_move_made
+        from zerosum.games.maxconnect4.onemove import one_move_made
 
         board = format_board(state).replace("\n", "\r\n")
         run = self.run(["one-move", "input.txt", "output.txt", str(self.depth)], self.seconds,

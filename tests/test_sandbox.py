@@ -414,3 +414,39 @@ def test_a_course_program_loses_the_game_for_an_attempt(evil: Path) -> None:
                                            r"running \(killed\)$"):
         player.choose(game, game.initial_state())
     assert processes_running("307.5") == []
+
+
+LEAVING_ENGINE = """
+import subprocess, sys
+heights = {}
+for line in sys.stdin:
+    words = line.split()
+    if words[:1] == ["ugi"]:
+        subprocess.Popen(["setsid", "sleep", "308.5"], stdout=subprocess.DEVNULL)
+        print("id name leaving\\nugiok", flush=True)
+    elif words[:1] == ["isready"]:
+        print("readyok", flush=True)
+    elif words[:1] == ["position"]:
+        moves = words[words.index("moves") + 1:] if "moves" in words else []
+        heights = {c: moves.count(c) for c in "12345"}
+    elif words[:1] == ["go"]:
+        print("bestmove", next(c for c in "12345" if heights.get(c, 0) < 4), flush=True)
+    elif words[:1] == ["quit"]:
+        break
+"""
+
+
+def test_an_engines_attempts_are_said_with_its_game(tmp_path: Path) -> None:
+    from zerosum.convert import shown
+    from zerosum.tournament.jobs import GameJob
+    from zerosum.tournament.referee import play_game
+
+    if containment().mode == "limits":
+        pytest.skip("processes left running are not seen here")
+    (tmp_path / "leaving.py").write_text(LEAVING_ENGINE)
+    spec = f"ugi,depth=1,timeout=20:{sys.executable} {tmp_path / 'leaving.py'}"
+    result = play_game(GameJob(1, "connect4", (spec, "random"), (), (1, 2), (60.0, 60.0),
+                               400, False, (("width", 5), ("height", 4))))
+    assert result.fault is None
+    assert result.reason.endswith(f"; {shown(spec, 40)} left 1 process running (killed)")
+    assert processes_running("308.5") == []

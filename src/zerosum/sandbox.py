@@ -744,10 +744,23 @@ class Session:
         last = f": {self.errors[-1][:200]}" if self.errors else ""
         return f"exited with status {status}{last}"
 
-    def close(self) -> list[str]:
+    def close(self, wait: float = 0.0) -> list[str]:
+        """End it (after `wait` seconds for it to end by itself, told by the caller to
+        quit) with all it started; what it tried that the sandbox stopped or undid."""
         with contextlib.suppress(OSError, ValueError):
             if self.proc.stdin is not None:
                 self.proc.stdin.close()
+        attempts = []
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(wait)
+        if self.status_fd is not None and self.proc.returncode is not None:
+            with contextlib.suppress(OSError):
+                os.set_blocking(self.status_fd, False)
+                words = _read_some(self.status_fd).decode("ascii", "replace").split()
+                left = int(words[-1]) if len(words) >= 3 else 0
+                if left > 0:
+                    attempts.append(f"left {left} process{'es' if left > 1 else ''} "
+                                    "running (killed)")
         _end(self.proc)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(5)
@@ -755,7 +768,7 @@ class Session:
             with contextlib.suppress(OSError):
                 os.close(self.status_fd)
             self.status_fd = None
-        attempts = self.place.leftovers()
+        attempts += self.place.leftovers()
         if self.cgroup is not None:
             self.cgroup.remove()
             self.cgroup = None

@@ -54,6 +54,7 @@ ONE_MOVE_DEPTH = 4  # UTA's one-move mode: the depth given when none is set
 ONE_MOVE_SECONDS = 10.0
 GAME_MOVES = 400  # an engine's moves in a game, for its CPU limit (a tournament's --max-plies)
 SHOWN = 60  # characters of a program's wrong answer quoted in a reason
+QUIT_SECONDS = 0.5  # an engine told to quit may end by itself within this
 
 
 class ProgramFault(AgentFault, InputError):
@@ -140,8 +141,10 @@ class ProgramPlayer(ComputerAgent):
         return run_program(self.command, args, self.limits(seconds), self.folder,
                            inputs=inputs, outputs=outputs)
 
-    def close(self) -> None:
-        """Ends what the player keeps running (nothing, for a program run once a move)."""
+    def close(self) -> list[str]:
+        """Ends what the player keeps running (nothing, for a program run once a move);
+        what it tried that the sandbox stopped."""
+        return []
 
 
 def no_search(action: Any) -> SearchResult:
@@ -378,11 +381,13 @@ class UgiPlayer(ProgramPlayer):
     def follow(self, moves: list[str | None]) -> None:
         self.history = list(moves)
 
-    def close(self) -> None:
-        if self.session is not None:
-            self.session.send("quit")
-            self.session.close()
-            self.session = None
+    def close(self) -> list[str]:
+        if self.session is None:
+            return []
+        self.session.send("quit")
+        attempts = self.session.close(wait=QUIT_SECONDS)
+        self.session = None
+        return attempts
 
 
 # -- what a referee does with program players (beside asking their moves) ------------------
@@ -413,11 +418,14 @@ class Following(MatchObserver):
         self.moves.append(None if move.action is None else game.format_move(move.action))
 
 
-def close_players(agents: Iterable[Any]) -> None:
-    """End whatever the game's players keep running (an engine's process)."""
+def close_players(agents: Iterable[Any]) -> list[str]:
+    """End whatever the game's players keep running (an engine's process); what each
+    tried that the sandbox stopped, one phrase each naming the player."""
+    tried = []
     for agent in agents:
         if isinstance(agent, ProgramPlayer):
-            agent.close()
+            tried += [f"{shown(agent.name, 40)} {attempt}" for attempt in agent.close()]
+    return tried
 
 
 def sandbox_note(agents: Iterable[Any], game: AnyGame | None = None) -> str | None:

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from zerosum.assignments import ASSIGNMENTS
 from zerosum.cli import assignment
 from zerosum.cli import main as zerosum
-from zerosum.cli.assignment import ASSIGNMENTS
 
 ROOT = Path(__file__).resolve().parents[1]
 STATE = "rrr....,yy.....,y......,.......,.......,......."

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from zerosum._launch import REQUIRES
-from zerosum.cli.assignment import ASSIGNMENTS, launcher_text
+from zerosum.assignments import ASSIGNMENTS
+from zerosum.cli.assignment import launcher_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"

@@ -18,12 +18,15 @@ SRC = Path(zerosum.__file__).parent
 GROUND_FLOOR = {
     "zerosum.game", "zerosum.result", "zerosum.stop", "zerosum.kernel", "zerosum.table",
     "zerosum.convert", "zerosum.fileio", "zerosum.plugins", "zerosum.ratings",
-    "zerosum.extras", "zerosum.native",
+    "zerosum.extras", "zerosum.native", "zerosum.sandbox",
 }
 # A front end's `if __name__ == "__main__":` block may import this (the pointer to the
-# command, which needs the command's table of assignments): it runs only when the module
-# is the program itself, so it is no dependency of anything importing the module.
-MAIN_BLOCK_ALLOWED = {"zerosum.cli.assignment"}
+# command, which needs the table of assignments): it runs only when the module is the
+# program itself, and the table imports no program.
+MAIN_BLOCK_ALLOWED = {"zerosum.assignments"}
+# What starts the `zerosum` command and every launcher: it reaches the command line only
+# to run it, and the front ends read its Python version requirement.
+ENTRY = "zerosum._launch"
 
 Graph = dict[str, set[str]]
 
@@ -153,8 +156,8 @@ def test_the_graph_holds_known_edges_top_level_and_function_local() -> None:
     # Imported inside a method (Connect4.evaluate).
     assert "zerosum.games.connect4.engine" in GRAPH["zerosum.games.connect4.game"]
     assert "zerosum.cli" in GRAPH["zerosum._launch"]  # inside zerosum_main
-    assert "zerosum.cli.assignment" in MAIN_ONLY["zerosum.frontends.uta_logic"]
-    assert "zerosum.cli.assignment" not in GRAPH["zerosum.frontends.uta_logic"]
+    assert "zerosum.assignments" in MAIN_ONLY["zerosum.frontends.uta_logic"]
+    assert "zerosum.assignments" not in GRAPH["zerosum.frontends.uta_logic"]
     assert {"argparse", "sys"} <= OUTSIDE["zerosum.console"]
     assert len(GRAPH) > 60
 
@@ -184,6 +187,53 @@ def test_the_checker_finds_a_cycle_and_a_forbidden_import() -> None:
 def test_no_two_modules_import_each_other() -> None:
     cycle = find_cycle(GRAPH)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def floors(graph: Graph) -> Graph:
+    """The graph of zerosum's packages and top-level modules (zerosum.marker,
+    zerosum.players, zerosum.ugi, ...), the entry point left out."""
+    out: Graph = {}
+    for module, targets in graph.items():
+        here = ".".join(module.split(".")[:2])
+        for target in targets:
+            there = ".".join(target.split(".")[:2])
+            if here != there and ENTRY not in (here, there):
+                out.setdefault(here, set()).add(there)
+    return out
+
+
+@pytest.mark.parametrize("package", ["zerosum.marker", "zerosum.frontends", "zerosum.players",
+                                     "zerosum.sandbox", "zerosum.assignments", "zerosum.cli"])
+def test_the_marker_and_its_programs_stand_in_floors(package: str) -> None:
+    """Not even through their modules does a package reach itself: the command line
+    above the marker, the marker above the front ends (its reference programs), the
+    front ends above the players (the course programs among them), all above the
+    sandbox."""
+    graph = floors(GRAPH)
+    seen: set[str] = set()
+    todo = list(graph.get(package, ()))
+    while todo:
+        here = todo.pop()
+        if here not in seen:
+            seen.add(here)
+            todo.extend(graph.get(here, ()))
+    assert package not in seen, find_cycle({k: v for k, v in graph.items()})
+    assert find_cycle(floors({"zerosum.a.x": {"zerosum.b.y"}, "zerosum.b.z": {"zerosum.a.w"}}))
+
+
+def test_nothing_below_the_command_line_imports_it() -> None:
+    users = sorted(m for m, targets in GRAPH.items()
+                   if not in_package(m, "zerosum.cli") and m != ENTRY
+                   and any(in_package(t, "zerosum.cli") for t in targets | MAIN_ONLY[m]))
+    assert users == []
+
+
+def test_the_sandbox_stands_on_the_ground_floor() -> None:
+    """zerosum.sandbox, shared by the marker, the course programs and the class commands."""
+    assert GRAPH["zerosum.sandbox"] <= GROUND_FLOOR, GRAPH["zerosum.sandbox"]
+    assert OUTSIDE["zerosum.sandbox"] <= sys.stdlib_module_names
+    assert "zerosum.sandbox" in GRAPH["zerosum.players.programs"]
+    assert "zerosum.sandbox" in GRAPH["zerosum.marker.check"]
 
 
 @pytest.mark.parametrize(("layer", "forbidden"), [

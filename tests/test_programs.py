@@ -1,25 +1,28 @@
-"""Programs in any language as tournament players (zerosum.programs): COMP3608's call once
+"""Programs in any language as tournament players (players/programs.py): COMP3608's call once
 a move with its forfeit of a late move, UTA's one-move files, UGI engines; each fault a
 recorded reason, and a tournament of programs resumed after kill -9."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+import zerosum
 from zerosum.cli import main
 from zerosum.game import InputError
 from zerosum.games.registry import get_game
+from zerosum.players.programs import MoveForfeited, ProgramFault
 from zerosum.players.spec import agent_from_spec as player_from_spec
-from zerosum.programs import MoveForfeited, ProgramFault
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import play_game
 
@@ -29,6 +32,13 @@ PYTHON = f"{sys.executable} {COMP3608 / 'ConnectFour.py'}"
 GOOD = f"course:comp3608,time=20:{PYTHON}"  # generous: a loaded machine is not the program
 SLOW = f"course:comp3608,time=0.3:{PYTHON} --fault slow"
 ZEROSUM_UGI = f"{sys.executable} -m zerosum ugi"
+# The sandbox shows a program its own folder and not zerosum's source: zerosum as an
+# engine runs from a copy of its package, as a class's engine would from its folder.
+ZEROSUM_COPY = Path(tempfile.mkdtemp(prefix="zerosum-engine-"))
+shutil.copytree(Path(zerosum.__file__).parent, ZEROSUM_COPY / "zerosum",
+                ignore=shutil.ignore_patterns("__pycache__"))
+atexit.register(shutil.rmtree, ZEROSUM_COPY, True)
+ZEROSUM_DIR = f"dir={ZEROSUM_COPY}"
 
 
 def game_of(*agents: str, game: str = "connect4", opening: tuple[str, ...] = (),
@@ -44,7 +54,8 @@ def test_a_spec_is_kind_settings_and_command() -> None:
     player = player_from_spec(get_game("connect4"), f"course:comp3608,time=2:{PYTHON} red")
     assert player.command == [sys.executable, str(COMP3608 / "ConnectFour.py"), "red"]
     assert player.limit.seconds == 2 and player.late == "move"
-    engine = player_from_spec(get_game("connect4"), f"ugi,depth=3:{ZEROSUM_UGI} connect4")
+    engine = player_from_spec(get_game("connect4"),
+                              f"ugi,depth=3,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4")
     assert (engine.limit.depth, engine.limit.seconds, engine.timeout) == (3, None, 30.0)
 
 
@@ -181,7 +192,8 @@ def test_an_engines_faults_lose_its_game(fault: str, why: str, tmp_path: Path) -
 
 
 def test_a_zerosum_engine_plays_through_ugi_with_its_figures() -> None:
-    engine = f"ugi,depth=3:{ZEROSUM_UGI} connect4 --width 5 --height 4 --player alphabeta"
+    engine = (f"ugi,depth=3,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4 --width 5 --height 4 "
+              "--player alphabeta")
     result = game_of(engine, "random:seed=5", options=(("width", 5), ("height", 4)),
                      opening=("3",))
     assert result.fault is None and not any(m.forfeit for m in result.moves)
@@ -199,12 +211,13 @@ def test_a_zerosum_engine_plays_through_ugi_with_its_figures() -> None:
         state = game.result(state, action)
 
 
-def test_a_forfeit_against_an_engine_that_cannot_be_told_loses_the_game() -> None:
-    engine = f"ugi,depth=1:{ZEROSUM_UGI} connect4 --player alphabeta"
+def test_a_late_course_program_forfeits_the_move_not_the_game_against_an_engine() -> None:
+    # COMP3608's rule holds against a UGI engine too: it is told the lost turn as 0000
+    engine = f"ugi,depth=1,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4 --player alphabeta"
     result = game_of(SLOW, engine)
-    assert result.reason == f"Red ({SLOW}) lost on time: no column within 0.3 s (its " \
-                            "opponent cannot be told of a forfeited move)"
-    assert (result.score, result.fault) == (0.0, 0)
+    late = [m for m in result.moves if m.by == 0 and m.forfeit]
+    assert late and all(m.forfeit == "no column within 0.3 s" for m in late)
+    assert "lost on time" not in result.reason and result.fault is None
 
 
 # -- the tournament ------------------------------------------------------------------------
@@ -222,8 +235,8 @@ def zerosum(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 def test_two_zerosum_engines_play_a_tournament_through_ugi(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     small = "connect4 --width 5 --height 4"
-    first = f"ugi,depth=2:{ZEROSUM_UGI} {small} --player alphabeta"
-    second = f"ugi,nodes=200:{ZEROSUM_UGI} {small} --player mcts:seed=4"
+    first = f"ugi,depth=2,{ZEROSUM_DIR}:{ZEROSUM_UGI} {small} --player alphabeta"
+    second = f"ugi,nodes=200,{ZEROSUM_DIR}:{ZEROSUM_UGI} {small} --player mcts:seed=4"
     db = str(tmp_path / "u.sqlite")
     status, out, err = zerosum(["tournament", "connect4", "--width", "5", "--height", "4",
                                 "--agent", first, "--agent", second, "--games", "2",
@@ -276,7 +289,8 @@ def test_a_course_tournament_in_three_languages_with_an_engine_and_zerosums_play
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     c = compiled(tmp_path)
     agents = [GOOD, c["c"], c["java"], c["crash"], SLOW,
-              f"ugi,depth=2:{ZEROSUM_UGI} connect4 --player alphabeta", "alphabeta:depth=2"]
+              f"ugi,depth=2,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4 --player alphabeta",
+              "alphabeta:depth=2"]
     status, out, err = zerosum(["tournament", "connect4", *[f for a in agents
                                                             for f in ("--agent", a)],
                                 "--games", "2", "--workers", "2",
@@ -335,23 +349,29 @@ def test_no_answer_at_all_forfeits_the_move_too(tmp_path: Path) -> None:
     assert passed.stones == state.stones and game.is_maxs_turn(passed)
 
 
-def test_an_open_network_is_said_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    from zerosum.programs import sandbox_note
+def test_what_the_sandbox_does_not_enforce_is_said_not_hidden(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.players.programs import sandbox_note
+    from zerosum.sandbox import containment
 
     spec = get_game("connect4")
     players = [player_from_spec(spec, GOOD), player_from_spec(spec, "random")]
-    monkeypatch.setattr("zerosum.marker.sandbox.can_cut_network", lambda: False)
-    assert sandbox_note(players) == ("note: this system cannot cut a program off the network "
-                                     "(no network namespace: unshare); the programs run "
-                                     "with it open")
-    assert sandbox_note(players[1:]) is None  # no program, nothing to say
-    monkeypatch.setattr("zerosum.marker.sandbox.can_cut_network", lambda: True)
-    assert sandbox_note(players) is None
+    monkeypatch.setenv("ZEROSUM_SANDBOX", "limits")
+    containment.cache_clear()
+    try:
+        note = sandbox_note(players)
+        assert note is not None and note.startswith(
+            "note: this system's sandbox (limits) does not enforce the network; ")
+        assert sandbox_note(players[1:]) is None  # no program, nothing to say
+    finally:
+        containment.cache_clear()
+    if containment().mode == "bwrap" and not containment().unenforced:
+        assert sandbox_note(players) is None
 
 
 def test_an_engines_cpu_time_is_limited_for_its_whole_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import zerosum.programs as programs
+    import zerosum.players.programs as programs
 
     made: list[programs.Limits] = []
 
@@ -364,7 +384,8 @@ def test_an_engines_cpu_time_is_limited_for_its_whole_game(
 
     monkeypatch.setattr(programs, "Session", session)
     spec = get_game("connect4")
-    player = player_from_spec(spec, f"ugi,time=0.5,startup=5:{ZEROSUM_UGI} connect4")
+    player = player_from_spec(spec,
+                              f"ugi,time=0.5,startup=5,{ZEROSUM_DIR}:{ZEROSUM_UGI} connect4")
     assert isinstance(player, programs.UgiPlayer)
     with pytest.raises(Started):
         player.started()
@@ -385,7 +406,7 @@ def test_a_course_program_on_another_board_is_refused_before_any_game(
 
 def test_command_words_naming_files_here_are_made_absolute(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from zerosum.programs import resolve_command
+    from zerosum.players.programs import resolve_command
 
     own = tmp_path / "own"
     own.mkdir()
@@ -416,11 +437,11 @@ def test_a_program_played_against_at_the_terminal_fails_in_one_line(
                   "middle one!', not a column 0-6\n"
 
 
-def test_an_engine_is_told_a_passed_position_only_where_the_format_says_whose_turn() -> None:
-    from zerosum.programs import tells_passes
+def test_an_engine_is_told_a_passed_turn_as_the_null_move() -> None:
+    from zerosum.ugi import UgiEngine
 
-    # Connect Four's position format reads the turn from the counts: a passed position
-    # would come out with the wrong side to move
-    assert get_game("connect4").position is not None
-    assert not tells_passes(get_game("connect4"))
-    assert not tells_passes(get_game("tictactoe"))  # no position format at all
+    spec = get_game("connect4")
+    engine = UgiEngine("test", spec.create, lambda *_: None, sys.stdout)
+    state = engine.position(["startpos", "moves", "4", "0000", "3"])
+    game = spec.create()
+    assert state == game.result(game.pass_turn(game.result(game.initial_state(), 3)), 2)

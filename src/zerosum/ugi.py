@@ -6,9 +6,11 @@ driver sends `ugi` (answered `id ...` and `ugiok`), `isready` (`readyok`, at onc
 during a search), `uginewgame`, `position startpos|fen TEXT [moves M...]`, `go` with a
 clock (`p1time`, `p2time`, `p1inc`, `p2inc` in ms), `movetime` (ms), `depth`, `nodes` or
 `infinite`, then `stop` or `quit`; and `query gameover|p1turn|result`, answered with
-`response ...`. While it searches the engine reports `info depth ... score ... nodes ...
-pv ...` lines and ends with `bestmove MOVE`. Moves are written in the game's own
-notation (`format_move`), positions in its position format where it has one.
+`response ...`. A move `0000` among a position's moves (UCI's null move) is a lost turn:
+the side to move passes (a referee's forfeit of a move). While it searches the engine
+reports `info depth ... score ... nodes ... pv ...` lines and ends with `bestmove
+MOVE`. Moves are written in the game's own notation (`format_move`), positions in its
+position format where it has one.
 
 Scores are from the side to move's point of view: `score cp N` is an estimate in
 hundredths of a won game (of a point, in score games), `score mate N` a win (N > 0) or a
@@ -19,7 +21,7 @@ Lines a driver sends that the protocol does not know, or that are malformed, are
 answered with `info string error: ...` and change nothing: an engine must never die of
 its input.
 
-The driver's side (zerosum.programs plays an engine of any language in a tournament)
+The driver's side (players/programs.py plays an engine of any language in a tournament)
 reads an engine's lines with `read_info` and `read_bestmove`, the inverses of what
 `UgiEngine` writes, under the same rules.
 """
@@ -33,8 +35,11 @@ from typing import Any, TextIO
 
 from zerosum.convert import parse_int
 from zerosum.game import AnyGame, InputError, replay
+from zerosum.match import pass_turn
 from zerosum.result import Info, Limit, SearchResult
 from zerosum.stop import Stop
+
+NULL_MOVE = "0000"  # a passed turn among the moves of `position`
 
 DECIDED_CP = 100_000  # a proven win (or loss) whose distance is not known
 TIME_SHARE = 20  # of the clock's remaining time, one move's
@@ -121,6 +126,12 @@ class UgiEngine:
             state = self.parse_position(self.game, " ".join(args[1:]))
         else:
             raise InputError("position takes startpos or fen TEXT, then moves")
+        while NULL_MOVE in moves:  # a lost turn (a forfeited move): the side passes
+            at = moves.index(NULL_MOVE)
+            state = pass_turn(self.game, replay(self.game, state, moves[:at]))
+            if state is None:
+                raise InputError("this game cannot pass a turn (0000)")
+            moves = moves[at + 1:]
         return replay(self.game, state, moves)
 
     def query(self, args: list[str]) -> str:

@@ -17,8 +17,8 @@ from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, NO_CHECK_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.match import Agent, MoveTimeout, time_limit
+from zerosum.players.programs import move_timeout_of, sandbox_note
 from zerosum.players.spec import agent_from_spec, spec_help
-from zerosum.programs import move_timeout_of, sandbox_note
 from zerosum.ratingplot import check_plot, plot_ratings
 from zerosum.ratings import Sprt
 from zerosum.result import Limit
@@ -135,6 +135,9 @@ def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None
                    help="what a move past its timeout costs: the game, or only the move "
                    "(its side passes its turn, COMP3608's rule; in a game that cannot pass, "
                    "the game) (default: %(default)s)")
+    g.add_argument("--strict", action="store_true",
+                   help="refuse to run programs (course:, ugi:) where this system's sandbox "
+                   "cannot contain them fully, rather than say what it does not enforce")
     g.add_argument("--workers", type=int_arg(1, 256, "workers"),
                    help="games played at once (default: the number of cores; never more "
                    "than games to play, nor, on this machine, than 4 a core)")
@@ -164,6 +167,8 @@ def settings_of(args: argparse.Namespace, games: int | None, format_: str
     check_agents(agents, format_)
     made = [checked_agent(spec, a, args) for a in agents]
     if (note := sandbox_note(made, game)) is not None:  # programs: what is not enforced
+        if args.strict:
+            raise InputError(note.replace("note: ", "--strict: ", 1) + ": not run")
         sys.stderr.write(note + "\n")
     timeouts = tuple(args.move_timeout or move_timeout_of(m)
                      or move_timeout(getattr(m, "limit", Limit()).seconds) for m in made)

@@ -99,6 +99,6 @@ def main(argv: Sequence[str]) -> int:
 
 
 if __name__ == "__main__":  # not a program itself: `python -m` says what to run instead
-    from zerosum.cli.assignment import not_a_program
+    from zerosum.assignments import not_a_program
 
     raise SystemExit(not_a_program())

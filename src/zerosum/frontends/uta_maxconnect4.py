@@ -218,6 +218,6 @@ def outcome(pos: Position) -> str:
 
 
 if __name__ == "__main__":  # not a program itself: `python -m` says what to run instead
-    from zerosum.cli.assignment import not_a_program
+    from zerosum.assignments import not_a_program
 
     raise SystemExit(not_a_program())

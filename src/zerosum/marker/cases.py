@@ -350,7 +350,7 @@ def one_move(case: Case, stdout: str, outputs: Outputs) -> str | None:
     text = outputs.get("output.txt")
     if text is None:
         return "wrote no output.txt"
-    from zerosum.marker.onemove import one_move_made
+    from zerosum.games.maxconnect4.onemove import one_move_made
 
     column = one_move_made(case.inputs[0][1], text)
     if isinstance(column, str):

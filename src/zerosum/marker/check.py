@@ -18,7 +18,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from zerosum.marker.cases import Case, Marking
-from zerosum.marker.sandbox import Limits, Run, failure, run_program
+from zerosum.sandbox import Limits, Run, failure, run_program
 
 SHOWN_OUTPUT = 2000  # characters of a wrong answer shown in a report
 SHOWN_IN_FULL = 10  # failures shown with their command line and diff; the rest a line each
@@ -65,6 +65,8 @@ def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
         return "wrong", wrong
     if run.files:
         return "wrong", f"wrote files in its folder: {', '.join(run.files[:5])}"
+    if run.attempts:  # the marker's rule: what the sandbox had to stop costs the case
+        return "wrong", f"tried what the sandbox forbids: {'; '.join(run.attempts[:3])}"
     return "pass", ""
 
 
@@ -127,8 +129,9 @@ def report_text(marking: Marking, command: Sequence[str], outcomes: list[Outcome
     if times:
         lines.append(f"  time per case: median {sorted(times)[len(times) // 2]:.2f} s, "
                      f"longest {max(times):.2f} s")
-    if outcomes and not outcomes[0].run.network:
-        lines.append("  note: this system cannot cut a program off the network; it was open")
+    if outcomes and outcomes[0].run.unenforced:
+        lines.append(f"  note: this system's sandbox does not enforce "
+                     f"{'; '.join(outcomes[0].run.unenforced)}")
     lines.append(f"  what is checked: {marking.notes}")
     return "\n".join(lines) + "\n"
 
@@ -142,6 +145,7 @@ def report_json(marking: Marking, command: Sequence[str], outcomes: list[Outcome
                   for part, (p, c, m) in scores(marking, outcomes).items()},
         "cases": [{"number": o.number, "part": o.case.part, "args": list(o.case.args),
                    "verdict": o.verdict, "why": o.why, "seconds": round(o.run.seconds, 3),
+                   "attempts": o.run.attempts, "unenforced": list(o.run.unenforced),
                    "expected": o.case.expected, "got": o.answer[:SHOWN_OUTPUT]}
                   for o in outcomes],
     }, indent=1) + "\n"

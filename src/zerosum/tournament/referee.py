@@ -16,6 +16,7 @@ The timeout interrupts the agent with SIGALRM, so it needs the main thread of a 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable
@@ -35,8 +36,8 @@ from zerosum.match import (
     tournament_rules,
 )
 from zerosum.players.agents import FileAgent
+from zerosum.players.programs import Following, close_players
 from zerosum.players.spec import agent_from_spec
-from zerosum.programs import Following, close_players
 from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
 
 
@@ -80,9 +81,12 @@ def play_game(job: GameJob, on_turn: Callable[[int, int], None] | None = None) -
     process) ends with the game."""
     agents: list[Agent] = []
     try:
-        return refereed(job, agents, on_turn)
+        result = refereed(job, agents, on_turn)
     finally:
-        close_players(agents)
+        tried = close_players(agents)
+    if tried:  # a game's record says what its engines tried that the sandbox stopped
+        result = dataclasses.replace(result, reason=f"{result.reason}; {'; '.join(tried)}")
+    return result
 
 
 def refereed(job: GameJob, agents: list[Agent],

@@ -1,4 +1,4 @@
-"""Programs in any language as kinds of player (zerosum.programs): a course's program
+"""Programs in any language as kinds of player (players/programs.py): a course's program
 called once a move as its course calls it, or an engine speaking UGI, written
 `KIND[,SETTING=VALUE...]:COMMAND`."""
 
@@ -9,7 +9,7 @@ from typing import Any
 from zerosum.games.registry import GameSpec
 from zerosum.match import Agent
 from zerosum.players.catalogue import Choice, PlayerKind, Setting, register
-from zerosum.programs import CourseConnect4, OneMove, UgiPlayer, read_seconds
+from zerosum.players.programs import CourseConnect4, OneMove, UgiPlayer, read_seconds
 from zerosum.result import Limit
 
 

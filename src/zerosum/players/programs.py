@@ -16,8 +16,9 @@ that folder (its compiled classes, its data), else in an empty folder of its own
 of COMMAND naming a file or folder that exists here is made absolute first (`python3
 my/ConnectFour.py`), so the command works from the empty folder.
 
-Every call runs in the sandbox of zerosum.marker.sandbox (limits on CPU, memory,
-processes and file size, no network where the system allows it). Nothing a program does
+Every call runs in zerosum.sandbox (its own folder, a read-only view of the system, no
+network, nothing it started left running, limits on CPU, memory, processes, file size
+and output; what this system cannot enforce is said). Nothing a program does
 is trusted: each player answers `choose(game, state) -> Move` or raises ProgramFault
 (match.AgentFault: its message says in words what went wrong; the game is lost) or
 MoveForfeited (match.LateAnswer: COMP3608's program that gives no column within its
@@ -41,10 +42,10 @@ from typing import Any
 from zerosum.convert import MAX_SECONDS, parse_float, shown
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
-from zerosum.marker.sandbox import Limits, Run, Session, failure, run_program
-from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move, pass_turn
+from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move
 from zerosum.players.agents import ComputerAgent
 from zerosum.result import Info, InfoSink, Limit, SearchResult
+from zerosum.sandbox import Limits, Run, Session, failure, run_program
 from zerosum.stop import Stop
 
 KINDS = ("course:comp3608", "course:maxconnect4", "ugi")
@@ -53,6 +54,7 @@ ONE_MOVE_DEPTH = 4  # UTA's one-move mode: the depth given when none is set
 ONE_MOVE_SECONDS = 10.0
 GAME_MOVES = 400  # an engine's moves in a game, for its CPU limit (a tournament's --max-plies)
 SHOWN = 60  # characters of a program's wrong answer quoted in a reason
+QUIT_SECONDS = 0.5  # an engine told to quit may end by itself within this
 
 
 class ProgramFault(AgentFault, InputError):
@@ -139,8 +141,10 @@ class ProgramPlayer(ComputerAgent):
         return run_program(self.command, args, self.limits(seconds), self.folder,
                            inputs=inputs, outputs=outputs)
 
-    def close(self) -> None:
-        """Ends what the player keeps running (nothing, for a program run once a move)."""
+    def close(self) -> list[str]:
+        """Ends what the player keeps running (nothing, for a program run once a move);
+        what it tried that the sandbox stopped."""
+        return []
 
 
 def no_search(action: Any) -> SearchResult:
@@ -149,12 +153,17 @@ def no_search(action: Any) -> SearchResult:
 
 
 def check_run(run: Run, seconds: float) -> None:
-    """ProgramFault for a run that crashed, timed out, or left files behind."""
+    """ProgramFault for a run that crashed, timed out, left files behind or tried what
+    the sandbox stopped (the file system outside its folder, processes left running:
+    the courses forbid their programs the file system, and a call is the program's
+    whole run)."""
     failed = failure(run, seconds)
     if failed is not None:
         raise ProgramFault(failed[1] if failed[0] == "timeout" else f"crashed: {failed[1]}")
     if run.files:
         raise ProgramFault(f"wrote files, which the course forbids: {', '.join(run.files[:3])}")
+    if run.attempts:
+        raise ProgramFault(f"tried what the sandbox forbids: {'; '.join(run.attempts[:3])}")
 
 
 class CourseConnect4(ProgramPlayer):
@@ -212,7 +221,7 @@ class OneMove(ProgramPlayer):
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
         from zerosum.games.maxconnect4 import format_board
-        from zerosum.marker.onemove import one_move_made
+        from zerosum.games.maxconnect4.onemove import one_move_made
 
         board = format_board(state).replace("\n", "\r\n")
         run = self.run(["one-move", "input.txt", "output.txt", str(self.depth)], self.seconds,
@@ -230,7 +239,8 @@ class OneMove(ProgramPlayer):
 class UgiPlayer(ProgramPlayer):
     """An engine speaking UGI, started once a game (at its first move) and ended with it:
     `ugi`/`ugiok`, `isready`/`readyok`, `uginewgame`, then for each move `position
-    startpos moves ...` (or `position fen` where the game has a position format) and
+    startpos moves ...` (a forfeited move written 0000, UCI's null move; or `position
+    fen` where the game has a position format and the moves are not known) and
     `go` with the limits set (`movetime`, `depth`, `nodes`). Its `info` lines give the
     move's figures. No `bestmove` within `timeout`, a move that is not legal, or the
     engine's end loses the game."""
@@ -246,7 +256,6 @@ class UgiPlayer(ProgramPlayer):
                                                  else 30.0)
         self.startup = extra.get("startup") or 20.0
         self.position = spec.position
-        self.follows_passes = tells_passes(spec)
         self.session: Session | None = None
         self.history: list[str | None] | None = None  # the game's moves (None: forfeited)
         self.known: tuple[Any, list[str]] | None = None  # a state and the moves to it
@@ -310,8 +319,10 @@ class UgiPlayer(ProgramPlayer):
                     if game.result(before, action) == state:
                         moves = [*seen, game.format_move(action)]
                         break
-        if moves is not None and None not in moves:
-            shown_moves = [m for m in moves if m is not None]
+        from zerosum.ugi import NULL_MOVE
+
+        if moves is not None:  # a forfeited move is UCI's null move: the side passed
+            shown_moves = [NULL_MOVE if m is None else m for m in moves]
             return "position startpos" + ("" if not moves else " moves " + " ".join(shown_moves))
         if self.position is not None:
             text = self.position.format(game, state)
@@ -370,30 +381,16 @@ class UgiPlayer(ProgramPlayer):
     def follow(self, moves: list[str | None]) -> None:
         self.history = list(moves)
 
-    def close(self) -> None:
-        if self.session is not None:
-            self.session.send("quit")
-            self.session.close()
-            self.session = None
+    def close(self) -> list[str]:
+        if self.session is None:
+            return []
+        self.session.send("quit")
+        attempts = self.session.close(wait=QUIT_SECONDS)
+        self.session = None
+        return attempts
 
 
 # -- what a referee does with program players (beside asking their moves) ------------------
-
-
-def tells_passes(spec: GameSpec) -> bool:
-    """Does the game's position format say whose turn it is after a passed move (so that
-    an engine can be told the position)? Connect Four's (the course string, the turn
-    read from the counts) does not; Max-Connect4's input file does."""
-    if spec.position is None:
-        return False
-    try:
-        game = spec.create()
-        state = game.initial_state()
-        passed = pass_turn(game, game.result(state, game.actions(state)[0]))
-        return passed is not None and \
-            spec.position.parse(game, spec.position.format(game, passed)) == passed
-    except (InputError, ValueError, TypeError, IndexError):
-        return False
 
 
 class Following(MatchObserver):
@@ -421,18 +418,21 @@ class Following(MatchObserver):
         self.moves.append(None if move.action is None else game.format_move(move.action))
 
 
-def close_players(agents: Iterable[Any]) -> None:
-    """End whatever the game's players keep running (an engine's process)."""
+def close_players(agents: Iterable[Any]) -> list[str]:
+    """End whatever the game's players keep running (an engine's process); what each
+    tried that the sandbox stopped, one phrase each naming the player."""
+    tried = []
     for agent in agents:
         if isinstance(agent, ProgramPlayer):
-            agent.close()
+            tried += [f"{shown(agent.name, 40)} {attempt}" for attempt in agent.close()]
+    return tried
 
 
 def sandbox_note(agents: Iterable[Any], game: AnyGame | None = None) -> str | None:
     """What the sandbox cannot enforce here, when programs play (None: all of it);
     InputError for a program that cannot play `game` as it is set up (COMP3608's
     programs know only the 7x6 board)."""
-    from zerosum.marker.sandbox import can_cut_network
+    from zerosum.sandbox import containment
 
     agents = list(agents)
     for a in agents:
@@ -441,9 +441,8 @@ def sandbox_note(agents: Iterable[Any], game: AnyGame | None = None) -> str | No
                 and (geo.width, geo.height) != (7, 6):
             raise InputError(f"player {shown(a.name, 40)}: COMP3608's programs play on the "
                              f"7x6 board only, not {geo.width}x{geo.height}")
-    if any(isinstance(a, ProgramPlayer) for a in agents) and not can_cut_network():
-        return ("note: this system cannot cut a program off the network (no network "
-                "namespace: unshare); the programs run with it open")
+    if any(isinstance(a, ProgramPlayer) for a in agents):
+        return containment().note()
     return None
 
 

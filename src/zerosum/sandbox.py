@@ -1,0 +1,800 @@
+"""Running a program nobody trusts (a student's, for the marker, a course player or a
+class): in a fresh folder of its own, contained, with limits, and nothing of it left
+when the call ends.
+
+The public API, used by zerosum.marker, zerosum.players.programs and the class commands:
+
+    run_program(command, args=(), limits=Limits(), folder=None, stdin="",
+                inputs=(), outputs=()) -> Run
+
+runs `command + args` once in a fresh copy of `folder` (None: an empty folder) with the
+`inputs` (name, text) written into it, and returns a `Run`: `status` (exit status; a
+negative number: killed by that signal; None: stopped at the timeout), `stdout`,
+`stderr` (each at most OUTPUT_LIMIT bytes), `seconds` (the program's own time, see
+below), `timed_out`, `outputs` (the text of each file of `outputs` it wrote, None when
+it did not), `files` (what else it left in its folder), `attempts` (what it tried that
+the sandbox stopped or undid, one phrase each: "left 1 process running (killed)",
+"wrote /tmp/x (its private /tmp, discarded)", "printed more than 1 MB (stopped)") and
+`unenforced` (what this system could not enforce, one phrase each; empty when all of it
+was). `failure(run, seconds)` says in words why a run gave no answer. `Session` keeps one
+program running for a whole game (a UGI engine) in the same sandbox; `containment()`
+says how this system contains programs, and `refuse_unless_contained()` is what
+`--strict` calls.
+
+How a call is contained, the strongest way the system offers (`containment().mode`):
+
+- "bwrap" (bubblewrap): user, PID, network, IPC and UTS namespaces of its own. The
+  program runs as uid 65534 and sees /usr, /bin, /lib*, /etc (without its secrets:
+  shadow files, ssh's folder; /etc/passwd and /etc/group reduced to root and nobody),
+  /proc of its own processes, /dev's few safe devices, a private empty /tmp, its own
+  folder (writable) and read-only the files its command names; nothing else (no home,
+  no /root, no zerosum, no other submission, no folder of the caller). The root is
+  read-only.
+- "unshare" (util-linux): the same namespaces without the file system's view: the
+  program can read what the caller can and write outside its folder (said in
+  `unenforced`).
+- "limits": only the resource limits and its process group (all said in `unenforced`).
+
+In the first two the call's first process is a tiny shell (pid 1 of the namespace) that
+starts the program, and when the program ends counts what it left running and ends
+itself, which kills every process of the namespace: nothing outlives the call, and the
+call ends when the program does, whatever its children hold. Everywhere: CPU time
+(RLIMIT_CPU), memory as address space (RLIMIT_AS: every mapping counts, shared anonymous
+memory too; a JVM is given options that fit it, through JAVA_TOOL_OPTIONS), file size
+(RLIMIT_FSIZE), standard output and error (OUTPUT_LIMIT each: past it the program is
+stopped), and processes: RLIMIT_NPROC, which Linux does not apply to root, so as root a
+pids cgroup of the call's own bounds them where one can be made (else `unenforced` says
+so).
+
+Time: a call's `seconds` run from the moment the sandbox is set up and the program
+starts (the shell says so on a pipe of its own) to the moment the program ends; the
+sandbox's own start-up and tear-down (a few milliseconds with bubblewrap, measured by
+bench/sandbox_cost.py) are not counted against it, nor is any time its children take
+to be killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import queue
+import resource
+import selectors
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zerosum.game import InputError
+
+OUTPUT_LIMIT = 1 << 20  # bytes of standard output (and of error) kept: garbage must not fill memory
+NOBODY = 65534
+STARTUP = 10.0  # seconds the sandbox may take to start the program, not counted as its own
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/ssh",
+           "/etc/ssl/private", "/etc/sudoers", "/etc/sudoers.d", "/etc/security/opasswd",
+           "/etc/machine-id")
+KEPT_ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM", "JAVA_HOME",
+                    "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PYTHONIOENCODING")
+# The first process of a contained call: says when the program starts, runs it, and says
+# how it ended and how many processes it left (its own /proc lists only the namespace's).
+INIT = ('echo go >&3; "$@" 3>&-; s=$?; n=-1; for p in /proc/[0-9]*; do n=$((n+1)); done; '
+        'echo "$s $n" >&3; exit $s')
+PIDS_CGROUP = Path("/sys/fs/cgroup/pids")
+
+
+@dataclass(frozen=True)
+class Limits:
+    seconds: float = 10.0  # wall clock
+    cpu_seconds: int = 30
+    memory_mb: int = 1024  # address space
+    file_mb: int = 1
+    processes: int = 64
+
+
+@dataclass
+class Run:
+    """What one run of a program did."""
+
+    status: int | None  # exit status (negative: killed by that signal); None at the timeout
+    stdout: str
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+    files: list[str] = field(default_factory=list)  # what it left in its working folder
+    outputs: dict[str, str | None] = field(default_factory=dict)  # the files it was to write
+    attempts: list[str] = field(default_factory=list)  # what it tried that was stopped or undone
+    unenforced: tuple[str, ...] = ()  # what this system could not enforce
+    stopped: str = ""  # why zerosum stopped it before its time was up ("" if it did not)
+
+    @property
+    def crashed(self) -> bool:
+        return not self.timed_out and self.status != 0
+
+    @property
+    def network(self) -> bool:
+        """Was the network cut off?"""
+        return "the network" not in self.unenforced
+
+
+@dataclass(frozen=True)
+class Containment:
+    mode: str  # "bwrap", "unshare" or "limits"
+    unenforced: tuple[str, ...]  # what it cannot enforce, one phrase each
+
+    def note(self) -> str | None:
+        """One line for a report, None when everything is enforced."""
+        if not self.unenforced:
+            return None
+        return (f"note: this system's sandbox ({self.mode}) does not enforce "
+                + "; ".join(self.unenforced))
+
+
+class Uncontained(InputError):
+    """--strict, on a system that cannot contain programs fully (one line)."""
+
+
+def _works(command: list[str]) -> bool:
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def _can_make_pids_cgroup() -> bool:
+    try:
+        probe = PIDS_CGROUP / f"zerosum-probe-{os.getpid()}"
+        probe.mkdir()
+        probe.rmdir()
+    except OSError:
+        return False
+    return True
+
+
+@functools.cache
+def containment() -> Containment:
+    """How this system contains programs (probed once). ZEROSUM_SANDBOX=unshare or
+    =limits asks for no more than that (to compare, or where a namespace misbehaves)."""
+    wanted = os.environ.get("ZEROSUM_SANDBOX", "bwrap")
+    order = ("bwrap", "unshare", "limits")
+    allowed = order[order.index(wanted):] if wanted in order else order
+    processes: tuple[str, ...] = ()
+    if os.geteuid() == 0 and not _can_make_pids_cgroup():
+        processes = ("the number of processes (root, and no pids cgroup)",)
+    if "bwrap" in allowed and shutil.which("bwrap") and \
+            _works([*_bwrap_words([], None, [], Path("/nonexistent")), "true"]):
+        return Containment("bwrap", processes)
+    if "unshare" in allowed and shutil.which("unshare") and _works([*_unshare_words(), "true"]):
+        return Containment("unshare", ("its view of the file system (it can read what "
+                                       "zerosum can, and write outside its folder)",
+                                       *processes))
+    return Containment("limits", (
+        "the network", "its view of the file system (it can read what zerosum can, and "
+        "write outside its folder)", "the end of processes that leave its process group",
+        "its view of other processes (it can see and signal them)", *processes))
+
+
+def refuse_unless_contained() -> None:
+    """Uncontained (its message one line) when this system cannot enforce everything."""
+    note = containment().note()
+    if note is not None:
+        raise Uncontained(note.replace("note: ", "--strict: ", 1) + ": not run")
+
+
+def can_cut_network() -> bool:
+    return containment().mode != "limits"
+
+
+# -- the command lines of the containers ---------------------------------------------------
+
+
+def _unshare_words() -> list[str]:
+    return ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child",
+            "--mount-proc", "--net", "--ipc", "--uts"]
+
+
+def _bwrap_words(visible: Sequence[str], here: Path | None, env: list[str],
+                 private: Path) -> list[str]:
+    words = ["bwrap", "--die-with-parent", "--new-session", "--as-pid-1", "--unshare-all",
+             "--unshare-user", "--disable-userns", "--uid", str(NOBODY), "--gid", str(NOBODY),
+             "--hostname", "sandbox"]
+    for path in SYSTEM:
+        if os.path.islink(path):
+            words += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            words += ["--ro-bind", path, path]
+    words += ["--ro-bind", "/etc", "/etc"]
+    for path in SECRETS:
+        if os.path.isdir(path) and not os.path.islink(path):
+            words += ["--tmpfs", path, "--remount-ro", path]
+        elif os.path.lexists(path):
+            words += ["--ro-bind", "/dev/null", path]
+    for name in ("passwd", "group"):
+        if (private / name).exists():
+            words += ["--ro-bind", str(private / name), f"/etc/{name}"]
+    words += ["--proc", "/proc", "--dev", "/dev"]
+    if (private / "tmp").is_dir():
+        words += ["--bind", str(private / "tmp"), "/tmp"]
+    if here is not None:
+        words += ["--bind", str(here), str(here), "--chdir", str(here)]
+    for path in visible:
+        words += ["--ro-bind", path, path]
+    package = Path(__file__).resolve().parent  # zerosum's own source, if a bound folder holds it
+    if any(package.is_relative_to(p) for p in SYSTEM + tuple(visible)):
+        words += ["--tmpfs", str(package), "--remount-ro", str(package)]
+    words += ["--remount-ro", "/", "--clearenv"]
+    for setting in env:
+        name, _, value = setting.partition("=")
+        words += ["--setenv", name, value]
+    return words
+
+
+def _environment(here: Path, limits: Limits) -> list[str]:
+    """What the program's environment holds: the locale and the PATH, its folder as
+    HOME, and a JVM's options within the memory limit (a JVM reserves far more address
+    space than it uses: a heap of half the limit, small reserved code and class spaces)."""
+    env = [f"{k}={os.environ[k]}" for k in KEPT_ENVIRONMENT if k in os.environ]
+    env += [f"{k}={v}" for k, v in os.environ.items() if k.startswith("LC_")]
+    if "PATH" not in os.environ:
+        env.append("PATH=/usr/local/bin:/usr/bin:/bin")
+    heap = max(16, limits.memory_mb // 2)
+    env += [f"HOME={here}", "TMPDIR=/tmp",
+            f"JAVA_TOOL_OPTIONS=-Xmx{heap}m -Xss1m -XX:ReservedCodeCacheSize=32m "
+            "-XX:CompressedClassSpaceSize=64m -XX:MaxMetaspaceSize=128m -XX:+UseSerialGC "
+            "-XX:-UsePerfData -XX:TieredStopAtLevel=1"]
+    return env
+
+
+def _visible(command: Sequence[str], here: Path) -> tuple[list[str], list[str]]:
+    """The command as the sandbox runs it, and the paths outside the program's folder it
+    must see read-only: each word naming an existing file or folder by an absolute path,
+    and an interpreter installed outside the system's folders with its installation (a
+    Python of pyenv: the folder above its bin/). A word of the folder stays as it is."""
+    words, visible = list(command), []
+    for number, word in enumerate(words):
+        if not os.path.isabs(word) or not os.path.exists(word):
+            continue
+        real = os.path.realpath(word)
+        if Path(real).is_relative_to(here) or any(Path(real).is_relative_to(s) for s in SYSTEM):
+            continue
+        if number == 0 and os.path.isfile(real):
+            words[0] = real  # by its own path, so that it finds its installation
+            bin_folder = os.path.dirname(real)
+            if os.path.basename(bin_folder) == "bin":
+                visible.append(os.path.dirname(bin_folder))
+                continue
+        visible.append(real)
+        words[number] = real
+    return words, sorted(set(visible))
+
+
+def _passwd(private: Path) -> None:
+    (private / "passwd").write_text(
+        "root:x:0:0:root:/:/usr/sbin/nologin\n"
+        f"nobody:x:{NOBODY}:{NOBODY}:nobody:/nonexistent:/usr/sbin/nologin\n")
+    (private / "group").write_text(f"root:x:0:\nnogroup:x:{NOBODY}:\n")
+
+
+# -- a call's place: its folder, its private /tmp, its cgroup -------------------------------
+
+
+class Place:
+    """A call's temporary folder: `here`, the program's working folder; `private`, what
+    the sandbox binds over /tmp and /etc/passwd. Removed whole afterwards, whatever the
+    program did to its permissions."""
+
+    def __init__(self, folder: Path | None, prefix: str) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix=prefix))
+        self.here = self.root / "run"
+        self.private = self.root / "private"
+        self.private.mkdir()
+        (self.private / "tmp").mkdir()
+        _passwd(self.private)
+        if folder is None:
+            self.here.mkdir()
+        else:
+            shutil.copytree(folder, self.here, symlinks=True)
+        self.mounts = {self.here}  # what the sandbox binds: their mount points are no leftovers
+
+    def leftovers(self) -> list[str]:
+        """What the program left in its private /tmp, and what it did to its folder that
+        outlives a file: FIFOs, sockets, links out of it, permissions taken away."""
+        # the mount points of what is bound under /tmp (its folder) are no doing of its own
+        mount = {p for m in self.mounts for p in (m, *m.parents)}
+        found = [f"wrote /tmp/{name} (its private /tmp, discarded)"
+                 for name in _listing(self.private / "tmp")
+                 if Path("/tmp", name) not in mount][:5]
+        for name in _listing(self.here):
+            path = self.here / name
+            try:
+                mode = path.lstat().st_mode
+            except OSError:
+                continue
+            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+                found.append(f"left a {'FIFO' if stat.S_ISFIFO(mode) else 'socket'} {name} "
+                             "in its folder")
+            elif stat.S_ISLNK(mode):
+                target = os.path.realpath(path)
+                if not Path(target).is_relative_to(self.here.resolve()):
+                    found.append(f"made a link {name} to {os.readlink(path)}, outside its folder")
+            elif stat.S_ISDIR(mode) and mode & 0o700 != 0o700:
+                found.append(f"took permissions away from {name} (removed anyway)")
+        try:
+            if self.here.stat().st_mode & 0o700 != 0o700:
+                found.append("took permissions away from its folder (removed anyway)")
+        except OSError:
+            pass
+        return found
+
+    def remove(self) -> None:
+        for top, dirs, _ in os.walk(self.root, followlinks=False, onerror=None):
+            for name in dirs:
+                with contextlib.suppress(OSError):
+                    path = os.path.join(top, name)
+                    if not os.path.islink(path):
+                        os.chmod(path, 0o700)
+        with contextlib.suppress(OSError):
+            os.chmod(self.root, 0o700)
+            os.chmod(self.here, 0o700)
+        # a folder made unreadable hides its children from the walk: walk again
+        for _ in range(3):
+            shutil.rmtree(self.root, ignore_errors=True, onerror=None)
+            if not self.root.exists():
+                break
+            for top, dirs, _ in os.walk(self.root, followlinks=False):
+                for name in dirs:
+                    with contextlib.suppress(OSError):
+                        os.chmod(os.path.join(top, name), 0o700)
+
+
+@contextlib.contextmanager
+def place(folder: Path | None, prefix: str = "zerosum-run-") -> Iterator[Place]:
+    p = Place(folder, prefix)
+    try:
+        yield p
+    finally:
+        p.remove()
+
+
+def _listing(folder: Path) -> list[str]:
+    """Every path under `folder`, relative, links not followed."""
+    found = []
+    for top, dirs, files in os.walk(folder, followlinks=False):
+        for name in [*dirs, *files]:
+            found.append(os.path.relpath(os.path.join(top, name), folder))
+    return sorted(found)
+
+
+def _read(path: Path, folder: Path) -> str | None:
+    """The text of a regular file the program wrote in its folder (a link, a FIFO or a
+    device is no output: reading one could block, or read what lies outside)."""
+    try:
+        if not path.resolve().is_relative_to(folder.resolve()):
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return f.read(OUTPUT_LIMIT).decode("utf-8", "replace")
+
+
+def folder_size(folder: Path, limit: int) -> int:
+    """The bytes of the files in `folder`, counted until they pass `limit`."""
+    total = 0
+    for top, _, files in os.walk(folder, followlinks=False):
+        for name in files:
+            path = Path(top) / name
+            if path.is_file() and not path.is_symlink():
+                total += path.stat().st_size
+                if total > limit:
+                    return total
+    return total
+
+
+class _Cgroup:
+    """A pids cgroup of one call (as root, where RLIMIT_NPROC does not apply)."""
+
+    count = 0
+
+    def __init__(self, processes: int) -> None:
+        _Cgroup.count += 1
+        self.path: Path | None = PIDS_CGROUP / f"zerosum-{os.getpid()}-{_Cgroup.count}"
+        try:
+            self.path.mkdir()
+            # bubblewrap and the shell, beside the program and what it starts
+            (self.path / "pids.max").write_text(str(processes + 2))
+        except OSError:
+            self.path = None
+
+    def join(self) -> None:
+        """In the child before it runs the sandbox."""
+        if self.path is not None:
+            (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def refused(self) -> int:
+        if self.path is None:
+            return 0
+        with contextlib.suppress(OSError, ValueError):
+            return int((self.path / "pids.events").read_text().split()[1])
+        return 0
+
+    def remove(self) -> None:
+        if self.path is None:
+            return
+        for _ in range(50):
+            try:
+                self.path.rmdir()
+                return
+            except OSError:
+                time.sleep(0.01)
+
+
+def _limit(limits: Limits, cgroup: _Cgroup | None, status_w: int | None) -> None:
+    """In the child, before it runs the sandbox: the resource limits, its cgroup, and the
+    status pipe as fd 3, where the shell writes."""
+    if status_w is not None and status_w != 3:
+        os.dup2(status_w, 3, inheritable=True)
+    mb = 1 << 20
+    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_mb * mb, limits.memory_mb * mb))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_mb * mb, limits.file_mb * mb))
+    resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if cgroup is not None:
+        cgroup.join()
+
+
+def _wrapped(command: Sequence[str], args: Sequence[str], p: Place, limits: Limits
+             ) -> tuple[list[str], str]:
+    """The command line that runs `command + args` contained (only the command's own
+    words may name what it sees outside its folder: a case's arguments may not), and
+    the mode."""
+    mode = containment().mode
+    words, visible = _visible(command, p.here)
+    words += args
+    p.mounts.update(Path(v) for v in visible)
+    if mode == "bwrap":
+        env = _environment(p.here, limits)
+        return [*_bwrap_words(visible, p.here, env, p.private), "/bin/sh", "-c", INIT,
+                "sh", *words], mode
+    if mode == "unshare":
+        return [*_unshare_words(), "/bin/sh", "-c", INIT, "sh", *words], mode
+    return words, mode
+
+
+def _child_environment(p: Place, limits: Limits, mode: str) -> dict[str, str] | None:
+    if mode == "bwrap":
+        return None  # bubblewrap sets the program's own
+    return dict(item.split("=", 1) for item in _environment(p.here, limits))
+
+
+def _start(command: Sequence[str], args: Sequence[str], p: Place, limits: Limits,
+           text: bool) -> tuple[subprocess.Popen[Any], int | None, _Cgroup | None]:
+    """The contained program started; its status pipe's reading end (None: no shell)."""
+    wrapped, mode = _wrapped(command, args, p, limits)
+    cgroup = _Cgroup(limits.processes) if os.geteuid() == 0 and mode != "limits" else None
+    status_r, status_w = os.pipe() if mode != "limits" else (None, None)
+    try:
+        proc: subprocess.Popen[Any] = subprocess.Popen(
+            wrapped, cwd=p.here, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True,
+            env=_child_environment(p, limits, mode),
+            pass_fds=() if status_w is None else (3, status_w),
+            preexec_fn=functools.partial(_limit, limits, cgroup, status_w),
+            text=text, encoding="utf-8" if text else None,
+            errors="replace" if text else None, bufsize=1 if text else -1)
+    except OSError:
+        for fd in (status_r, status_w):
+            if fd is not None:
+                os.close(fd)
+        if cgroup is not None:
+            cgroup.remove()
+        raise
+    if status_w is not None:
+        os.close(status_w)
+    return proc, status_r, cgroup
+
+
+def _end(proc: subprocess.Popen[Any]) -> None:
+    """Kill what runs the program: the namespace's first process takes every other
+    with it (bubblewrap's --die-with-parent, unshare's --kill-child); without a
+    namespace, its process group."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        proc.kill()
+
+
+# -- one run --------------------------------------------------------------------------------
+
+
+def run_program(command: Sequence[str], args: Sequence[str] = (), limits: Limits = Limits(),
+                folder: Path | None = None, stdin: str = "",
+                inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = ()) -> Run:
+    """Run `command + args` contained, in a fresh copy of `folder` (the submission's
+    files; None: an empty folder), with the case's `inputs` (name, text) written into it,
+    and read back the `outputs` it is to write (None for one it did not write); the
+    folder is removed afterwards. A program that cannot be started is a Run with status
+    127 and the reason on stderr, as a shell reports it."""
+    with place(folder) as p:
+        for name, text in inputs:
+            (p.here / name).write_text(text, encoding="utf-8", newline="")
+        before = set(_listing(p.here))
+        run = _run(list(command), list(args), limits, p, stdin)
+        run.outputs = {name: _read(p.here / name, p.here) for name in outputs}
+        run.files = sorted(set(_listing(p.here)) - before - set(outputs))
+        run.attempts += p.leftovers()
+        return run
+
+
+def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: str) -> Run:
+    unenforced = containment().unenforced
+    try:
+        proc, status_fd, cgroup = _start(command, args, p, limits, text=False)
+    except OSError as e:
+        return Run(127, "", f"cannot start {command[0]}: {e.strerror or e}", 0.0,
+                   unenforced=unenforced)
+    out, err, said = bytearray(), bytearray(), bytearray()
+    kept = {proc.stdout.fileno(): out, proc.stderr.fileno(): err}  # type: ignore[union-attr]
+    if status_fd is not None:
+        kept[status_fd] = said
+    sel = selectors.DefaultSelector()
+    for fd in kept:
+        os.set_blocking(fd, False)
+        sel.register(fd, selectors.EVENT_READ)
+    pending = stdin.encode()
+    stdin_fd = proc.stdin.fileno()  # type: ignore[union-attr]
+    if pending:
+        os.set_blocking(stdin_fd, False)
+        sel.register(stdin_fd, selectors.EVENT_WRITE)
+    else:
+        proc.stdin.close()  # type: ignore[union-attr]
+    pidfd = _pidfd(proc.pid)
+    if pidfd is not None:
+        sel.register(pidfd, selectors.EVENT_READ)
+    started = time.perf_counter()
+    began: float | None = started if status_fd is None else None
+    ended: float | None = None
+    timed_out, stopped = False, ""
+    while True:
+        now = time.perf_counter()
+        if began is None and said:
+            began = now
+        deadline = (began + limits.seconds) if began is not None else started + STARTUP
+        if ended is None and b"\n" in said[3:]:
+            ended = now  # the shell's word: the program has ended
+        if proc.poll() is not None:
+            break
+        if now >= deadline:
+            timed_out = True
+            break
+        for key, _ in sel.select(min(deadline - now, 0.05 if pidfd is None else deadline - now)):
+            fd = key.fd
+            if fd == pidfd:
+                continue
+            if fd == stdin_fd:
+                try:
+                    pending = pending[os.write(fd, pending[:1 << 16]):]
+                except OSError:
+                    pending = b""
+                if not pending:
+                    sel.unregister(fd)
+                    proc.stdin.close()  # type: ignore[union-attr]
+                continue
+            chunk = _read_some(fd)
+            if not chunk:
+                sel.unregister(fd)
+                continue
+            buffer = kept[fd]
+            if len(buffer) + len(chunk) > OUTPUT_LIMIT and fd != status_fd:
+                buffer += chunk[:OUTPUT_LIMIT - len(buffer)]
+                stopped = (f"printed more than {OUTPUT_LIMIT >> 20} MB on its standard "
+                           f"{'output' if buffer is out else 'error'} (stopped)")
+            else:
+                buffer += chunk
+        if stopped:
+            break
+    finish = time.perf_counter()
+    _end(proc)
+    proc.wait()
+    for fd in list(kept):  # what is in the pipes now; nothing waits for a writer left
+        if fd in sel.get_map():
+            while chunk := _read_some(fd):
+                if len(kept[fd]) < OUTPUT_LIMIT:
+                    kept[fd] += chunk[:OUTPUT_LIMIT - len(kept[fd])]
+    sel.close()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        with contextlib.suppress(OSError):
+            stream.close()  # type: ignore[union-attr]
+    for fd in (status_fd, pidfd):
+        if fd is not None:
+            os.close(fd)
+    status: int | None = proc.returncode
+    attempts: list[str] = []
+    words = said.decode("ascii", "replace").split()
+    if len(words) >= 3 and words[0] == "go":  # the shell's word on how the program ended
+        with contextlib.suppress(ValueError):
+            code, left = int(words[1]), int(words[2])
+            status = -(code - 128) if code > 128 else code  # the shell's 128+N: signal N
+            if left > 0:
+                attempts.append(f"left {left} process{'es' if left > 1 else ''} running "
+                                "(killed)")
+    if cgroup is not None:
+        refused = cgroup.refused()
+        cgroup.remove()
+        if refused:
+            attempts.append(f"tried to run more than {limits.processes} processes "
+                            f"(refused {refused} times)")
+    if stopped:
+        attempts.append(stopped)
+    if timed_out:
+        status = None
+    seconds = (ended or finish) - (began if began is not None else started)
+    return Run(status, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
+               seconds, timed_out, attempts=attempts, unenforced=unenforced, stopped=stopped)
+
+
+def _read_some(fd: int) -> bytes:
+    try:
+        return os.read(fd, 1 << 16)
+    except BlockingIOError:
+        return b""
+    except OSError:
+        return b""
+
+
+def _pidfd(pid: int) -> int | None:
+    """A file descriptor readable when the process ends (Linux 5.3), else None: polled."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+# -- a session: a program kept running for a game ------------------------------------------
+
+
+LINE_LIMIT = 64 * 1024  # characters of one line kept from a session's program
+
+
+class Session:
+    """A program kept running (a UGI engine for one game), contained as `run_program`
+    contains a call, in an empty folder of its own (or a fresh copy of `folder`), under
+    `limits` except the wall clock: each `read_line` has its own deadline. `close()`
+    kills it with everything it started, removes its folder and returns its attempts;
+    a program that cannot be started raises OSError."""
+
+    def __init__(self, command: Sequence[str], limits: Limits = Limits(),
+                 folder: Path | None = None) -> None:
+        self.place = Place(folder, "zerosum-session-")
+        self.unenforced = containment().unenforced
+        self.network = "the network" not in self.unenforced
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.errors: list[str] = []  # the last lines of its standard error
+        try:
+            self.proc, self.status_fd, self.cgroup = _start(
+                command, (), self.place, limits, text=True)
+        except OSError:
+            self.place.remove()
+            raise
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_errors, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        with contextlib.suppress(OSError, ValueError):
+            while line := self.proc.stdout.readline(LINE_LIMIT):
+                self.lines.put(line.rstrip("\r\n"))
+        self.lines.put(None)  # its end
+
+    def _read_errors(self) -> None:
+        assert self.proc.stderr is not None
+        with contextlib.suppress(OSError, ValueError):
+            while line := self.proc.stderr.readline(LINE_LIMIT):
+                self.errors = [*self.errors[-4:], line.rstrip()]
+
+    def send(self, line: str) -> bool:
+        """Write a line to the program; False if it no longer reads."""
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def read_line(self, seconds: float) -> str | None:
+        """Its next line within `seconds`; None on a timeout; EOFError when it ended."""
+        try:
+            line = self.lines.get(timeout=max(seconds, 0.0))
+        except queue.Empty:
+            return None
+        if line is None:
+            self.lines.put(None)  # ended for good: every later read says so too
+            raise EOFError
+        return line
+
+    def ended(self, wait: float = 1.0) -> str:
+        """How it ended, in words (after read_line raised EOFError)."""
+        said = b""
+        if self.status_fd is not None:
+            with contextlib.suppress(OSError):
+                os.set_blocking(self.status_fd, False)
+                said = _read_some(self.status_fd)
+        words = said.decode("ascii", "replace").split()
+        try:
+            status = int(words[1]) if len(words) >= 3 else self.proc.wait(wait)
+        except (subprocess.TimeoutExpired, ValueError):
+            return "closed its output"
+        if self.status_fd is not None and status > 128:
+            status = -(status - 128)
+        if status < 0:
+            return f"killed by signal {signal_name(-status)}"
+        last = f": {self.errors[-1][:200]}" if self.errors else ""
+        return f"exited with status {status}{last}"
+
+    def close(self, wait: float = 0.0) -> list[str]:
+        """End it (after `wait` seconds for it to end by itself, told by the caller to
+        quit) with all it started; what it tried that the sandbox stopped or undid."""
+        with contextlib.suppress(OSError, ValueError):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        attempts = []
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(wait)
+        if self.status_fd is not None and self.proc.returncode is not None:
+            with contextlib.suppress(OSError):
+                os.set_blocking(self.status_fd, False)
+                words = _read_some(self.status_fd).decode("ascii", "replace").split()
+                left = int(words[-1]) if len(words) >= 3 else 0
+                if left > 0:
+                    attempts.append(f"left {left} process{'es' if left > 1 else ''} "
+                                    "running (killed)")
+        _end(self.proc)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(5)
+        if self.status_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.status_fd)
+            self.status_fd = None
+        attempts += self.place.leftovers()
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
+        self.place.remove()
+        return attempts
+
+
+def failure(run: Run, seconds: float) -> tuple[str, str] | None:
+    """("timeout" or "crash", why in words) for a run that gave no answer, else None
+    (a tournament's program players judge their runs by it too)."""
+    if run.timed_out:
+        return "timeout", f"no answer within {seconds:g} s"
+    if run.stopped:
+        return "crash", run.stopped
+    if run.status == 127 and not run.stdout:
+        return "crash", run.stderr.strip() or "could not start"
+    if run.status is not None and run.status < 0:
+        return "crash", f"killed by signal {signal_name(-run.status)}"
+    if run.status != 0:
+        last = run.stderr.strip().splitlines()[-1:] or ["no message"]
+        return "crash", f"exit status {run.status}: {last[0][:200]}"
+    return None
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)

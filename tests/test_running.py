@@ -106,3 +106,42 @@ def test_what_the_search_raised_is_raised_by_result() -> None:
     assert isinstance(running.error(), ValueError)
     with pytest.raises(ValueError, match="broken"):
         running.result()
+
+
+def test_a_running_search_is_read_as_a_stream_of_its_infos() -> None:
+    game = TicTacToe()
+    agent = SearchAgent("iterative", depth=9)
+    with Running(lambda on_info, stop: agent.analyse(game, game.initial_state(),
+                                                     Limit(depth=9), on_info, stop)) as running:
+        depths = [info.depth for info in running]
+    # The iterator ends when the search has: each depth once, 1 to 9.
+    assert depths == list(range(1, 10)) and running.done
+    assert [i.depth for i in running] == depths  # read again: the same stream
+
+
+def test_an_event_loop_reads_the_same_stream_without_blocking() -> None:
+    import asyncio
+
+    game = TicTacToe()
+    agent = SearchAgent("iterative", depth=9)
+
+    async def read() -> list[int | None]:
+        running = Running(lambda on_info, stop: agent.analyse(
+            game, game.initial_state(), Limit(depth=9), on_info, stop))
+        return [info.depth async for info in running]
+
+    assert asyncio.run(read()) == list(range(1, 10))
+
+
+def test_leaving_the_block_stops_the_search_and_waits_for_it() -> None:
+    started = threading.Event()
+
+    def search(on_info: InfoSink, stop: Stop) -> SearchResult:
+        started.set()
+        while not stop.expired():
+            stop.tick()
+        return SearchResult(0.0, None, [], complete=False)
+
+    with Running(search) as running:
+        assert started.wait(30)
+    assert running.done and running.stopped and not running.result().complete

@@ -9,15 +9,22 @@ Stop itself only says when to stop.
 
 The one place that runs "a search in a thread, stream its Info, stop it": the
 terminal's live line and Ctrl-C (players.terminal.Watch), the page's think and
-analysis sockets (web/think.py, web/analysis.py). Like python-chess's AnalysisResult.
+analysis sockets (web/think.py, web/analysis.py). Like python-chess's AnalysisResult,
+a Running is read as a stream: `for info in running` (a blocking iterator) or `async
+for info in running` (on an event loop: the worker thread wakes it, nothing polls);
+both end when the search has finished. `with running:` stops it (and waits for it)
+when the block is left, however it is left.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Generic, TypeVar
 
 from zerosum.result import Info, InfoSink
@@ -69,15 +76,22 @@ class Running(Generic[T]):
         # An Event, not Thread.join: a join interrupted by Ctrl-C may later report the
         # thread finished while it still runs (CPython before 3.13).
         self._finished = threading.Event()
+        self._changed = threading.Condition()  # a new Info, or the end
+        self._listeners: list[Callable[[], None]] = []  # event loops waiting on it
         threading.Thread(target=self._work, name=name, daemon=True).start()
 
     def _info(self, info: Info) -> None:
-        self.infos.append(info)
         if info.depth is not None:
             self._depth = info.depth
         self._unit = info.unit
         if info.pv:
             self._best = info.pv[0]
+        with self._changed:
+            self.infos.append(info)
+            self._changed.notify_all()
+            listeners = list(self._listeners)
+        for wake in listeners:
+            wake()
         if self._on_info is not None:
             self._on_info(info)
 
@@ -87,9 +101,67 @@ class Running(Generic[T]):
         except BaseException as e:  # handed to whoever asks for the result
             self._error = e
         finally:
-            self._finished.set()
+            with self._changed:
+                self._finished.set()
+                self._changed.notify_all()
+                listeners = list(self._listeners)
+            for wake in listeners:
+                wake()
             if self._on_done is not None:
                 self._on_done(self)
+
+    def __iter__(self) -> Iterator[Info]:
+        """Each Info as the search reports it (those already reported first), until it
+        has finished; blocks between them."""
+        seen = 0
+        while True:
+            with self._changed:
+                while seen == len(self.infos) and not self._finished.is_set():
+                    self._changed.wait()
+                fresh, finished = self.infos[seen:], self._finished.is_set()
+            seen += len(fresh)
+            yield from fresh
+            if finished and seen == len(self.infos):
+                return
+
+    async def __aiter__(self) -> AsyncIterator[Info]:
+        """The same stream on an event loop: the worker thread wakes the loop (the one
+        bridge from a search's thread to asyncio), so the loop never blocks on it."""
+        loop = asyncio.get_running_loop()
+        woken = asyncio.Event()
+
+        def wake() -> None:
+            # A closed loop (RuntimeError) has no one listening any more.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(woken.set)
+
+        with self._changed:
+            self._listeners.append(wake)
+        try:
+            seen = 0
+            while True:
+                with self._changed:
+                    fresh, finished = self.infos[seen:], self._finished.is_set()
+                    woken.clear()
+                seen += len(fresh)
+                for info in fresh:
+                    yield info
+                if finished and seen == len(self.infos):
+                    return
+                if not fresh:
+                    await woken.wait()
+        finally:
+            with self._changed:
+                self._listeners.remove(wake)
+
+    def __enter__(self) -> Running[T]:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        """Leaving the block stops the search and waits for its answer."""
+        self.stop()
+        self.wait()
 
     @property
     def latest(self) -> Info | None:

@@ -66,6 +66,7 @@ class Running(Generic[T]):
                  depth: int = 0, unit: str = "nodes") -> None:
         self.stopper = stop if stop is not None else Stop()
         self.infos: list[Info] = []
+        self.given_depth, self.given_unit = depth, unit  # shown before the first Info
         self._depth, self._unit = depth, unit
         self._best: object = None
         self.clock = clock

@@ -21,7 +21,6 @@ from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg, shown
 from zerosum.game import AnyGame, InputError, format_value, replay
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.kernel import Enhancements
-from zerosum.players.agents import ComputerAgent
 from zerosum.players.catalogue import (
     DEFAULT_SECONDS,
     Choice,
@@ -97,13 +96,10 @@ def run(args: argparse.Namespace) -> int:
     choice = Choice(depth=args.depth, seconds=args.time, nodes=args.nodes, seed=args.seed,
                     enhancements=enhancements)
     limit = kind.limit(spec, choice)
-    agent = kind.make(spec, choice)
-    if not isinstance(agent, ComputerAgent):
-        raise InputError(f"{args.player} cannot analyse a position")
     out = sys.stdout
+    running = kind.start(spec, game, state, choice, limit)
     out.write(f"{spec.title}: {args.player} searches, {limit}\n{game.render(state)}\n")
-    unit = "simulations" if args.player == "mcts" else "nodes"
-    out.write(f"{'depth':>5}  {'value':<32} {unit:>12} {'per s':>10} {'time':>7}  line\n")
+    out.write(f"{'depth':>5}  {'value':<32} {kind.unit:>12} {'per s':>10} {'time':>7}  line\n")
     out.flush()
 
     def show(info: Info) -> None:
@@ -114,11 +110,11 @@ def run(args: argparse.Namespace) -> int:
                   f"{info.nodes_per_second:>10,.0f} {info.elapsed:>6.2f}s  {line}\n")
         out.flush()
 
-    stop = Stop()
-    with stopped_by_ctrl_c(stop):
-        result = agent.analyse(game, state, limit, show, stop)
-    out.write(summary(game, result))
-    return 130 if stop.requested else 0
+    with stopped_by_ctrl_c(running.stopper):
+        for info in running:
+            show(info)
+    out.write(summary(game, running.result()))
+    return 130 if running.stopped else 0
 
 
 def start(spec: GameSpec, game: AnyGame, position: str | None, moves: list[str]) -> Any:

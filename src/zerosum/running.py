@@ -31,6 +31,75 @@ from zerosum.result import Info, InfoSink
 from zerosum.stop import Stop
 
 T = TypeVar("T")
+S = TypeVar("S")
+
+
+class Stream(Generic[S]):
+    """Items one thread puts (a search's Infos, an analysis's messages) as others read
+    them: `for item in stream` blocks between items, `async for item in stream` lets
+    the event loop run (the worker thread wakes it: the one bridge from a search's
+    thread to asyncio); both give every item from the first and end when the stream is
+    closed and read to its end."""
+
+    def __init__(self) -> None:
+        self.items: list[S] = []
+        self.closed = False
+        self._changed = threading.Condition()
+        self._listeners: list[Callable[[], None]] = []  # event loops waiting on it
+
+    def put(self, item: S) -> None:
+        self._changed_by(lambda: self.items.append(item))
+
+    def close(self) -> None:
+        self._changed_by(lambda: setattr(self, "closed", True))
+
+    def _changed_by(self, change: Callable[[], None]) -> None:
+        with self._changed:
+            change()
+            self._changed.notify_all()
+            listeners = list(self._listeners)
+        for wake in listeners:
+            wake()
+
+    def __iter__(self) -> Iterator[S]:
+        seen = 0
+        while True:
+            with self._changed:
+                while seen == len(self.items) and not self.closed:
+                    self._changed.wait()
+                fresh, closed = self.items[seen:], self.closed
+            seen += len(fresh)
+            yield from fresh
+            if closed and seen == len(self.items):
+                return
+
+    async def __aiter__(self) -> AsyncIterator[S]:
+        loop = asyncio.get_running_loop()
+        woken = asyncio.Event()
+
+        def wake() -> None:
+            # A closed loop (RuntimeError) has no one listening any more.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(woken.set)
+
+        with self._changed:
+            self._listeners.append(wake)
+        try:
+            seen = 0
+            while True:
+                with self._changed:
+                    fresh, closed = self.items[seen:], self.closed
+                    woken.clear()
+                seen += len(fresh)
+                for item in fresh:
+                    yield item
+                if closed and seen == len(self.items):
+                    return
+                if not fresh:
+                    await woken.wait()
+        finally:
+            with self._changed:
+                self._listeners.remove(wake)
 
 
 @dataclass(frozen=True)
@@ -65,7 +134,7 @@ class Running(Generic[T]):
                  clock: Callable[[], float] = time.perf_counter,
                  depth: int = 0, unit: str = "nodes") -> None:
         self.stopper = stop if stop is not None else Stop()
-        self.infos: list[Info] = []
+        self.stream: Stream[Info] = Stream()
         self.given_depth, self.given_unit = depth, unit  # shown before the first Info
         self._depth, self._unit = depth, unit
         self._best: object = None
@@ -77,8 +146,6 @@ class Running(Generic[T]):
         # An Event, not Thread.join: a join interrupted by Ctrl-C may later report the
         # thread finished while it still runs (CPython before 3.13).
         self._finished = threading.Event()
-        self._changed = threading.Condition()  # a new Info, or the end
-        self._listeners: list[Callable[[], None]] = []  # event loops waiting on it
         threading.Thread(target=self._work, name=name, daemon=True).start()
 
     def _info(self, info: Info) -> None:
@@ -87,12 +154,7 @@ class Running(Generic[T]):
         self._unit = info.unit
         if info.pv:
             self._best = info.pv[0]
-        with self._changed:
-            self.infos.append(info)
-            self._changed.notify_all()
-            listeners = list(self._listeners)
-        for wake in listeners:
-            wake()
+        self.stream.put(info)
         if self._on_info is not None:
             self._on_info(info)
 
@@ -102,58 +164,24 @@ class Running(Generic[T]):
         except BaseException as e:  # handed to whoever asks for the result
             self._error = e
         finally:
-            with self._changed:
-                self._finished.set()
-                self._changed.notify_all()
-                listeners = list(self._listeners)
-            for wake in listeners:
-                wake()
+            self._finished.set()
+            self.stream.close()
             if self._on_done is not None:
                 self._on_done(self)
+
+    @property
+    def infos(self) -> list[Info]:
+        """Every Info reported so far."""
+        return self.stream.items
 
     def __iter__(self) -> Iterator[Info]:
         """Each Info as the search reports it (those already reported first), until it
         has finished; blocks between them."""
-        seen = 0
-        while True:
-            with self._changed:
-                while seen == len(self.infos) and not self._finished.is_set():
-                    self._changed.wait()
-                fresh, finished = self.infos[seen:], self._finished.is_set()
-            seen += len(fresh)
-            yield from fresh
-            if finished and seen == len(self.infos):
-                return
+        return iter(self.stream)
 
-    async def __aiter__(self) -> AsyncIterator[Info]:
-        """The same stream on an event loop: the worker thread wakes the loop (the one
-        bridge from a search's thread to asyncio), so the loop never blocks on it."""
-        loop = asyncio.get_running_loop()
-        woken = asyncio.Event()
-
-        def wake() -> None:
-            # A closed loop (RuntimeError) has no one listening any more.
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(woken.set)
-
-        with self._changed:
-            self._listeners.append(wake)
-        try:
-            seen = 0
-            while True:
-                with self._changed:
-                    fresh, finished = self.infos[seen:], self._finished.is_set()
-                    woken.clear()
-                seen += len(fresh)
-                for info in fresh:
-                    yield info
-                if finished and seen == len(self.infos):
-                    return
-                if not fresh:
-                    await woken.wait()
-        finally:
-            with self._changed:
-                self._listeners.remove(wake)
+    def __aiter__(self) -> AsyncIterator[Info]:
+        """The same stream on an event loop, which never blocks on it."""
+        return aiter(self.stream)
 
     def __enter__(self) -> Running[T]:
         return self

@@ -10,9 +10,9 @@ import pytest
 
 from zerosum.cli import main
 from zerosum.games.registry import get_game
+from zerosum.match import MoveRecord
 from zerosum.records import HUMAN, game_record
 from zerosum.review import Value, read_lines, read_pdn, verdict
-from zerosum.tournament.jobs import MoveRecord
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 

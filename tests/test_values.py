@@ -358,8 +358,9 @@ def test_the_engine_calls_a_weak_solve_win_proven() -> None:
 def test_records_and_exports_keep_what_a_search_counted() -> None:
     """A record's figures say what the search counted: MCTS's simulations and its tree's
     depth (never "depth end" and "nodes"), through a tournament's stored moves too."""
+    from zerosum.match import MoveRecord
     from zerosum.records import figures
-    from zerosum.tournament.jobs import GameResult, MoveRecord
+    from zerosum.tournament.jobs import GameResult
 
     game = TTT
     r = searcher("mcts", seed=1).analyse(game, game.initial_state(), Limit(nodes=300))

@@ -27,6 +27,7 @@ from zerosum.match import (
     OPENING,
     Agent,
     Move,
+    MoveRecord,
     MoveTimeout,
     crash,
     play_match,
@@ -37,7 +38,7 @@ from zerosum.match import (
 from zerosum.players.agents import FileAgent
 from zerosum.players.spec import agent_from_spec
 from zerosum.programs import Following, close_players
-from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
+from zerosum.tournament.jobs import GameJob, GameResult
 
 
 def game_spec(name: str) -> GameSpec:

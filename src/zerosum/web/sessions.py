@@ -22,7 +22,7 @@ from zerosum.convert import one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import bound_memory, forget, kept_entries
-from zerosum.match import Move, player_names
+from zerosum.match import Move, MoveRecord, player_names
 from zerosum.players.catalogue import (
     DEFAULT_SECONDS,
     Choice,
@@ -32,7 +32,6 @@ from zerosum.players.catalogue import (
 )
 from zerosum.records import HUMAN, game_record
 from zerosum.result import Info, Limit, SearchResult
-from zerosum.tournament.jobs import MoveRecord
 from zerosum.web.messages import brief, parse_json, positive, whole
 from zerosum.web.views import view_of
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from zerosum.convert import one_line, shown
+from zerosum.convert import MAX_DEPTH, one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import bound_memory, forget, kept_entries
@@ -35,7 +35,6 @@ from zerosum.result import Info, Limit, SearchResult
 from zerosum.web.messages import brief, parse_json, positive, whole
 from zerosum.web.views import view_of
 
-MAX_DEPTH = 64
 MAX_SESSIONS = 200  # the oldest is forgotten beyond this
 # A session whose engine has played keeps its tables (kernel.memory_of) for its next
 # move: after a long think, 200 MB or more. The server bounds them all together:

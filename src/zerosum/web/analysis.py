@@ -16,7 +16,8 @@ of the server's search slots, like a think.
 GET /api/sessions/{sid}/history: the value after each move of the line (the solver's
 where the whole game from its start fits its budget, else the engine's estimate at
 ESTIMATE_DEPTH), decided values marked apart, and the moves that changed a decided
-value (a win thrown away, a draw lost).
+value, in the words of `zerosum review` (review.verdict: "threw a win away: win ->
+draw", "turned a draw into a loss: draw -> loss").
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from zerosum.kernel import bound_memory
 from zerosum.players.agents import ComputerAgent, engines_of
 from zerosum.players.catalogue import Choice, make_player
 from zerosum.result import InfoSink, Limit
+from zerosum.review import Value, verdict
 from zerosum.running import Running, Stream
 from zerosum.search.solve import Solution, TooBig, Unsolvable, solve
 from zerosum.stop import SearchStopped, Stop
@@ -296,17 +298,13 @@ def history(spec: GameSpec, game: AnyGame, states: list[Any],
 
 
 def change(game: AnyGame, before_state: Any, before: Any, after: Any) -> str:
-    """What the move from `before_state` did to a decided value, in words ("" for
-    nothing, or when either value is an estimate)."""
-    if not (before[1] and after[1]):
-        return ""
-    sign = 1 if game.is_maxs_turn(before_state) else -1
-    was, now = outcome_of(game, sign * before[0]), outcome_of(game, sign * after[0])
-    if was == now:
-        return ""
-    if was == "win":
-        return f"threw a win away: now a {'draw' if now == 'draw' else 'loss'}"
-    return "threw the draw away: now a loss" if was == "draw" else ""
+    """What the move from `before_state` did to a decided value, in the words of a
+    game's review (zerosum.review.verdict: "threw a win away: win -> draw"); "" for
+    nothing, or when either value is an estimate."""
+    def value(v: tuple[float, bool, int | None]) -> Value:
+        return Value(v[0], v[1], v[2], "")
+
+    return verdict(value(before), value(after), game.is_maxs_turn(before_state)) or ""
 
 
 def analysis_routes(server: Sessions) -> list[BaseRoute]:

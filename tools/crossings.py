@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from layers import LAYERS, layer_of  # noqa: E402
+from layers import LAYERS, layer_of
 
 
 def module_of(frame: Any) -> str | None:

@@ -44,7 +44,7 @@ def recorded(run: Any) -> set[tuple[str, str]]:
         run()
     finally:
         sys.setprofile(None)
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
     return edges
 
 

@@ -77,7 +77,7 @@ def test_menu_option_help_and_plain_errors() -> None:
             "  trace (a win is 100, estimates 5 to 7) or summary (a win is 1, estimates\n"
             "  0.5 to 0.7). It changes the numbers shown, not how the computer plays.\n"
             "  Possible answers: trace, summary.\n  Enter keeps trace.\n") in text
-    assert "not valid: choose one of trace, summary, not bogus (? for help)" in text
+    assert "not valid: choose one of trace, summary, not 'bogus' (? for help)" in text
     assert "invalid literal" not in text and "Traceback" not in text
     assert text.endswith("Bye.\n")
 

@@ -253,22 +253,6 @@ def play_game_file(args: argparse.Namespace, spec: GameSpec, game: AnyGame,
     return start(spec, {}, opponent, args.file_side or "first", sys.stdin, sys.stdout)
 
 
-def option_parser(o: Option) -> Callable[[str], Any]:
-    """The option's converter, with a plain message for a value it rejects."""
-    def parse(text: str) -> Any:
-        try:
-            value = o.type(text)
-        except (InputError, argparse.ArgumentTypeError):
-            raise
-        except ValueError:
-            raise InputError(f"not a valid answer: {text!r}") from None
-        if o.choices and value not in o.choices:
-            raise InputError(f"choose one of {', '.join(map(str, o.choices))}, not {text}")
-        return value
-
-    return parse
-
-
 def option_help(o: Option) -> str:
     text = o.explain or f"{o.help[0].upper()}{o.help[1:]}."
     lines = textwrap.wrap(text, 76, initial_indent="  ", subsequent_indent="  ")
@@ -280,7 +264,7 @@ def option_help(o: Option) -> str:
 def ask_options(inp: TextIO, out: TextIO, spec: GameSpec) -> tuple[dict[str, Any], AnyGame]:
     """The game's options, asked until they make a game."""
     while True:
-        options = {o.name: ask(inp, out, f"{o.help[0].upper()}{o.help[1:]}", option_parser(o),
+        options = {o.name: ask(inp, out, f"{o.help[0].upper()}{o.help[1:]}", o.read,
                                o.default, option_help(o)) for o in spec.options}
         try:
             return options, spec.create(**options)

@@ -6,7 +6,6 @@ at once, the engines' tables of all sessions together).
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import threading
 import time
@@ -88,13 +87,9 @@ def option_values(spec: GameSpec, given: Any) -> dict[str, Any]:
         if isinstance(given_value, bool) or not isinstance(given_value, (str, int, float)):
             raise InputError(f"option {o.name}: give a number or text, not {brief(given_value)}")
         try:
-            value = o.type(str(given_value))
-        except (ValueError, TypeError, argparse.ArgumentTypeError) as e:  # InputError too
+            values[o.name] = o.read(str(given_value))
+        except InputError as e:
             raise InputError(f"option {o.name}: {message(e)}") from None
-        if o.choices is not None and value not in o.choices:
-            raise InputError(f"option {o.name}: {brief(value)} is not one of "
-                             f"{', '.join(map(str, o.choices))}")
-        values[o.name] = value
     return values
 
 

@@ -154,3 +154,25 @@ def test_no_module_chooses_by_a_player_kinds_name() -> None:
 def test_the_check_finds_a_test_of_a_kinds_name() -> None:
     tree = ast.parse('if a == "mcts" or b in ("x", "minimax"):\n    pass\nc = d == "other"\n')
     assert kind_name_tests(tree, {"mcts", "minimax"}) == [1, 1]
+
+
+def test_a_search_algorithm_is_one_registration_that_every_front_end_offers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kind with an analyser (here minimax under another name) is offered in menus and
+    specs, made into a player and started as a Running: no other edit."""
+    from zerosum.search import minimax
+
+    monkeypatch.setattr(catalogue, "KINDS", dict(catalogue.known()))
+    register(PlayerKind("plain", "minimax again", None, ("depth",), fixed_depth=True,
+                        analyser=lambda spec, choice: minimax.analyse, title="plain minimax",
+                        order=25))
+    ttt = get_game("tictactoe")
+    assert names_for(ttt) == ["random", "minimax", "plain", *GENERIC[2:]]
+    player = agent_from_spec(ttt, "plain:depth=2")
+    assert isinstance(player, SearchAgent) and player.limit == Limit(depth=2)
+    game = ttt.create()
+    with kind_of(ttt, "plain").start(ttt, game, game.initial_state(), Choice(depth=9)) as running:
+        depths = [info.depth for info in running]
+    result = running.result()
+    # Minimax reports no Info while it runs; to the end of tic-tac-toe, 549,946 nodes.
+    assert depths == [] and result.value == 0 and result.stats.nodes == 549946

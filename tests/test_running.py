@@ -114,8 +114,9 @@ def test_a_running_search_is_read_as_a_stream_of_its_infos() -> None:
     with Running(lambda on_info, stop: agent.analyse(game, game.initial_state(),
                                                      Limit(depth=9), on_info, stop)) as running:
         depths = [info.depth for info in running]
-    # The iterator ends when the search has: each depth once, 1 to 9.
-    assert depths == list(range(1, 10)) and running.done
+    # The iterator ends when the search has: each depth once, 1 to 9; a finished search
+    # is not stopped by leaving the block.
+    assert depths == list(range(1, 10)) and running.done and not running.stopped
     assert [i.depth for i in running] == depths  # read again: the same stream
 
 

@@ -188,8 +188,9 @@ class Running(Generic[T]):
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        """Leaving the block stops the search and waits for its answer."""
-        self.stop()
+        """Leaving the block stops the search (if it still runs) and waits for its answer."""
+        if not self.done:
+            self.stop()
         self.wait()
 
     @property

@@ -8,12 +8,13 @@ which a search updates at every check anyway (`tick`, or a kernel's `observe`). 
 Stop itself only says when to stop.
 
 The one place that runs "a search in a thread, stream its Info, stop it": the
-terminal's live line and Ctrl-C (players.terminal.Watch), the page's think and
-analysis sockets (web/think.py, web/analysis.py). Like python-chess's AnalysisResult,
-a Running is read as a stream: `for info in running` (a blocking iterator) or `async
-for info in running` (on an event loop: the worker thread wakes it, nothing polls);
-both end when the search has finished. `with running:` stops it (and waits for it)
-when the block is left, however it is left.
+terminal's live line and Ctrl-C (players.terminal.Watch), `zerosum analyse`, the page's
+think and analysis sockets (web/socket.py), the notebook widget and `zerosum ugi`; a
+search starts as one from its kind of player (PlayerKind.start, ComputerAgent.start).
+Like python-chess's AnalysisResult, a Running is read as a stream: `for info in
+running` (a blocking iterator) or `async for info in running` (on an event loop: the
+worker thread wakes it, nothing polls); both end when the search has finished.
+`with running:` stops it (and waits for it) when the block is left, however it is left.
 """
 
 from __future__ import annotations

@@ -1,14 +1,42 @@
 """Fixtures shared by the browser tests (tests/test_browser*.py): the web app served on
 127.0.0.1 for a test module, and a page of headless Debian Chromium (tests/browser.py), one
-browser for the session and a fresh page a test."""
+browser for the session and a fresh page a test.
+
+Also, for every test: the markers of the tests that need more than Python (`browser`:
+Chromium, tests/test_browser*.py; `ray`: a Ray cluster, tests/test_tournament_ray.py),
+given here by file so that a run can choose (`-m "not browser and not ray"`); and
+Hypothesis's examples derived from each test, the same on every run (its "seeded"
+profile; HYPOTHESIS_PROFILE=random draws new ones), unless a test asks otherwise."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from browser import chromium, fresh_page, live_server
+
+try:
+    from hypothesis import settings
+except ImportError:  # the checks that use it are skipped without it
+    pass
+else:
+    settings.register_profile("seeded", derandomize=True, database=None)
+    settings.register_profile("random")
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "seeded"))
+
+# Tests that need more than Python, by file (the marker's name: what they need).
+NEEDS = {"browser": "test_browser", "ray": "test_tournament_ray"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        name = Path(str(item.fspath)).name
+        for marker, prefix in NEEDS.items():
+            if name.startswith(prefix):
+                item.add_marker(getattr(pytest.mark, marker))
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from zerosum.games.registry import get_game
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.match import Agent, MatchObserver, MatchRecord, Move, Rules, play_match
 from zerosum.players.agents import EngineAgent, RandomAgent, SearchAgent
+from zerosum.players.catalogue import searcher
 from zerosum.players.spec import agent_from_spec
 from zerosum.players.terminal import HumanAgent
 from zerosum.players.text import MatchPrinter
@@ -30,20 +31,20 @@ def test_random_agent_is_seeded() -> None:
 
 def test_perfect_players_draw_and_beat_random() -> None:
     game = TicTacToe()
-    record = play_match(game, [SearchAgent("alphabeta"), SearchAgent("minimax")])
+    record = play_match(game, [searcher("alphabeta"), searcher("minimax")])
     assert record.utility == 0 and record.winner is None
     assert len(record.moves) == 9
     for seed in range(10):
-        r = play_match(game, [RandomAgent(seed), SearchAgent("alphabeta")])
+        r = play_match(game, [RandomAgent(seed), searcher("alphabeta")])
         assert r.utility is not None and r.utility <= 0  # never loses as O
-        r = play_match(game, [SearchAgent("alphabeta"), RandomAgent(seed)])
+        r = play_match(game, [searcher("alphabeta"), RandomAgent(seed)])
         assert r.utility is not None and r.utility >= 0
 
 
 def test_search_agent_reports_its_search() -> None:
     game = TicTacToe()
-    record = play_match(game, [SearchAgent("depth-limited", depth=2),
-                               SearchAgent("iterative", seconds=0.5)], rules=Rules(max_moves=2))
+    record = play_match(game, [searcher("depth-limited", depth=2),
+                               searcher("iterative", seconds=0.5)], rules=Rules(max_moves=2))
     m0, m1 = record.moves
     assert (m0.side, m1.side) == (0, 1)
     assert m0.result is not None and m0.result.depth == 2
@@ -56,11 +57,11 @@ def test_search_agent_reports_its_search() -> None:
 
 def test_search_agent_rejects_bad_settings() -> None:
     with pytest.raises(InputError):
-        SearchAgent("bogus")
+        searcher("bogus")
     with pytest.raises(InputError):
-        SearchAgent("alphabeta", depth=-3)
+        searcher("alphabeta", depth=-3)
     with pytest.raises(InputError):
-        SearchAgent("iterative", seconds=0)
+        searcher("iterative", seconds=0)
 
 
 def test_human_reasks_and_helps() -> None:
@@ -78,7 +79,7 @@ def test_human_reasks_and_helps() -> None:
 def test_match_transcript_and_end_of_input() -> None:
     game = TicTacToe()
     out = io.StringIO()
-    record = play_match(game, [HumanAgent(io.StringIO("5\n"), out), SearchAgent("alphabeta")],
+    record = play_match(game, [HumanAgent(io.StringIO("5\n"), out), searcher("alphabeta")],
                         observer=MatchPrinter(out))
     assert record.abandoned and len(record.moves) == 2
     text = out.getvalue()
@@ -113,7 +114,7 @@ def test_observer_is_told_every_event_in_order_and_nothing_is_printed(
     game = TicTacToe()
     log = Log()
     human = HumanAgent(io.StringIO("5\n"), io.StringIO())
-    record = play_match(game, [human, SearchAgent("alphabeta")], observer=log)
+    record = play_match(game, [human, searcher("alphabeta")], observer=log)
     s0 = game.initial_state()
     s1 = game.result(s0, 4)
     s2 = game.result(s1, 0)  # O's best reply to the centre: a corner, the first in order
@@ -129,7 +130,7 @@ def test_observer_is_told_every_event_in_order_and_nothing_is_printed(
 def test_observer_hears_the_end_of_a_finished_and_of_a_stopped_match() -> None:
     game = TicTacToe()
     log = Log()
-    record = play_match(game, [SearchAgent("alphabeta"), SearchAgent("alphabeta")],
+    record = play_match(game, [searcher("alphabeta"), searcher("alphabeta")],
                         observer=log)
     assert [e[0] for e in log.events] == ["start"] + ["before", "after"] * 9 + ["end"]
     assert log.events[-1] == ("end", record.final_state, 0, False)

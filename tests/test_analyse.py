@@ -93,7 +93,7 @@ def test_enhancements_switched_off_cost_nodes(capsys: pytest.CaptureFixture[str]
         assert status == 0 and last.startswith("best move 4: ") and "depth 7," in last
         return int(re.findall(r"nodes ([\d,]+)", last)[0].replace(",", ""))
 
-    every, plain = nodes(), nodes("--off", "table,ordering,pvs,aspiration")
+    every, plain = nodes(), nodes("--off", "table+ordering+pvs+aspiration")
     assert (every, plain) == (4_390, 55_411)
 
 

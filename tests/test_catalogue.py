@@ -3,6 +3,9 @@ ranges, and a kind registered from outside appearing in every list and spec."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from zerosum.game import InputError
@@ -11,7 +14,6 @@ from zerosum.match import Agent, Move
 from zerosum.players import catalogue
 from zerosum.players.agents import EngineAgent, SearchAgent
 from zerosum.players.catalogue import (
-    KINDS,
     Choice,
     PlayerKind,
     Setting,
@@ -79,7 +81,7 @@ class Echo:
 
 
 def test_a_kind_registered_from_outside_is_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(catalogue, "KINDS", dict(KINDS))
+    monkeypatch.setattr(catalogue, "KINDS", dict(catalogue.known()))
 
     def build(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
         return Echo(choice.argument, limit, **choice.extra)
@@ -107,3 +109,70 @@ def test_a_kind_registered_from_outside_is_everywhere(monkeypatch: pytest.Monkey
         agent_from_spec(c4, "course:echo:./a.out")
     with pytest.raises(ValueError, match="registered twice"):
         register(PlayerKind("course:echo", "again", build))
+
+
+# Where a string names a generic search, a game's own player or random moves, that is
+# not a choice made by the kind's name: the explain page's traced textbook functions
+# (minimax_search or alphabeta_search, with a tracer) and the N-Queens report's
+# configurations; the checkers program's own search settings (a table for the whole
+# game, pinned by its transcripts) are a known debt (docs/architecture.md).
+NOT_KINDS = {"explain.py", "web/explain.py", "reports/nqueens.py",
+             "frontends/csc242_checkers.py"}
+
+
+def kind_name_tests(tree: ast.AST, names: set[str]) -> list[int]:
+    """The lines of `x == "NAME"`, `x != "NAME"` and `x in ("NAME", ...)` tests."""
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for side in sides:
+            strings = [side] if isinstance(side, ast.Constant) else list(side.elts) \
+                if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else []
+            if any(isinstance(s, ast.Constant) and s.value in names for s in strings):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_module_chooses_by_a_player_kinds_name() -> None:
+    """Which search runs is the kind's (its analyser, unit, cost, limits): no module
+    outside the kind's own registration (players/kinds/) tests a kind's name."""
+    # The kinds a menu offers (a program's kind, e.g. ugi, is also a protocol's word).
+    names = {k.name for k in catalogue.known().values() if k.argument is None}
+    src = Path(catalogue.__file__).parent.parent
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        where = path.relative_to(src).as_posix()
+        if where.startswith("players/kinds/") or where in NOT_KINDS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{where}:{line}" for line in kind_name_tests(tree, names)]
+    assert found == []
+
+
+def test_the_check_finds_a_test_of_a_kinds_name() -> None:
+    tree = ast.parse('if a == "mcts" or b in ("x", "minimax"):\n    pass\nc = d == "other"\n')
+    assert kind_name_tests(tree, {"mcts", "minimax"}) == [1, 1]
+
+
+def test_a_search_algorithm_is_one_registration_that_every_front_end_offers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kind with an analyser (here minimax under another name) is offered in menus and
+    specs, made into a player and started as a Running: no other edit."""
+    from zerosum.search import minimax
+
+    monkeypatch.setattr(catalogue, "KINDS", dict(catalogue.known()))
+    register(PlayerKind("plain", "minimax again", None, ("depth",), fixed_depth=True,
+                        analyser=lambda spec, choice: minimax.analyse, title="plain minimax",
+                        order=25))
+    ttt = get_game("tictactoe")
+    assert names_for(ttt) == ["random", "minimax", "plain", *GENERIC[2:]]
+    player = agent_from_spec(ttt, "plain:depth=2")
+    assert isinstance(player, SearchAgent) and player.limit == Limit(depth=2)
+    game = ttt.create()
+    with kind_of(ttt, "plain").start(ttt, game, game.initial_state(), Choice(depth=9)) as running:
+        depths = [info.depth for info in running]
+    result = running.result()
+    # Minimax reports no Info while it runs; to the end of tic-tac-toe, 549,946 nodes.
+    assert depths == [] and result.value == 0 and result.stats.nodes == 549946

@@ -15,7 +15,7 @@ from zerosum.games.tree import TreeGame
 from zerosum.notebook import Board, Position, TraceTable, show
 from zerosum.result import TraceEvent
 from zerosum.search.alphabeta import alphabeta_search
-from zerosum.svg import board_svg
+from zerosum.svg import board_svg, pv_marks
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -44,7 +44,7 @@ def test_a_grid_is_drawn_as_the_page_draws_it() -> None:
             "cells": ["X", "", "", "", "O", "", "", "", "X"],
             "moves": {str(i): str(i + 1) for i in (1, 2, 3, 5, 6, 7)},
             "last": [8], "line": [], "cell_labels": [str(i) for i in range(1, 10)]}
-    svg = board_svg(view, pv=["2", "3"])
+    svg = board_svg(view, marks=[[1], [2]])
     assert [e.text for e in elements(svg, "text", "piece")] == ["X", "O", "X"]
     assert len(elements(svg, "rect")) == 1 + 9 + 1  # the ground, the cells, the last move
     assert elements(svg, "rect", "last")[0].get("x") == str(2 * 60 + 3)
@@ -61,7 +61,7 @@ def test_a_column_game_drops_its_principal_variation_to_the_lowest_empty_cell() 
     view = {"kind": "grid", "rows": 4, "cols": 4, "click": "column", "cells": cells,
             "moves": {str(c): str(c + 1) for c in range(4)}, "line": [12, 13],
             "col_labels": ["1", "2", "3", "4"]}
-    svg = board_svg(view, pv=["1", "1", "4"], first=1)
+    svg = board_svg(view, marks=[[8], [4], [15]], first=1)
     assert len(elements(svg, "circle", "red")) == 1
     assert len(elements(svg, "circle", "yellow")) == 1
     ghosts = [(g.get("cx"), g.get("cy"), g.get("fill"))
@@ -78,13 +78,26 @@ def test_a_checkers_board_with_men_kings_and_the_first_move_of_a_line() -> None:
     cells[1], cells[3], cells[12], cells[14] = "b", "B", "w", "W"
     view = {"kind": "paths", "rows": 4, "cols": 4, "cells": cells,
             "moves": [{"path": [1, 4], "text": "A2-B1"}, {"path": [3, 6], "text": "A4-B3"}]}
-    svg = board_svg(view, pv=["A4-B3", "D1-C2"])
+    svg = board_svg(view, marks=[[3, 6], [14, 11]])
     assert len(elements(svg, "rect")) == 16
     assert len(elements(svg, "circle", "black")) == 2
     assert len(elements(svg, "circle", "white")) == 2
     assert len(elements(svg, "text", "king")) == 2
     line = [p.get("points") for p in elements(svg, "polyline", "ghost")]
     assert line == ["210.0,30.0 150.0,90.0"]
+
+
+def test_where_a_line_lands_is_computed_once_from_the_games_drawing() -> None:
+    """The page's think socket and the notebook's board draw the same marks: each move's
+    cells, the `last` of the game's own drawing after it (a Connect Four stone falls to
+    the lowest empty cell: 7 columns, row 5 the bottom)."""
+    spec = get_game("connect4")
+    game = spec.create()
+    state = game.initial_state()
+    assert pv_marks(spec.view, game, state, [3, 3, 6]) == [[38], [31], [41]]
+    ghosts = elements(Board(game, state, pv=[3, 3, 6]).svg(), "circle", "ghost")
+    assert [(g.get("cx"), g.get("cy")) for g in ghosts] == [
+        ("210.0", "330.0"), ("210.0", "270.0"), ("390.0", "330.0")]
 
 
 def test_a_game_without_a_view_shows_its_text_escaped() -> None:

@@ -28,12 +28,13 @@ from zerosum.games.nqueens import nqueens
 from zerosum.games.registry import all_games, get_game
 from zerosum.games.takestones import TakeStones
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.players.agents import ComputerAgent, EngineAgent, SearchAgent, engines_of, playable
+from zerosum.players.agents import ComputerAgent, EngineAgent, engines_of, playable
+from zerosum.players.catalogue import searcher
 from zerosum.players.terminal import HumanAgent, Quit, Watch, progress_line
 from zerosum.result import Info, InfoSink, Limit
 from zerosum.running import Progress, Running
 from zerosum.search import SearchResult, Stop
-from zerosum.search.estimate import PROBE_NODES, full_search_cost
+from zerosum.search.estimate import ALPHABETA_COST, PROBE_NODES, full_search_cost
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,7 +77,7 @@ def test_menu_option_help_and_plain_errors() -> None:
             "  trace (a win is 100, estimates 5 to 7) or summary (a win is 1, estimates\n"
             "  0.5 to 0.7). It changes the numbers shown, not how the computer plays.\n"
             "  Possible answers: trace, summary.\n  Enter keeps trace.\n") in text
-    assert "not valid: choose one of trace, summary, not bogus (? for help)" in text
+    assert "not valid: choose one of trace, summary, not 'bogus' (? for help)" in text
     assert "invalid literal" not in text and "Traceback" not in text
     assert text.endswith("Bye.\n")
 
@@ -110,17 +111,17 @@ def test_the_cost_of_to_the_end_is_what_the_chosen_search_visits() -> None:
     finishes within its budget (3,095 nodes), so that is the figure. Minimax visits the
     whole tree (about 4.4e7 positions): not offered."""
     game = get_game("nqueens").create(size=8, variation="2")
-    probe = SearchAgent("alphabeta").analyse(game, game.initial_state(),
-                                             Limit(nodes=PROBE_NODES))
+    probe = searcher("alphabeta").analyse(game, game.initial_state(),
+                                          Limit(nodes=PROBE_NODES))
     assert probe.complete and probe.stats.nodes == 3095
-    nodes, _ = full_search_cost(game, game.initial_state(), "alphabeta", probe)
+    nodes, _ = full_search_cost(game, game.initial_state(), ALPHABETA_COST, probe)
     assert nodes == 3095
     assert full_search_note(game, "alphabeta") == (True, "a second or less")
     ok, note = full_search_note(game, "minimax")
     assert not ok and note.startswith("minimax to the end of this game would not finish "
                                       "(estimated 4.4e+07 positions, ")
     # Without a probe, the old guess: alpha-beta's textbook average, seconds at best.
-    assert full_search_cost(game, game.initial_state(), "alphabeta")[0] > 100_000
+    assert full_search_cost(game, game.initial_state(), ALPHABETA_COST)[0] > 100_000
 
 
 def test_command_line_refuses_a_search_that_cannot_finish(
@@ -195,8 +196,8 @@ def test_watch_draws_the_progress_line_on_a_terminal_only() -> None:
 
     out = Terminal()
     watch = Watch(io.StringIO(), out, clock=clock, interval=0.001)
-    result = watch.run(TicTacToe(), TicTacToe().initial_state(),
-                       lambda on_info, stop: blocking_search(on_info, stop, released), Stop)
+    result = watch.run(TicTacToe(), TicTacToe().initial_state(), lambda: Running(
+        lambda on_info, stop: blocking_search(on_info, stop, released)))
     assert result.action == 4
     line1 = "Thinking: depth 3, 50,000 nodes, 200,000 nodes/s, 0.2 s (Ctrl-C to stop)"
     line2 = "Thinking: depth 3, 50,000 nodes, 100,000 nodes/s, 0.5 s (Ctrl-C to stop)"
@@ -240,9 +241,9 @@ def test_ctrl_c_stops_and_asks(answers: str, outcome: str) -> None:
     game = TicTacToe()
     if outcome == "quit":
         with pytest.raises(Quit):
-            watch.run(game, game.initial_state(), search, Stop)
+            watch.run(game, game.initial_state(), lambda: Running(search))
     else:
-        assert watch.run(game, game.initial_state(), search, Stop).action == 4
+        assert watch.run(game, game.initial_state(), lambda: Running(search)).action == 4
     text = out.getvalue()
     assert text.startswith("\nSearch stopped at depth 3 (best so far: 5). "
                            "[p]lay it, [c]ontinue thinking, [q]uit? ")
@@ -255,7 +256,7 @@ def test_a_stopped_search_still_has_a_move() -> None:
     game = TicTacToe()
     stop = Stop()
     stop.request()
-    agent = SearchAgent("alphabeta")
+    agent = searcher("alphabeta")
     result = playable(game, game.initial_state(),
                       agent.analyse(game, game.initial_state(), stop=stop))
     assert not result.complete and result.action == 0 and result.stats.nodes == 256
@@ -326,10 +327,12 @@ class Recording:
     def __init__(self) -> None:
         self.shown: list[tuple[int, str]] = []
 
-    def run(self, game: AnyGame, state: Any, search: Callable[[InfoSink, Stop], SearchResult],
-            new_stop: Callable[[], Stop], depth: int = 0, unit: str = "nodes") -> SearchResult:
-        self.shown.append((depth, unit))
-        return search(lambda info: None, new_stop())
+    def run(self, game: AnyGame, state: Any,
+            start: Callable[[], Running[SearchResult]]) -> SearchResult:
+        running = start()
+        self.shown.append((running.given_depth, running.given_unit))
+        running.wait()
+        return running.result()
 
 
 def test_the_live_line_starts_from_the_players_depth_and_unit() -> None:
@@ -338,8 +341,8 @@ def test_the_live_line_starts_from_the_players_depth_and_unit() -> None:
     game = TicTacToe()
     watch = Recording()
     players: list[ComputerAgent] = [
-        SearchAgent("depth-limited", depth=2), SearchAgent("iterative", seconds=0.05),
-        SearchAgent("mcts", nodes=50, seed=1),
+        searcher("depth-limited", depth=2), searcher("iterative", seconds=0.05),
+        searcher("mcts", nodes=50, seed=1),
         EngineAgent("engine", engines_of(get_game("connect4"))["engine"], 0.05)]
     for agent in players:
         agent.watch = watch
@@ -358,7 +361,7 @@ class Interrupting(io.StringIO):
 def test_ctrl_c_at_a_move_prompt_leaves_with_130() -> None:
     spec = get_game("tictactoe")
     out = io.StringIO()
-    assert start(spec, {}, SearchAgent("alphabeta"), "first", Interrupting(), out) == 130
+    assert start(spec, {}, searcher("alphabeta"), "first", Interrupting(), out) == 130
     assert out.getvalue().endswith("Your move (? for help): \nGame stopped (Ctrl-C).\n")
 
 

@@ -276,7 +276,7 @@ def test_only_the_web_layer_needs_the_web_extra() -> None:
     needing = sorted(m for m, names in OUTSIDE.items() if names & extra)
     assert needing == ["zerosum.cli.serve", "zerosum.web.analysis", "zerosum.web.app",
                        "zerosum.web.explain", "zerosum.web.messages", "zerosum.web.sessions",
-                       "zerosum.web.think"]
+                       "zerosum.web.socket", "zerosum.web.think"]
 
 
 def test_the_web_names_no_game() -> None:
@@ -301,7 +301,7 @@ def test_the_running_search_handle_stands_on_the_ground_floor() -> None:
     """zerosum.running, shared by the terminal (players.terminal.Watch), the page and notebooks."""
     assert GRAPH["zerosum.running"] <= GROUND_FLOOR, GRAPH["zerosum.running"]
     assert "zerosum.running" in GRAPH["zerosum.players.terminal"]
-    assert "zerosum.running" in GRAPH["zerosum.web.think"]
+    assert "zerosum.running" in GRAPH["zerosum.web.socket"]
 
 
 def test_main_blocks_import_only_the_pointer_to_the_command() -> None:

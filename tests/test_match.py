@@ -94,7 +94,8 @@ def test_unrefereed_errors_reach_the_caller() -> None:
 
 
 def test_a_lost_move_is_stored_and_old_records_still_read() -> None:
-    from zerosum.tournament.jobs import GameResult, MoveRecord
+    from zerosum.match import MoveRecord
+    from zerosum.tournament.jobs import GameResult
 
     lost = MoveRecord.of(TicTacToe(), Move(None, None, 0.31234, 1, "no move within 0.1 s"))
     assert lost == MoveRecord("", 0.3123, by=1, forfeit="no move within 0.1 s")

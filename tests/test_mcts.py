@@ -16,8 +16,7 @@ from zerosum.games.connect4.game import Connect4
 from zerosum.games.registry import all_games, get_game
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import TreeGame
-from zerosum.players.agents import SearchAgent
-from zerosum.players.catalogue import names_for
+from zerosum.players.catalogue import names_for, searcher
 from zerosum.result import Info
 from zerosum.running import Running
 from zerosum.search import Stop, alphabeta_search, mcts_search
@@ -154,7 +153,7 @@ def test_same_seed_same_search() -> None:
 
 
 def test_search_agent_plays_mcts() -> None:
-    agent = SearchAgent("mcts", seconds=5.0, seed=1)
+    agent = searcher("mcts", seconds=5.0, seed=1)
     assert agent.name == "mcts (5 s)"
     move = agent.choose(TTT, ("XX.OO....", "X"))  # proven at once, long before 5 s
     assert move.action == 2 and move.result is not None and move.result.decided

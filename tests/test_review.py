@@ -11,9 +11,9 @@ import pytest
 from zerosum.cli import main
 from zerosum.game import InputError
 from zerosum.games.registry import get_game
+from zerosum.match import MoveRecord
 from zerosum.records import HUMAN, game_record
 from zerosum.review import Value, read_lines, read_pdn, read_records, verdict
-from zerosum.tournament.jobs import MoveRecord
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.players.agents import SearchAgent
+from zerosum.players.catalogue import searcher
 from zerosum.result import Info, InfoSink, Limit, SearchResult
 from zerosum.running import Running
 from zerosum.search import mcts
@@ -17,7 +17,7 @@ from zerosum.stop import Stop
 
 def test_a_finished_search_gives_its_infos_and_result() -> None:
     game = TicTacToe()
-    agent = SearchAgent("iterative", depth=9)
+    agent = searcher("iterative", depth=9)
     seen: list[Info] = []
     done = threading.Event()
     running = Running(lambda on_info, stop: agent.analyse(game, game.initial_state(),
@@ -86,7 +86,7 @@ def test_mcts_progress_comes_through_its_infos() -> None:
     """MCTS reports its tree depth, most visited move and unit in its Infos; the count
     is the stop's simulations (which its node budget counts)."""
     game = TicTacToe()
-    agent = SearchAgent("mcts", seconds=None, nodes=250, seed=1)
+    agent = searcher("mcts", seconds=None, nodes=250, seed=1)
     running = Running(lambda on_info, stop: mcts.analyse(game, game.initial_state(), Limit(),
                                                          on_info, stop, every=100),
                       Stop(nodes=250), unit=agent.unit)
@@ -106,3 +106,43 @@ def test_what_the_search_raised_is_raised_by_result() -> None:
     assert isinstance(running.error(), ValueError)
     with pytest.raises(ValueError, match="broken"):
         running.result()
+
+
+def test_a_running_search_is_read_as_a_stream_of_its_infos() -> None:
+    game = TicTacToe()
+    agent = searcher("iterative", depth=9)
+    with Running(lambda on_info, stop: agent.analyse(game, game.initial_state(),
+                                                     Limit(depth=9), on_info, stop)) as running:
+        depths = [info.depth for info in running]
+    # The iterator ends when the search has: each depth once, 1 to 9; a finished search
+    # is not stopped by leaving the block.
+    assert depths == list(range(1, 10)) and running.done and not running.stopped
+    assert [i.depth for i in running] == depths  # read again: the same stream
+
+
+def test_an_event_loop_reads_the_same_stream_without_blocking() -> None:
+    import asyncio
+
+    game = TicTacToe()
+    agent = searcher("iterative", depth=9)
+
+    async def read() -> list[int | None]:
+        running = Running(lambda on_info, stop: agent.analyse(
+            game, game.initial_state(), Limit(depth=9), on_info, stop))
+        return [info.depth async for info in running]
+
+    assert asyncio.run(read()) == list(range(1, 10))
+
+
+def test_leaving_the_block_stops_the_search_and_waits_for_it() -> None:
+    started = threading.Event()
+
+    def search(on_info: InfoSink, stop: Stop) -> SearchResult:
+        started.set()
+        while not stop.expired():
+            stop.tick()
+        return SearchResult(0.0, None, [], complete=False)
+
+    with Running(search) as running:
+        assert started.wait(30)
+    assert running.done and running.stopped and not running.result().complete

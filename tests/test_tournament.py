@@ -13,8 +13,9 @@ import pytest
 from zerosum.game import InputError
 from zerosum.games.connect4 import adjudicate
 from zerosum.games.registry import get_game
+from zerosum.match import MoveRecord
 from zerosum.tournament.backends import LocalBackend
-from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
+from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.referee import opening_state, play_game
 from zerosum.tournament.report import Played, cross_table, pair_stats
 from zerosum.tournament.schedule import (

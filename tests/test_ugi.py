@@ -7,7 +7,6 @@ import io
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -153,11 +152,11 @@ def test_two_engine_processes_play_a_game_refereed_by_zerosum() -> None:
 def test_go_infinite_searches_until_stop() -> None:
     proc = start("connect4", "--player", "iterative")
     try:
-        proc.stdin.write("go infinite\n")  # type: ignore[union-attr]
-        proc.stdin.flush()  # type: ignore[union-attr]
-        time.sleep(0.5)
+        # Searching: its first pass reported (an event to wait for, not a time).
+        first = ask(proc, "go infinite", "info depth")
         said = ask(proc, "stop", "bestmove")
-        assert said[-1] == "bestmove 4" and said[0].startswith("info depth 1 ")
+        assert said[-1] == "bestmove 4" and first == [first[0]]
+        assert first[0].startswith("info depth 1 ")
     finally:
         proc.communicate("quit\n", timeout=30)
     assert proc.returncode == 0

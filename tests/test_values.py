@@ -17,7 +17,8 @@ from zerosum.games.maxconnect4.game import MaxConnect4
 from zerosum.games.registry import all_games, get_game
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.match import Move
-from zerosum.players.agents import RandomAgent, SearchAgent, engines_of
+from zerosum.players.agents import RandomAgent, engines_of
+from zerosum.players.catalogue import searcher, searches
 from zerosum.players.text import value_text
 from zerosum.result import Limit
 from zerosum.search import iterative_deepening_search, mcts_search
@@ -109,8 +110,8 @@ def test_no_search_misses_a_win_in_one() -> None:
 def test_every_agent_answers_the_one_contract() -> None:
     # analyse(game, state, limit, on_info, stop) -> SearchResult, and play -> the move.
     state = ("XX.OO....", "X")
-    for agent in (SearchAgent("alphabeta"), SearchAgent("iterative"), SearchAgent("mcts", seed=2),
-                  SearchAgent("minimax", depth=3)):
+    for agent in (searcher("alphabeta"), searcher("iterative"), searcher("mcts", seed=2),
+                  searcher("minimax", depth=3)):
         r = agent.analyse(TTT, state, Limit(seconds=5))
         assert r.action == 2 and agent.play(TTT, state, Limit(seconds=5)) == 2, agent.name
     r = RandomAgent(4).analyse(TTT, state, Limit(depth=1))
@@ -357,11 +358,12 @@ def test_the_engine_calls_a_weak_solve_win_proven() -> None:
 def test_records_and_exports_keep_what_a_search_counted() -> None:
     """A record's figures say what the search counted: MCTS's simulations and its tree's
     depth (never "depth end" and "nodes"), through a tournament's stored moves too."""
+    from zerosum.match import MoveRecord
     from zerosum.records import figures
-    from zerosum.tournament.jobs import GameResult, MoveRecord
+    from zerosum.tournament.jobs import GameResult
 
     game = TTT
-    r = SearchAgent("mcts", seed=1).analyse(game, game.initial_state(), Limit(nodes=300))
+    r = searcher("mcts", seed=1).analyse(game, game.initial_state(), Limit(nodes=300))
     assert (r.depth, r.unit, r.stats.nodes) == (r.stats.max_depth, "simulations", 300)
     move = MoveRecord.of(game, Move(r.action, r, 0.25, side=0))
     assert (move.depth, move.nodes, move.unit) == (r.depth, 300, "simulations")
@@ -386,8 +388,8 @@ def test_no_player_calls_an_estimate_depth_end(name: str) -> None:
     players: dict[str, Any] = {name: engine for name, engine in engines_of(spec).items()}
     limits = {"minimax": Limit(depth=2), "alphabeta": Limit(depth=2), "mcts": Limit(nodes=50),
               "depth-limited": Limit(depth=2), "iterative": Limit(seconds=0.1)}
-    for kind in SearchAgent.ALGORITHMS:
-        players[kind] = SearchAgent(kind, seed=1).analyse
+    for kind in [k.name for k in searches()]:
+        players[kind] = searcher(kind, seed=1).analyse
     players["random"] = RandomAgent(1).analyse
     for seed in range(3):
         rng, state = random.Random(seed), game.initial_state()

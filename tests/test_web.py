@@ -271,7 +271,7 @@ def test_server_bounds_time_and_nodes() -> None:
                 ({"seconds": -1}, "seconds must be a number above 0 and at most 86,400, not -1"),
                 ({"seconds": 10**400}, "seconds must be a number above 0 and at most 86,400, "
                  "not '100000000000000000000000'... (401 characters)"),
-                ({"depth": 99}, "depth must be a whole number from 0 to 64, not 99"),
+                ({"depth": 100}, "depth must be a whole number from 0 to 99, not 100"),
                 # the catalogue's limit, refused before any search starts
                 ({"player": "depth-limited", "depth": 0},
                  "depth-limited needs a depth of 1 or more"),
@@ -536,7 +536,7 @@ def test_wrong_json_types_get_400_everywhere(client: TestClient) -> None:
         for request, error in [
             ({"player": ["engine"]}, "unknown player [\"engine\"]; choose from random, "
              "minimax, alphabeta, depth-limited, iterative, mcts, engine, solver"),
-            ({"depth": 3.0}, "depth must be a whole number from 0 to 64, not 3.0"),
+            ({"depth": 3.0}, "depth must be a whole number from 0 to 99, not 3.0"),
             ({"seconds": "1"}, "seconds must be a number above 0 and at most 86,400, not '1'"),
             ({"seconds": float("nan")},
              "seconds must be a number above 0 and at most 86,400, not NaN"),
@@ -603,7 +603,7 @@ def test_long_values_are_cut_short_in_error_messages(client: TestClient) -> None
     with client.websocket_connect(f"/api/sessions/{sid}/think") as ws:
         ws.send_json({"type": "think", "depth": 10**60})
         assert ws.receive_json()["error"] == (
-            "depth must be a whole number from 0 to 64, not '100000000000000000000000'... "
+            "depth must be a whole number from 0 to 99, not '100000000000000000000000'... "
             "(61 characters)")
 
 

@@ -126,8 +126,8 @@ def test_the_value_history_marks_decided_values_and_the_moves_that_changed_them(
     assert all(v["decided"] for v in values)
     assert [v["bar"] for v in values] == [0, 0, 1, 0, 1]
     assert [v["mark"] for v in values] == [
-        "", "", "threw the draw away: now a loss", "threw a win away: now a draw",
-        "threw the draw away: now a loss"]
+        "", "", "turned a draw into a loss: draw -> loss", "threw a win away: win -> draw",
+        "turned a draw into a loss: draw -> loss"]
     assert values[4]["text"] == "+1 (X wins in 1 ply)"
 
 

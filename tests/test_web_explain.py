@@ -222,10 +222,10 @@ def test_connect_four_and_bad_positions(client: TestClient) -> None:
     assert refused(game="checkers", depth=4) == (
         "checkers at depth 4 has over 3,000 nodes from this position; choose a smaller depth")
     assert refused(game="tictactoe", moves="1 5 5", depth=2) == (
-        "move 3 '5' is not legal: cell 5 is not free")
-    assert refused(game="connect4", moves="4 x").startswith("move 2 'x' is not legal: ")
+        "move 3 (5): cell 5 is not free")
+    assert refused(game="connect4", moves="4 x").startswith("move 2 (x): ")
     assert refused(game="tictactoe", moves="1 4 2 5 3 6", depth=2) == (
-        "move 6 '6': the game is already over")
+        "move 6 (6): the game is already over")
     assert refused(game="tictactoe", depth=2, table=1) == "table must be true or false"
     assert "unknown game 'go'" in refused(game="go", depth=2)
 

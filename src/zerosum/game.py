@@ -304,15 +304,17 @@ def play_line(game: AnyGame, state: Any, moves: Sequence[str],
     after the end."""
     actions = []
     for number, text in enumerate(moves, first):
+        # A long text is cut short here (the game's own message quotes it, shown).
+        written = text if len(text) <= 24 else text[:24] + "..."
         if game.is_terminal(state):
-            raise InputError(f"move {number} ({text}): the game is already over")
+            raise InputError(f"move {number} ({written}): the game is already over")
         try:
             action = game.parse_move(state, text)
             if action not in game.actions(state):  # a lenient parse_move of one's own
                 raise InputError("not a legal move here")
             state = game.result(state, action)
         except InputError as e:
-            raise InputError(f"move {number} ({text}): {e}") from None
+            raise InputError(f"move {number} ({written}): {e}") from None
         actions.append(action)
     return state, actions
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from zerosum.game import AnyGame
+from zerosum.game import AnyGame, format_value
 from zerosum.result import SearchResult
 
 OPENING = -1  # the `side` of a move played by nobody (a tournament's opening)
@@ -38,6 +38,35 @@ class Move:
     seconds: float = 0.0
     side: int = 0
     forfeit: str = ""
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One move as played: its notation, and for a searching agent its value as the
+    agent saw it (written as zerosum.game.format_value writes it), depth, nodes (`unit`:
+    what they count, MCTS's simulations), time."""
+
+    move: str
+    seconds: float
+    value: str | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    by: int = 0  # 0: the first agent of the job (Max), 1: the second; -1: the opening
+    unit: str = "nodes"
+    forfeit: str = ""  # why the side lost this move (it passed its turn); "" if it did not
+
+    @classmethod
+    def of(cls, game: AnyGame, move: Move) -> MoveRecord:
+        """A played move as it is stored and written."""
+        if move.action is None:  # lost: the side passed its turn
+            return cls("", round(move.seconds, 4), by=move.side, forfeit=move.forfeit)
+        text = game.format_move(move.action)
+        r = move.result
+        if r is None:
+            return cls(text, round(move.seconds, 4), by=move.side)
+        value = format_value(game, r.value, decided=r.decided, plies=r.plies)
+        return cls(text, round(move.seconds, 4), value, r.depth, r.stats.nodes, move.side,
+                   r.unit)
 
 
 class Agent(Protocol):

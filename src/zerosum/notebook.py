@@ -26,7 +26,7 @@ from zerosum.game import AnyGame, format_value, replay
 from zerosum.games.registry import GameSpec, all_games
 from zerosum.result import SearchResult, TraceEvent, html_table
 from zerosum.review import DEFAULT_BUDGET, Valuer, review
-from zerosum.svg import board_svg
+from zerosum.svg import board_svg, pv_marks
 
 ViewFunction = Callable[[Any, Any, Any], dict[str, Any]]
 
@@ -71,8 +71,9 @@ class Board:
     def svg(self) -> str:
         drawn = view_of(self.game, self.state, self.last, self.view)
         first = 0 if self.game.is_maxs_turn(self.state) else 1
-        return board_svg(drawn, [self.game.format_move(a) for a in self.pv], first,
-                         title=f"{type(self.game).__name__} board")
+        marks = [] if drawn["kind"] == "text" else pv_marks(
+            self.view or view_function(self.game), self.game, self.state, self.pv)
+        return board_svg(drawn, marks, first, title=f"{type(self.game).__name__} board")
 
     def _repr_svg_(self) -> str:
         return self.svg()

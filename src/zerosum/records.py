@@ -7,7 +7,7 @@ computer's figures as comments: checkers), "move-string" (the moves run together
 `zerosum solve connect4` reads them, then one line per computer move: Connect Four) or
 "plain" (the moves as typed, one a line, with the same figures: any other game).
 
-The moves come in their stored form (tournament.jobs.MoveRecord, made from the one live
+The moves come in their stored form (match.MoveRecord, made from the one live
 record of a played move, zerosum.match.Move, by `MoveRecord.of`) with who played each:
 the page's session and a tournament's results give the same thing.
 """
@@ -20,9 +20,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from zerosum.game import AnyGame, InputError, play_line
-from zerosum.match import pass_turn
+from zerosum.match import MoveRecord, pass_turn
 from zerosum.result import depth_text
-from zerosum.tournament.jobs import MoveRecord
 
 HUMAN = "human"
 OPENING = "opening"  # a move of a tournament's opening: nobody's

@@ -13,7 +13,7 @@ reads nothing but the view, so any game with a view draws here as on the page.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -52,28 +52,22 @@ def piece(kind: str, x: float, y: float) -> str:
                fill=X_COLOUR if kind == "X" else O_COLOUR, class_="piece")
 
 
-def ghost_cells(view: View, pv: Sequence[str]) -> list[int]:
-    """The cells a principal variation (moves as text) would fill, in order, as the page
-    marks them: a column move lands on the lowest empty cell of its column."""
-    index = {text: int(i) for i, text in view["moves"].items()}
-    filled = [kind != "" for kind in view["cells"]]
-    cells = []
-    for text in pv:
-        i = index.get(text)
-        if i is None:
-            break  # a move the drawing cannot place: the rest would be guesses
-        if view["click"] == "column":
-            r = view["rows"] - 1
-            while r >= 0 and filled[r * view["cols"] + i]:
-                r -= 1
-            if r < 0:
-                break
-            i = r * view["cols"] + i
-        elif filled[i]:
-            break
-        filled[i] = True
-        cells.append(i)
-    return cells
+PV_MARKS = 12  # moves of a principal variation drawn on the board
+
+
+def pv_marks(draw: Callable[[Any, Any, Any], View] | None, game: Any, state: Any,
+             pv: Sequence[Any]) -> list[list[int]]:
+    """Where each move of a principal variation from `state` lands: the cells of each
+    (the `last` of the game's own drawing, `draw`, after it: a stone's cell, a checkers
+    move's path), the first PV_MARKS moves; [] for a game drawn as text. Computed here
+    once, for the page (its think socket sends them) and the notebook alike."""
+    if draw is None:
+        return []
+    marks = []
+    for action in pv[:PV_MARKS]:
+        state = game.result(state, action)
+        marks.append(list(draw(game, state, action).get("last", [])))
+    return marks
 
 
 def labels(view: View, width: int, height: int) -> list[str]:
@@ -92,7 +86,7 @@ def labels(view: View, width: int, height: int) -> list[str]:
     return out
 
 
-def grid(view: View, pv: Sequence[str], first: int) -> list[str]:
+def grid(view: View, marks: Sequence[Sequence[int]], first: int) -> list[str]:
     rows, cols = view["rows"], view["cols"]
     columns = view["click"] == "column"
     over = not view["moves"]
@@ -118,7 +112,7 @@ def grid(view: View, pv: Sequence[str], first: int) -> list[str]:
             out.append(tag("rect", x=x + 3, y=y + 3, width=CELL - 6, height=CELL - 6,
                            fill="none", stroke=MARK, stroke_width=3, class_="last"))
     colours = (RED, YELLOW) if columns else (X_COLOUR, O_COLOUR)
-    for k, i in enumerate(ghost_cells(view, pv)):
+    for k, i in enumerate(cells[0] for cells in marks if cells):
         x, y = (i % cols) * CELL, (i // cols) * CELL
         colour = colours[(first + k) % 2]
         out.append(tag("circle", cx=x + CELL / 2, cy=y + CELL / 2, r=CELL * 0.34, fill=colour,
@@ -130,7 +124,7 @@ def grid(view: View, pv: Sequence[str], first: int) -> list[str]:
     return out
 
 
-def checkers(view: View, pv: Sequence[str]) -> list[str]:
+def checkers(view: View, marks: Sequence[Sequence[int]]) -> list[str]:
     n = view["cols"]
     out = []
     last = set(view.get("last") or ())
@@ -151,20 +145,20 @@ def checkers(view: View, pv: Sequence[str]) -> list[str]:
                                font_weight="bold", fill="#d4a017", class_="king"))
     # The principal variation's first move: where its piece goes, numbered like the
     # page's ghosts (only the first can be placed without playing it).
-    paths = {m["text"]: m["path"] for m in view["moves"]}
-    if pv and pv[0] in paths:
-        path = paths[pv[0]]
+    if marks and marks[0]:
+        path = marks[0]
         points = " ".join(f"{(p % n + 0.5) * CELL},{(p // n + 0.5) * CELL}" for p in path)
         out.append(tag("polyline", points=points, fill="none", stroke="#f0a500",
                        stroke_width=5, stroke_dasharray="6 4", class_="ghost"))
     return out
 
 
-def board_svg(view: View, pv: Sequence[str] = (), first: int = 0,
+def board_svg(view: View, marks: Sequence[Sequence[int]] = (), first: int = 0,
               title: str = "board") -> str:
     """The drawing of a view as one <svg> element (a text view: its text, a line a
-    <text>); `pv`, a principal variation's moves as text, drawn as the page's numbered
-    marks, its first move by player `first` (0: the first player, 1: the second)."""
+    <text>); `marks`, where a principal variation's moves land (pv_marks), drawn as the
+    page's numbered marks, its first move by player `first` (0: the first player, 1:
+    the second)."""
     if view["kind"] == "text":
         lines = str(view["text"]).splitlines() or [""]
         height = 18 * len(lines) + 8
@@ -173,7 +167,7 @@ def board_svg(view: View, pv: Sequence[str] = (), first: int = 0,
                     style="white-space:pre") for k, line in enumerate(lines)]
         return svg(width, height, 0, 0, body, title)
     width, height = view["cols"] * CELL, view["rows"] * CELL
-    body = checkers(view, pv) if view["kind"] == "paths" else grid(view, pv, first)
+    body = checkers(view, marks) if view["kind"] == "paths" else grid(view, marks, first)
     body += labels(view, width, height)
     left = MARGIN if view.get("row_labels") else 0
     below = MARGIN if view.get("col_labels") else 0

@@ -36,7 +36,8 @@ from typing import Any, TextIO
 from zerosum.convert import parse_int
 from zerosum.game import AnyGame, InputError, replay
 from zerosum.match import pass_turn
-from zerosum.result import Info, Limit, SearchResult
+from zerosum.result import Info, InfoSink, Limit, SearchResult
+from zerosum.running import Running
 from zerosum.stop import Stop
 
 NULL_MOVE = "0000"  # a passed turn among the moves of `position`
@@ -68,8 +69,7 @@ class UgiEngine:
         self.lock = threading.Lock()  # the search thread and the reader both write
         self.game = new_game()
         self.state = self.game.initial_state()
-        self.search: threading.Thread | None = None
-        self.stop = Stop()
+        self.search: Running[None] | None = None
 
     def say(self, line: str) -> None:
         with self.lock:
@@ -154,17 +154,15 @@ class UgiEngine:
         if game.is_terminal(state):
             self.say("bestmove none")
             return
-        self.stop = stop = Stop()
-
-        def work() -> None:
+        def work(on_info: InfoSink, stop: Stop) -> None:
             reported: list[Info] = []
 
-            def on_info(info: Info) -> None:
+            def report(info: Info) -> None:
                 reported.append(info)
                 self.report(info)
 
             try:
-                result = self.analyse(game, state, limit, on_info, stop)
+                result = self.analyse(game, state, limit, report, stop)
                 if not reported:  # a search that streams nothing (alpha-beta) still says
                     self.report(summary(result))
                 move = result.action if result.action is not None else game.actions(state)[0]
@@ -173,8 +171,7 @@ class UgiEngine:
                 move = game.actions(state)[0]
             self.say(f"bestmove {game.format_move(move)}")
 
-        self.search = threading.Thread(target=work, daemon=True)
-        self.search.start()
+        self.search = Running(work, name="zerosum-ugi")
 
     def limit(self, args: list[str]) -> Limit:
         """The `go` arguments as a Limit (no argument, or `infinite`: until `stop`)."""
@@ -219,8 +216,8 @@ class UgiEngine:
     def end_search(self) -> None:
         """Stop a running search and wait for its bestmove."""
         if self.search is not None:
-            self.stop.request()
-            self.search.join()
+            self.search.stop()
+            self.search.wait()
             self.search = None
 
 

@@ -26,7 +26,7 @@ from zerosum.extras import install_hint
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, get_game
 from zerosum.notebook import Position, ViewFunction, mover, spec_of, trace_tree, view_of
-from zerosum.players.agents import ComputerAgent, playable
+from zerosum.players.agents import playable
 from zerosum.players.catalogue import Choice, kind_of, names_for
 from zerosum.result import Info, SearchResult, TraceEvent
 from zerosum.running import Running
@@ -206,9 +206,6 @@ class Controller:
         # The depth for a player searching to a depth, the time for a timed one.
         choice = Choice(depth=depth if kind.fixed_depth else None,
                         seconds=seconds if kind.timed else None, seed=1)
-        agent, limit = kind.make(self.spec, choice), kind.limit(self.spec, choice)
-        if not isinstance(agent, ComputerAgent):
-            raise InputError(f"{player} cannot analyse a position")
         game, state = self.game, self.position.state
         self.infos, self.result, self.trace, self.step = [], "", [], {}
 
@@ -238,9 +235,12 @@ class Controller:
                 self.changed()
 
         self.idle_now.clear()
-        self.running = Running(lambda on_info, stop: agent.analyse(game, state, limit,
-                                                                   on_info, stop),
-                               on_info=on_info, on_done=done, name="zerosum-widget-search")
+        try:
+            self.running = kind.start(self.spec, game, state, choice, on_info=on_info,
+                                      on_done=done)
+        except InputError:  # a kind that cannot analyse: nothing started
+            self.idle_now.set()
+            raise
 
     def halt(self, message: dict[str, Any]) -> None:
         if self.running is not None:

@@ -14,14 +14,12 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any
 
-from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg, shown
+from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg
 from zerosum.game import AnyGame, InputError, format_value, replay
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
-from zerosum.kernel import Enhancements
-from zerosum.players.agents import ComputerAgent
+from zerosum.kernel import ALL, Enhancements
 from zerosum.players.catalogue import (
     DEFAULT_SECONDS,
     Choice,
@@ -29,6 +27,7 @@ from zerosum.players.catalogue import (
     kind_of,
     kinds_for,
     names_for,
+    read_off,
 )
 from zerosum.players.text import value_text
 from zerosum.result import Info, SearchResult, depth_text
@@ -67,21 +66,20 @@ def register(sub: Any) -> None:
         g.add_argument("--nodes", type=int_arg(1, MAX_NODES),
                        help="node budget (MCTS: simulations)")
         g.add_argument("--seed", type=seed_arg, default=None, help="seed of random and mcts")
-        g.add_argument("--off", type=enhancement_list, default=(), metavar="NAME[,NAME]",
+        g.add_argument("--off", type=enhancements_off, default=ALL, metavar="NAME[+NAME]",
                        help="switch enhancements off, to see what each one saves: "
                        f"{', '.join(Enhancements.names())} (iterative and the engine)")
         add_options(g, spec.options)
     p.set_defaults(func=run)
 
 
-def enhancement_list(text: str) -> tuple[str, ...]:
-    """`--off pvs,table`: names of Enhancements, checked."""
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
-    for name in names:
-        if name not in Enhancements.names():
-            raise argparse.ArgumentTypeError(
-                f"no enhancement {shown(name)}; choose from {', '.join(Enhancements.names())}")
-    return names
+def enhancements_off(text: str) -> Enhancements:
+    """`--off pvs+table`: the enhancements switched off, written as a player's `off=`
+    setting is (catalogue.read_off, the one syntax)."""
+    try:
+        return read_off(text, "the enhancements")
+    except InputError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,18 +90,15 @@ def run(args: argparse.Namespace) -> int:
     state = start(spec, game, getattr(args, "position", None), args.line)
     if game.is_terminal(state):
         raise InputError(f"the game is over in that position: {game.outcome(state)}")
-    enhancements = replace(Enhancements(), **{name: False for name in args.off})
+    enhancements = args.off
     kind = kind_of(spec, args.player)
     choice = Choice(depth=args.depth, seconds=args.time, nodes=args.nodes, seed=args.seed,
                     enhancements=enhancements)
     limit = kind.limit(spec, choice)
-    agent = kind.make(spec, choice)
-    if not isinstance(agent, ComputerAgent):
-        raise InputError(f"{args.player} cannot analyse a position")
     out = sys.stdout
+    running = kind.start(spec, game, state, choice, limit)
     out.write(f"{spec.title}: {args.player} searches, {limit}\n{game.render(state)}\n")
-    unit = "simulations" if args.player == "mcts" else "nodes"
-    out.write(f"{'depth':>5}  {'value':<32} {unit:>12} {'per s':>10} {'time':>7}  line\n")
+    out.write(f"{'depth':>5}  {'value':<32} {kind.unit:>12} {'per s':>10} {'time':>7}  line\n")
     out.flush()
 
     def show(info: Info) -> None:
@@ -114,11 +109,11 @@ def run(args: argparse.Namespace) -> int:
                   f"{info.nodes_per_second:>10,.0f} {info.elapsed:>6.2f}s  {line}\n")
         out.flush()
 
-    stop = Stop()
-    with stopped_by_ctrl_c(stop):
-        result = agent.analyse(game, state, limit, show, stop)
-    out.write(summary(game, result))
-    return 130 if stop.requested else 0
+    with stopped_by_ctrl_c(running.stopper):
+        for info in running:
+            show(info)
+    out.write(summary(game, running.result()))
+    return 130 if running.stopped else 0
 
 
 def start(spec: GameSpec, game: AnyGame, position: str | None, moves: list[str]) -> Any:

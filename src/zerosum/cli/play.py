@@ -19,7 +19,7 @@ from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, NO_CHECK_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, Option, add_options, all_games, get_game
 from zerosum.match import Agent, Move, play_match
-from zerosum.players.agents import ComputerAgent, FileAgent, SearchAgent
+from zerosum.players.agents import ComputerAgent, FileAgent
 from zerosum.players.catalogue import (
     DEFAULT_SECONDS,
     Choice,
@@ -29,6 +29,8 @@ from zerosum.players.catalogue import (
     kinds_for,
     make_player,
     names_for,
+    search_named,
+    searcher,
 )
 from zerosum.players.spec import agent_from_spec
 from zerosum.players.terminal import HumanAgent, Quit, Watch
@@ -141,11 +143,14 @@ def make_opponent(spec: GameSpec, kind: str, depth: int | None, seconds: float |
 def full_search_note(game: AnyGame, kind: str) -> tuple[bool, str]:
     """(can `kind` search to the end of this game quickly?, a plain note saying how long
     it would take). Estimated from the start position (the game's longest search) by a
-    probe of that very search (zerosum.search.estimate)."""
+    probe of that very search and the kind's cost (zerosum.search.estimate)."""
+    search = search_named(kind)
+    if search is None or search.full_cost is None:
+        return True, "its time is not estimated"
     state = game.initial_state()
-    probe = SearchAgent(kind).analyse(game, state, Limit(nodes=PROBE_NODES))
-    nodes, seconds = full_search_cost(game, state, kind, probe)
-    name = "alpha-beta" if kind == "alphabeta" else kind
+    probe = searcher(kind).analyse(game, state, Limit(nodes=PROBE_NODES))
+    nodes, seconds = full_search_cost(game, state, search.full_cost, probe)
+    name = search.shown_name
     if seconds > FULL_SEARCH_LIMIT:
         return False, (f"{name} to the end of this game would not finish (estimated "
                        f"{nodes:.1e} positions, {duration(seconds)}); choose a depth")
@@ -167,9 +172,12 @@ def duration(seconds: float) -> str:
 def check_depth(game: AnyGame, kind: str, depth: int | None) -> str:
     """Refuse a search to the end of the game that would not finish (InputError); for
     one that takes a while, a note saying how long ("" if none is needed)."""
-    if depth == 0 and kind == "depth-limited":
-        raise InputError("depth-limited search needs a depth of 1 or more")
-    if depth == 0 and kind in ("minimax", "alphabeta"):
+    search = search_named(kind)
+    if depth != 0 or search is None:
+        return ""
+    if not search.to_the_end:
+        raise InputError(f"{kind} search needs a depth of 1 or more")
+    if search.full_cost is not None:
         ok, note = full_search_note(game, kind)
         if not ok:
             raise InputError(note)
@@ -245,22 +253,6 @@ def play_game_file(args: argparse.Namespace, spec: GameSpec, game: AnyGame,
     return start(spec, {}, opponent, args.file_side or "first", sys.stdin, sys.stdout)
 
 
-def option_parser(o: Option) -> Callable[[str], Any]:
-    """The option's converter, with a plain message for a value it rejects."""
-    def parse(text: str) -> Any:
-        try:
-            value = o.type(text)
-        except (InputError, argparse.ArgumentTypeError):
-            raise
-        except ValueError:
-            raise InputError(f"not a valid answer: {text!r}") from None
-        if o.choices and value not in o.choices:
-            raise InputError(f"choose one of {', '.join(map(str, o.choices))}, not {text}")
-        return value
-
-    return parse
-
-
 def option_help(o: Option) -> str:
     text = o.explain or f"{o.help[0].upper()}{o.help[1:]}."
     lines = textwrap.wrap(text, 76, initial_indent="  ", subsequent_indent="  ")
@@ -272,7 +264,7 @@ def option_help(o: Option) -> str:
 def ask_options(inp: TextIO, out: TextIO, spec: GameSpec) -> tuple[dict[str, Any], AnyGame]:
     """The game's options, asked until they make a game."""
     while True:
-        options = {o.name: ask(inp, out, f"{o.help[0].upper()}{o.help[1:]}", option_parser(o),
+        options = {o.name: ask(inp, out, f"{o.help[0].upper()}{o.help[1:]}", o.read,
                                o.default, option_help(o)) for o in spec.options}
         try:
             return options, spec.create(**options)
@@ -318,7 +310,8 @@ def choose_game(inp: TextIO, out: TextIO) -> GameSpec:
 
 def ask_depth(inp: TextIO, out: TextIO, game: AnyGame, kind: str, default: int) -> int:
     """The depth limit; 0 (to the end) only where that search can finish."""
-    if kind == "depth-limited":
+    search = search_named(kind)
+    if search is not None and not search.to_the_end:
         return ask(inp, out, "Depth limit (1 or more)", depth_parser(1, ""), default,
                    DEPTH_HELP.rsplit("\n", 1)[0])
     full, note = full_search_note(game, kind)

@@ -29,6 +29,7 @@ from zerosum.players.catalogue import PlayerKind, kind_of
 from zerosum.players.terminal import Quit, Watch
 from zerosum.players.text import value_text
 from zerosum.result import InfoSink, Limit, SearchResult
+from zerosum.running import Running
 from zerosum.search import alphabeta, iterative, minimax
 from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
@@ -201,9 +202,9 @@ class Thinker:
         if self.watch is None:
             result = self.search(state, self.new_stop())
         else:
-            result = self.watch.run(game, state,
-                                    lambda on_info, stop: self.search(state, stop, on_info),
-                                    self.new_stop, self.opponent.depth or 0)
+            result = self.watch.run(game, state, lambda: Running(
+                lambda on_info, stop: self.search(state, stop, on_info), self.new_stop(),
+                depth=self.opponent.depth or 0))
         result = playable(game, state, result)
         action: Path = result.action
         return action, result

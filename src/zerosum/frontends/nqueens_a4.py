@@ -23,7 +23,7 @@ from zerosum.game import InputError
 from zerosum.games.nqueens import MAX_SIZE, nqueens
 from zerosum.kernel import Enhancements
 from zerosum.match import play_match
-from zerosum.players.agents import SearchAgent
+from zerosum.players.catalogue import searcher, shown_name
 from zerosum.reports import FORMATS, Table, render
 from zerosum.reports.nqueens import Setup, board_sizes, format_number, solve, value_table
 from zerosum.result import SearchResult
@@ -103,8 +103,7 @@ def play(size: int, variation: str, cutoffs: tuple[int, int],
     """X and O each search with their own algorithm and depth cutoff, in the game's
     move order (so alpha-beta picks the same move as minimax with that cutoff)."""
     game = nqueens(size, variation)
-    agents = [SearchAgent("depth-limited" if a == "alphabeta" else a, depth=d,
-                          enhancements=UNORDERED)
+    agents = [searcher(a, depth=d, enhancements=UNORDERED)
               for a, d in zip(algorithms, cutoffs, strict=True)]
     record = play_match(game, agents)
     moves = [str(m.action) for m in record.moves]  # the assignment's tuples: ('X', 3)
@@ -132,8 +131,7 @@ def matches(variation: str, sizes: Sequence[int] = MATCH_SIZES,
 
 
 def match_report(variation: str, played: Sequence[Match], algorithms: tuple[str, str]) -> str:
-    names = " and ".join(dict.fromkeys(
-        "alpha-beta" if a == "alphabeta" else a for a in algorithms))
+    names = " and ".join(dict.fromkeys(shown_name(a) for a in algorithms))
     lines = [f"Question 9: variation {variation}, computer against computer "
              f"({names} with a depth cutoff and the heuristic; cutoffs as X/O)"]
     for m in played:

@@ -39,6 +39,7 @@ from zerosum.games.registry import kernel_of
 from zerosum.match import Agent, MatchObserver, Move, play_match
 from zerosum.players.terminal import Quit, Watch
 from zerosum.result import Limit
+from zerosum.running import Running
 from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
 
@@ -160,7 +161,7 @@ class Computer:
 
     def choose(self, game: AnyGame, state: Position) -> Move:
         search = partial(analyse_with, self.kernels, game, state, self.limit)
-        result = self.watch.run(game, state, search, Stop)
+        result = self.watch.run(game, state, lambda: Running(search, Stop()))
         return Move(result.action, result)
 
 

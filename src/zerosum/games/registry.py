@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from zerosum.game import AnyGame
+from zerosum.convert import shown
+from zerosum.game import AnyGame, InputError
 from zerosum.kernel import KernelFactory
 from zerosum.plugins import Registry
 from zerosum.result import Analyser
@@ -33,13 +34,37 @@ class Option:
     choices: tuple[Any, ...] | None = None
     explain: str = ""  # what the choices mean, in plain words: the menu's `?` shows it
 
+    def read(self, text: str) -> Any:
+        """The option's value from its written form: the one reading of an option, for
+        its flag, the menu's question, the page's request and a tournament; InputError
+        saying what is wrong (the converter's own message where it gives one)."""
+        try:
+            value = self.type(text)
+        except InputError:
+            raise
+        except argparse.ArgumentTypeError as e:
+            raise InputError(str(e)) from None
+        except (ValueError, TypeError):
+            raise InputError(f"not a valid {self.name}: {shown(text)}") from None
+        if self.choices is not None and value not in self.choices:
+            raise InputError(f"choose one of {', '.join(map(str, self.choices))}, "
+                             f"not {shown(text)}")
+        return value
+
+    def flag(self, text: str) -> Any:
+        """`read` as an argparse type (its errors as argparse reports them)."""
+        try:
+            return self.read(text)
+        except InputError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
 
 def add_options(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:
     """A game's options as `--name` flags of a subcommand (play, analyse, perft, solve,
     ugi), each with its help, what its choices mean, and its default."""
     for o in options:
         explain = f". {o.explain}" if o.explain else ""
-        parser.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
+        parser.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.flag,
                             default=o.default, choices=o.choices,
                             help=f"{o.help}{explain} (default: %(default)s)")
 

@@ -1,9 +1,12 @@
 """The computer players: each offers the one contract of zerosum.result, `analyse(game,
 state, limit, on_info=None, stop=None) -> SearchResult` (its search, within a `Limit`,
-reporting `Info` as it goes and obeying `stop`), `play(...)`, the same returning just the
-move, and `choose(game, state)`, what zerosum.match.play_match asks of any player.
+reporting `Info` as it goes and obeying `stop`), `start(...)`, the same in a worker
+thread (a zerosum.running.Running, the stream every front end reads), `play(...)`, the
+same returning just the move, and `choose(game, state)`, what zerosum.match.play_match
+asks of any player.
 
-Which players exist, their settings and defaults: zerosum.players.catalogue.
+Which players exist, their searches, settings and defaults: zerosum.players.catalogue
+and the kinds of zerosum.players.kinds (one module per search algorithm).
 """
 
 from __future__ import annotations
@@ -14,25 +17,22 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Protocol
 
-from zerosum.game import AnyGame, InputError
+from zerosum.game import AnyGame
 from zerosum.games.registry import GameSpec
 from zerosum.kernel import ALL, Enhancements
 from zerosum.match import Move
 from zerosum.result import Analyser, InfoSink, Limit, SearchResult
-from zerosum.search import alphabeta, iterative, mcts, minimax
+from zerosum.running import Running
 from zerosum.search.driver import analyse_with
 from zerosum.stop import Stop
-from zerosum.table import TranspositionTable
 
 
 class Runner(Protocol):
     """What runs a computer player's search for a person who waits (the terminal's
-    Watch): `search(on_info, stop)` in a worker thread, a fresh stop from `new_stop` each
-    time, its progress shown from `depth` and `unit` until the search reports its own."""
+    Watch): `start()` starts it afresh (a Running) each time it is asked."""
 
-    def run(self, game: AnyGame, state: Any, search: Callable[[InfoSink, Stop], SearchResult],
-            new_stop: Callable[[], Stop], depth: int = 0,
-            unit: str = "nodes") -> SearchResult: ...
+    def run(self, game: AnyGame, state: Any,
+            start: Callable[[], Running[SearchResult]]) -> SearchResult: ...
 
 
 class ComputerAgent:
@@ -56,14 +56,21 @@ class ComputerAgent:
         """The move `analyse` chooses (a legal one even when stopped at once)."""
         return playable(game, state, self.analyse(game, state, limit, on_info, stop)).action
 
-    def new_stop(self) -> Stop:
-        """A Stop for one search, carrying the agent's time and node budget."""
-        return Stop(seconds=self.limit.seconds, nodes=self.limit.nodes, check_every=128)
+    def start(self, game: AnyGame, state: Any, limit: Limit | None = None,
+              on_info: InfoSink | None = None,
+              on_done: Callable[[Running[SearchResult]], None] | None = None,
+              ) -> Running[SearchResult]:
+        """`analyse` started in a worker thread, within `limit` (default: the agent's),
+        under the one Stop made here from that limit's time and node budget."""
+        limit = limit or self.limit
+        stop = Stop(seconds=limit.seconds, nodes=limit.nodes, check_every=128)
+        return Running(lambda sink, stop: self.analyse(game, state, limit, sink, stop), stop,
+                       on_info, on_done, depth=self.working_depth(limit), unit=self.unit)
 
-    def working_depth(self) -> int:
+    def working_depth(self, limit: Limit) -> int:
         """The depth shown while it thinks, before its search reports one: a
         fixed-depth search works at its limit (0: none to show)."""
-        return self.limit.depth or 0
+        return limit.depth or 0
 
     def choose(self, game: AnyGame, state: Any) -> Move:
         return think(self, game, state)
@@ -86,9 +93,7 @@ def think(agent: ComputerAgent, game: AnyGame, state: Any) -> Move:
     if watch is None:
         result = agent.analyse(game, state)
     else:
-        result = watch.run(game, state,
-                           lambda on_info, stop: agent.analyse(game, state, None, on_info, stop),
-                           agent.new_stop, agent.working_depth(), agent.unit)
+        result = watch.run(game, state, lambda: agent.start(game, state))
     result = playable(game, state, result)
     return Move(result.action, result, time.perf_counter() - t0)
 
@@ -117,69 +122,20 @@ class RandomAgent(ComputerAgent):
 
 
 class SearchAgent(ComputerAgent):
-    """Chooses by search: 'minimax', 'alphabeta', 'depth-limited' (alpha-beta with
-    cutoff and evaluation), 'iterative' (iterative deepening within `seconds`) or
-    'mcts' (Monte Carlo tree search within `seconds`, its playouts drawn from `seed`).
+    """A search as a player: `analyser` (one of the catalogue's kinds, made for this
+    player: zerosum.players.kinds) within `limit`, its searches counting `unit`;
+    `enhancements`, those the analyser was made with (shown, not applied here)."""
 
-    minimax and alphabeta search to the end of the game unless `depth` is given.
-    `enhancements` switches alpha-beta's table and move ordering (and, for iterative
-    deepening, the driver's principal variation search and aspiration windows).
-    """
-
-    ALGORITHMS = ("minimax", "alphabeta", "depth-limited", "iterative", "mcts")
-
-    def __init__(
-        self,
-        algorithm: str = "alphabeta",
-        depth: int | None = None,
-        seconds: float | None = None,
-        enhancements: Enhancements = ALL,
-        seed: int | None = None,
-        nodes: int | None = None,
-    ) -> None:
-        if algorithm not in self.ALGORITHMS:
-            raise InputError(f"unknown algorithm {algorithm!r}; choose from {self.ALGORITHMS}")
-        if algorithm == "depth-limited" and depth is None:
-            depth = 4
-        if algorithm in ("iterative", "mcts") and seconds is None:
-            seconds = 1.0
-        self.algorithm, self.depth, self.seconds = algorithm, depth, seconds
-        try:
-            self.limit = Limit(depth=depth, seconds=seconds, nodes=nodes)
-        except ValueError as e:  # the one check of a limit
-            raise InputError(str(e)) from None
+    def __init__(self, name: str, analyser: Analyser, limit: Limit,
+                 unit: str = "nodes", enhancements: Enhancements = ALL) -> None:
+        self.name, self.analyser, self.limit, self.unit = name, analyser, limit, unit
         self.enhancements = enhancements
-        self.unit = "simulations" if algorithm == "mcts" else "nodes"
-        self.seeds = random.Random(seed)  # each move's seed drawn from `seed`
-        detail = f"depth {depth}" if depth is not None else ""
-        if algorithm in ("iterative", "mcts"):
-            detail = f"{seconds:g} s"
-        self.name = f"{algorithm} ({detail})" if detail else algorithm
-        self._table: tuple[Any, TranspositionTable] | None = None  # (state, its table)
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
         """The search's result within `limit` (default: the agent's); `stop` (see
-        Watch) may end it early. minimax and alpha-beta honour the depth and the stop;
-        iterative deepening and MCTS the time and node budgets too."""
-        limit = limit or self.limit
-        if self.algorithm == "mcts":
-            return mcts.analyse(game, state, limit, on_info, stop,
-                                seed=self.seeds.randrange(2**32))
-        if self.algorithm == "minimax":
-            return minimax.analyse(game, state, limit, on_info, stop)
-        if self.algorithm == "iterative":
-            return iterative.analyse(game, state, limit, on_info, stop,
-                                     enhancements=self.enhancements)
-        # A table costs alpha-beta nothing in value and saves it the transposed subtrees;
-        # searching the same state again (thinking on after a stop) reuses it.
-        table = None
-        if self.enhancements.table:
-            if self._table is None or self._table[0] != state:
-                self._table = (state, TranspositionTable())
-            table = self._table[1]
-        return alphabeta.analyse(game, state, limit, on_info, stop,
-                                 order=self.enhancements.ordering, table=table)
+        Watch) may end it early."""
+        return self.analyser(game, state, limit or self.limit, on_info, stop)
 
 
 def engines_of(spec: GameSpec, enhancements: Enhancements = ALL) -> dict[str, Analyser]:
@@ -202,10 +158,7 @@ class EngineAgent(ComputerAgent):
         self.engine = engine
         self.limit = limit
 
-    def new_stop(self) -> Stop:
-        return Stop()  # the engine applies its limit itself
-
-    def working_depth(self) -> int:
+    def working_depth(self, limit: Limit) -> int:
         return 0  # the engine deepens and reports each depth
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,

@@ -8,7 +8,12 @@ zerosum.players.spec), the web page's players (/api/games) and the checkers prog
 menu. A module adds a kind with `register(PlayerKind(...))` when it is imported; a kind
 whose players need an argument (an external program's command) says so with
 `argument` and is written `NAME:ARGUMENT`. Modules of zerosum.players.kinds are imported
-the first time the kinds are listed, so a kind added there needs no other edit.
+the first time the kinds are listed, so a kind added there needs no other edit: a
+search algorithm is one module there, a kind with an `analyser`.
+
+A kind is also the one way a search starts: `kind.start(spec, game, state, choice,
+limit)` resolves the limit once, builds the player and returns its search running in a
+worker thread (zerosum.running.Running), which every front end reads as a stream.
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ from zerosum.game import InputError
 from zerosum.games.registry import GameSpec
 from zerosum.kernel import ALL, Enhancements
 from zerosum.match import Agent
-from zerosum.players.agents import EngineAgent, RandomAgent, SearchAgent, engines_of
+from zerosum.players.agents import ComputerAgent, EngineAgent, SearchAgent, engines_of
 from zerosum.plugins import import_submodules
-from zerosum.result import Limit
+from zerosum.result import Analyser, InfoSink, Limit, SearchResult
+from zerosum.running import Running
+from zerosum.search.estimate import Cost
 
 DEFAULT_SECONDS = 1.0  # a timed player's time per move when none is given
 
@@ -83,6 +90,9 @@ class Choice:
 
 
 Build = Callable[[GameSpec, Limit, Choice], Agent]
+# A search's analyser made for one player (its own table, its own stream of seeds), for
+# a game's registration (None: any game, see searcher).
+MakeAnalyser = Callable[[GameSpec | None, Choice], Analyser]
 
 
 def everywhere(spec: GameSpec) -> bool:
@@ -97,14 +107,20 @@ class PlayerKind:
     DEFAULT_SECONDS unless given; with `depth_alone`, a depth given without a time
     searches by depth alone) and `fixed_depth` (a depth, the game's `default_depth`
     unless given; `to_the_end`: 0 may mean to the end of the game). `applies`: the games
-    it plays. `build(spec, limit, choice)`: the player, given its resolved limit.
-    `argument`: the name of what follows `NAME:` (e.g. "COMMAND"), or None; such a kind
-    is written `NAME[,SETTING=VALUE...]:ARGUMENT`. `own_settings`: settings beyond the
-    common ones (SETTINGS), read into `Choice.extra`."""
+    it plays. `build(spec, limit, choice)`: the player, given its resolved limit; a
+    search needs none, only `analyser(spec, choice)` (the Analyser one player of this
+    kind searches with), its `title` (as a person reads it, e.g. "alpha-beta") and its
+    `unit` (what it counts: nodes, or MCTS's simulations), and `full_cost`, what its
+    search to the end of a game costs (zerosum.search.estimate; None: not estimated).
+    `order`: its place in menus among the kinds of its group (generic searches, a
+    game's own, programs). `argument`: the name of what follows `NAME:` (e.g.
+    "COMMAND"), or None; such a kind is written `NAME[,SETTING=VALUE...]:ARGUMENT`.
+    `own_settings`: settings beyond the common ones (SETTINGS), read into
+    `Choice.extra`."""
 
     name: str
     help: str
-    build: Build
+    build: Build | None = None
     settings: tuple[str, ...] = ()
     timed: bool = False
     depth_alone: bool = False
@@ -115,6 +131,16 @@ class PlayerKind:
     argument: str | None = None
     own_settings: tuple[Setting, ...] = ()
     engine: bool = field(default=False, compare=False)  # a game's own player
+    analyser: MakeAnalyser | None = field(default=None, compare=False)
+    title: str = ""
+    unit: str = "nodes"
+    order: int = 100
+    full_cost: Cost | None = None  # what a search to the end costs, if it can be estimated
+
+    @property
+    def shown_name(self) -> str:
+        """The kind as a person reads it: its title, else its name."""
+        return self.title or self.name
 
     def readers(self) -> dict[str, Setting]:
         """The settings this kind reads, by name: the common ones it takes, then its own."""
@@ -137,8 +163,40 @@ class PlayerKind:
             seconds = DEFAULT_SECONDS
         return Limit(depth=depth, seconds=seconds, nodes=choice.nodes)
 
-    def make(self, spec: GameSpec, choice: Choice = Choice()) -> Agent:
-        return self.build(spec, self.limit(spec, choice), choice)
+    def make(self, spec: GameSpec, choice: Choice = Choice(),
+             limit: Limit | None = None) -> Agent:
+        """A player of this kind with `choice`'s settings, within `limit` (default:
+        the kind's, `self.limit(spec, choice)`)."""
+        limit = self.limit(spec, choice) if limit is None else limit
+        if self.build is not None:
+            return self.build(spec, limit, choice)
+        if self.analyser is None:
+            raise ValueError(f"player kind {self.name!r} has neither build nor analyser")
+        analyser = self.analyser(spec, choice)
+        if self.engine:
+            return EngineAgent(self.name, analyser, limit)
+        return SearchAgent(self.player_name(limit), analyser, limit, self.unit,
+                           choice.enhancements)
+
+    def player_name(self, limit: Limit) -> str:
+        """A search player's name: the kind and its limit, e.g. `iterative (1 s)`."""
+        detail = f"{limit.seconds:g} s" if self.timed and limit.seconds is not None \
+            else f"depth {limit.depth}" if limit.depth is not None else ""
+        return f"{self.name} ({detail})" if detail else self.name
+
+    def start(self, spec: GameSpec, game: Any, state: Any, choice: Choice = Choice(),
+              limit: Limit | None = None, on_info: InfoSink | None = None,
+              on_done: Callable[[Running[SearchResult]], None] | None = None,
+              ) -> Running[SearchResult]:
+        """The one way a search starts: a player of this kind (`choice`'s settings,
+        within `limit`, default the kind's, resolved here once) searching `state` in a
+        worker thread under one Stop; InputError if this kind cannot analyse a position
+        (it only chooses moves)."""
+        limit = self.limit(spec, choice) if limit is None else limit
+        agent = self.make(spec, choice, limit)
+        if not isinstance(agent, ComputerAgent):
+            raise InputError(f"{self.name} cannot analyse a position")
+        return agent.start(game, state, limit, on_info, on_done)
 
     def usage(self) -> str:
         """How the kind is written, e.g. `alphabeta[:depth=N,...]`, `ugi:COMMAND`."""
@@ -171,82 +229,82 @@ def register(kind: PlayerKind) -> PlayerKind:
     for s in kind.settings:
         if s not in SETTINGS:
             raise ValueError(f"player kind {kind.name!r}: no setting {s!r}")
+    if kind.build is None and kind.analyser is None:
+        raise ValueError(f"player kind {kind.name!r}: give it a build or an analyser")
     KINDS[kind.name] = kind
     return kind
-
-
-def search_kind(algorithm: str) -> Build:
-    def build(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
-        return SearchAgent(algorithm, limit.depth, limit.seconds, choice.enhancements,
-                           choice.seed, limit.nodes)
-
-    return build
-
-
-def build_random(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
-    return RandomAgent(choice.seed)
-
-
-def build_engine(name: str) -> Build:
-    def build(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
-        return EngineAgent(name, engines_of(spec, choice.enhancements)[name], limit)
-
-    return build
 
 
 # Every built-in kind reads every setting (those it has no use for, e.g. a seed for
 # alpha-beta, change nothing), as tournaments have always written them.
 SEARCH_SETTINGS = tuple(SETTINGS)
+BARE_DEPTH = 4  # a search that needs a depth, made without a game (searcher)
 
-register(PlayerKind(
-    "random", "random moves", build_random, SEARCH_SETTINGS,
-    explain="plays any legal move at random; easy to beat."))
-register(PlayerKind(
-    "minimax", "looks at every line of play, to a depth you choose", search_kind("minimax"),
-    SEARCH_SETTINGS, fixed_depth=True,
-    explain="looks ahead every possible line of play to a fixed number of moves (the "
-    "depth), or to the end of the game, and picks the best for itself."))
-register(PlayerKind(
-    "alphabeta", "alpha-beta: minimax's choice, found faster", search_kind("alphabeta"),
-    SEARCH_SETTINGS, fixed_depth=True,
-    explain="the same choice as minimax, found faster: it skips lines that cannot change "
-    "the decision, so it can look deeper in the same time."))
-register(PlayerKind(
-    "depth-limited", "alpha-beta to a depth, judging positions by the game's heuristic",
-    search_kind("depth-limited"), SEARCH_SETTINGS, fixed_depth=True, to_the_end=False,
-    explain="alpha-beta to a fixed depth, judging the positions there with the game's own "
-    "rule of thumb (its heuristic)."))
-register(PlayerKind(
-    "iterative", "alpha-beta deeper and deeper within a time per move",
-    search_kind("iterative"), SEARCH_SETTINGS, timed=True,
-    explain="alpha-beta to depth 1, 2, 3, ... until its time per move runs out; plays the "
-    "best move of the deepest search it finished."))
-register(PlayerKind(
-    "mcts", "Monte Carlo tree search within a time per move", search_kind("mcts"),
-    SEARCH_SETTINGS, timed=True,
-    explain="Monte Carlo tree search: plays many random games from each move and prefers "
-    "the moves that win most often; proven wins are played at once."))
-register(PlayerKind(
-    "engine", "the game's own engine", build_engine("engine"), SEARCH_SETTINGS, timed=True,
-    depth_alone=True, applies=lambda spec: spec.kernel is not None, engine=True,
-    explain="the game's own, stronger player, given a time per move."))
-register(PlayerKind(
-    "solver", "the game's own solver", build_engine("solver"), SEARCH_SETTINGS, timed=True,
-    depth_alone=True, applies=lambda spec: "solver" in spec.engines, engine=True,
-    explain="perfect play, when it can prove the position within the time per move; "
-    "otherwise the engine's first choice."))
+
+def searches() -> list[PlayerKind]:
+    """The generic search algorithms (kinds with an analyser, not a game's own), in
+    menu order."""
+    return sorted((k for k in known().values() if k.analyser is not None and not k.engine),
+                  key=lambda k: k.order)
+
+
+def search_named(name: str) -> PlayerKind | None:
+    """The generic search called `name`, None if there is none."""
+    return next((k for k in searches() if k.name == name), None)
+
+
+def shown_name(name: str) -> str:
+    """A generic search's name as a person reads it ("alpha-beta"), else `name`."""
+    kind = search_named(name)
+    return name if kind is None else kind.shown_name
+
+
+def searcher(algorithm: str = "alphabeta", depth: int | None = None,
+             seconds: float | None = None, enhancements: Enhancements = ALL,
+             seed: int | None = None, nodes: int | None = None) -> SearchAgent:
+    """A generic search as a player without a game's registration (the library's,
+    tests', notebooks' way): to the end unless `depth` is given (a search that needs a
+    depth: BARE_DEPTH), a timed one DEFAULT_SECONDS unless `seconds` is given."""
+    kind = search_named(algorithm)
+    if kind is None or kind.analyser is None:
+        raise InputError(f"unknown algorithm {algorithm!r}; choose from "
+                         f"{tuple(k.name for k in searches())}")
+    if depth is None and not kind.to_the_end:
+        depth = BARE_DEPTH
+    if seconds is None and kind.timed:
+        seconds = DEFAULT_SECONDS
+    try:
+        limit = Limit(depth=depth, seconds=seconds, nodes=nodes)
+    except ValueError as e:  # the one check of a limit
+        raise InputError(str(e)) from None
+    choice = Choice(depth=depth, seconds=seconds, nodes=nodes, seed=seed,
+                    enhancements=enhancements)
+    return SearchAgent(kind.player_name(limit), kind.analyser(None, choice), limit,
+                       kind.unit, enhancements)
+
+
+def engine_analyser(name: str) -> MakeAnalyser:
+    """A game's own player `name` (its kernel's engine, or one of GameSpec.engines)."""
+    def make(spec: GameSpec | None, choice: Choice) -> Analyser:
+        if spec is None:
+            raise InputError(f"{name} is a game's own player: name the game")
+        return engines_of(spec, choice.enhancements)[name]
+
+    return make
 
 
 def game_engine(spec: GameSpec, name: str) -> PlayerKind:
     """A game's own analyser (GameSpec.engines, e.g. Connect Four's solver) as a kind."""
-    return PlayerKind(name, f"the game's own {name}", build_engine(name),
-                      SEARCH_SETTINGS, timed=True, depth_alone=True, engine=True,
+    return PlayerKind(name, f"the game's own {name}", None, SEARCH_SETTINGS, timed=True,
+                      depth_alone=True, engine=True, analyser=engine_analyser(name),
                       explain=f"the game's own {name}, given a time per move.")
 
 
 def all_kinds() -> list[PlayerKind]:
-    """Every registered kind (a game's own analysers are kinds of that game only)."""
-    return list(known().values())
+    """Every registered kind (a game's own analysers are kinds of that game only), in
+    menu order: the generic ones, a game's own, then the programs."""
+    return sorted(known().values(),
+                  key=lambda k: (k.argument is not None, k.engine, k.order))
 
 
 def kinds_for(spec: GameSpec) -> list[PlayerKind]:
@@ -257,6 +315,8 @@ def kinds_for(spec: GameSpec) -> list[PlayerKind]:
     generic = [k for k in kinds.values() if not k.engine and k.argument is None
                and k.applies(spec)]
     own = [k for k in kinds.values() if k.engine and k.applies(spec)]
+    generic.sort(key=lambda k: k.order)
+    own.sort(key=lambda k: k.order)
     own += [game_engine(spec, name) for name in spec.engines if name not in kinds]
     others = [k for k in kinds.values() if k.argument is not None and k.applies(spec)]
     return [*generic, *own, *others]

@@ -17,9 +17,8 @@ from zerosum.console import read_answer
 from zerosum.game import AnyGame, InputError, Unresponsive
 from zerosum.match import Move
 from zerosum.players.agents import playable
-from zerosum.result import InfoSink, SearchResult, depth_text
+from zerosum.result import SearchResult, depth_text
 from zerosum.running import Progress, Running
-from zerosum.stop import Stop
 
 WIDTH = 79  # of a line a person reads, wrapped between words
 
@@ -49,10 +48,9 @@ class Watch:
     `interval` seconds, only when `out` is a terminal), and Ctrl-C stops the search and
     asks whether to play the best move so far, think on, or quit.
 
-    `clock` measures the elapsed time shown (tests give a stepping one). `search`
-    gets an Info sink and a Stop; its Infos feed the live line (see Running), which
-    starts from `depth` and `unit` (a fixed-depth search works at its limit; MCTS
-    counts simulations).
+    `clock` measures the elapsed time shown (tests give a stepping one). `start()`
+    starts the search afresh (a Running: ComputerAgent.start, PlayerKind.start), each
+    time the person asks it to think on; its Infos feed the live line.
     """
 
     def __init__(self, inp: TextIO, out: TextIO, clock: Callable[[], float] = time.perf_counter,
@@ -61,10 +59,10 @@ class Watch:
         self.delay, self.interval = delay, interval
         self.shown = 0  # length of the progress line on the screen, 0 if none
 
-    def run(self, game: AnyGame, state: Any, search: Callable[[InfoSink, Stop], SearchResult],
-            new_stop: Callable[[], Stop], depth: int = 0, unit: str = "nodes") -> SearchResult:
+    def run(self, game: AnyGame, state: Any,
+            start: Callable[[], Running[SearchResult]]) -> SearchResult:
         while True:
-            running = Running(search, new_stop(), name="search", depth=depth, unit=unit)
+            running = start()
             try:
                 self.wait(running)
             except KeyboardInterrupt:

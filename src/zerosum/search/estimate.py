@@ -15,6 +15,7 @@ estimate of the number of nodes of the tree; the mean over many paths is used.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from zerosum.game import AnyGame
@@ -44,30 +45,39 @@ def tree_size(game: AnyGame, state: Any, samples: int = 200, seed: int = 0,
     return total / samples
 
 
-# Rough speeds of the generic searches in CPython (nodes a second, `bench/` measures
-# them) and the exponent relating alpha-beta's effort (with ordering and a table) to
-# the tree's size: b^(3d/4) is its textbook average; transpositions save more.
-SPEED = {"minimax": 100_000, "alphabeta": 30_000}
-ALPHABETA_EXPONENT = 0.7
+@dataclass(frozen=True)
+class Cost:
+    """What a search to the end costs, by the tree's size: it examines size ** exponent
+    nodes, at a rough `speed` (nodes a second in CPython; `bench/` measures it). A
+    search's kind of player carries its cost (zerosum.players.kinds)."""
+
+    exponent: float
+    speed: float
+
+
+MINIMAX_COST = Cost(1.0, 100_000)  # every node of the tree
+# Alpha-beta with ordering and a table: b^(3d/4) is its textbook average; transpositions
+# save more.
+ALPHABETA_COST = Cost(0.7, 30_000)
 
 
 PROBE_NODES = 10_000  # the probe's budget: a fraction of a second of either search
 
 
-def full_search_cost(game: AnyGame, state: Any, algorithm: str,
+def full_search_cost(game: AnyGame, state: Any, cost: Cost,
                      probe: SearchResult | None = None) -> tuple[float, float]:
-    """(estimated nodes, estimated seconds) of `algorithm` ('minimax' or 'alphabeta')
-    searching from `state` to the end of the game. `probe`: that very search from
+    """(estimated nodes, estimated seconds) of a search of this `cost` (MINIMAX_COST,
+    ALPHABETA_COST) from `state` to the end of the game. `probe`: that very search from
     `state` under a node budget (PROBE_NODES); if it finished, its own figures, else
-    the tree's estimated size (alpha-beta: to the power ALPHABETA_EXPONENT), at least
-    what the probe visited, at the probe's speed. Without a probe, the size at a
+    the tree's estimated size to the power of the cost's exponent, at least what the
+    probe visited, at the probe's speed. Without a probe, the size at the cost's
     typical speed: a rough figure, good enough to tell a search of seconds from one of
     years."""
     if probe is not None and probe.complete:
         return float(probe.stats.nodes), probe.stats.wall_time
     size = tree_size(game, state, samples=1000)
-    nodes = size if algorithm == "minimax" else size ** ALPHABETA_EXPONENT
-    speed = float(SPEED[algorithm])
+    nodes = size ** cost.exponent
+    speed = cost.speed
     if probe is not None:
         nodes = max(nodes, float(probe.stats.nodes))
         if probe.stats.wall_time > 0:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from zerosum.game import AnyGame
@@ -30,7 +31,7 @@ def iterative_deepening_search(
     *,
     seconds: float | None = None,
     nodes: int | None = None,
-    max_depth: int = 100,  # MAX_DEPTH
+    max_depth: int = MAX_DEPTH,
     stop: Stop | None = None,
     table: TranspositionTable | None = None,
     order: bool = True,
@@ -46,16 +47,10 @@ def iterative_deepening_search(
     each completed pass. `order=False` is `enhancements` without move ordering.
     The stats count every examined node, the abandoned pass's included.
     """
-    if stop is None:
-        stop = Stop(seconds=seconds, nodes=nodes, check_every=128, clock=clock)
-    limit = Limit(depth=max_depth, seconds=seconds, nodes=nodes)
-    stop = stop_for(limit, stop)
-    if table is None:
-        table = TranspositionTable(same_depth=False)
     if not order:
         enhancements = Enhancements(**{**vars(enhancements), "ordering": False})
-    kernel = ProtocolKernel(game, state, stop, table, enhancements, max_depth)
-    return deepen(kernel, limit, stop, on_info, enhancements, "iterative")
+    return analyse(game, state, Limit(depth=max_depth, seconds=seconds, nodes=nodes),
+                   on_info, stop, table, enhancements, clock)
 
 
 def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = None,
@@ -63,8 +58,15 @@ def analyse(game: AnyGame, state: Any, limit: Limit, on_info: InfoSink | None = 
             enhancements: Enhancements = ALL,
             clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """iterative_deepening_search as an Analyser (zerosum.result): passes up to
-    `limit.depth` (None: MAX_DEPTH), within its time and node budget."""
-    return iterative_deepening_search(
-        game, state, seconds=limit.seconds, nodes=limit.nodes,
-        max_depth=MAX_DEPTH if limit.depth is None else limit.depth, stop=stop, table=table,
-        on_info=on_info, clock=clock, enhancements=enhancements)
+    `limit.depth` (None: MAX_DEPTH), within its time and node budget, read here once:
+    into `stop` (the caller's, given the limit's time and nodes where it has none; else
+    a new one, timed by `clock`) and the driver's passes."""
+    if stop is None:
+        stop = Stop(seconds=limit.seconds, nodes=limit.nodes, check_every=128, clock=clock)
+    stop = stop_for(limit, stop)
+    max_depth = MAX_DEPTH if limit.depth is None else limit.depth
+    if table is None:
+        table = TranspositionTable(same_depth=False)
+    kernel = ProtocolKernel(game, state, stop, table, enhancements, max_depth)
+    return deepen(kernel, replace(limit, depth=max_depth), stop, on_info, enhancements,
+                  "iterative")

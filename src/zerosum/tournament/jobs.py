@@ -9,9 +9,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
-from zerosum.game import AnyGame
-from zerosum.match import Move
-from zerosum.players.text import value_text
+from zerosum.match import MoveRecord
 
 FORFEITS = ("game", "move")  # what a late move costs (zerosum.match.Rules.late)
 
@@ -128,34 +126,6 @@ class GameJob:
         (a, b), (s, t), (u, v) = job.agents, job.seeds, job.move_timeout  # checked: pairs
         return replace(job, agents=(a, b), opening=tuple(job.opening), seeds=(s, t),
                        move_timeout=(u, v), options=tuple(tuple(o) for o in job.options))
-
-
-@dataclass(frozen=True)
-class MoveRecord:
-    """One move as played: its notation, and for a searching agent its value as the
-    agent saw it (written as zerosum.game.format_value writes it), depth, nodes (`unit`:
-    what they count, MCTS's simulations), time."""
-
-    move: str
-    seconds: float
-    value: str | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    by: int = 0  # 0: the first agent of the job (Max), 1: the second; -1: the opening
-    unit: str = "nodes"
-    forfeit: str = ""  # why the side lost this move (it passed its turn); "" if it did not
-
-    @classmethod
-    def of(cls, game: AnyGame, move: Move) -> MoveRecord:
-        """A played move (zerosum.match.Move) as it is stored and written."""
-        if move.action is None:  # lost: the side passed its turn
-            return cls("", round(move.seconds, 4), by=move.side, forfeit=move.forfeit)
-        text = game.format_move(move.action)
-        r = move.result
-        if r is None:
-            return cls(text, round(move.seconds, 4), by=move.side)
-        return cls(text, round(move.seconds, 4), value_text(game, r), r.depth,
-                   r.stats.nodes, move.side, r.unit)
 
 
 @dataclass(frozen=True)

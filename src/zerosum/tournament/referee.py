@@ -28,6 +28,7 @@ from zerosum.match import (
     OPENING,
     Agent,
     Move,
+    MoveRecord,
     MoveTimeout,
     crash,
     play_match,
@@ -38,7 +39,7 @@ from zerosum.match import (
 from zerosum.players.agents import FileAgent
 from zerosum.players.programs import Following, close_players
 from zerosum.players.spec import agent_from_spec
-from zerosum.tournament.jobs import GameJob, GameResult, MoveRecord
+from zerosum.tournament.jobs import GameJob, GameResult
 
 
 def game_spec(name: str) -> GameSpec:

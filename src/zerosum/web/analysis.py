@@ -9,39 +9,41 @@ proven: by the game's own per-move solver where it declares one (GameSpec.move_s
 Connect Four's, centre first), else by the generic strong solver (search/solve.py)
 within SOLVE_BUDGET positions. Then "done", naming the moves left unproven and why
 (time's up, stopped, too big for the solver). {"type": "stop"} or closing the socket
-stops it. The work runs in a zerosum.running.Running and holds one of the server's
-search slots, like a think.
+stops it. The work runs in a zerosum.running.Running, its messages a Stream the
+socket reads (web/socket.py, the base it shares with the think socket), and holds one
+of the server's search slots, like a think.
 
 GET /api/sessions/{sid}/history: the value after each move of the line (the solver's
 where the whole game from its start fits its budget, else the engine's estimate at
 ESTIMATE_DEPTH), decided values marked apart, and the moves that changed a decided
-value (a win thrown away, a draw lost).
+value, in the words of `zerosum review` (review.verdict: "threw a win away: win ->
+draw", "turned a draw into a loss: draw -> loss").
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Hashable, Iterator, Mapping
-from functools import partial
 from typing import Any, Protocol
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from zerosum.convert import one_line
 from zerosum.game import AnyGame, InputError, format_value, plies_text
 from zerosum.games.registry import GameSpec, MoveValue
 from zerosum.kernel import bound_memory
 from zerosum.players.agents import ComputerAgent, engines_of
 from zerosum.players.catalogue import Choice, make_player
 from zerosum.result import InfoSink, Limit
-from zerosum.running import Running
+from zerosum.review import Value, verdict
+from zerosum.running import Running, Stream
 from zerosum.search.solve import Solution, TooBig, Unsolvable, solve
 from zerosum.stop import SearchStopped, Stop
-from zerosum.web.messages import positive, post, read_requests, reason
+from zerosum.web.messages import positive
+from zerosum.web.socket import SearchSocket
 
 ESTIMATE_DEPTH = 4  # plies of the engine's search under each move: quick, a hint only
 DEFAULT_SECONDS = 10.0
@@ -177,43 +179,17 @@ def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: S
           "unproven": [game.format_move(a) for a in left]})
 
 
-class Analyst:
+class Analyst(SearchSocket):
     """One analysis socket (see the module's docstring)."""
 
+    request = "analyse"
+
     def __init__(self, server: Sessions, ws: WebSocket) -> None:
-        self.server, self.ws = server, ws
-        self.running: Running[None] | None = None
-        self.task: asyncio.Task[None] | None = None
+        super().__init__(ws)
+        self.server = server
 
-    async def send(self, message: dict[str, Any]) -> None:
-        try:
-            await self.ws.send_json(message)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            self.request_stop()
-
-    def request_stop(self) -> None:
-        if self.running is not None:
-            self.running.stop()
-
-    async def refuse(self, error: str, code: int) -> None:
-        await self.send({"type": "error", "error": one_line(error)})
-        await self.ws.close(code=code, reason=reason(error))
-
-    async def serve(self) -> None:
-        await self.ws.accept()
-        session = self.server.sessions.get(self.ws.path_params["sid"])
-        if session is None:
-            await self.refuse("no such session (the server may have restarted)", 1008)
-            return
-        try:
-            await read_requests(self.ws, "analyse", partial(self.start, session),
-                                self.request_stop, partial(self.refuse, code=1003))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            self.request_stop()  # a closed tab stops its analysis
-            if self.task is not None:
-                await self.task
+    def find_session(self, sid: str) -> tuple[Any, str]:
+        return self.server.sessions.get(sid), "no such session (the server may have restarted)"
 
     async def start(self, session: Any, request: dict[str, Any]) -> None:
         if self.task is not None and not self.task.done():
@@ -237,6 +213,7 @@ class Analyst:
         # the session's may be searching in a think at the same time.
         game = session.spec.create(**session.options)
         bound_memory(game, self.server.session_entries)
+        self.begin()
         self.task = asyncio.create_task(self.run(session.spec, game, session.state,
                                                  budget, stop))
 
@@ -245,22 +222,18 @@ class Analyst:
         try:
             await self.send({"type": "started", "seconds": seconds,
                              "moves": [game.format_move(a) for a in game.actions(state)]})
-            loop = asyncio.get_running_loop()
-            queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-            send = partial(post, loop, queue)
+            messages: Stream[dict[str, Any]] = Stream()
 
             def work(on_info: InfoSink, stop: Stop) -> None:
                 try:
-                    analyse_moves(spec, game, state, stop, send)
+                    analyse_moves(spec, game, state, stop, messages.put)
                 except Exception as e:  # reported to the client in one line
-                    send({"type": "error", "error": f"the analysis failed: {e}"})
+                    messages.put({"type": "error", "error": f"the analysis failed: {e}"})
 
-            self.running = Running(work, stop, name="zerosum-analysis")
-            while True:
-                message = await queue.get()
+            self.watch(Running(work, stop, on_done=lambda _: messages.close(),
+                               name="zerosum-analysis"))
+            async for message in messages:
                 await self.send(message)
-                if message["type"] in ("done", "error"):
-                    return
         finally:
             self.server.release()
 
@@ -325,17 +298,13 @@ def history(spec: GameSpec, game: AnyGame, states: list[Any],
 
 
 def change(game: AnyGame, before_state: Any, before: Any, after: Any) -> str:
-    """What the move from `before_state` did to a decided value, in words ("" for
-    nothing, or when either value is an estimate)."""
-    if not (before[1] and after[1]):
-        return ""
-    sign = 1 if game.is_maxs_turn(before_state) else -1
-    was, now = outcome_of(game, sign * before[0]), outcome_of(game, sign * after[0])
-    if was == now:
-        return ""
-    if was == "win":
-        return f"threw a win away: now a {'draw' if now == 'draw' else 'loss'}"
-    return "threw the draw away: now a loss" if was == "draw" else ""
+    """What the move from `before_state` did to a decided value, in the words of a
+    game's review (zerosum.review.verdict: "threw a win away: win -> draw"); "" for
+    nothing, or when either value is an estimate."""
+    def value(v: tuple[float, bool, int | None]) -> Value:
+        return Value(v[0], v[1], v[2], "")
+
+    return verdict(value(before), value(after), game.is_maxs_turn(before_state)) or ""
 
 
 def analysis_routes(server: Sessions) -> list[BaseRoute]:

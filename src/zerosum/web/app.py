@@ -22,12 +22,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from zerosum.convert import MAX_DEPTH
 from zerosum.game import InputError
 from zerosum.games.registry import GameSpec
 from zerosum.web.analysis import analysis_routes
 from zerosum.web.explain import explain_routes
 from zerosum.web.sessions import (
-    MAX_DEPTH,
     SWEEP_SECONDS,
     TABLE_MEMORY,
     NotFound,

@@ -27,9 +27,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from zerosum.convert import json_number, shown
+from zerosum.convert import json_number
 from zerosum.explain import cut_reason, fmt, trace_steps, trace_tree
-from zerosum.game import AnyGame, InputError, format_number, format_value
+from zerosum.game import AnyGame, InputError, format_number, format_value, replay
 from zerosum.games.registry import get_game
 from zerosum.games.tree import Node, Path, TreeGame
 from zerosum.result import Limit, MoveStats, SearchResult, TraceEvent
@@ -244,16 +244,7 @@ def table_json(visit: Visit, number: Callable[[float], str]) -> dict[str, Any] |
 
 def play_moves(game: AnyGame, text: str) -> Any:
     """The position after the moves `text` (written as in play) from the start."""
-    state = game.initial_state()
-    for i, move in enumerate(text.split(), 1):
-        if game.is_terminal(state):
-            raise InputError(f"move {i} {shown(move)}: the game is already over")
-        try:
-            action = game.parse_move(state, move)
-        except InputError as e:
-            raise InputError(f"move {i} {shown(move)} is not legal: {e}") from None
-        state = game.result(state, action)
-    return state
+    return replay(game, game.initial_state(), text.split())
 
 
 def game_search(game: AnyGame, state: Any, algorithm: str, depth: int,

@@ -9,8 +9,6 @@ exception of another kind.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any
@@ -25,12 +23,6 @@ MAX_NESTING = 16  # arrays and objects within each other: no request needs more 
 MAX_REASON = 123  # bytes of a close frame's reason (RFC 6455: 125 less the code)
 
 
-def post(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[Any], item: Any) -> None:
-    """Hand `item` from a search thread to the socket's loop. A loop already closed (the
-    client left and the server moved on) has no one to tell: the item is dropped, where
-    it once raised in the thread."""
-    with contextlib.suppress(RuntimeError):
-        loop.call_soon_threadsafe(queue.put_nowait, item)
 
 
 def nesting(text: str) -> int:

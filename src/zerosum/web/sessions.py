@@ -6,7 +6,6 @@ at once, the engines' tables of all sessions together).
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import threading
 import time
@@ -18,11 +17,11 @@ from typing import Any
 
 from starlette.requests import Request
 
-from zerosum.convert import brief, one_line, shown
+from zerosum.convert import MAX_DEPTH, brief, one_line, shown
 from zerosum.game import AnyGame, InputError, format_value
 from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.kernel import bound_memory, forget, kept_entries
-from zerosum.match import Move, player_names
+from zerosum.match import Move, MoveRecord, player_names
 from zerosum.players.catalogue import (
     DEFAULT_SECONDS,
     Choice,
@@ -32,11 +31,9 @@ from zerosum.players.catalogue import (
 )
 from zerosum.records import HUMAN, game_record
 from zerosum.result import Info, Limit, SearchResult
-from zerosum.tournament.jobs import MoveRecord
 from zerosum.web.messages import parse_json, positive, whole
 from zerosum.web.views import view_of
 
-MAX_DEPTH = 64
 MAX_SESSIONS = 200  # the oldest is forgotten beyond this
 # A session whose engine has played keeps its tables (kernel.memory_of) for its next
 # move: after a long think, 200 MB or more. The server bounds them all together:
@@ -90,13 +87,9 @@ def option_values(spec: GameSpec, given: Any) -> dict[str, Any]:
         if isinstance(given_value, bool) or not isinstance(given_value, (str, int, float)):
             raise InputError(f"option {o.name}: give a number or text, not {brief(given_value)}")
         try:
-            value = o.type(str(given_value))
-        except (ValueError, TypeError, argparse.ArgumentTypeError) as e:  # InputError too
+            values[o.name] = o.read(str(given_value))
+        except InputError as e:
             raise InputError(f"option {o.name}: {message(e)}") from None
-        if o.choices is not None and value not in o.choices:
-            raise InputError(f"option {o.name}: {brief(value)} is not one of "
-                             f"{', '.join(map(str, o.choices))}")
-        values[o.name] = value
     return values
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from zerosum.game import AnyGame
 from zerosum.games.registry import GameSpec, View
+from zerosum.svg import pv_marks as marks_of
 
 
 def view_of(spec: GameSpec, game: AnyGame, state: Any, last: Any = None) -> View:
@@ -33,17 +34,7 @@ def view_of(spec: GameSpec, game: AnyGame, state: Any, last: Any = None) -> View
     return spec.view(game, state, last)
 
 
-PV_MARKS = 12  # moves of a principal variation drawn on the board
-
-
 def pv_marks(spec: GameSpec, game: AnyGame, state: Any, pv: Sequence[Any]) -> list[list[int]]:
-    """The cells of each move of a principal variation from `state` (each the `last` of
-    the drawing after it: a stone's cell, a checkers move's path), for the page's PV
-    marks; [] for a game drawn as text."""
-    if spec.view is None:
-        return []
-    marks = []
-    for action in pv[:PV_MARKS]:
-        state = game.result(state, action)
-        marks.append(list(spec.view(game, state, action).get("last", [])))
-    return marks
+    """Where each move of a principal variation lands, as the notebook draws it too
+    (zerosum.svg.pv_marks, from the game's declared drawing); [] for a game drawn as text."""
+    return marks_of(spec.view, game, state, pv)

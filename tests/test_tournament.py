@@ -3,6 +3,7 @@ database and the reports, with exact games and figures."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from dataclasses import replace
@@ -435,3 +436,13 @@ def test_a_game_files_own_error_in_a_worker_stops_the_tournament_naming_it(
     kind = raised.split("(")[0]
     with pytest.raises(InputError, match=rf"^game 2: the game {game} failed: {kind}"):
         LocalBackend(1).run(iter([job]), lambda result: None)
+
+
+def test_settings_from_before_balanced_openings_read_as_unbalanced() -> None:
+    """A database written before openings were balanced has no such key: its settings
+    read back as they played (random openings), so a rerun recognises it."""
+    a = Settings("tictactoe", ("random", "alphabeta"), 2, move_timeouts=(60.0, 60.0))
+    assert a.balanced and Settings.from_json(a.to_json()) == a
+    old = json.loads(a.to_json())
+    del old["balanced"]
+    assert Settings.from_json(json.dumps(old)) == replace(a, balanced=False)

@@ -61,8 +61,7 @@ class Settings:
     move_timeouts: tuple[float, ...] = ()  # each agent's, in agents' order
     options: tuple[tuple[str, Any], ...] = ()
     late: str = "game"  # what a late move forfeits: the "game", or the "move" (it passes)
-    balanced: bool = False  # random openings that keep the game's value (False in old
-    # databases, which had none)
+    balanced: bool = True  # random openings that keep the game's value
 
     def to_json(self) -> str:
         return stored_json(self)
@@ -72,6 +71,7 @@ class Settings:
         """The settings `to_json` wrote; Damaged if `text` is anything else."""
         what = "settings"
         data = load_object(text, what)
+        data.setdefault("balanced", False)  # a database from before balanced openings
         s: Settings = built(cls, data, what)
         expect(isinstance(s.game, str), what, "game")
         expect(strings(s.agents) and len(s.agents) >= 2, what, "agents")

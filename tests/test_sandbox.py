@@ -450,3 +450,29 @@ def test_an_engines_attempts_are_said_with_its_game(tmp_path: Path) -> None:
     assert result.fault is None
     assert result.reason.endswith(f"; {shown(spec, 40)} left 1 process running (killed)")
     assert processes_running("308.5") == []
+
+
+def test_cpu_time_is_limited(tmp_path: Path) -> None:
+    run = python(tmp_path, "while True:\n    pass\n", limits=Limits(seconds=60, cpu_seconds=1))
+    assert not run.timed_out and run.status in (-24, -9)  # SIGXCPU, then SIGKILL
+    signal = "SIGXCPU" if run.status == -24 else "SIGKILL"
+    assert failure(run, 60) == ("crash", f"killed by signal {signal}")
+
+
+def test_a_build_is_kept_for_the_runs_that_follow(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "main.c").write_text("#include <stdio.h>\nint main(void){puts(\"built\");}\n")
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        pytest.skip("no C compiler here")
+    build = tmp_path / "build"
+    run = run_program([compiler, "-o", "main", "main.c"], (), FAST, source, keep=build)
+    assert (run.status, run.files) == (0, ["main"])
+    assert sorted(p.name for p in build.iterdir()) == ["main", "main.c"]
+    assert run_program(["./main"], (), FAST, build).stdout == "built\n"
+    # what a program leaves that is no file (a FIFO) is not kept
+    run = python(tmp_path, "import os\nos.mkfifo('pipe')\nopen('made', 'w').write('x')\n")
+    kept = tmp_path / "kept"
+    run_program([sys.executable, "prog.py"], (), FAST, tmp_path / "submission", keep=kept)
+    assert sorted(p.name for p in kept.iterdir()) == ["made", "prog.py"]

@@ -5,7 +5,7 @@ when the call ends.
 The public API, used by zerosum.marker, zerosum.players.programs and the class commands:
 
     run_program(command, args=(), limits=Limits(), folder=None, stdin="",
-                inputs=(), outputs=()) -> Run
+                inputs=(), outputs=(), keep=None) -> Run
 
 runs `command + args` once in a fresh copy of `folder` (None: an empty folder) with the
 `inputs` (name, text) written into it, and returns a `Run`: `status` (exit status; a
@@ -16,10 +16,12 @@ it did not), `files` (what else it left in its folder), `attempts` (what it trie
 the sandbox stopped or undid, one phrase each: "left 1 process running (killed)",
 "wrote /tmp/x (its private /tmp, discarded)", "printed more than 1 MB (stopped)") and
 `unenforced` (what this system could not enforce, one phrase each; empty when all of it
-was). `failure(run, seconds)` says in words why a run gave no answer. `Session` keeps one
-program running for a whole game (a UGI engine) in the same sandbox; `containment()`
-says how this system contains programs, and `refuse_unless_contained()` is what
-`--strict` calls.
+was), `stopped` (why zerosum stopped it early, "" if it did not). With `keep` (a new
+folder), what the folder holds at the end is copied there first: a build's products,
+for the runs that follow. `failure(run, seconds)` says in words why a run gave no
+answer. `Session` keeps one program running for a whole game (a UGI engine) in the
+same sandbox; `containment()` says how this system contains programs, and
+`refuse_unless_contained()` is what `--strict` calls.
 
 How a call is contained, the strongest way the system offers (`containment().mode`):
 
@@ -521,12 +523,15 @@ def _end(proc: subprocess.Popen[Any]) -> None:
 
 def run_program(command: Sequence[str], args: Sequence[str] = (), limits: Limits = Limits(),
                 folder: Path | None = None, stdin: str = "",
-                inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = ()) -> Run:
+                inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = (),
+                keep: Path | None = None) -> Run:
     """Run `command + args` contained, in a fresh copy of `folder` (the submission's
     files; None: an empty folder), with the case's `inputs` (name, text) written into it,
     and read back the `outputs` it is to write (None for one it did not write); the
-    folder is removed afterwards. A program that cannot be started is a Run with status
-    127 and the reason on stderr, as a shell reports it."""
+    folder is removed afterwards, after its files are copied to `keep` (a new folder:
+    what a build made; links kept as links, FIFOs and devices left out). A program that
+    cannot be started is a Run with status 127 and the reason on stderr, as a shell
+    reports it."""
     with place(folder) as p:
         for name, text in inputs:
             (p.here / name).write_text(text, encoding="utf-8", newline="")
@@ -535,7 +540,27 @@ def run_program(command: Sequence[str], args: Sequence[str] = (), limits: Limits
         run.outputs = {name: _read(p.here / name, p.here) for name in outputs}
         run.files = sorted(set(_listing(p.here)) - before - set(outputs))
         run.attempts += p.leftovers()
+        if keep is not None:
+            _copy_out(p.here, keep)
         return run
+
+
+def _copy_out(folder: Path, target: Path) -> None:
+    """The regular files, folders and links of `folder`, copied to the new `target`
+    (what the program made unreadable is made readable first; nothing is followed)."""
+    for top, dirs, _ in os.walk(folder, followlinks=False):
+        for name in dirs:
+            with contextlib.suppress(OSError):
+                if not os.path.islink(os.path.join(top, name)):
+                    os.chmod(os.path.join(top, name), 0o755)
+
+    def special(top: str, names: list[str]) -> set[str]:
+        return {n for n in names if not (os.path.islink(os.path.join(top, n))
+                                         or os.path.isdir(os.path.join(top, n))
+                                         or os.path.isfile(os.path.join(top, n)))}
+
+    with contextlib.suppress(shutil.Error):
+        shutil.copytree(folder, target, symlinks=True, ignore=special)
 
 
 def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: str) -> Run:

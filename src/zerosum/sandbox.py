@@ -260,8 +260,14 @@ def _visible(command: Sequence[str], here: Path) -> tuple[list[str], list[str]]:
     """The command as the sandbox runs it, and the paths outside the program's folder it
     must see read-only: each word naming an existing file or folder by an absolute path,
     and an interpreter installed outside the system's folders with its installation (a
-    Python of pyenv: the folder above its bin/). A word of the folder stays as it is."""
+    Python of pyenv, a JDK in /opt: the folder above its bin/), by its path or found on
+    the PATH where the system's folders do not have it. A word of the folder stays as
+    it is."""
     words, visible = list(command), []
+    if words and os.sep not in words[0] and not _on_system_path(words[0]):
+        found = shutil.which(words[0])  # a program only the caller's PATH finds (/opt/jdk)
+        if found is not None:
+            words[0] = os.path.realpath(found)
     for number, word in enumerate(words):
         if not os.path.isabs(word) or not os.path.exists(word):
             continue
@@ -277,6 +283,14 @@ def _visible(command: Sequence[str], here: Path) -> tuple[list[str], list[str]]:
         visible.append(real)
         words[number] = real
     return words, sorted(set(visible))
+
+
+def _on_system_path(program: str) -> bool:
+    """Does the PATH's part inside the system's folders (what the sandbox shows) hold
+    `program`?"""
+    folders = [d for d in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
+               if any(Path(d).is_relative_to(s) for s in SYSTEM)]
+    return shutil.which(program, path=os.pathsep.join(folders)) is not None
 
 
 def _passwd(private: Path) -> None:

@@ -476,3 +476,21 @@ def test_a_build_is_kept_for_the_runs_that_follow(tmp_path: Path) -> None:
     kept = tmp_path / "kept"
     run_program([sys.executable, "prog.py"], (), FAST, tmp_path / "submission", keep=kept)
     assert sorted(p.name for p in kept.iterdir()) == ["made", "prog.py"]
+
+
+@pytest.mark.parametrize("words", [
+    ["assignment", "check", "comp3608", "--strict", "--", "python3", "ConnectFour.py"],
+    ["tournament", "connect4", "--strict", "--agent", "course:comp3608:python3 x.py",
+     "--agent", "random", "--games", "2", "--db", "never.sqlite"],
+])
+def test_strict_refuses_an_incomplete_sandbox_in_one_line(words: list[str],
+                                                          tmp_path: Path) -> None:
+    (tmp_path / "x.py").write_text("print(3)\n")
+    done = subprocess.run([sys.executable, "-m", "zerosum", *words], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path,
+                          env={**os.environ, "ZEROSUM_SANDBOX": "limits"})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("zerosum: error: --strict: this system's sandbox (limits) "
+                                  "does not enforce the network; ")
+    assert done.stderr.endswith(": not run\n") and done.stderr.count("\n") == 1
+    assert not (tmp_path / "never.sqlite").exists()

@@ -632,6 +632,8 @@ def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: s
                     proc.stdin.close()  # type: ignore[union-attr]
                 continue
             chunk = _read_some(fd)
+            if chunk is None:
+                continue
             if not chunk:
                 sel.unregister(fd)
                 continue
@@ -684,11 +686,12 @@ def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: s
                seconds, timed_out, attempts=attempts, unenforced=unenforced, stopped=stopped)
 
 
-def _read_some(fd: int) -> bytes:
+def _read_some(fd: int) -> bytes | None:
+    """What the pipe holds now; b"" at its end; None when it holds nothing yet."""
     try:
         return os.read(fd, 1 << 16)
     except BlockingIOError:
-        return b""
+        return None
     except OSError:
         return b""
 
@@ -770,7 +773,7 @@ class Session:
         if self.status_fd is not None:
             with contextlib.suppress(OSError):
                 os.set_blocking(self.status_fd, False)
-                said = _read_some(self.status_fd)
+                said = _read_some(self.status_fd) or b""
         words = said.decode("ascii", "replace").split()
         try:
             status = int(words[1]) if len(words) >= 3 else self.proc.wait(wait)
@@ -795,7 +798,7 @@ class Session:
         if self.status_fd is not None and self.proc.returncode is not None:
             with contextlib.suppress(OSError):
                 os.set_blocking(self.status_fd, False)
-                words = _read_some(self.status_fd).decode("ascii", "replace").split()
+                words = (_read_some(self.status_fd) or b"").decode("ascii", "replace").split()
                 left = int(words[-1]) if len(words) >= 3 else 0
                 if left > 0:
                     attempts.append(f"left {left} process{'es' if left > 1 else ''} "

@@ -494,3 +494,12 @@ def test_strict_refuses_an_incomplete_sandbox_in_one_line(words: list[str],
                                   "does not enforce the network; ")
     assert done.stderr.endswith(": not run\n") and done.stderr.count("\n") == 1
     assert not (tmp_path / "never.sqlite").exists()
+
+
+def test_a_submission_holding_a_fifo_is_copied_without_it(tmp_path: Path) -> None:
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    os.mkfifo(folder / "trap")
+    (folder / "prog.py").write_text("import os\nprint(sorted(os.listdir('.')))\n")
+    run = run_program([sys.executable, "prog.py"], (), FAST, folder)
+    assert run.stdout == "['prog.py']\n"

@@ -318,7 +318,7 @@ class Place:
         if folder is None:
             self.here.mkdir()
         else:
-            shutil.copytree(folder, self.here, symlinks=True)
+            shutil.copytree(folder, self.here, symlinks=True, ignore=_special)
         self.mounts = {self.here}  # what the sandbox binds: their mount points are no leftovers
 
     def leftovers(self) -> list[str]:
@@ -567,14 +567,15 @@ def _copy_out(folder: Path, target: Path) -> None:
             with contextlib.suppress(OSError):
                 if not os.path.islink(os.path.join(top, name)):
                     os.chmod(os.path.join(top, name), 0o755)
-
-    def special(top: str, names: list[str]) -> set[str]:
-        return {n for n in names if not (os.path.islink(os.path.join(top, n))
-                                         or os.path.isdir(os.path.join(top, n))
-                                         or os.path.isfile(os.path.join(top, n)))}
-
     with contextlib.suppress(shutil.Error):
-        shutil.copytree(folder, target, symlinks=True, ignore=special)
+        shutil.copytree(folder, target, symlinks=True, ignore=_special)
+
+
+def _special(top: str, names: list[str]) -> set[str]:
+    """What a copy leaves out: all but files, folders and links (copying a FIFO blocks)."""
+    return {n for n in names if not (os.path.islink(os.path.join(top, n))
+                                     or os.path.isdir(os.path.join(top, n))
+                                     or os.path.isfile(os.path.join(top, n)))}
 
 
 def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: str) -> Run:

@@ -503,3 +503,20 @@ def test_a_submission_holding_a_fifo_is_copied_without_it(tmp_path: Path) -> Non
     (folder / "prog.py").write_text("import os\nprint(sorted(os.listdir('.')))\n")
     run = run_program([sys.executable, "prog.py"], (), FAST, folder)
     assert run.stdout == "['prog.py']\n"
+
+
+def test_the_cgroups_of_a_killed_caller_are_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum import sandbox
+
+    if os.geteuid() != 0 or containment().mode == "limits":
+        pytest.skip("pids cgroups are made as root only")
+    pid = subprocess.Popen(["true"])  # a process that is gone
+    pid.wait()
+    stale = sandbox.PIDS_CGROUP / f"zerosum-{pid.pid}-1"
+    try:
+        stale.mkdir()
+    except OSError:
+        pytest.skip("no pids cgroup here")
+    monkeypatch.setattr(sandbox._Cgroup, "count", 0)  # as in a fresh process
+    assert run_program(["/bin/true"]).status == 0
+    assert not stale.exists()

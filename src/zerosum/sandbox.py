@@ -424,6 +424,8 @@ class _Cgroup:
     count = 0
 
     def __init__(self, processes: int) -> None:
+        if _Cgroup.count == 0:
+            _sweep_cgroups()
         _Cgroup.count += 1
         self.path: Path | None = PIDS_CGROUP / f"zerosum-{os.getpid()}-{_Cgroup.count}"
         try:
@@ -454,6 +456,17 @@ class _Cgroup:
                 return
             except OSError:
                 time.sleep(0.01)
+
+
+def _sweep_cgroups() -> None:
+    """Remove the empty cgroups of zerosum processes that are gone (killed, say, before
+    they could remove their own)."""
+    with contextlib.suppress(OSError):
+        for path in PIDS_CGROUP.glob("zerosum-*-*"):
+            owner = path.name.split("-")[1]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                with contextlib.suppress(OSError):
+                    path.rmdir()
 
 
 def _limit(limits: Limits, cgroup: _Cgroup | None, status_w: int | None) -> None:

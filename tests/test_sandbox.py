@@ -450,3 +450,73 @@ def test_an_engines_attempts_are_said_with_its_game(tmp_path: Path) -> None:
     assert result.fault is None
     assert result.reason.endswith(f"; {shown(spec, 40)} left 1 process running (killed)")
     assert processes_running("308.5") == []
+
+
+def test_cpu_time_is_limited(tmp_path: Path) -> None:
+    run = python(tmp_path, "while True:\n    pass\n", limits=Limits(seconds=60, cpu_seconds=1))
+    assert not run.timed_out and run.status in (-24, -9)  # SIGXCPU, then SIGKILL
+    signal = "SIGXCPU" if run.status == -24 else "SIGKILL"
+    assert failure(run, 60) == ("crash", f"killed by signal {signal}")
+
+
+def test_a_build_is_kept_for_the_runs_that_follow(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "main.c").write_text("#include <stdio.h>\nint main(void){puts(\"built\");}\n")
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        pytest.skip("no C compiler here")
+    build = tmp_path / "build"
+    run = run_program([compiler, "-o", "main", "main.c"], (), FAST, source, keep=build)
+    assert (run.status, run.files) == (0, ["main"])
+    assert sorted(p.name for p in build.iterdir()) == ["main", "main.c"]
+    assert run_program(["./main"], (), FAST, build).stdout == "built\n"
+    # what a program leaves that is no file (a FIFO) is not kept
+    run = python(tmp_path, "import os\nos.mkfifo('pipe')\nopen('made', 'w').write('x')\n")
+    kept = tmp_path / "kept"
+    run_program([sys.executable, "prog.py"], (), FAST, tmp_path / "submission", keep=kept)
+    assert sorted(p.name for p in kept.iterdir()) == ["made", "prog.py"]
+
+
+@pytest.mark.parametrize("words", [
+    ["assignment", "check", "comp3608", "--strict", "--", "python3", "ConnectFour.py"],
+    ["tournament", "connect4", "--strict", "--agent", "course:comp3608:python3 x.py",
+     "--agent", "random", "--games", "2", "--db", "never.sqlite"],
+])
+def test_strict_refuses_an_incomplete_sandbox_in_one_line(words: list[str],
+                                                          tmp_path: Path) -> None:
+    (tmp_path / "x.py").write_text("print(3)\n")
+    done = subprocess.run([sys.executable, "-m", "zerosum", *words], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path,
+                          env={**os.environ, "ZEROSUM_SANDBOX": "limits"})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("zerosum: error: --strict: this system's sandbox (limits) "
+                                  "does not enforce the network; ")
+    assert done.stderr.endswith(": not run\n") and done.stderr.count("\n") == 1
+    assert not (tmp_path / "never.sqlite").exists()
+
+
+def test_a_submission_holding_a_fifo_is_copied_without_it(tmp_path: Path) -> None:
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    os.mkfifo(folder / "trap")
+    (folder / "prog.py").write_text("import os\nprint(sorted(os.listdir('.')))\n")
+    run = run_program([sys.executable, "prog.py"], (), FAST, folder)
+    assert run.stdout == "['prog.py']\n"
+
+
+def test_the_cgroups_of_a_killed_caller_are_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum import sandbox
+
+    if os.geteuid() != 0 or containment().mode == "limits":
+        pytest.skip("pids cgroups are made as root only")
+    pid = subprocess.Popen(["true"])  # a process that is gone
+    pid.wait()
+    stale = sandbox.PIDS_CGROUP / f"zerosum-{pid.pid}-1"
+    try:
+        stale.mkdir()
+    except OSError:
+        pytest.skip("no pids cgroup here")
+    monkeypatch.setattr(sandbox._Cgroup, "count", 0)  # as in a fresh process
+    assert run_program(["/bin/true"]).status == 0
+    assert not stale.exists()

@@ -5,7 +5,7 @@ when the call ends.
 The public API, used by zerosum.marker, zerosum.players.programs and the class commands:
 
     run_program(command, args=(), limits=Limits(), folder=None, stdin="",
-                inputs=(), outputs=()) -> Run
+                inputs=(), outputs=(), keep=None) -> Run
 
 runs `command + args` once in a fresh copy of `folder` (None: an empty folder) with the
 `inputs` (name, text) written into it, and returns a `Run`: `status` (exit status; a
@@ -16,10 +16,12 @@ it did not), `files` (what else it left in its folder), `attempts` (what it trie
 the sandbox stopped or undid, one phrase each: "left 1 process running (killed)",
 "wrote /tmp/x (its private /tmp, discarded)", "printed more than 1 MB (stopped)") and
 `unenforced` (what this system could not enforce, one phrase each; empty when all of it
-was). `failure(run, seconds)` says in words why a run gave no answer. `Session` keeps one
-program running for a whole game (a UGI engine) in the same sandbox; `containment()`
-says how this system contains programs, and `refuse_unless_contained()` is what
-`--strict` calls.
+was), `stopped` (why zerosum stopped it early, "" if it did not). With `keep` (a new
+folder), what the folder holds at the end is copied there first: a build's products,
+for the runs that follow. `failure(run, seconds)` says in words why a run gave no
+answer. `Session` keeps one program running for a whole game (a UGI engine) in the
+same sandbox; `containment()` says how this system contains programs, and
+`refuse_unless_contained()` is what `--strict` calls.
 
 How a call is contained, the strongest way the system offers (`containment().mode`):
 
@@ -258,8 +260,14 @@ def _visible(command: Sequence[str], here: Path) -> tuple[list[str], list[str]]:
     """The command as the sandbox runs it, and the paths outside the program's folder it
     must see read-only: each word naming an existing file or folder by an absolute path,
     and an interpreter installed outside the system's folders with its installation (a
-    Python of pyenv: the folder above its bin/). A word of the folder stays as it is."""
+    Python of pyenv, a JDK in /opt: the folder above its bin/), by its path or found on
+    the PATH where the system's folders do not have it. A word of the folder stays as
+    it is."""
     words, visible = list(command), []
+    if words and os.sep not in words[0] and not _on_system_path(words[0]):
+        found = shutil.which(words[0])  # a program only the caller's PATH finds (/opt/jdk)
+        if found is not None:
+            words[0] = os.path.realpath(found)
     for number, word in enumerate(words):
         if not os.path.isabs(word) or not os.path.exists(word):
             continue
@@ -275,6 +283,14 @@ def _visible(command: Sequence[str], here: Path) -> tuple[list[str], list[str]]:
         visible.append(real)
         words[number] = real
     return words, sorted(set(visible))
+
+
+def _on_system_path(program: str) -> bool:
+    """Does the PATH's part inside the system's folders (what the sandbox shows) hold
+    `program`?"""
+    folders = [d for d in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
+               if any(Path(d).is_relative_to(s) for s in SYSTEM)]
+    return shutil.which(program, path=os.pathsep.join(folders)) is not None
 
 
 def _passwd(private: Path) -> None:
@@ -302,7 +318,7 @@ class Place:
         if folder is None:
             self.here.mkdir()
         else:
-            shutil.copytree(folder, self.here, symlinks=True)
+            shutil.copytree(folder, self.here, symlinks=True, ignore=_special)
         self.mounts = {self.here}  # what the sandbox binds: their mount points are no leftovers
 
     def leftovers(self) -> list[str]:
@@ -408,6 +424,8 @@ class _Cgroup:
     count = 0
 
     def __init__(self, processes: int) -> None:
+        if _Cgroup.count == 0:
+            _sweep_cgroups()
         _Cgroup.count += 1
         self.path: Path | None = PIDS_CGROUP / f"zerosum-{os.getpid()}-{_Cgroup.count}"
         try:
@@ -438,6 +456,17 @@ class _Cgroup:
                 return
             except OSError:
                 time.sleep(0.01)
+
+
+def _sweep_cgroups() -> None:
+    """Remove the empty cgroups of zerosum processes that are gone (killed, say, before
+    they could remove their own)."""
+    with contextlib.suppress(OSError):
+        for path in PIDS_CGROUP.glob("zerosum-*-*"):
+            owner = path.name.split("-")[1]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                with contextlib.suppress(OSError):
+                    path.rmdir()
 
 
 def _limit(limits: Limits, cgroup: _Cgroup | None, status_w: int | None) -> None:
@@ -521,12 +550,15 @@ def _end(proc: subprocess.Popen[Any]) -> None:
 
 def run_program(command: Sequence[str], args: Sequence[str] = (), limits: Limits = Limits(),
                 folder: Path | None = None, stdin: str = "",
-                inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = ()) -> Run:
+                inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = (),
+                keep: Path | None = None) -> Run:
     """Run `command + args` contained, in a fresh copy of `folder` (the submission's
     files; None: an empty folder), with the case's `inputs` (name, text) written into it,
     and read back the `outputs` it is to write (None for one it did not write); the
-    folder is removed afterwards. A program that cannot be started is a Run with status
-    127 and the reason on stderr, as a shell reports it."""
+    folder is removed afterwards, after its files are copied to `keep` (a new folder:
+    what a build made; links kept as links, FIFOs and devices left out). A program that
+    cannot be started is a Run with status 127 and the reason on stderr, as a shell
+    reports it."""
     with place(folder) as p:
         for name, text in inputs:
             (p.here / name).write_text(text, encoding="utf-8", newline="")
@@ -535,7 +567,28 @@ def run_program(command: Sequence[str], args: Sequence[str] = (), limits: Limits
         run.outputs = {name: _read(p.here / name, p.here) for name in outputs}
         run.files = sorted(set(_listing(p.here)) - before - set(outputs))
         run.attempts += p.leftovers()
+        if keep is not None:
+            _copy_out(p.here, keep)
         return run
+
+
+def _copy_out(folder: Path, target: Path) -> None:
+    """The regular files, folders and links of `folder`, copied to the new `target`
+    (what the program made unreadable is made readable first; nothing is followed)."""
+    for top, dirs, _ in os.walk(folder, followlinks=False):
+        for name in dirs:
+            with contextlib.suppress(OSError):
+                if not os.path.islink(os.path.join(top, name)):
+                    os.chmod(os.path.join(top, name), 0o755)
+    with contextlib.suppress(shutil.Error):
+        shutil.copytree(folder, target, symlinks=True, ignore=_special)
+
+
+def _special(top: str, names: list[str]) -> set[str]:
+    """What a copy leaves out: all but files, folders and links (copying a FIFO blocks)."""
+    return {n for n in names if not (os.path.islink(os.path.join(top, n))
+                                     or os.path.isdir(os.path.join(top, n))
+                                     or os.path.isfile(os.path.join(top, n)))}
 
 
 def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: str) -> Run:
@@ -593,6 +646,8 @@ def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: s
                     proc.stdin.close()  # type: ignore[union-attr]
                 continue
             chunk = _read_some(fd)
+            if chunk is None:
+                continue
             if not chunk:
                 sel.unregister(fd)
                 continue
@@ -645,11 +700,12 @@ def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: s
                seconds, timed_out, attempts=attempts, unenforced=unenforced, stopped=stopped)
 
 
-def _read_some(fd: int) -> bytes:
+def _read_some(fd: int) -> bytes | None:
+    """What the pipe holds now; b"" at its end; None when it holds nothing yet."""
     try:
         return os.read(fd, 1 << 16)
     except BlockingIOError:
-        return b""
+        return None
     except OSError:
         return b""
 
@@ -731,7 +787,7 @@ class Session:
         if self.status_fd is not None:
             with contextlib.suppress(OSError):
                 os.set_blocking(self.status_fd, False)
-                said = _read_some(self.status_fd)
+                said = _read_some(self.status_fd) or b""
         words = said.decode("ascii", "replace").split()
         try:
             status = int(words[1]) if len(words) >= 3 else self.proc.wait(wait)
@@ -756,7 +812,7 @@ class Session:
         if self.status_fd is not None and self.proc.returncode is not None:
             with contextlib.suppress(OSError):
                 os.set_blocking(self.status_fd, False)
-                words = _read_some(self.status_fd).decode("ascii", "replace").split()
+                words = (_read_some(self.status_fd) or b"").decode("ascii", "replace").split()
                 left = int(words[-1]) if len(words) >= 3 else 0
                 if left > 0:
                     attempts.append(f"left {left} process{'es' if left > 1 else ''} "

@@ -16,7 +16,7 @@ import pytest
 
 from zerosum.cli import main
 from zerosum.marker.cases import COMP3608
-from zerosum.marker.check import check
+from zerosum.marker.check import check, strays
 from zerosum.marker.sandbox import Limits, can_cut_network, run_program
 
 SUBMISSIONS = Path(__file__).resolve().parent / "data" / "submissions" / "comp3608"
@@ -43,6 +43,30 @@ def test_a_correct_python_submission_gets_full_marks(capsys: pytest.CaptureFixtu
     assert "  alpha-beta (A)       3/3   passed   40.0 of 40\n" in out
     assert "  tournament call      2/2   passed   20.0 of 20\n" in out
     assert "  total                          100.0 of 100\n" in out
+
+
+def two_files(folder: Path) -> Path:
+    """The example submission split in two: ConnectFour.py imports the search, so that
+    Python writes its bytecode cache (__pycache__) where it runs."""
+    folder.mkdir()
+    shutil.copy(SUBMISSIONS / "ConnectFour.py", folder / "search.py")
+    (folder / "ConnectFour.py").write_text("import search  # runs the program\n")
+    return folder
+
+
+def test_bytecode_caches_are_not_files_the_program_wrote(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    folder = two_files(tmp_path / "submission")
+    run = run_program(PYTHON, [".......," * 5 + ".......", "red", "M", "1"],
+                      Limits(seconds=30), folder)
+    assert run.status == 0 and run.stdout == "0\n8\n"  # as the reference answers
+    assert run.files[0] == "__pycache__" and run.files[1].startswith("__pycache__/search.")
+    assert strays([*run.files, "Helper.class", "notes.txt"]) == ["notes.txt"]
+    code, out, _ = marks(capsys, "comp3608", "--cases", "5", "--dir", str(folder), *SLACK,
+                         "--", *PYTHON)
+    assert code == 0 and "  total                          100.0 of 100\n" in out, out
 
 
 def test_wrong_node_counts_show_the_case_and_a_diff(capsys: pytest.CaptureFixture[str]) -> None:
@@ -220,7 +244,9 @@ def test_the_wumpus_checker_is_marked_per_answer(capsys: pytest.CaptureFixture[s
 
 
 def test_the_reference_programs_exported_mark_themselves_full(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # caches are written
     for name, program, cases in (("uta-logic", "check_true_false.py", "4"),
                                  ("uta-maxconnect4", "maxconnect4.py", "2")):
         assert main(["assignment", "export", name, str(tmp_path / name)]) == 0
@@ -274,7 +300,9 @@ def test_nqueens_tables_are_marked_by_their_values(tmp_path: Path,
 
 
 def test_the_nqueens_reference_scripts_exported_mark_themselves_full(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
     assert main(["assignment", "export", "cmpt317", str(tmp_path / "a4")]) == 0
     code, out, _ = marks(capsys, "cmpt317", "--cases", "7", "--dir", str(tmp_path / "a4"),
                          *SLACK, "--", sys.executable, "a4q{q}.py")

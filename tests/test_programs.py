@@ -80,6 +80,21 @@ def test_the_course_call_gives_the_programs_column() -> None:
     assert player.choose(game, state).action == 2
 
 
+def test_a_two_file_program_plays_though_python_writes_its_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # __pycache__ is written
+    shutil.copy(COMP3608 / "ConnectFour.py", tmp_path / "search.py")
+    (tmp_path / "ConnectFour.py").write_text("import search  # runs the program\n")
+    spec = get_game("connect4")
+    game = spec.create()
+    player = player_from_spec(spec, f"course:comp3608,time=20,dir={tmp_path}:"
+                                    f"{sys.executable} ConnectFour.py")
+    state = game.initial_state()
+    for column in (3, 3, 2):
+        state = game.result(state, column)
+    assert player.choose(game, state).action == 2  # as the one-file program answers
+
+
 @pytest.mark.parametrize(("fault", "why"), [
     ("garbage", "printed 'Thinking... the best column is probably the middle one!', not a "
                 "column 0-6"),

@@ -41,6 +41,7 @@ from typing import Any
 from zerosum.convert import MAX_SECONDS, parse_float, shown
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
+from zerosum.marker.check import strays
 from zerosum.marker.sandbox import Limits, Run, Session, failure, run_program
 from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move, pass_turn
 from zerosum.players.agents import ComputerAgent
@@ -153,8 +154,9 @@ def check_run(run: Run, seconds: float) -> None:
     failed = failure(run, seconds)
     if failed is not None:
         raise ProgramFault(failed[1] if failed[0] == "timeout" else f"crashed: {failed[1]}")
-    if run.files:
-        raise ProgramFault(f"wrote files, which the course forbids: {', '.join(run.files[:3])}")
+    left = strays(run.files)
+    if left:
+        raise ProgramFault(f"wrote files, which the course forbids: {', '.join(left[:3])}")
 
 
 class CourseConnect4(ProgramPlayer):

@@ -56,6 +56,20 @@ class Outcome:
         return "\n".join(lines)
 
 
+# What a course's language writes by itself where a program runs: Python's bytecode
+# caches (unless PYTHONDONTWRITEBYTECODE is set), Java's classes after a build. Not the
+# program's doing, so not "files written in its folder".
+LANGUAGE_DIRS = ("__pycache__",)
+LANGUAGE_SUFFIXES = (".pyc", ".class")
+
+
+def strays(files: Sequence[str]) -> list[str]:
+    """The files a program left in its folder, less what its language writes by itself."""
+    return [f for f in files
+            if not any(part in LANGUAGE_DIRS for part in Path(f).parts)
+            and not f.endswith(LANGUAGE_SUFFIXES)]
+
+
 def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
     failed = failure(run, seconds)
     if failed is not None:
@@ -63,8 +77,9 @@ def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
     wrong = case.judge(case, run.stdout, run.outputs)
     if wrong is not None:
         return "wrong", wrong
-    if run.files:
-        return "wrong", f"wrote files in its folder: {', '.join(run.files[:5])}"
+    left = strays(run.files)
+    if left:
+        return "wrong", f"wrote files in its folder: {', '.join(left[:5])}"
     return "pass", ""
 
 

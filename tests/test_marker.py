@@ -81,7 +81,11 @@ def test_wrong_node_counts_show_the_case_and_a_diff(capsys: pytest.CaptureFixtur
     assert first[2:] == ["  --- expected standard output", "  +++ got standard output",
                          "  @@ -1,2 +1,2 @@", "   0",
                          "  -186", "  +187"]
-    assert "  minimax (M)          0/3   passed    0.0 of 40\n" in out
+    # 4 cases: the tournament call, which the first 4 of seed 1 miss, takes the place
+    # of the last minimax case (every part gets a case).
+    assert "  minimax (M)          0/2   passed    0.0 of 40\n" in out
+    assert "  tournament call      1/1   passed   20.0 of 20\n" in out
+    assert "  total                           20.0 of 100\n" in out
 
 
 @pytest.mark.parametrize(("fault", "verdict"), [
@@ -136,13 +140,54 @@ def test_reports_for_course_tooling(tmp_path: Path, capsys: pytest.CaptureFixtur
                       "--dir", str(SUBMISSIONS), *SLACK, "--", *PYTHON, "--fault", "nodes")
     assert code == 1
     report = json.loads(out)
-    assert report["parts"]["minimax (M)"] == {"passed": 0, "cases": 2, "marks": 0.0,
-                                              "out_of": 40.0}
-    assert [c["verdict"] for c in report["cases"]] == ["wrong", "wrong", "wrong"]
+    # --cases 3: one case for each of the three parts.
+    assert report["parts"] == {
+        "minimax (M)": {"passed": 0, "cases": 1, "marks": 0.0, "out_of": 40.0},
+        "alpha-beta (A)": {"passed": 0, "cases": 1, "marks": 0.0, "out_of": 40.0},
+        "tournament call": {"passed": 1, "cases": 1, "marks": 20.0, "out_of": 20.0}}
+    assert report["total"] == 20.0
+    assert [c["verdict"] for c in report["cases"]] == ["wrong", "wrong", "pass"]
     assert report["cases"][0]["expected"] == "0\n186\n" and report["cases"][0]["got"] == "0\n187\n"
     suite = ET.parse(junit).getroot()
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "3", "0")
-    assert len(suite.findall("testcase/failure")) == 3
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "2", "0")
+    assert len(suite.findall("testcase/failure")) == 2
+
+
+def test_fewer_cases_than_parts_scale_the_marks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = marks(capsys, "comp3608", "--cases", "2", "--dir", str(SUBMISSIONS), *SLACK,
+                         "--", *PYTHON)
+    assert code == 0
+    assert "  tournament call      no case     not checked (of 20)\n" in out
+    assert "  total                          100.0 of 100\n" in out
+    assert "  note: 1 of 3 parts had no case (--cases 2); the total is of the parts checked, " \
+           "scaled to 100: give --cases 3 or more for every part\n" in out
+    code, out, _ = marks(capsys, "comp3608", "--cases", "2", "--dir", str(SUBMISSIONS), *SLACK,
+                         "--", *PYTHON, "--fault", "nodes")
+    assert code == 1 and "  total                            0.0 of 100\n" in out
+
+
+COLOURS = """import sys
+sys.stdout.write("\\x1b[31m" + "x" * 1_000_000 + "\\x1b[0m\\x00\\n")
+"""
+
+
+def test_control_characters_and_a_huge_line_keep_the_reports_valid(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "colours.py").write_text(COLOURS)
+    junit = tmp_path / "marks.xml"
+    code, out, _ = marks(capsys, "comp3608", "--cases", "1", "--junit", str(junit), "--dir",
+                         str(tmp_path), *SLACK, "--", sys.executable, "colours.py")
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first == ("case 1 (alpha-beta (A)): wrong: line 1: expected '0', got '\\x1b[31m"
+                     + "x" * 195 + "'… (999810 more)")
+    # The diff: 2000 characters kept, the ESC shown as an escape, the line clipped.
+    assert "  +\\x1b[31m" + "x" * 192 + "… (1803 more)\n" in out
+    suite = ET.parse(junit).getroot()  # well-formed, the ESC and NUL shown as escapes
+    failure = suite.find("testcase/failure")
+    assert failure is not None and failure.text is not None
+    assert failure.get("message") == first.split(": wrong: ")[1]
+    assert "+\\x1b[31m" + "x" * 192 + "… (1803 more)" in failure.text
 
 
 def test_the_cases_are_the_same_for_the_same_seed() -> None:
@@ -228,8 +273,9 @@ def test_max_connect4_one_move_files_and_scores(capsys: pytest.CaptureFixture[st
     assert "  --- expected output.txt\n  +++ got output.txt\n" in out
     code, out, _ = marks(capsys, "uta-maxconnect4", "--cases", "1", "--dir", str(UTA), *SLACK,
                          "--", sys.executable, "maxconnect4.py", "--fault", "quiet")
+    # It prints the boards (their digits hold 0 0 0 0) but no line saying the score.
     assert out.startswith("case 1 (one-move): wrong: the scores before (0-0) and after "
-                          "(0-0) are not printed, in that order\n")
+                          "(0-0) are not printed, in that order, on lines saying score\n")
 
 
 def test_the_wumpus_checker_is_marked_per_answer(capsys: pytest.CaptureFixture[str]) -> None:

@@ -406,7 +406,7 @@ def check_parser() -> Parser:
 def run_check(words: list[str]) -> int:
     from zerosum.fileio import check_writable, write_atomic
     from zerosum.marker.cases import MARKINGS
-    from zerosum.marker.check import check, report_json, report_junit, report_text
+    from zerosum.marker.check import check, full_marks, report_json, report_junit, report_text
     from zerosum.marker.sandbox import Limits, folder_size
 
     # Everything after the first -- is the program's command, options and all.
@@ -447,7 +447,7 @@ def run_check(words: list[str]) -> int:
         write_atomic(Path(opts.junit), report_junit(marking, command, outcomes))
     report = report_json if opts.json else report_text
     sys.stdout.write(report(marking, command, outcomes, opts.seed))
-    return 0 if all(o.passed for o in outcomes) else 1
+    return 0 if full_marks(marking, outcomes) else 1
 
 
 def run(args: argparse.Namespace) -> int:

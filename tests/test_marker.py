@@ -69,6 +69,33 @@ def test_bytecode_caches_are_not_files_the_program_wrote(
     assert code == 0 and "  total                          100.0 of 100\n" in out, out
 
 
+def test_the_current_folder_is_checked_without_its_virtual_environment(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copy(SUBMISSIONS / "ConnectFour.py", tmp_path)
+    for venv in (".venv", "env"):  # a clone after `make setup`, a venv of another name
+        (tmp_path / venv / "lib").mkdir(parents=True)
+        (tmp_path / venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        with (tmp_path / venv / "lib" / "big").open("wb") as f:
+            f.truncate(60 << 20)  # 60 MB (sparse): over the limit of a submission
+    (tmp_path / ".venv" / "bin").mkdir()
+    (tmp_path / ".venv" / "bin" / "python").symlink_to(sys.executable)
+    monkeypatch.chdir(tmp_path)
+    # The interpreter named inside the virtual environment left out is reached there.
+    code, out, err = marks(capsys, "comp3608", "--cases", "3", *SLACK, "--",
+                           ".venv/bin/python", "ConnectFour.py")
+    assert code == 0 and "  total                          100.0 of 100\n" in out
+    assert err == "zerosum: each case gets a copy of the current folder without .venv, env " \
+                  "(hidden entries, caches and virtual environments are no part of a " \
+                  "submission)\n"
+    with (tmp_path / "data.bin").open("wb") as f:
+        f.truncate(60 << 20)  # the submission's own: too big to copy for every case
+    code, out, err = marks(capsys, "comp3608", "--cases", "3", *SLACK, "--", *PYTHON)
+    assert (code, out) == (2, "")
+    assert err == "zerosum: error: the current folder: more than 50 MB: is it the " \
+                  "submission's folder? (give it with --dir FOLDER)\n"
+
+
 def test_wrong_node_counts_show_the_case_and_a_diff(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = marks(capsys, "comp3608", "--cases", "4", "--dir", str(SUBMISSIONS), *SLACK,
                       "--", *PYTHON, "--fault", "nodes")

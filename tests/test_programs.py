@@ -54,6 +54,8 @@ def test_a_spec_is_kind_settings_and_command() -> None:
     ("course:comp3608,depth=3:python3", "'depth=3' is unknown (settings: time, dir)"),
     ("course:comp3608,time=0:python3", "time must be"),
     ("ugi:no-such-program-here", "no program 'no-such-program-here' on the PATH"),
+    ("ugi,time=1,depth=3:python3", "ugi: give one of time, depth and nodes, not time and "
+     "depth"),
     ("course:comp3608,dir=/nonexistent:python3", "dir '/nonexistent': no such folder"),
     ("course:maxconnect4:python3", "player 'course:maxconnect4:python3': "
      "course:maxconnect4 does not play connect4"),

@@ -41,7 +41,7 @@ from typing import Any
 from zerosum.convert import MAX_SECONDS, parse_float, shown
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
-from zerosum.marker.check import strays
+from zerosum.marker.byproducts import strays
 from zerosum.marker.sandbox import Limits, Run, Session, failure, run_program
 from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move, pass_turn
 from zerosum.players.agents import ComputerAgent
@@ -324,19 +324,12 @@ class UgiPlayer(ProgramPlayer):
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
-        from zerosum.ugi import read_bestmove, read_info
+        from zerosum.ugi import go_command, read_bestmove, read_info
 
         limit = limit or self.limit
         position = self.moves_to(game, state)
         self.started()
         self.send(position)
-        go = ["go"]
-        if limit.seconds is not None:
-            go += ["movetime", str(max(1, round(limit.seconds * 1000)))]
-        if limit.depth is not None:
-            go += ["depth", str(limit.depth)]
-        if limit.nodes is not None:
-            go += ["nodes", str(limit.nodes)]
         infos: list[Info] = []
 
         def heard(line: str) -> None:
@@ -350,7 +343,7 @@ class UgiPlayer(ProgramPlayer):
                     on_info(info)
 
         t0 = time.perf_counter()
-        self.send(" ".join(go))
+        self.send(go_command(limit))
         line = self.until("bestmove", time.monotonic() + self.timeout,
                           f"no bestmove within {self.timeout:g} s", heard)
         try:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from zerosum.marker.byproducts import strays
 from zerosum.marker.cases import Case, Marking, clip
 from zerosum.marker.sandbox import Limits, Run, failure, run_program
 
@@ -58,20 +59,6 @@ class Outcome:
                                       self.answer[:SHOWN_OUTPUT].splitlines()],
                                      f"expected {name}", f"got {name}", lineterm="")
         return "\n".join(lines)
-
-
-# What a course's language writes by itself where a program runs: Python's bytecode
-# caches (unless PYTHONDONTWRITEBYTECODE is set), Java's classes after a build. Not the
-# program's doing, so not "files written in its folder".
-LANGUAGE_DIRS = ("__pycache__",)
-LANGUAGE_SUFFIXES = (".pyc", ".class")
-
-
-def strays(files: Sequence[str]) -> list[str]:
-    """The files a program left in its folder, less what its language writes by itself."""
-    return [f for f in files
-            if not any(part in LANGUAGE_DIRS for part in Path(f).parts)
-            and not f.endswith(LANGUAGE_SUFFIXES)]
 
 
 def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:

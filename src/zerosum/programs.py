@@ -233,7 +233,7 @@ class UgiPlayer(ProgramPlayer):
     """An engine speaking UGI, started once a game (at its first move) and ended with it:
     `ugi`/`ugiok`, `isready`/`readyok`, `uginewgame`, then for each move `position
     startpos moves ...` (or `position fen` where the game has a position format) and
-    `go` with the limits set (`movetime`, `depth`, `nodes`). Its `info` lines give the
+    `go` with one kind of limit (`depth`, `nodes` or `movetime`). Its `info` lines give the
     move's figures. No `bestmove` within `timeout`, a move that is not legal, or the
     engine's end loses the game."""
 

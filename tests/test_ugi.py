@@ -71,6 +71,27 @@ def test_go_depth_reaches_that_depth_with_a_stepping_engine() -> None:
         ["info", "depth", "1"], ["info", "depth", "2"], ["bestmove", "4"]]
 
 
+@pytest.mark.parametrize(("line", "limit", "infinite"), [
+    ("go depth 4", Limit(depth=4), False),
+    ("go movetime 250", Limit(depth=6, seconds=0.25), False),
+    ("go nodes 500", Limit(depth=6, nodes=500), False),
+    # cutegames' clock, all four: X (p1) to move takes 1/20 of 1 s plus its 10 ms
+    ("go p1time 1000 p2time 2000 p1inc 10 p2inc 20", Limit(depth=6, seconds=0.06), False),
+    # ... at most half its time left
+    ("go p1time 30 p2time 2000 p1inc 100 p2inc 20", Limit(depth=6, seconds=0.015), False),
+    ("go infinite", Limit(depth=6), True),  # none of the player's time: until stop
+    ("go", Limit(depth=6, seconds=1.0), False),  # the player's own limit
+])
+def test_each_kind_of_go_and_the_players_own_limit(line: str, limit: Limit,
+                                                   infinite: bool) -> None:
+    spec = get_game("tictactoe")
+    ugi = UgiEngine("test", spec.create, agent_from_spec(spec, "alphabeta").analyse,
+                    io.StringIO(), own=Limit(depth=6, seconds=1.0))
+    got, endless = ugi.limit(line.split()[1:])
+    assert (got.depth, got.nodes, endless) == (limit.depth, limit.nodes, infinite)
+    assert got.seconds == pytest.approx(limit.seconds)
+
+
 def test_go_infinite_answers_only_after_stop() -> None:
     ugi, out = engine("tictactoe", "iterative")
     ugi.handle("position startpos moves 1 4 2 5")

@@ -180,6 +180,17 @@ def test_reports_for_course_tooling(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert len(suite.findall("testcase/failure")) == 2
 
 
+@pytest.mark.parametrize("name", ["comp3608", "cs540", "uta-logic", "uta-maxconnect4"])
+def test_as_many_cases_as_parts_give_each_part_one(name: str) -> None:
+    from zerosum.marker.cases import MARKINGS
+    from zerosum.marker.check import spread
+
+    marking = MARKINGS[name]
+    for seed in (1, 2, 3):
+        cases = spread(marking, seed, len(marking.parts))
+        assert sorted(c.part for c in cases) == sorted(marking.parts), (seed, cases)
+
+
 def test_fewer_cases_than_parts_scale_the_marks(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = marks(capsys, "comp3608", "--cases", "2", "--dir", str(SUBMISSIONS), *SLACK,
                          "--", *PYTHON)

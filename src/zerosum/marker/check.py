@@ -52,7 +52,7 @@ class Outcome:
         if self.verdict != "wrong":
             return ""
         name = self.case.outputs[0] if self.case.outputs else "standard output"
-        # Each line clipped: a 1 MB line of garbage is quoted in part, its size said.
+        # Each line clipped (a 1 MB line of garbage is quoted in part, its size said),
         # and control characters (a program's colours) shown as escapes, not obeyed.
         lines = difflib.unified_diff([clip(line) for line in self.case.expected.splitlines()],
                                      [clip(xml_text(line)) for line in
@@ -105,23 +105,24 @@ def spread(marking: Marking, seed: int, count: int) -> list[Case]:
     longer run of the same seed, in place of the last case of the part with the most.
     (Fewer cases than parts: the marks are scaled to the parts checked, see `total`.)"""
     cases = marking.make_cases(random.Random(seed), count)
-    if count < len(marking.parts):
+    missing = [p for p in marking.parts if all(c.part != p for c in cases)]
+    if not missing or count < len(marking.parts):
         return cases
-    more = cases
+    longer = count
     for _ in range(SPREAD_TRIES):
-        missing = [p for p in marking.parts if all(c.part != p for c in cases)]
-        if not missing:
+        longer *= 2
+        more = marking.make_cases(random.Random(seed), longer)
+        firsts = [next((c for c in more if c.part == p), None) for p in missing]
+        found = [c for c in firsts if c is not None]
+        if len(found) == len(missing):
             break
-        found = {p: next((c for c in more if c.part == p), None) for p in missing}
-        if all(found.values()):
-            for case in found.values():
-                counts = {p: sum(c.part == p for c in cases) for p in marking.parts}
-                most = max(counts, key=lambda p: counts[p])
-                at = max(i for i, c in enumerate(cases) if c.part == most)
-                assert case is not None
-                cases = [*cases[:at], *cases[at + 1:], case]
-            break
-        more = marking.make_cases(random.Random(seed), 2 * len(more))
+    else:
+        return cases  # a part that never comes up: the marks are scaled instead
+    for case in found:
+        counts = {p: sum(c.part == p for c in cases) for p in marking.parts}
+        most = max(counts, key=lambda p: counts[p])
+        at = max(i for i, c in enumerate(cases) if c.part == most)
+        cases = [*cases[:at], *cases[at + 1:], case]
     return cases
 
 

@@ -145,6 +145,23 @@ def test_options_are_the_players_settings_and_setoption_changes_them() -> None:
         "bestmove 1"]
 
 
+def test_a_piped_session_reaches_the_depth_asked_before_its_input_ends() -> None:
+    # As cutegames' example session goes, the input ending after `go`: the search with
+    # a limit still finishes (a `go infinite` would be stopped).
+    lines = "ugi\nisready\nuginewgame\nposition startpos\nquery p1turn\ngo depth 4\n"
+    p = subprocess.run([sys.executable, "-m", "zerosum", "ugi", "connect4"], cwd=ROOT,
+                       input=lines, capture_output=True, text=True, timeout=60)
+    said = [line for line in re.sub(r" time \d+ ", " time T ", p.stdout).splitlines()
+            if not line.startswith("option ")]
+    assert (p.returncode, p.stderr) == (0, "")
+    assert said == ["id name zerosum engine", "id author zerosum", "ugiok", "readyok",
+                    "response true",
+                    "info depth 1 score cp 1 time T nodes 8 pv 4",
+                    "info depth 3 score cp 1 time T nodes 83 pv 4 4 4",
+                    "info depth 4 score cp 0 time T nodes 240 pv 4 4 4 4",
+                    "bestmove 4"]
+
+
 def test_a_finished_game_and_its_result() -> None:
     ugi, out = engine()
     assert talk(ugi, out, "position startpos moves 1 4 2 5 3", "query gameover",

@@ -105,6 +105,7 @@ class UgiEngine:
         self.stop = Stop()
         self.searched = threading.Event()  # the search's answer is in (bestmove may wait)
         self.released = threading.Event()  # `go infinite` may answer (stop, quit, ...)
+        self.infinite = False  # is the search `go infinite`?
 
     def say(self, line: str) -> None:
         with self.lock:
@@ -193,6 +194,7 @@ class UgiEngine:
     def go(self, args: list[str]) -> None:
         self.end_search()
         limit, infinite = self.limit(args)
+        self.infinite = infinite
         game, state = self.game, self.state
         analyse = self.analyse
         self.stop = stop = Stop()
@@ -281,6 +283,13 @@ class UgiEngine:
             return "cp 0"
         return f"cp {round(100 * mover / scale)}"
 
+    def finish_search(self) -> None:
+        """At the end of input: a search with a limit finishes and answers (a piped
+        `go depth 4` still reaches depth 4); `go infinite` is stopped."""
+        if self.search is not None and not self.infinite:
+            self.search.join()
+        self.end_search()
+
     def end_search(self) -> None:
         """Stop a running search and wait for its bestmove."""
         if self.search is not None:
@@ -304,7 +313,7 @@ def serve(engine: UgiEngine, inp: TextIO) -> int:
     for line in inp:
         if not engine.handle(line):
             return 0
-    engine.end_search()
+    engine.finish_search()
     return 0
 
 

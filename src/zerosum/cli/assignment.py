@@ -436,10 +436,18 @@ def submission(where: str | None, command: list[str]) -> Iterator[Path]:
           "(hidden entries, caches and virtual environments are no part of a submission)",
           file=sys.stderr)
     command[:] = reach_left_out(command, folder, leave_out)
-    with tempfile.TemporaryDirectory(prefix="zerosum-submission-") as tmp:
+    # Removed however the check ends (SIGTERM included): no copy is left behind.
+    with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="zerosum-submission-") as tmp:
         copy = Path(tmp) / "submission"
-        shutil.copytree(folder, copy, symlinks=True,
-                        ignore=lambda here, names: leave_out if Path(here) == folder else [])
+        try:
+            shutil.copytree(folder, copy, symlinks=True,
+                            ignore=lambda here, names: leave_out if Path(here) == folder
+                            else [])
+        except shutil.Error as e:  # the files it could not copy: (source, target, why)
+            source, _, why = e.args[0][0]
+            raise InputError(f"cannot copy {source}: {why}") from None
+        except OSError as e:
+            raise InputError(f"cannot copy {named}: {e.strerror or e}") from None
         yield copy
 
 

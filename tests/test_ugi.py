@@ -117,15 +117,15 @@ def test_a_search_cut_short_by_stop_claims_no_score() -> None:
 
 
 def test_options_are_the_players_settings_and_setoption_changes_them() -> None:
-    lines = ["ugi", "setoption name depth value 2", "position startpos moves 5", "go",
-             "setoption name depth value -1", "setoption name time value 0.5",
-             "setoption name depth value none", "go nodes 40", "quit"]
-    p = subprocess.run([sys.executable, "-m", "zerosum", "ugi", "tictactoe", "--player",
-                        "alphabeta:depth=3"], cwd=ROOT, input="\n".join(lines) + "\n",
-                       capture_output=True, text=True, timeout=60)
-    said = re.sub(r" time \d+ ", " time T ", p.stdout).splitlines()
-    assert (p.returncode, p.stderr) == (0, "")
-    assert said == [
+    from zerosum.cli.ugi import player_options, searcher
+
+    spec = get_game("tictactoe")
+    agent = searcher(spec, "alphabeta:depth=3", None)
+    options, configure = player_options(spec, "alphabeta:depth=3", agent, None)
+    out = io.StringIO()
+    ugi = UgiEngine(agent.name, spec.create, agent.analyse, out, None, agent.limit, options,
+                    configure)
+    assert talk(ugi, out, "ugi") == [
         "id name zerosum alphabeta:depth=3",
         "id author zerosum",
         "option name time type string default none",
@@ -133,16 +133,21 @@ def test_options_are_the_players_settings_and_setoption_changes_them() -> None:
         "option name nodes type string default none",
         "option name seed type string default none",
         "option name off type string default none",
-        "ugiok",
-        # depth 2: O's search after X took the centre
-        "info depth 2 seldepth 2 score cp -33 time T nodes 23 pv 1 3",  # as zerosum analyse
-        "bestmove 1",
+        "ugiok"]
+    said = talk(ugi, out, "setoption name depth value 2", "position startpos moves 5", "go")
+    # Depth 2: O's search after X took the centre, as `zerosum analyse` finds it.
+    assert re.fullmatch(r"info depth 2 seldepth 2 score cp -33 time \d+ nodes 23 pv 1 3",
+                        said[0]), said
+    assert said[1:] == ["bestmove 1"]
+    assert talk(ugi, out, "setoption name depth value -1", "setoption name time value 0.5",
+                "setoption name depth value none") == [
         "info string error: player 'alphabeta:depth=-1': depth must be a whole number "
-        "from 0 to 99, not '-1'",
-        # depth unset: the game's default depth (9) again, which 40 nodes do not reach
-        "info seldepth 8 time T nodes 41",
-        "info string stopped before the search finished",
-        "bestmove 1"]
+        "from 0 to 99, not '-1'"]
+    # Depth unset: the game's default (9) again, which a budget of 40 nodes cuts short.
+    said = talk(ugi, out, "go nodes 40")
+    assert re.fullmatch(r"info seldepth 8 time \d+ nodes 41", said[0]), said
+    assert said[1:] == ["info string stopped before the search finished", "bestmove 1"]
+    assert ugi.own == Limit(depth=9, seconds=0.5)
 
 
 def test_a_piped_session_reaches_the_depth_asked_before_its_input_ends() -> None:

@@ -16,7 +16,7 @@ from hostile import processes_running
 
 from zerosum.cli import main
 from zerosum.marker.cases import COMP3608
-from zerosum.marker.check import check
+from zerosum.marker.check import check, strays
 from zerosum.sandbox import Limits, can_cut_network, containment, failure, run_program
 
 SUBMISSIONS = Path(__file__).resolve().parent / "data" / "submissions" / "comp3608"
@@ -45,6 +45,57 @@ def test_a_correct_python_submission_gets_full_marks(capsys: pytest.CaptureFixtu
     assert "  total                          100.0 of 100\n" in out
 
 
+def two_files(folder: Path) -> Path:
+    """The example submission split in two: ConnectFour.py imports the search, so that
+    Python writes its bytecode cache (__pycache__) where it runs."""
+    folder.mkdir()
+    shutil.copy(SUBMISSIONS / "ConnectFour.py", folder / "search.py")
+    (folder / "ConnectFour.py").write_text("import search  # runs the program\n")
+    return folder
+
+
+def test_bytecode_caches_are_not_files_the_program_wrote(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    folder = two_files(tmp_path / "submission")
+    run = run_program(PYTHON, [".......," * 5 + ".......", "red", "M", "1"],
+                      Limits(seconds=30), folder)
+    assert run.status == 0 and run.stdout == "0\n8\n"  # as the reference answers
+    assert run.files[0] == "__pycache__" and run.files[1].startswith("__pycache__/search.")
+    assert strays([*run.files, "Helper.class", "notes.txt"]) == ["notes.txt"]
+    code, out, _ = marks(capsys, "comp3608", "--cases", "5", "--dir", str(folder), *SLACK,
+                         "--", *PYTHON)
+    assert code == 0 and "  total                          100.0 of 100\n" in out, out
+
+
+def test_the_current_folder_is_checked_without_its_virtual_environment(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copy(SUBMISSIONS / "ConnectFour.py", tmp_path)
+    for venv in (".venv", "env"):  # a clone after `make setup`, a venv of another name
+        (tmp_path / venv / "lib").mkdir(parents=True)
+        (tmp_path / venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        with (tmp_path / venv / "lib" / "big").open("wb") as f:
+            f.truncate(60 << 20)  # 60 MB (sparse): over the limit of a submission
+    (tmp_path / ".venv" / "bin").mkdir()
+    (tmp_path / ".venv" / "bin" / "python").symlink_to(sys.executable)
+    monkeypatch.chdir(tmp_path)
+    # The interpreter named inside the virtual environment left out is reached there.
+    code, out, err = marks(capsys, "comp3608", "--cases", "3", *SLACK, "--",
+                           ".venv/bin/python", "ConnectFour.py")
+    assert code == 0 and "  total                          100.0 of 100\n" in out
+    assert err == "zerosum: each case gets a copy of the current folder without .venv, env " \
+                  "(hidden entries, caches and virtual environments are no part of a " \
+                  "submission)\n"
+    with (tmp_path / "data.bin").open("wb") as f:
+        f.truncate(60 << 20)  # the submission's own: too big to copy for every case
+    code, out, err = marks(capsys, "comp3608", "--cases", "3", *SLACK, "--", *PYTHON)
+    assert (code, out) == (2, "")
+    assert err == "zerosum: error: the current folder: more than 50 MB: is it the " \
+                  "submission's folder? (give it with --dir FOLDER)\n"
+
+
 def test_wrong_node_counts_show_the_case_and_a_diff(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = marks(capsys, "comp3608", "--cases", "4", "--dir", str(SUBMISSIONS), *SLACK,
                       "--", *PYTHON, "--fault", "nodes")
@@ -57,7 +108,11 @@ def test_wrong_node_counts_show_the_case_and_a_diff(capsys: pytest.CaptureFixtur
     assert first[2:] == ["  --- expected standard output", "  +++ got standard output",
                          "  @@ -1,2 +1,2 @@", "   0",
                          "  -186", "  +187"]
-    assert "  minimax (M)          0/3   passed    0.0 of 40\n" in out
+    # 4 cases: the tournament call, which the first 4 of seed 1 miss, takes the place
+    # of the last minimax case (every part gets a case).
+    assert "  minimax (M)          0/2   passed    0.0 of 40\n" in out
+    assert "  tournament call      1/1   passed   20.0 of 20\n" in out
+    assert "  total                           20.0 of 100\n" in out
 
 
 @pytest.mark.parametrize(("fault", "verdict"), [
@@ -113,13 +168,65 @@ def test_reports_for_course_tooling(tmp_path: Path, capsys: pytest.CaptureFixtur
                       "--dir", str(SUBMISSIONS), *SLACK, "--", *PYTHON, "--fault", "nodes")
     assert code == 1
     report = json.loads(out)
-    assert report["parts"]["minimax (M)"] == {"passed": 0, "cases": 2, "marks": 0.0,
-                                              "out_of": 40.0}
-    assert [c["verdict"] for c in report["cases"]] == ["wrong", "wrong", "wrong"]
+    # --cases 3: one case for each of the three parts.
+    assert report["parts"] == {
+        "minimax (M)": {"passed": 0, "cases": 1, "marks": 0.0, "out_of": 40.0},
+        "alpha-beta (A)": {"passed": 0, "cases": 1, "marks": 0.0, "out_of": 40.0},
+        "tournament call": {"passed": 1, "cases": 1, "marks": 20.0, "out_of": 20.0}}
+    assert report["total"] == 20.0
+    assert [c["verdict"] for c in report["cases"]] == ["wrong", "wrong", "pass"]
     assert report["cases"][0]["expected"] == "0\n186\n" and report["cases"][0]["got"] == "0\n187\n"
     suite = ET.parse(junit).getroot()
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "3", "0")
-    assert len(suite.findall("testcase/failure")) == 3
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "2", "0")
+    assert len(suite.findall("testcase/failure")) == 2
+
+
+@pytest.mark.parametrize("name", ["comp3608", "cs540", "uta-logic", "uta-maxconnect4"])
+def test_as_many_cases_as_parts_give_each_part_one(name: str) -> None:
+    from zerosum.marker.cases import MARKINGS
+    from zerosum.marker.check import spread
+
+    marking = MARKINGS[name]
+    for seed in (1, 2, 3):
+        cases = spread(marking, seed, len(marking.parts))
+        assert sorted(c.part for c in cases) == sorted(marking.parts), (seed, cases)
+
+
+def test_fewer_cases_than_parts_scale_the_marks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = marks(capsys, "comp3608", "--cases", "2", "--dir", str(SUBMISSIONS), *SLACK,
+                         "--", *PYTHON)
+    assert code == 0
+    assert "  tournament call      no case     not checked (of 20)\n" in out
+    assert "  total                          100.0 of 100\n" in out
+    assert "  note: 1 of 3 parts had no case (--cases 2); the total is of the parts checked, " \
+           "scaled to 100: give --cases 3 or more for every part\n" in out
+    code, out, _ = marks(capsys, "comp3608", "--cases", "2", "--dir", str(SUBMISSIONS), *SLACK,
+                         "--", *PYTHON, "--fault", "nodes")
+    assert code == 1 and "  total                            0.0 of 100\n" in out
+
+
+COLOURS = """import sys
+sys.stdout.write("\\x1b[31m" + "x" * 1_000_000 + "\\x1b[0m\\x00\\n")
+"""
+
+
+def test_control_characters_and_a_huge_line_keep_the_reports_valid(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "colours.py").write_text(COLOURS)
+    junit = tmp_path / "marks.xml"
+    code, out, _ = marks(capsys, "comp3608", "--cases", "1", "--junit", str(junit), "--dir",
+                         str(tmp_path), *SLACK, "--", sys.executable, "colours.py")
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first == ("case 1 (alpha-beta (A)): wrong: line 1: expected '0', got '\\x1b[31m"
+                     + "x" * 195 + "'… (999810 more)")
+    # The diff: 2000 characters kept, the ESC shown as an escape, the line clipped.
+    assert "  +\\x1b[31m" + "x" * 192 + "… (1803 more)\n" in out
+    suite = ET.parse(junit).getroot()  # well-formed, the ESC and NUL shown as escapes
+    failure = suite.find("testcase/failure")
+    assert failure is not None and failure.text is not None
+    assert failure.get("message") == first.split(": wrong: ")[1]
+    assert "+\\x1b[31m" + "x" * 192 + "… (1803 more)" in failure.text
 
 
 def test_the_cases_are_the_same_for_the_same_seed() -> None:
@@ -207,8 +314,9 @@ def test_max_connect4_one_move_files_and_scores(capsys: pytest.CaptureFixture[st
     assert "  --- expected output.txt\n  +++ got output.txt\n" in out
     code, out, _ = marks(capsys, "uta-maxconnect4", "--cases", "1", "--dir", str(UTA), *SLACK,
                          "--", sys.executable, "maxconnect4.py", "--fault", "quiet")
+    # It prints the boards (their digits hold 0 0 0 0) but no line saying the score.
     assert out.startswith("case 1 (one-move): wrong: the scores before (0-0) and after "
-                          "(0-0) are not printed, in that order\n")
+                          "(0-0) are not printed, in that order, on lines saying score\n")
 
 
 def test_the_wumpus_checker_is_marked_per_answer(capsys: pytest.CaptureFixture[str]) -> None:
@@ -223,7 +331,9 @@ def test_the_wumpus_checker_is_marked_per_answer(capsys: pytest.CaptureFixture[s
 
 
 def test_the_reference_programs_exported_mark_themselves_full(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # caches are written
     for name, program, cases in (("uta-logic", "check_true_false.py", "4"),
                                  ("uta-maxconnect4", "maxconnect4.py", "2")):
         assert main(["assignment", "export", name, str(tmp_path / name)]) == 0
@@ -277,7 +387,9 @@ def test_nqueens_tables_are_marked_by_their_values(tmp_path: Path,
 
 
 def test_the_nqueens_reference_scripts_exported_mark_themselves_full(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
     assert main(["assignment", "export", "cmpt317", str(tmp_path / "a4")]) == 0
     code, out, _ = marks(capsys, "cmpt317", "--cases", "7", "--dir", str(tmp_path / "a4"),
                          *SLACK, "--", sys.executable, "a4q{q}.py")

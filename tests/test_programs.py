@@ -65,6 +65,8 @@ def test_a_spec_is_kind_settings_and_command() -> None:
     ("course:comp3608,depth=3:python3", "'depth=3' is unknown (settings: time, dir)"),
     ("course:comp3608,time=0:python3", "time must be"),
     ("ugi:no-such-program-here", "no program 'no-such-program-here' on the PATH"),
+    ("ugi,time=1,depth=3:python3", "ugi: give one of time, depth and nodes, not time and "
+     "depth"),
     ("course:comp3608,dir=/nonexistent:python3", "dir '/nonexistent': no such folder"),
     ("course:maxconnect4:python3", "player 'course:maxconnect4:python3': "
      "course:maxconnect4 does not play connect4"),
@@ -89,6 +91,21 @@ def test_the_course_call_gives_the_programs_column() -> None:
     # Its depth-2 alpha-beta (the example submission's tournament call) blocks nothing
     # yet and takes the first best column.
     assert player.choose(game, state).action == 2
+
+
+def test_a_two_file_program_plays_though_python_writes_its_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # __pycache__ is written
+    shutil.copy(COMP3608 / "ConnectFour.py", tmp_path / "search.py")
+    (tmp_path / "ConnectFour.py").write_text("import search  # runs the program\n")
+    spec = get_game("connect4")
+    game = spec.create()
+    player = player_from_spec(spec, f"course:comp3608,time=20,dir={tmp_path}:"
+                                    f"{sys.executable} ConnectFour.py")
+    state = game.initial_state()
+    for column in (3, 3, 2):
+        state = game.result(state, column)
+    assert player.choose(game, state).action == 2  # as the one-file program answers
 
 
 @pytest.mark.parametrize(("fault", "why"), [

@@ -2,15 +2,20 @@
 drive over standard input and output.
 
 UGI is UCI's shape for any two-player game (as the cutegames match runner uses it): the
-driver sends `ugi` (answered `id ...` and `ugiok`), `isready` (`readyok`, at once, even
-during a search), `uginewgame`, `position startpos|fen TEXT [moves M...]`, `go` with a
-clock (`p1time`, `p2time`, `p1inc`, `p2inc` in ms), `movetime` (ms), `depth`, `nodes` or
-`infinite`, then `stop` or `quit`; and `query gameover|p1turn|result`, answered with
-`response ...`. A move `0000` among a position's moves (UCI's null move) is a lost turn:
-the side to move passes (a referee's forfeit of a move). While it searches the engine
-reports `info depth ... score ... nodes ... pv ...` lines and ends with `bestmove
-MOVE`. Moves are written in the game's own notation (`format_move`), positions in its
-position format where it has one.
+driver sends `ugi` (answered `id ...`, an `option ...` line for each of the player's
+settings, and `ugiok`), `setoption name NAME value VALUE`, `isready` (`readyok`, at once,
+even during a search), `uginewgame`, `position startpos|fen TEXT [moves M...]`, `go`
+with one kind of limit, as cutegames sends them: a clock (`p1time`, `p2time`, `p1inc`,
+`p2inc` in ms), `movetime` (ms), `depth` (plies: the search reaches exactly that depth),
+`nodes` or `infinite` (until `stop`: its bestmove waits for it), then `stop` or `quit`;
+and `query gameover|p1turn|result`, answered with `response ...`. A move `0000` among a
+position's moves (UCI's null move) is a lost turn: the side to move passes (a referee's
+forfeit of a move). While it searches the engine reports `info depth ... score ...
+nodes ... pv ...` lines and ends with
+`bestmove MOVE` (`bestmove 0000` when the game is over: no move). A search the stop cut
+short before any result reports the nodes it searched, no score. Moves are written in
+the game's own notation (`format_move`), positions in its position format where it has
+one.
 
 Scores are from the side to move's point of view: `score cp N` is an estimate in
 hundredths of a won game (of a point, in score games), `score mate N` a win (N > 0) or a
@@ -22,15 +27,16 @@ answered with `info string error: ...` and change nothing: an engine must never 
 its input.
 
 The driver's side (players/programs.py plays an engine of any language in a tournament)
-reads an engine's lines with `read_info` and `read_bestmove`, the inverses of what
-`UgiEngine` writes, under the same rules.
+sends `go_command` (one kind of limit) and reads an engine's lines with `read_info` and
+`read_bestmove`, the inverses of what `UgiEngine` writes, under the same rules.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from zerosum.convert import parse_int
@@ -40,12 +46,38 @@ from zerosum.result import Info, InfoSink, Limit, SearchResult
 from zerosum.running import Running
 from zerosum.stop import Stop
 
-NULL_MOVE = "0000"  # a passed turn among the moves of `position`
-
 DECIDED_CP = 100_000  # a proven win (or loss) whose distance is not known
 TIME_SHARE = 20  # of the clock's remaining time, one move's
 MIN_SECONDS = 0.01
 MAX_GO = 10**12  # the largest number `go` takes (ms, plies or nodes)
+# UCI's null move: bestmove's word for no move (the game is over), and among the moves of
+# `position` a lost turn
+NO_MOVE = "0000"
+CLOCK = ("p1time", "p2time", "p1inc", "p2inc")
+GO_NUMBERS = (*CLOCK, "movetime", "depth", "nodes")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setting the engine offers in its handshake: `option name NAME type spin default
+    D min LOW max HIGH` for a whole number in a range, else `type string default D`."""
+
+    name: str
+    default: str
+    low: int | None = None
+    high: int | None = None
+
+    def line(self) -> str:
+        if self.low is not None and self.high is not None:
+            return (f"option name {self.name} type spin default {self.default} "
+                    f"min {self.low} max {self.high}")
+        return f"option name {self.name} type string default {self.default}"
+
+
+Analyse = Callable[..., SearchResult]
+# setoption's work: (name, value) -> the player's new search and own limit; InputError
+# for a value it does not take.
+Configure = Callable[[str, str], tuple[Analyse, Limit]]
 
 
 class UgiEngine:
@@ -56,20 +88,28 @@ class UgiEngine:
     per game object, so a new game starts with none); `parse_position(game, text)`
     reads a `position fen` text (None: the game has no such format); `analyse(game,
     state, limit, on_info, stop)` is the player's search (the contract of every
-    search and engine)."""
+    search and engine) and `own` its own limit, which fills what `go` leaves open.
+    `options` are offered in the handshake and `configure` applies a `setoption`."""
 
     def __init__(self, name: str, new_game: Callable[[], AnyGame],
-                 analyse: Callable[..., SearchResult], out: TextIO,
-                 parse_position: Callable[[AnyGame, str], Any] | None = None) -> None:
+                 analyse: Analyse, out: TextIO,
+                 parse_position: Callable[[AnyGame, str], Any] | None = None,
+                 own: Limit | None = None, options: Sequence[Option] = (),
+                 configure: Configure | None = None) -> None:
         self.name = name
         self.new_game = new_game
         self.analyse = analyse
         self.out = out
         self.parse_position = parse_position
+        self.own = own or Limit()
+        self.options = {o.name: o for o in options}
+        self.configure = configure
         self.lock = threading.Lock()  # the search thread and the reader both write
         self.game = new_game()
         self.state = self.game.initial_state()
         self.search: Running[None] | None = None
+        self.released = threading.Event()  # `go infinite` may answer (stop, quit, ...)
+        self.infinite = False  # is the search `go infinite`?
 
     def say(self, line: str) -> None:
         with self.lock:
@@ -90,6 +130,8 @@ class UgiEngine:
             elif command == "ugi":
                 self.say(f"id name zerosum {self.name}")
                 self.say("id author zerosum")
+                for option in self.options.values():
+                    self.say(option.line())
                 self.say("ugiok")
             elif command == "uginewgame":
                 self.end_search()
@@ -105,7 +147,7 @@ class UgiEngine:
             elif command == "query":
                 self.say(f"response {self.query(args)}")
             elif command == "setoption":
-                raise InputError("this engine has no options")
+                self.set_option(args)
             else:
                 raise InputError(f"unknown command {command!r}")
         except InputError as e:
@@ -126,8 +168,8 @@ class UgiEngine:
             state = self.parse_position(self.game, " ".join(args[1:]))
         else:
             raise InputError("position takes startpos or fen TEXT, then moves")
-        while NULL_MOVE in moves:  # a lost turn (a forfeited move): the side passes
-            at = moves.index(NULL_MOVE)
+        while NO_MOVE in moves:  # a lost turn (a forfeited move): the side passes
+            at = moves.index(NO_MOVE)
             state = pass_turn(self.game, replay(self.game, state, moves[:at]))
             if state is None:
                 raise InputError("this game cannot pass a turn (0000)")
@@ -147,41 +189,63 @@ class UgiEngine:
             return "p1win" if u > 0 else "p2win" if u < 0 else "draw"
         raise InputError("query takes gameover, p1turn or result")
 
+    def set_option(self, args: list[str]) -> None:
+        """`setoption name NAME value VALUE`: the player made anew with it (its search
+        and own limit); an unknown name or a value it does not take changes nothing."""
+        if args[:1] != ["name"] or "value" not in args[2:]:
+            raise InputError("setoption takes name NAME value VALUE")
+        at = args.index("value", 2)
+        name, value = " ".join(args[1:at]), " ".join(args[at + 1:])
+        if name not in self.options or self.configure is None:
+            offered = ", ".join(self.options) or "none"
+            raise InputError(f"no option {name!r} (options: {offered})")
+        self.analyse, self.own = self.configure(name, value)
+
     def go(self, args: list[str]) -> None:
         self.end_search()
-        limit = self.limit(args)
+        limit, infinite = self.limit(args)
+        self.infinite = infinite
         game, state = self.game, self.state
-        if game.is_terminal(state):
-            self.say("bestmove none")
-            return
-        def work(on_info: InfoSink, stop: Stop) -> None:
+        analyse = self.analyse
+        self.released = released = threading.Event()
+
+        def work(_: InfoSink, stop: Stop) -> None:
             reported: list[Info] = []
 
-            def report(info: Info) -> None:
+            def on_info(info: Info) -> None:
                 reported.append(info)
                 self.report(info)
 
-            try:
-                result = self.analyse(game, state, limit, report, stop)
-                if not reported:  # a search that streams nothing (alpha-beta) still says
-                    self.report(summary(result))
-                move = result.action if result.action is not None else game.actions(state)[0]
-            except Exception as e:  # a search's fault (an agent file's) must not end the engine
-                self.say(f"info string error: the search failed: {e}")
-                move = game.actions(state)[0]
-            self.say(f"bestmove {game.format_move(move)}")
+            move = None
+            if not game.is_terminal(state):
+                try:
+                    result = analyse(game, state, limit, on_info, stop)
+                    if not reported:  # a search that streams nothing (alpha-beta) still says
+                        self.report(summary(result), result.complete)
+                    move = result.action if result.action is not None \
+                        else game.actions(state)[0]
+                except Exception as e:  # a search's fault (an agent file's) must not end
+                    self.say(f"info string error: the search failed: {e}")  # the engine
+                    move = game.actions(state)[0]
+            if infinite:  # the answer waits for `stop` (or quit, or a new command)
+                released.wait()
+            self.say(f"bestmove {NO_MOVE if move is None else game.format_move(move)}")
 
         self.search = Running(work, name="zerosum-ugi")
 
-    def limit(self, args: list[str]) -> Limit:
-        """The `go` arguments as a Limit (no argument, or `infinite`: until `stop`)."""
+    def limit(self, args: list[str]) -> tuple[Limit, bool]:
+        """The `go` arguments as a Limit, and whether it is `go infinite` (a search until
+        `stop`: the player's own depth at most, none of its time or nodes). What `go`
+        leaves open the player's own limit fills: its depth and nodes, and its time when
+        `go` gives no depth or nodes (a bare `go` is the player's own limit)."""
         values: dict[str, int] = {}
-        names = ("p1time", "p2time", "p1inc", "p2inc", "movetime", "depth", "nodes")
+        infinite = False
         it = iter(args)
         for word in it:
             if word == "infinite":
+                infinite = True
                 continue
-            if word not in names:
+            if word not in GO_NUMBERS:
                 raise InputError(f"go: unknown {word!r}")
             values[word] = parse_int(next(it, ""), f"go {word}", lo=0, hi=MAX_GO)
         seconds = values["movetime"] / 1000 if "movetime" in values else None
@@ -189,14 +253,26 @@ class UgiEngine:
         if f"{side}time" in values:
             left = values[f"{side}time"] / 1000
             seconds = min(left / 2, left / TIME_SHARE + values.get(f"{side}inc", 0) / 1000)
-        return Limit(depth=values.get("depth") or None,
+        depth, nodes = values.get("depth") or None, values.get("nodes") or None
+        own = self.own
+        if infinite:
+            return Limit(depth=depth or own.depth), True
+        if seconds is None and depth is None and nodes is None:
+            seconds = own.seconds
+        return Limit(depth=depth or own.depth,
                      seconds=None if seconds is None else max(seconds, MIN_SECONDS),
-                     nodes=values.get("nodes") or None)
+                     nodes=nodes or own.nodes), False
 
-    def report(self, info: Info) -> None:
+    def report(self, info: Info, complete: bool = True) -> None:
+        """An `info` line; for a search the stop cut short (`complete` False), without
+        the depth, score and pv it did not establish, and a line saying so."""
         game = self.game
         pv = " ".join(game.format_move(a) for a in info.pv)
         seldepth = f" seldepth {info.seldepth}" if info.seldepth is not None else ""
+        if not complete:
+            self.say(f"info{seldepth} time {round(info.elapsed * 1000)} nodes {info.nodes}")
+            self.say("info string stopped before the search finished")
+            return
         self.say(f"info depth {info.depth}{seldepth} score {self.score(info)} "
                  f"time {round(info.elapsed * 1000)} nodes {info.nodes}"
                  + (f" pv {pv}" if pv else ""))
@@ -213,10 +289,18 @@ class UgiEngine:
             return "cp 0"
         return f"cp {round(100 * mover / scale)}"
 
+    def finish_search(self) -> None:
+        """At the end of input: a search with a limit finishes and answers (a piped
+        `go depth 4` still reaches depth 4); `go infinite` is stopped."""
+        if self.search is not None and not self.infinite:
+            self.search.wait()
+        self.end_search()
+
     def end_search(self) -> None:
         """Stop a running search and wait for its bestmove."""
         if self.search is not None:
             self.search.stop()
+            self.released.set()
             self.search.wait()
             self.search = None
 
@@ -235,7 +319,7 @@ def serve(engine: UgiEngine, inp: TextIO) -> int:
     for line in inp:
         if not engine.handle(line):
             return 0
-    engine.end_search()
+    engine.finish_search()
     return 0
 
 
@@ -298,12 +382,27 @@ def read_info(game: AnyGame, state: Any, line: str) -> Info | None:
                 decided=decided, plies=plies, seldepth=fields.get("seldepth"))
 
 
+def go_command(limit: Limit) -> str:
+    """The `go` line for a limit: one kind, as cutegames sends it and engines parse it
+    (a depth first, then nodes, then a time; none of them: `go infinite`)."""
+    if limit.depth is not None:
+        return f"go depth {limit.depth}"
+    if limit.nodes is not None:
+        return f"go nodes {limit.nodes}"
+    if limit.seconds is not None:
+        return f"go movetime {max(1, round(limit.seconds * 1000))}"
+    return "go infinite"
+
+
 def read_bestmove(game: AnyGame, state: Any, line: str) -> Any:
     """The move of a `bestmove MOVE` line, in the game's notation; InputError if it is
-    not a legal move here (`bestmove none` included: the game is not over)."""
+    not a legal move here (`bestmove 0000` included: the game is not over)."""
     words = line.split()
     if len(words) < 2:
         raise InputError("bestmove names no move")
+    if words[1] == NO_MOVE:
+        raise InputError(f"bestmove {NO_MOVE}: the engine has no move, but the game is "
+                         "not over")
     try:
         action = game.parse_move(state, words[1])
     except ValueError as e:  # InputError included

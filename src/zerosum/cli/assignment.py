@@ -310,6 +310,80 @@ def export_parser() -> Parser:
 MAX_SUBMISSION = 50 << 20  # bytes: a submission's folder, copied for every case
 
 
+def not_submitted(folder: Path) -> list[str]:
+    """The entries of `folder` that are no part of a submission, and are not copied for
+    its cases: hidden ones (.git, .venv), bytecode caches and virtual environments of
+    any name (a folder holding pyvenv.cfg): a clone's `make setup` leaves 850 MB there."""
+    return sorted(p.name for p in folder.iterdir()
+                  if p.name.startswith(".") or p.name == "__pycache__"
+                  or (p.is_dir() and not p.is_symlink() and (p / "pyvenv.cfg").is_file()))
+
+
+def submission_size(folder: Path, leave_out: Sequence[str], limit: int) -> int:
+    """The bytes of `folder`'s files less the entries left out, counted until `limit`."""
+    from zerosum.sandbox import folder_size
+
+    total = 0
+    for path in folder.iterdir():
+        if path.name in leave_out or path.is_symlink():
+            continue
+        total += folder_size(path, limit) if path.is_dir() else path.stat().st_size
+        if total > limit:
+            break
+    return total
+
+
+def reach_left_out(command: Sequence[str], folder: Path, leave_out: Sequence[str]) -> list[str]:
+    """The command's words naming a file in an entry left out of the copy (e.g. the
+    interpreter `.venv/bin/python`) made absolute, so that they still name it."""
+    words = []
+    for word in command:
+        path = Path(word)
+        if not path.is_absolute() and path.parts[:1] and path.parts[0] in leave_out \
+                and (folder / path).exists():
+            word = str((folder / path).absolute())
+        words.append(word)
+    return words
+
+
+@contextlib.contextmanager
+def submission(where: str | None, command: list[str]) -> Iterator[Path]:
+    """The folder each case copies: `where` (default: the current folder) as it is, or,
+    when it holds entries no submission has (not_submitted), a copy without them, made
+    once; one line on stderr says what was left out. InputError for a folder that is
+    missing or, without them, over MAX_SUBMISSION. Words of `command` naming what is
+    left out are made absolute, in place (reach_left_out)."""
+    folder = Path(where or ".")
+    named = where or "the current folder"
+    if not folder.is_dir():
+        raise InputError(f"{where}: no such folder")
+    leave_out = not_submitted(folder)
+    if submission_size(folder, leave_out, MAX_SUBMISSION) > MAX_SUBMISSION:
+        hint = "" if where else " (give it with --dir FOLDER)"
+        raise InputError(f"{named}: more than {MAX_SUBMISSION >> 20} MB: is it the "
+                         f"submission's folder?{hint}")
+    if not leave_out:
+        yield folder
+        return
+    print(f"zerosum: each case gets a copy of {named} without {', '.join(leave_out)} "
+          "(hidden entries, caches and virtual environments are no part of a submission)",
+          file=sys.stderr)
+    command[:] = reach_left_out(command, folder, leave_out)
+    # Removed however the check ends (SIGTERM included): no copy is left behind.
+    with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="zerosum-submission-") as tmp:
+        copy = Path(tmp) / "submission"
+        try:
+            shutil.copytree(folder, copy, symlinks=True,
+                            ignore=lambda here, names: leave_out if Path(here) == folder
+                            else [])
+        except shutil.Error as e:  # the files it could not copy: (source, target, why)
+            source, _, why = e.args[0][0]
+            raise InputError(f"cannot copy {source}: {why}") from None
+        except OSError as e:
+            raise InputError(f"cannot copy {named}: {e.strerror or e}") from None
+        yield copy
+
+
 def check_parser() -> Parser:
     p = Parser(prog="zerosum assignment check",
                description="Run a person's program (any language: COMMAND is how it starts, "
@@ -328,9 +402,10 @@ def check_parser() -> Parser:
                    help="wall time per case (default: %(default)s)")
     p.add_argument("--move-time", type=positive_float, default=None, metavar="SECONDS",
                    help="the time rule of a tournament call (COMP3608: the course's 1 s)")
-    p.add_argument("--dir", metavar="FOLDER", default=".",
-                   help="the submission's folder: each case runs in a fresh copy of it "
-                   "(default: the current folder; at most 50 MB)")
+    p.add_argument("--dir", metavar="FOLDER", default=None,
+                   help="the submission's folder: each case runs in a fresh copy of it, "
+                   "without hidden entries, caches and virtual environments (default: the "
+                   "current folder; at most 50 MB)")
     p.add_argument("--json", action="store_true", help="the report as JSON on stdout")
     p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     p.add_argument("--strict", action="store_true", help="refuse to run the program where "
@@ -339,10 +414,9 @@ def check_parser() -> Parser:
 
 
 def run_check(words: list[str]) -> int:
-    from zerosum.fileio import check_writable, write_atomic
+    from zerosum.fileio import check_writable
     from zerosum.marker.cases import MARKINGS
-    from zerosum.marker.check import check, report_json, report_junit, report_text
-    from zerosum.sandbox import Limits, folder_size, refuse_unless_contained
+    from zerosum.sandbox import refuse_unless_contained
 
     # Everything after the first -- is the program's command, options and all.
     at = words.index("--") if "--" in words else len(words)
@@ -363,12 +437,16 @@ def run_check(words: list[str]) -> int:
         refuse_unless_contained()
     if opts.junit:
         check_writable(opts.junit)  # now, not after every case has run
-    folder = Path(opts.dir)
-    if not folder.is_dir():
-        raise InputError(f"{opts.dir}: no such folder")
-    if folder_size(folder, MAX_SUBMISSION) > MAX_SUBMISSION:
-        raise InputError(f"{opts.dir}: more than {MAX_SUBMISSION >> 20} MB: is it the "
-                         "submission's folder?")
+    with submission(opts.dir, command) as folder:
+        return check_folder(marking, command, opts, folder)
+
+
+def check_folder(marking: Any, command: list[str], opts: argparse.Namespace,
+                 folder: Path) -> int:
+    from zerosum.fileio import write_atomic
+    from zerosum.marker.check import check, full_marks, report_json, report_junit, report_text
+    from zerosum.sandbox import Limits
+
     progress = sys.stderr.isatty()
 
     def show(outcome: Any) -> None:
@@ -384,7 +462,7 @@ def run_check(words: list[str]) -> int:
         write_atomic(Path(opts.junit), report_junit(marking, command, outcomes))
     report = report_json if opts.json else report_text
     sys.stdout.write(report(marking, command, outcomes, opts.seed))
-    return 0 if all(o.passed for o in outcomes) else 1
+    return 0 if full_marks(marking, outcomes) else 1
 
 
 def run(args: argparse.Namespace) -> int:

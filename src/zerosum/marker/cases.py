@@ -92,6 +92,20 @@ def exact(case: Case, stdout: str, outputs: Outputs) -> str | None:
     return same_lines(case.expected, stdout)
 
 
+QUOTED = 200  # characters of a line quoted in a verdict: a 1 MB line is not shown whole
+
+
+def clip(text: str, limit: int = QUOTED) -> str:
+    """`text`, or its first `limit` characters and how many more there are."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more)"
+
+
+def quoted(line: str) -> str:
+    """A line as a verdict quotes it: repr'd, at most QUOTED characters of it."""
+    return repr(line) if len(line) <= QUOTED else \
+        f"{line[:QUOTED]!r}… ({len(line) - QUOTED} more)"
+
+
 def same_lines(expected: str, text: str) -> str | None:
     want = [line.rstrip() for line in expected.rstrip("\n").split("\n")]
     got = [line.rstrip() for line in text.rstrip("\n").split("\n")] if text else []
@@ -99,7 +113,7 @@ def same_lines(expected: str, text: str) -> str | None:
         return None
     for number, (w, g) in enumerate(zip(want, got, strict=False), 1):
         if w != g:
-            return f"line {number}: expected {w!r}, got {g!r}"
+            return f"line {number}: expected {quoted(w)}, got {quoted(g)}"
     return f"expected {len(want)} lines, got {len(got)}"
 
 
@@ -358,10 +372,21 @@ def one_move(case: Case, stdout: str, outputs: Outputs) -> str | None:
     before = parse_board(case.inputs[0][1], "input.txt", counts=False)
     after = parse_board(text, "output.txt", counts=False)
     scores = [before.score1, before.score2, after.score1, after.score2]
-    if not in_order(scores, [int(n) for n in re.findall(r"-?\d+", stdout)]):
+    if not in_order(scores, [int(n) for line in score_lines(stdout)
+                             for n in re.findall(r"-?\d+", line)]):
         return (f"the scores before ({scores[0]}-{scores[1]}) and after ({scores[2]}-"
-                f"{scores[3]}) are not printed, in that order")
+                f"{scores[3]}) are not printed, in that order, on lines saying score")
     return None
+
+
+SCORE_LINE = re.compile(r"score|point", re.I)
+
+
+def score_lines(stdout: str) -> list[str]:
+    """The lines that tell the scores (`Score: Player 1 = 3, Player 2 = 1`, as the
+    course's sample code prints them): those saying score or points. The boards' own
+    digits are no scores."""
+    return [line for line in stdout.splitlines() if SCORE_LINE.search(line)]
 
 
 def in_order(wanted: list[int], numbers: list[int]) -> bool:
@@ -374,7 +399,8 @@ UTA_MAXCONNECT4 = Marking(
     "uta-maxconnect4", "maxconnect4", {"one-move": 1.0}, maxconnect4_cases,
     notes="one-move mode on boards reached by random play, depth 1-4: output.txt in the "
     "input's format (LF or CRLF), one legal move of the player to move, the next player "
-    "switched, and both players' scores printed before and after, in that order. A "
+    "switched, and both players' scores printed before and after, in that order, on lines "
+    "saying score or points. A "
     "depth-limited search has no single right move, so the move itself is not compared "
     "with the reference's (the diff shows the reference's file for comparison).")
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import difflib
 import json
 import random
+import re
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from zerosum.marker.cases import Case, Marking
+from zerosum.marker.byproducts import strays
+from zerosum.marker.cases import Case, Marking, clip
 from zerosum.sandbox import Limits, Run, failure, run_program
 
 SHOWN_OUTPUT = 2000  # characters of a wrong answer shown in a report
@@ -50,8 +52,11 @@ class Outcome:
         if self.verdict != "wrong":
             return ""
         name = self.case.outputs[0] if self.case.outputs else "standard output"
-        lines = difflib.unified_diff(self.case.expected.splitlines(),
-                                     self.answer[:SHOWN_OUTPUT].splitlines(),
+        # Each line clipped (a 1 MB line of garbage is quoted in part, its size said),
+        # and control characters (a program's colours) shown as escapes, not obeyed.
+        lines = difflib.unified_diff([clip(line) for line in self.case.expected.splitlines()],
+                                     [clip(xml_text(line)) for line in
+                                      self.answer[:SHOWN_OUTPUT].splitlines()],
                                      f"expected {name}", f"got {name}", lineterm="")
         return "\n".join(lines)
 
@@ -63,8 +68,9 @@ def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
     wrong = case.judge(case, run.stdout, run.outputs)
     if wrong is not None:
         return "wrong", wrong
-    if run.files:
-        return "wrong", f"wrote files in its folder: {', '.join(run.files[:5])}"
+    left = strays(run.files)
+    if left:
+        return "wrong", f"wrote files in its folder: {', '.join(left[:5])}"
     if run.attempts:  # the marker's rule: what the sandbox had to stop costs the case
         return "wrong", f"tried what the sandbox forbids: {'; '.join(run.attempts[:3])}"
     return "pass", ""
@@ -76,7 +82,7 @@ def check(marking: Marking, command: Sequence[str], count: int, seed: int,
     """Run the cases made from `seed`, each in a fresh copy of `folder`. A case with a
     time rule of its own (COMP3608's tournament call: 1 s) gets `move_seconds` instead
     when given."""
-    cases = marking.make_cases(random.Random(seed), count)
+    cases = spread(marking, seed, count)
     outcomes = []
     for number, case in enumerate(cases, 1):
         own = limits
@@ -92,14 +98,69 @@ def check(marking: Marking, command: Sequence[str], count: int, seed: int,
     return outcomes
 
 
-def scores(marking: Marking, outcomes: list[Outcome]) -> dict[str, tuple[int, int, float]]:
-    """part -> (passed, cases, marks out of the part's weight x 100)."""
-    out = {}
+SPREAD_TRIES = 6  # doublings of the cases made in search of a part's first case
+
+
+def spread(marking: Marking, seed: int, count: int) -> list[Case]:
+    """`count` cases made from `seed`, every part with at least one when there are as
+    many cases as parts: a part the first `count` cases miss gets its first case from a
+    longer run of the same seed, in place of the last case of the part with the most.
+    (Fewer cases than parts: the marks are scaled to the parts checked, see `total`.)"""
+    cases = marking.make_cases(random.Random(seed), count)
+    missing = [p for p in marking.parts if all(c.part != p for c in cases)]
+    if not missing or count < len(marking.parts):
+        return cases
+    longer = count
+    for _ in range(SPREAD_TRIES):
+        longer *= 2
+        more = marking.make_cases(random.Random(seed), longer)
+        firsts = [next((c for c in more if c.part == p), None) for p in missing]
+        found = [c for c in firsts if c is not None]
+        if len(found) == len(missing):
+            break
+    else:
+        return cases  # a part that never comes up: the marks are scaled instead
+    for case in found:
+        counts = {p: sum(c.part == p for c in cases) for p in marking.parts}
+        most = max(counts, key=lambda p: counts[p])
+        at = max(i for i, c in enumerate(cases) if c.part == most)
+        cases = [*cases[:at], *cases[at + 1:], case]
+    return cases
+
+
+def scores(marking: Marking,
+           outcomes: list[Outcome]) -> dict[str, tuple[int, int, float | None]]:
+    """part -> (passed, cases, marks out of the part's weight x 100; None for a part
+    with no case: not checked, which is not a zero)."""
+    out: dict[str, tuple[int, int, float | None]] = {}
     for part, weight in marking.parts.items():
         mine = [o for o in outcomes if o.case.part == part]
         passed = sum(o.passed for o in mine)
-        out[part] = (passed, len(mine), 100 * weight * passed / len(mine) if mine else 0.0)
+        out[part] = (passed, len(mine), 100 * weight * passed / len(mine) if mine else None)
     return out
+
+
+def total(marking: Marking, outcomes: list[Outcome]) -> float:
+    """The marks out of 100: of the parts checked, scaled up when some had no case."""
+    parts = scores(marking, outcomes)
+    checked = sum(marking.parts[p] for p, (_, _, marks) in parts.items() if marks is not None)
+    got = sum(marks for _, _, marks in parts.values() if marks is not None)
+    return got / checked if checked else 0.0
+
+
+def full_marks(marking: Marking, outcomes: list[Outcome]) -> bool:
+    """Every case passed, so the total is 100 (the exit status is 0 only then)."""
+    return bool(outcomes) and all(o.passed for o in outcomes) \
+        and round(total(marking, outcomes), 6) == 100
+
+
+# Characters XML 1.0 forbids (a program's ANSI colours start with ESC, 0x1b): shown as
+# Python escapes, so that the report stays well-formed and says what came.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    return NOT_XML.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def report_text(marking: Marking, command: Sequence[str], outcomes: list[Outcome],
@@ -117,14 +178,22 @@ def report_text(marking: Marking, command: Sequence[str], outcomes: list[Outcome
         lines.append(f"case {o.number} ({o.case.part}): {o.verdict}: {o.why}")
     if failed[SHOWN_IN_FULL:]:
         lines.append("")
-    total = sum(marks for _, _, marks in scores(marking, outcomes).values())
     lines.append(f"{marking.program} checked against zerosum's reference, seed {seed}:")
     width = max(18, *map(len, marking.parts))
+    unchecked = []
     for part, (passed, cases, marks) in scores(marking, outcomes).items():
         weight = 100 * marking.parts[part]
+        if marks is None:
+            unchecked.append(part)
+            lines.append(f"  {part:<{width}}   no case     not checked (of {weight:.4g})")
+            continue
         lines.append(f"  {part:<{width}} {passed:3}/{cases:<3} passed  {marks:5.1f} of "
                      f"{weight:.4g}")
-    lines.append(f"  {'total':<{width}} {'':11} {total:5.1f} of 100")
+    lines.append(f"  {'total':<{width}} {'':11} {total(marking, outcomes):5.1f} of 100")
+    if unchecked:
+        lines.append(f"  note: {len(unchecked)} of {len(marking.parts)} parts had no case "
+                     f"(--cases {len(outcomes)}); the total is of the parts checked, scaled "
+                     f"to 100: give --cases {len(marking.parts)} or more for every part")
     times = [o.run.seconds for o in outcomes]
     if times:
         lines.append(f"  time per case: median {sorted(times)[len(times) // 2]:.2f} s, "
@@ -140,9 +209,11 @@ def report_json(marking: Marking, command: Sequence[str], outcomes: list[Outcome
                 seed: int) -> str:
     return json.dumps({
         "assignment": marking.name, "seed": seed, "command": list(command),
-        "parts": {part: {"passed": p, "cases": c, "marks": round(m, 2),
+        "parts": {part: {"passed": p, "cases": c,
+                         "marks": None if m is None else round(m, 2),
                          "out_of": round(100 * marking.parts[part], 2)}
                   for part, (p, c, m) in scores(marking, outcomes).items()},
+        "total": round(total(marking, outcomes), 2),
         "cases": [{"number": o.number, "part": o.case.part, "args": list(o.case.args),
                    "verdict": o.verdict, "why": o.why, "seconds": round(o.run.seconds, 3),
                    "attempts": o.run.attempts, "unenforced": list(o.run.unenforced),
@@ -155,17 +226,21 @@ def report_junit(marking: Marking, command: Sequence[str], outcomes: list[Outcom
     failures = sum(o.verdict == "wrong" for o in outcomes)
     errors = sum(o.verdict in ("timeout", "crash") for o in outcomes)
     seconds = sum(o.run.seconds for o in outcomes)
+    def attr(text: str) -> str:
+        return quoteattr(xml_text(text))
+
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-             f'<testsuite name={quoteattr(marking.name)} tests="{len(outcomes)}" '
+             f'<testsuite name={attr(marking.name)} tests="{len(outcomes)}" '
              f'failures="{failures}" errors="{errors}" time="{seconds:.3f}">']
     for o in outcomes:
-        name = quoteattr(f"case {o.number}: {o.command_line(command)}")
-        lines.append(f'  <testcase classname={quoteattr(o.case.part)} name={name} '
+        name = attr(f"case {o.number}: {o.command_line(command)}")
+        lines.append(f'  <testcase classname={attr(o.case.part)} name={name} '
                      f'time="{o.run.seconds:.3f}">')
         if o.verdict == "wrong":
-            lines.append(f"    <failure message={quoteattr(o.why)}>{escape(o.diff())}</failure>")
+            lines.append(f"    <failure message={attr(o.why)}>{escape(xml_text(o.diff()))}"
+                         "</failure>")
         elif not o.passed:
-            lines.append(f"    <error type={quoteattr(o.verdict)} message={quoteattr(o.why)}/>")
+            lines.append(f"    <error type={attr(o.verdict)} message={attr(o.why)}/>")
         lines.append("  </testcase>")
     lines.append("</testsuite>")
     return "\n".join(lines) + "\n"

@@ -42,6 +42,7 @@ from typing import Any
 from zerosum.convert import MAX_SECONDS, parse_float, shown
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
+from zerosum.marker.byproducts import strays
 from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move
 from zerosum.players.agents import ComputerAgent
 from zerosum.result import Info, InfoSink, Limit, SearchResult
@@ -160,8 +161,9 @@ def check_run(run: Run, seconds: float) -> None:
     failed = failure(run, seconds)
     if failed is not None:
         raise ProgramFault(failed[1] if failed[0] == "timeout" else f"crashed: {failed[1]}")
-    if run.files:
-        raise ProgramFault(f"wrote files, which the course forbids: {', '.join(run.files[:3])}")
+    left = strays(run.files)
+    if left:
+        raise ProgramFault(f"wrote files, which the course forbids: {', '.join(left[:3])}")
     if run.attempts:
         raise ProgramFault(f"tried what the sandbox forbids: {'; '.join(run.attempts[:3])}")
 
@@ -241,7 +243,7 @@ class UgiPlayer(ProgramPlayer):
     `ugi`/`ugiok`, `isready`/`readyok`, `uginewgame`, then for each move `position
     startpos moves ...` (a forfeited move written 0000, UCI's null move; or `position
     fen` where the game has a position format and the moves are not known) and
-    `go` with the limits set (`movetime`, `depth`, `nodes`). Its `info` lines give the
+    `go` with one kind of limit (`depth`, `nodes` or `movetime`). Its `info` lines give the
     move's figures. No `bestmove` within `timeout`, a move that is not legal, or the
     engine's end loses the game."""
 
@@ -319,10 +321,10 @@ class UgiPlayer(ProgramPlayer):
                     if game.result(before, action) == state:
                         moves = [*seen, game.format_move(action)]
                         break
-        from zerosum.ugi import NULL_MOVE
+        from zerosum.ugi import NO_MOVE
 
         if moves is not None:  # a forfeited move is UCI's null move: the side passed
-            shown_moves = [NULL_MOVE if m is None else m for m in moves]
+            shown_moves = [NO_MOVE if m is None else m for m in moves]
             return "position startpos" + ("" if not moves else " moves " + " ".join(shown_moves))
         if self.position is not None:
             text = self.position.format(game, state)
@@ -333,19 +335,12 @@ class UgiPlayer(ProgramPlayer):
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
-        from zerosum.ugi import read_bestmove, read_info
+        from zerosum.ugi import go_command, read_bestmove, read_info
 
         limit = limit or self.limit
         position = self.moves_to(game, state)
         self.started()
         self.send(position)
-        go = ["go"]
-        if limit.seconds is not None:
-            go += ["movetime", str(max(1, round(limit.seconds * 1000)))]
-        if limit.depth is not None:
-            go += ["depth", str(limit.depth)]
-        if limit.nodes is not None:
-            go += ["nodes", str(limit.nodes)]
         infos: list[Info] = []
 
         def heard(line: str) -> None:
@@ -359,7 +354,7 @@ class UgiPlayer(ProgramPlayer):
                     on_info(info)
 
         t0 = time.perf_counter()
-        self.send(" ".join(go))
+        self.send(go_command(limit))
         line = self.until("bestmove", time.monotonic() + self.timeout,
                           f"no bestmove within {self.timeout:g} s", heard)
         try:

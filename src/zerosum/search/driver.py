@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,9 +83,7 @@ def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = 
     done: Pass | None = None  # the deepest finished pass
     verdict = Verdict(-math.inf)
     complete = False
-    for depth in kernel.depths():
-        if limit.depth is not None and depth > limit.depth:
-            break
+    for depth in passes(kernel, limit):
         this = Pass(depth)
         try:
             search_root(kernel, this, done, enhancements)
@@ -101,6 +99,16 @@ def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = 
         if (verdict.decided and not verdict.search_on) or stop.expired():
             break
     return result(kernel, done, verdict, complete, clock, algorithm)
+
+
+def passes(kernel: Kernel, limit: Limit) -> Iterator[int]:
+    """The kernel's depths up to the limit's, that depth itself the last: a kernel that
+    deepens in steps (Connect Four's 1, 3, 5, ...) asked for depth 4 searches 1, 3, 4."""
+    for depth in kernel.depths():
+        if limit.depth is not None and depth >= limit.depth:
+            yield limit.depth
+            return
+        yield depth
 
 
 def search_root(kernel: Kernel, this: Pass, previous: Pass | None,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zerosum.game import InputError
 from zerosum.games.registry import GameSpec
 from zerosum.match import Agent
 from zerosum.players.catalogue import Choice, PlayerKind, Setting, register
@@ -37,6 +38,10 @@ def build_one_move(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
 
 
 def build_ugi(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
+    given = [name for name, value in (("time", choice.seconds), ("depth", choice.depth),
+                                      ("nodes", choice.nodes)) if value is not None]
+    if len(given) > 1:  # `go` carries one kind of limit, as UGI drivers send it
+        raise InputError(f"ugi: give one of time, depth and nodes, not {' and '.join(given)}")
     return UgiPlayer(spec, choice.argument, limit, extra(choice))
 
 

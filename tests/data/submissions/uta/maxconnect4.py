@@ -1,6 +1,6 @@
 """An example Max-Connect4 submission for the auto-marker's tests: one-move mode only,
 playing the leftmost open column (a legal move; no search). --fault turn forgets to
-switch the player to move; --fault quiet prints no scores."""
+switch the player to move; --fault quiet prints the boards but no scores."""
 
 import sys
 
@@ -16,6 +16,13 @@ def points(grid, player):
     return total
 
 
+def show(grid, fault):
+    for r in reversed(range(6)):
+        print(" ".join(map(str, grid[r])))
+    if fault != "quiet":
+        print(f"Score: Player 1 = {points(grid, 1)}, Player 2 = {points(grid, 2)}")
+
+
 def main(args):
     fault = None
     if args[:1] == ["--fault"]:
@@ -25,13 +32,11 @@ def main(args):
         lines = [line.strip() for line in f if line.strip()]
     grid = [[int(ch) for ch in lines[5 - r]] for r in range(6)]  # row 0 at the bottom
     player = int(lines[6])
-    if fault != "quiet":
-        print(f"Score: Player 1 = {points(grid, 1)}, Player 2 = {points(grid, 2)}")
+    show(grid, fault)
     col = next(c for c in range(7) if grid[5][c] == 0)
     row = next(r for r in range(6) if grid[r][col] == 0)
     grid[row][col] = player
-    if fault != "quiet":
-        print(f"Score: Player 1 = {points(grid, 1)}, Player 2 = {points(grid, 2)}")
+    show(grid, fault)
     nxt = player if fault == "turn" else 3 - player
     with open(outfile, "w") as f:
         f.write("".join("".join(map(str, grid[5 - r])) + "\n" for r in range(6)) + f"{nxt}\n")

@@ -34,7 +34,7 @@ def talk(ugi: UgiEngine, out: io.StringIO, *lines: str) -> list[str]:
         if not ugi.handle(line):
             break
     if ugi.search is not None:
-        ugi.search.join()
+        ugi.search.wait()
     said = out.getvalue().splitlines()
     out.seek(0)
     out.truncate()
@@ -96,7 +96,7 @@ def test_go_infinite_answers_only_after_stop() -> None:
     ugi.handle("position startpos moves 1 4 2 5")
     ugi.handle("go infinite")
     assert ugi.searched.wait(60)  # the search has its answer (X wins at 3) ...
-    assert ugi.search is not None and ugi.search.is_alive()  # ... and keeps it for stop
+    assert ugi.search is not None and not ugi.search.done  # ... and keeps it for stop
     assert re.fullmatch(r"info depth 1 seldepth 1 score mate 1 time \d+ nodes 6 pv 3\n",
                         out.getvalue()), out.getvalue()
     assert talk(ugi, out, "stop")[-1:] == ["bestmove 3"]

@@ -832,6 +832,21 @@ class Session:
         return attempts
 
 
+# What a course's language writes by itself where a program runs: Python's bytecode
+# caches (unless PYTHONDONTWRITEBYTECODE is set), Java's classes after a build. Not the
+# program's doing, so not "files written in its folder", which the marker and a
+# tournament's course players forbid.
+LANGUAGE_DIRS = ("__pycache__",)
+LANGUAGE_SUFFIXES = (".pyc", ".class")
+
+
+def strays(files: Sequence[str]) -> list[str]:
+    """The files a program left in its folder, less what its language writes by itself."""
+    return [f for f in files
+            if not any(part in LANGUAGE_DIRS for part in Path(f).parts)
+            and not f.endswith(LANGUAGE_SUFFIXES)]
+
+
 def failure(run: Run, seconds: float) -> tuple[str, str] | None:
     """("timeout" or "crash", why in words) for a run that gave no answer, else None
     (a tournament's program players judge their runs by it too)."""

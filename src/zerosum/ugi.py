@@ -108,6 +108,7 @@ class UgiEngine:
         self.game = new_game()
         self.state = self.game.initial_state()
         self.search: Running[None] | None = None
+        self.searched = threading.Event()  # the search's answer is in (bestmove may wait)
         self.released = threading.Event()  # `go infinite` may answer (stop, quit, ...)
         self.infinite = False  # is the search `go infinite`?
 
@@ -207,6 +208,7 @@ class UgiEngine:
         self.infinite = infinite
         game, state = self.game, self.state
         analyse = self.analyse
+        self.searched = searched = threading.Event()
         self.released = released = threading.Event()
 
         def work(_: InfoSink, stop: Stop) -> None:
@@ -227,6 +229,7 @@ class UgiEngine:
                 except Exception as e:  # a search's fault (an agent file's) must not end
                     self.say(f"info string error: the search failed: {e}")  # the engine
                     move = game.actions(state)[0]
+            searched.set()
             if infinite:  # the answer waits for `stop` (or quit, or a new command)
                 released.wait()
             self.say(f"bestmove {NO_MOVE if move is None else game.format_move(move)}")

@@ -18,9 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from zerosum.marker.byproducts import strays
 from zerosum.marker.cases import Case, Marking, clip
-from zerosum.sandbox import Limits, Run, failure, run_program
+from zerosum.sandbox import Limits, Run, failure, run_program, strays
 
 SHOWN_OUTPUT = 2000  # characters of a wrong answer shown in a report
 SHOWN_IN_FULL = 10  # failures shown with their command line and diff; the rest a line each

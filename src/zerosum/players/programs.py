@@ -42,11 +42,10 @@ from typing import Any
 from zerosum.convert import MAX_SECONDS, parse_float, shown
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
-from zerosum.marker.byproducts import strays
 from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move
 from zerosum.players.agents import ComputerAgent
 from zerosum.result import Info, InfoSink, Limit, SearchResult
-from zerosum.sandbox import Limits, Run, Session, failure, run_program
+from zerosum.sandbox import Limits, Run, Session, failure, run_program, strays
 from zerosum.stop import Stop
 
 KINDS = ("course:comp3608", "course:maxconnect4", "ugi")

@@ -316,7 +316,9 @@ def test_solve_rows_for_the_command() -> None:
     rows = dict(solve_rows("2252576253462244111563365343671351441", all_scores=True))
     assert rows["score"] == ("-1: the player to move loses; the opponent wins with their "
                              "21st stone (in 4 plies)")
-    assert rows["move 6"] == "-1 (loses)" and rows["move 7"] == "-2 (loses)"
+    # Each move from its mover's side (Yellow here), the words naming the winner.
+    assert rows["move 6"] == "-1 (Red wins in 4 plies)"
+    assert rows["move 7"] == "-2 (Red wins in 2 plies)"
     assert [label for label, _ in solve_rows("2252576253462244111563365343671351441",
                                              all_scores=True, pv=False)] == [
         "position", "score", "best moves", "move 6", "move 7", "nodes"]

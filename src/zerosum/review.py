@@ -145,20 +145,28 @@ class Value:
     plies: int | None
     by: str
 
-    def text(self, game: AnyGame) -> str:
-        return format_value(game, self.value, decided=self.decided, plies=self.plies)
+    def text(self, game: AnyGame, side: int = 0) -> str:
+        """In words, the number from player `side`'s point of view (format_value)."""
+        return format_value(game, self.value, decided=self.decided, plies=self.plies,
+                            side=side)
 
 
 @dataclass(frozen=True)
 class Reviewed:
     """One move of a reviewed game: who made it, as written, the value after it and,
-    where both values are exact, what the move did to the mover's prospects."""
+    where both values are exact, what the move did to the mover's prospects. `side`
+    is the mover's (0 the first player): the value after a move is shown from its
+    mover's point of view, as every move's value is (`value_text`)."""
 
     number: int
     mover: str
     text: str
     after: Value
     verdict: str | None  # e.g. "threw a win away (now a draw)"
+    side: int = 0
+
+    def value_text(self, game: AnyGame) -> str:
+        return self.after.text(game, self.side)
 
 
 def prospect(value: float, maxs: bool) -> int:
@@ -287,5 +295,5 @@ def review(game: AnyGame, states: Sequence[Any], moves: Sequence[str],
         maxs = game.is_maxs_turn(states[i])
         mover = game.players[0] if maxs else game.players[1]
         out.append(Reviewed(i + 1, mover, text, values[i + 1],
-                            verdict(values[i], values[i + 1], maxs)))
+                            verdict(values[i], values[i + 1], maxs), 0 if maxs else 1))
     return out

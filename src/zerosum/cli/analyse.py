@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg, shown
-from zerosum.game import AnyGame, InputError, format_value, replay
+from zerosum.game import AnyGame, InputError, format_value, replay, side_to_move
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.kernel import Enhancements
 from zerosum.players.agents import ComputerAgent
@@ -105,9 +105,11 @@ def run(args: argparse.Namespace) -> int:
     unit = "simulations" if args.player == "mcts" else "nodes"
     out.write(f"{'depth':>5}  {'value':<32} {unit:>12} {'per s':>10} {'time':>7}  line\n")
     out.flush()
+    side = side_to_move(game, state)  # every value from the side to move's point of view
 
     def show(info: Info) -> None:
-        value = format_value(game, info.value, decided=info.decided, plies=info.plies)
+        value = format_value(game, info.value, decided=info.decided, plies=info.plies,
+                             side=side)
         line = " ".join(game.format_move(a) for a in info.pv[:12])
         depth = "end" if info.depth is None else info.depth
         out.write(f"{depth:>5}  {value:<32} {info.nodes:>12,} "
@@ -117,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     stop = Stop()
     with stopped_by_ctrl_c(stop):
         result = agent.analyse(game, state, limit, show, stop)
-    out.write(summary(game, result))
+    out.write(summary(game, result, side))
     return 130 if stop.requested else 0
 
 
@@ -128,10 +130,10 @@ def start(spec: GameSpec, game: AnyGame, position: str | None, moves: list[str])
     return replay(game, state, moves)
 
 
-def summary(game: AnyGame, result: SearchResult) -> str:
+def summary(game: AnyGame, result: SearchResult, side: int) -> str:
     move = "none" if result.action is None else game.format_move(result.action)
     stopped = " (stopped)" if not result.complete else ""
-    return (f"best move {move}: value {value_text(game, result)}, "
+    return (f"best move {move}: value {value_text(game, result, side)}, "
             f"{depth_text(result.depth, result.unit)}{stopped}, "
             f"{result.unit} {result.stats.nodes:,}, time {result.stats.wall_time:.2f} s\n")
 

@@ -15,7 +15,7 @@ from typing import Any
 from zerosum.cli.table import StderrProgress
 from zerosum.convert import int_arg, positive_depth_arg
 from zerosum.fileio import read_text
-from zerosum.game import InputError
+from zerosum.game import InputError, side_to_move
 from zerosum.games.registry import add_options, all_games, get_game
 from zerosum.review import DEFAULT_BUDGET, Valuer, read_records, replay_record, review
 
@@ -65,10 +65,10 @@ def run(args: argparse.Namespace) -> int:
     values = valuer.all(states)
     which = f", game {args.number} of {len(records)}" if len(records) > 1 else ""
     print(f"{spec.title}{which}: {len(record.moves)} moves; values {valuer.describe()}")
-    rows = [("start", values[0].text(game), "")]
+    rows = [("start", values[0].text(game, side_to_move(game, states[0])), "")]
     for r in review(game, states, record.moves, values):
         marked = f"  <- {r.mover} {r.verdict}" if r.verdict else ""
-        rows.append((f"{r.number}. {r.mover} {r.text}", r.after.text(game), marked))
+        rows.append((f"{r.number}. {r.mover} {r.text}", r.value_text(game), marked))
     width = max(len(label) for label, _, _ in rows)
     for label, value, marked in rows:
         print(f"{label:<{width}}  {value}{marked}".rstrip())

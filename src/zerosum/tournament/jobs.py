@@ -154,7 +154,7 @@ class MoveRecord:
         r = move.result
         if r is None:
             return cls(text, round(move.seconds, 4), by=move.side)
-        return cls(text, round(move.seconds, 4), value_text(game, r), r.depth,
+        return cls(text, round(move.seconds, 4), value_text(game, r, move.side), r.depth,
                    r.stats.nodes, move.side, r.unit)
 
 

@@ -32,7 +32,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from zerosum.convert import one_line
-from zerosum.game import AnyGame, InputError, format_value, plies_text
+from zerosum.game import AnyGame, InputError, format_value, plies_text, side_to_move
 from zerosum.games.registry import GameSpec, MoveValue
 from zerosum.kernel import bound_memory
 from zerosum.players.agents import ComputerAgent, engines_of
@@ -92,7 +92,8 @@ def move_message(game: AnyGame, state: Any, mv: MoveValue, value: float | None) 
         value = sign * {"win": 1, "draw": 0, "loss": -1}[mv.outcome] * game.values.win
     return {"type": "move", "move": game.format_move(mv.action), "outcome": mv.outcome,
             "plies": mv.plies, "score": mv.score, "verdict": verdict_words(mv.outcome, mv.plies),
-            "text": format_value(game, value, decided=True, plies=mv.plies)}
+            "text": format_value(game, value, decided=True, plies=mv.plies,
+                                 side=side_to_move(game, state))}
 
 
 def estimator(spec: GameSpec) -> Callable[..., Any]:
@@ -128,7 +129,7 @@ def estimates(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send)
             continue
         send({"type": "estimate", "move": game.format_move(action),
               "value": round(float(mine), 3), "scale": game.values.win,
-              "text": format_value(game, value)})
+              "text": format_value(game, value, side=side_to_move(game, state))})
     return proven
 
 

@@ -368,11 +368,14 @@ def root_rows(game: AnyGame, info: Info) -> list[dict[str, Any]]:
     return rows
 
 
-def info_message(game: AnyGame, info: Info) -> dict[str, Any]:
+def info_message(game: AnyGame, info: Info, side: int) -> dict[str, Any]:
+    """An Info for the page, its value from player `side`'s point of view (the side to
+    move: whose search it is)."""
     return {
         "type": "info",
         "depth": info.depth,
-        "value": format_value(game, info.value, decided=info.decided, plies=info.plies),
+        "value": format_value(game, info.value, decided=info.decided, plies=info.plies,
+                              side=side),
         "decided": info.decided,
         "nodes": info.nodes,
         "unit": info.unit,

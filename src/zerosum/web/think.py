@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from zerosum.game import InputError
+from zerosum.game import InputError, side_to_move
 from zerosum.players.agents import ComputerAgent, playable
 from zerosum.players.catalogue import make_player
 from zerosum.players.spec import agent_from_spec
@@ -132,7 +132,7 @@ class Thinker:
         return {
             "type": "result",
             "move": game.format_move(result.action),
-            "value": value_text(game, result),
+            "value": value_text(game, result, side_to_move(game, state)),
             "depth": result.depth,
             "depth_text": depth_text(result.depth, result.unit),
             "complete": result.complete,
@@ -162,7 +162,7 @@ class Thinker:
             return result
 
         def on_info(info: Info) -> None:
-            message = info_message(game, info)
+            message = info_message(game, info, side_to_move(game, state))
             message["pv_marks"] = pv_marks(session.spec, game, state, info.pv)
             post(loop, queue, message)
 

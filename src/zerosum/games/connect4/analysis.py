@@ -29,6 +29,21 @@ def describe_score(score: int, stones_played: int, cells: int) -> str:
            f"{ordinal(stone)} stone (in {plies_text(n)})"
 
 
+def move_words(score: int, stones_played: int, cells: int, red_to_move: bool) -> str:
+    """A move's score, from its mover's side like every value shown (docs/search.md),
+    and whose win it is: '-17 (Red wins in 2 plies)', '0 (draw)'. The plies count from
+    the position the move is played in, as describe_score's do."""
+    if score == 0:
+        return "0 (draw)"
+    stone = cells // 2 + 1 - abs(score)
+    mover, other = ("Red", "Yellow") if red_to_move else ("Yellow", "Red")
+    if score > 0:
+        n = plies_to_win(stone, stones_played // 2, True)
+        return f"{score:+d} ({mover} wins in {plies_text(n)})"
+    n = plies_to_win(stone, (stones_played + 1) // 2, False)
+    return f"{score:+d} ({other} wins in {plies_text(n)})"
+
+
 def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
                pv: bool = True, all_scores: bool = False,
                progress: Callable[[str], None] | None = None) -> Iterator[tuple[str, str]]:
@@ -110,7 +125,7 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
                 if watcher is not None:
                     watcher.phase = f"move {format_moves([c])}"
                 s = solver.move_score(current, mask, c)
-                yield f"move {format_moves([c])}", f"{s:+d} ({OUTCOME[(s > 0) - (s < 0)]})"
+                yield f"move {format_moves([c])}", move_words(s, n, geo.cells, red_to_move)
     if pv:
         if watcher is not None:
             watcher.phase = "principal variation"
@@ -118,8 +133,6 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
             current, mask, score)) or "-"
     yield "nodes", f"{solver.nodes:,}"
 
-
-OUTCOME = {1: "wins", 0: "draws", -1: "loses"}
 
 
 _PLAYING: dict[tuple[int, int], Solver] = {}

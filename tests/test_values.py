@@ -368,8 +368,8 @@ def test_records_and_exports_keep_what_a_search_counted() -> None:
     assert (move.depth, move.nodes, move.unit) == (r.depth, 300, "simulations")
     stored = GameResult.from_json(GameResult(1, 0.5, "Draw", (move,)).to_json()).moves[0]
     assert stored == move
-    assert figures(stored, "mcts") == f"mcts: value {value_text(game, r, 0)}, tree depth {r.depth}, " \
-        "300 simulations, 0.25 s"
+    assert figures(stored, "mcts") == f"mcts: value {value_text(game, r, 0)}, " \
+        f"tree depth {r.depth}, 300 simulations, 0.25 s"
     # A result stored before the unit was kept reads as nodes.
     old = '{"fault": null, "moves": [{"by": 0, "depth": 9, "move": "5", "nodes": 549946, ' \
         '"seconds": 1.0, "value": "0 (draw, proven)"}], "number": 1, "reason": "Draw", ' \

@@ -114,8 +114,11 @@ function valueBadges(svg, view, values) {
     const c = centre(view, i);
     const g = el("g", { class: `badge ${mark.outcome}`, "aria-label": `move ${text}: ${mark.title}` });
     g.append(el("title", {}, `${text}: ${mark.title}`));
-    g.append(el("rect", { x: c.x - CELL * 0.42, y: c.y - 11, width: CELL * 0.84, height: 22, rx: 6 }));
-    g.append(el("text", { x: c.x, y: c.y + 5, "text-anchor": "middle" }, mark.label));
+    g.append(el("rect", { x: c.x - CELL * 0.45, y: c.y - 11, width: CELL * 0.9, height: 22, rx: 6 }));
+    // An estimate's label (≈-0.01) is the widest: a smaller font keeps it clear of the
+    // badge's edge in every game's cell, whatever the board's scale.
+    g.append(el("text", { x: c.x, y: c.y + 5, "text-anchor": "middle",
+      class: mark.label.length > 4 ? "long" : "" }, mark.label));
     svg.append(g);
   }
 }

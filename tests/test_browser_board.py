@@ -1,0 +1,74 @@
+"""The analysis board tells the truth and reads at every width (issues 33 and 34), in
+headless Chromium (tests/browser.py): values from the side to move with a legend that
+names it, labels that fit their cells, a search panel that belongs to the position shown.
+Screenshots go to build/screenshots/ (or $ZEROSUM_SCREENSHOTS)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser import fresh_page, screenshot
+
+pytest.importorskip("starlette")
+
+# Each badge's text and its box, in screen pixels: the text must lie inside the box,
+# clear of its border by a twentieth of its width on each side (an italic digit leans
+# past its advance, and a border drawn over it makes "≈-0.01" read "≈-0.0").
+BADGE_FIT = """() => [...document.querySelectorAll('#board g.badge')].map((g) => {
+  const t = g.querySelector('text').getBoundingClientRect();
+  const r = g.querySelector('rect').getBoundingClientRect();
+  const pad = r.width / 20;
+  return {label: g.querySelector('text').textContent,
+          inside: t.left >= r.left + pad && t.right <= r.right - pad};
+})"""
+
+
+def yellow_to_move_with_values(page: Any, url: str) -> None:
+    """Connect Four, the engine (Red) opens; the person, Yellow, asks for move values:
+    from the empty board but one stone the solver proves nothing in a moment, so every
+    badge is the engine's estimate, the widest label there is (≈-0.01)."""
+    page.goto(f"{url}/?game=connect4&player=engine&first=computer")
+    page.fill("#seconds", "0.3")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("document.querySelector('#status').textContent === "
+                           "'Yellow to move (you)'")
+    page.check("#show-values")
+    page.wait_for_function("document.querySelectorAll('#board g.badge.estimate').length === 7")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_estimates_fit_their_cells_at_desktop_and_phone_widths(
+        url: str, browser: Any, width: int) -> None:
+    with fresh_page(browser, width=width, height=844) as page:
+        yellow_to_move_with_values(page, url)
+        fits = page.evaluate(BADGE_FIT)
+        screenshot(page, f"connect4-estimates-{width}")
+    assert len(fits) == 7 and all(f["label"].startswith("≈") for f in fits), fits
+    assert [f for f in fits if not f["inside"]] == []
+
+
+def test_every_label_form_fits_a_cell(url: str, page: Any) -> None:
+    """The widest labels of every game (an estimate with a sign and two decimals, a loss
+    in 42 plies) drawn by board.js itself on a tic-tac-toe board: the cells are the same
+    size in every game."""
+    page.goto(f"{url}/?game=tictactoe&player=alphabeta")
+    page.wait_for_selector("#board svg")
+    fits = page.evaluate("""async () => {
+      const { drawBoard } = await import('/static/board.js');
+      const view = { kind: 'grid', rows: 1, cols: 4, cells: ['', '', '', ''],
+                     moves: { 0: 'a', 1: 'b', 2: 'c', 3: 'd' } };
+      const labels = ['≈-0.99', '≈+0.01', 'L42', 'W127'];
+      const values = new Map(labels.map((label, i) => ['abcd'[i],
+        { outcome: i < 2 ? 'estimate' : 'loss', label, title: label }]));
+      const svg = drawBoard(view, { values });
+      document.getElementById('board').replaceChildren(svg);
+      return [...svg.querySelectorAll('g.badge')].map((g) => {
+        const t = g.querySelector('text').getBBox(), r = g.querySelector('rect').getBBox();
+        const pad = r.width / 20;
+        return { label: g.querySelector('text').textContent,
+                 inside: t.x >= r.x + pad && t.x + t.width <= r.x + r.width - pad };
+      });
+    }""")
+    assert [f["label"] for f in fits] == ["≈-0.99", "≈+0.01", "L42", "W127"]
+    assert [f for f in fits if not f["inside"]] == []

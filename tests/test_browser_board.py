@@ -72,3 +72,22 @@ def test_every_label_form_fits_a_cell(url: str, page: Any) -> None:
     }""")
     assert [f["label"] for f in fits] == ["≈-0.99", "≈+0.01", "L42", "W127"]
     assert [f for f in fits if not f["inside"]] == []
+
+
+def test_one_point_of_view_named_by_a_legend(url: str, page: Any) -> None:
+    """Yellow to move: each estimate's badge, its row and its title speak for Yellow
+    (a badge "≈-0.07" with a title "-0.07 (estimate, good for Red)", never "+0.07"), the
+    legend names Yellow, and the search table says whose values it shows."""
+    yellow_to_move_with_values(page, url)
+    assert page.inner_text("#values-legend").startswith("Values for Yellow, to move: W5 "
+                                                        "Yellow wins in 5 plies")
+    assert page.inner_text("#value-head") == "value for Red"  # Red's search, the engine's
+    assert page.inner_text("#graph-sides") == "Up: Red wins, down: Yellow wins (its " \
+        "numbers Red's)."
+    for g in page.locator("#board g.badge").all():
+        label = str(g.locator("text").text_content())  # ≈-0.01
+        title = str(g.locator("title").text_content())  # 1: estimate: -0.01 (estimate, ...)
+        number = title.split("estimate: ")[1].split(" ")[0]
+        assert label.removeprefix("≈").startswith(number[0]) or number == "0", (label, title)
+        assert float(label.removeprefix("≈")) == pytest.approx(float(number), abs=0.006)
+    screenshot(page, "connect4-legend")

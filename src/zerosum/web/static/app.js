@@ -142,6 +142,8 @@ function connect() {
     if (m.type === "started") {
       ghost = [];
       thinker = m.player;
+      // The search's values are its own side's, the side to move (docs/search.md).
+      $("value-head").textContent = `value for ${session.to_move}`;
       $("infos").replaceChildren();
       $("result").textContent = "";
       showRoot([]);

@@ -91,3 +91,43 @@ def test_one_point_of_view_named_by_a_legend(url: str, page: Any) -> None:
         assert label.removeprefix("≈").startswith(number[0]) or number == "0", (label, title)
         assert float(label.removeprefix("≈")) == pytest.approx(float(number), abs=0.006)
     screenshot(page, "connect4-legend")
+
+
+def luminance(css: str) -> float:
+    """The relative luminance (WCAG 2) of a computed colour, "rgb(r, g, b)"."""
+    parts = [float(x) for x in css[css.index("(") + 1:css.index(")")].split(",")[:3]]
+    linear = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4
+              for c in parts]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_current_moves_number_is_legible(url: str, browser: Any, scheme: str) -> None:
+    """The current move's number ("1.") against its button, as legible as the move."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                  color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/?game=tictactoe&player=alphabeta")
+        page.wait_for_selector("#board svg")
+        page.locator("#board rect.target").first.click()
+        page.wait_for_function("document.querySelectorAll('#moves .ply').length === 2")
+        page.click('#moves .ply[data-ply="1"]')
+        page.wait_for_selector('#moves .ply.current[data-ply="1"]')
+        colours = page.evaluate("""() => {
+          const b = document.querySelector('#moves .ply.current');
+          return [getComputedStyle(b, '::before').color, getComputedStyle(b).color,
+                  getComputedStyle(b).backgroundColor, getComputedStyle(b, '::before').content];
+        }""")
+        page.locator(".movelist").screenshot(path=str(screenshot(page, f"current-move-{scheme}")))
+    finally:
+        context.close()
+    number, move, background, content = colours
+    assert content == '"1. "'
+    assert contrast(number, background) == pytest.approx(contrast(move, background))
+    assert contrast(number, background) >= 3.0

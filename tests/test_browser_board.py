@@ -82,6 +82,7 @@ def test_one_point_of_view_named_by_a_legend(url: str, page: Any) -> None:
     assert page.inner_text("#values-legend").startswith("Values for Yellow, to move: W5 "
                                                         "Yellow wins in 5 plies")
     assert page.inner_text("#value-head") == "value for Red"  # Red's search, the engine's
+    page.wait_for_function("document.querySelector('#graph-sides').textContent !== ''")
     assert page.inner_text("#graph-sides") == "Up: Red wins, down: Yellow wins (its " \
         "numbers Red's)."
     for g in page.locator("#board g.badge").all():
@@ -131,3 +132,39 @@ def test_the_current_moves_number_is_legible(url: str, browser: Any, scheme: str
     assert content == '"1. "'
     assert contrast(number, background) == pytest.approx(contrast(move, background))
     assert contrast(number, background) >= 3.0
+
+
+def test_the_search_panel_shows_the_search_of_the_position_on_the_board(
+        url: str, page: Any) -> None:
+    """X (the person) plays 1 and 9, iterative deepening answers each: the panel follows the
+    board. At the start it shows no search (once it showed the last one), after X's 1
+    O's search of that position, after O's answer the search that chose it, and so on."""
+    page.goto(f"{url}/?game=tictactoe&player=iterative")
+    page.wait_for_selector("#board svg")
+    idle = "!document.querySelector('#status').textContent.includes('thinking')"
+    page.locator('#board rect[aria-label="cell 1"]').click()
+    page.wait_for_function(f"document.querySelectorAll('#moves .ply').length === 2 && {idle}")
+    first, first_rows = page.inner_text("#result"), page.locator("#infos tr").count()
+    page.locator('#board rect[aria-label="cell 9"]').click()
+    page.wait_for_function(f"document.querySelectorAll('#moves .ply').length === 4 && {idle}")
+    last = page.inner_text("#result")
+    assert first.startswith("Played ") and last.startswith("Played ") and first != last
+    answers = [first.split()[1].rstrip(":"), last.split()[1].rstrip(":")]
+
+    def at(ply: int) -> tuple[str, str, int]:
+        page.click("#to-start" if ply == 0 else f'#moves .ply[data-ply="{ply}"]')
+        page.wait_for_selector("#to-start.current" if ply == 0
+                               else f'#moves .ply.current[data-ply="{ply}"]')
+        return (page.inner_text("#search-of"), page.inner_text("#result"),
+                page.locator("#infos tr").count())
+
+    assert at(0) == ("No search of this position (the start) yet.", "", 0)
+    screenshot(page, "search-panel-at-the-start")
+    text, result, rows = at(1)
+    assert (text, result) == ("The search of the position after move 1, O to move.", first)
+    assert rows == first_rows > 0 and page.inner_text("#value-head") == "value for O"
+    assert at(2)[:2] == (f"The search that chose move 2 ({answers[0]}), from the position "
+                         "after move 1.", first)
+    assert at(3)[:2] == ("The search of the position after move 3, O to move.", last)
+    assert at(4)[:2] == (f"The search that chose move 4 ({answers[1]}), from the position "
+                         "after move 3.", last)

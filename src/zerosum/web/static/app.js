@@ -14,6 +14,12 @@ let ghost = []; // the latest Info's principal variation, each move's cells
 let thinker = ""; // the player searching now, by name
 let pick = null; // checkers: the piece chosen and the squares chosen for its move so far
 let marks = new Map(); // move text -> its value from analysis.js ({outcome, label, title})
+// The search panel belongs to one position: each search's table is kept by the line
+// leading to the position it searched, and the panel shows the one of the position on
+// the board (or of the move that led to it), never another position's.
+let searches = new Map(); // line -> {ply, side, nodes: the table's rows, result, unit}
+let searching = null; // the line of the search under way
+let panelFor = null; // the line whose search the panel holds now
 
 function showError(text) { $("error").textContent = text || ""; }
 
@@ -93,9 +99,37 @@ function drawMoves() {
   list.replaceChildren(...parts);
 }
 
+function lineTo(ply) { return session.moves.slice(0, ply).join(" "); }
+
+// Put the panel's table away under its line, and show the one that belongs to the
+// position on the board: its own search, else the search that chose the move into it.
+function showSearchPanel() {
+  if (panelFor !== null && searches.has(panelFor)) {
+    const kept = searches.get(panelFor);
+    kept.rows = [...$("infos").children];
+    kept.result = $("result").textContent;
+  }
+  const here = lineTo(session.cursor), before = lineTo(session.cursor - 1);
+  const chose = session.cursor > 0 && searches.get(before)?.move === session.moves[session.cursor - 1];
+  const key = searches.has(here) ? here : chose ? before : null;
+  panelFor = key;
+  const kept = key === null ? null : searches.get(key);
+  $("infos").replaceChildren(...(kept ? kept.rows : []));
+  $("result").textContent = kept ? kept.result : "";
+  if (kept) $("unit-head").textContent = kept.unit;
+  $("value-head").textContent = kept ? `value for ${kept.side}` : "value";
+  if (!kept) showRoot([]);
+  const where = (ply) => ply === 0 ? "the start" : `the position after move ${ply}`;
+  $("search-of").textContent = !kept ? (searches.size
+    ? `No search of this position (${where(session.cursor)}) yet.` : "")
+    : key === here ? `The search of ${where(kept.ply)}, ${kept.side} to move.`
+    : `The search that chose move ${session.cursor} (${kept.move}), from ${where(kept.ply)}.`;
+}
+
 function render() {
   showBoard();
   drawMoves();
+  showSearchPanel();
   const behind = session.cursor < session.moves.length;
   $("status").textContent = session.over ? session.outcome
     : session.thinking ? `${session.to_move} (${thinker || "computer"}) is thinking…`
@@ -143,13 +177,18 @@ function connect() {
       ghost = [];
       thinker = m.player;
       // The search's values are its own side's, the side to move (docs/search.md).
-      $("value-head").textContent = `value for ${session.to_move}`;
+      searching = lineTo(session.cursor);
+      searches.set(searching, { ply: session.cursor, side: session.to_move, rows: [],
+        result: "", unit: "nodes", move: null });
+      panelFor = null; // the panel now shows this search's table, empty so far
       $("infos").replaceChildren();
       $("result").textContent = "";
       showRoot([]);
       render();
     } else if (m.type === "info") { showInfo(m); ghost = m.pv_marks || []; showBoard(); }
     else if (m.type === "result") {
+      const done = searches.get(searching);
+      if (done) { done.move = m.move; done.unit = m.unit; }
       session = m.state;
       ghost = [];
       $("stop").disabled = true;
@@ -222,6 +261,8 @@ async function newGame() {
     ownSide = session.players[$("computer-first").checked ? 1 : 0];
     humanSide = $("player2").value === "" ? ownSide : null;
     setPaused(false);
+    searches = new Map();
+    panelFor = searching = null;
     $("pause").hidden = humanSide !== null;
     $("stop").disabled = true;
     ghost = [];

@@ -241,3 +241,26 @@ def test_the_value_history_of_a_game_too_big_to_solve_is_the_engines_estimate(
     assert all(v["value"] is not None and not v["decided"] for v in values)
     assert all(-1 < v["bar"] < 1 and "estimate" in v["text"] for v in values)
     assert [v["mark"] for v in values] == [""] * 5  # estimates say nothing was thrown away
+
+
+def test_the_budget_is_the_time_asked_for_and_the_reason_is_the_true_one() -> None:
+    """The server's node cap (here 1,000 nodes) bounds a think, not an analysis: the
+    16-stone position's columns (46,568 nodes for `zerosum solve --all-moves`) are all
+    proven within the time asked for. A budget too short says "time's up" with the
+    budget; a stop says "stopped"; the page learns the server's cap from /api/games."""
+    with TestClient(create_app(max_searches=1, max_seconds=60.0, max_nodes=1_000)) as c:
+        assert c.get("/api/games").json()["limits"] == {"seconds": 60.0, "nodes": 1_000}
+        sid = session(c, moves="1411141444142222")
+        with c.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+            ws.send_json({"type": "analyse", "seconds": 60})
+            done = until_done(ws)[-1]
+        assert (done["unproven"], done["why"]) == ([], "")
+        sid = session(c, moves="444")  # past the book: no column proven in 0.2 s
+        with c.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+            ws.send_json({"type": "analyse", "seconds": 0.2})
+            done = until_done(ws)[-1]
+            assert (done["why"], done["stopped"]) == ("time's up (0.2 s)", False)
+            ws.send_json({"type": "analyse", "seconds": 30})
+            ws.send_json({"type": "stop"})
+            done = until_done(ws)[-1]
+        assert (done["why"], done["stopped"], len(done["unproven"])) == ("stopped", True, 7)

@@ -8,9 +8,11 @@ iterative deepening: a hint, marked as such), then one "move" per move as its va
 proven: by the game's own per-move solver where it declares one (GameSpec.move_solver:
 Connect Four's, centre first), else by the generic strong solver (search/solve.py)
 within SOLVE_BUDGET positions. Then "done", naming the moves left unproven and why
-(time's up, stopped, too big for the solver). {"type": "stop"} or closing the socket
-stops it. The work runs in a zerosum.running.Running and holds one of the server's
-search slots, like a think.
+(time's up, with the budget; stopped; too big for the solver). {"type": "stop"} or
+closing the socket stops it. The budget is the time asked for within the server's
+`max_seconds`, and only that: the server's node cap bounds a computer's move (a think),
+not an analysis, which nothing else would let a person set. The work runs in a
+zerosum.running.Running and holds one of the server's search slots, like a think.
 
 GET /api/sessions/{sid}/history: the value after each move of the line (the solver's
 where the whole game from its start fits its budget, else the engine's estimate at
@@ -144,13 +146,20 @@ def solved_moves(game: AnyGame, state: Any,
         yield MoveValue(action, outcome, plies), solved.value
 
 
-def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send) -> None:
-    """The whole analysis of one position (see the module's docstring)."""
+def stop_words(stop: Stop, seconds: float) -> str:
+    """Why an analysis ended before proving every move, in words ("" if it did not stop)."""
+    return {"stopped": "stopped", "time": f"time's up ({seconds:g} s)",
+            "nodes": f"the node cap ({stop.node_budget or 0:,} nodes)"}.get(stop.reason(), "")
+
+
+def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send,
+                  seconds: float = 0.0) -> None:
+    """The whole analysis of one position within `seconds` (see the module's docstring)."""
     actions = game.actions(state)
     try:
         proven = estimates(spec, game, state, stop, send)
     except SearchStopped:
-        send({"type": "done", "stopped": stop.requested, "why": "",
+        send({"type": "done", "stopped": stop.requested, "why": stop_words(stop, seconds),
               "unproven": [game.format_move(a) for a in actions]})
         return
     left = [a for a in actions if a not in proven]
@@ -169,7 +178,7 @@ def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: S
                     send(move_message(game, state, mv, value))
                     left.remove(mv.action)
     except SearchStopped:
-        pass
+        why = stop_words(stop, seconds) if left else ""
     except TooBig:
         why = f"too big for the solver within {SOLVE_BUDGET:,} positions"
     except Unsolvable:
@@ -233,7 +242,7 @@ class Analyst:
                              "running; try again in a moment"})
             return
         budget = min(float(seconds), self.server.max_seconds)
-        stop = Stop(seconds=budget, nodes=self.server.max_nodes, check_every=128)
+        stop = Stop(seconds=budget, check_every=128)  # the time asked for, no node cap
         # A game object of its own: the engine's tables are kept per game object, and
         # the session's may be searching in a think at the same time.
         game = session.spec.create(**session.options)
@@ -252,7 +261,7 @@ class Analyst:
 
             def work(on_info: InfoSink, stop: Stop) -> None:
                 try:
-                    analyse_moves(spec, game, state, stop, send)
+                    analyse_moves(spec, game, state, stop, send, seconds)
                 except Exception as e:  # reported to the client in one line
                     send({"type": "error", "error": f"the analysis failed: {e}"})
 

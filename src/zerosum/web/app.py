@@ -58,7 +58,9 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
 
     async def games(request: Request) -> Response:
         return JSONResponse({"games": [game_entry(spec, server.agents)
-                                       for spec in server.games.values()]})
+                                       for spec in server.games.values()],
+                             "limits": {"seconds": server.max_seconds,
+                                        "nodes": server.max_nodes}})
 
     async def create(request: Request) -> Response:
         session = server.new_session(await body_of(request))

@@ -83,7 +83,7 @@ function onMessage(m) {
       div.classList.add("unproven");
       div.querySelector(".mv-note").textContent = "not proven";
     }
-    const why = m.why || (m.stopped ? "stopped" : "time's up");
+    const why = m.why || (m.stopped ? "stopped" : "not proven"); // the server says why
     finish(m.unproven.length === 0 ? "done: every move proven"
       : `${why}: ${m.unproven.length} move(s) not proven (engine estimate shown)`);
   } else {
@@ -184,6 +184,14 @@ document.addEventListener("zerosum:session", (event) => {
   $("analysis-moves").replaceChildren();
   if ($("show-values").checked && !session.over && !session.thinking) analyse();
 });
+
+// The server's cap on the budget, beside the field (a longer budget is cut to it).
+api("/api/games").then((answer) => {
+  const cap = answer.limits?.seconds;
+  if (!cap) return;
+  $("analysis-seconds").max = String(cap);
+  $("analysis-cap").textContent = `(at most ${cap} s here)`;
+}).catch(() => {});
 
 $("analyse").addEventListener("click", analyse);
 $("analyse-stop").addEventListener("click", () => socket?.send(JSON.stringify({ type: "stop" })));

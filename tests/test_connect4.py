@@ -595,3 +595,34 @@ def test_the_solver_plays_a_best_move_or_says_it_could_not() -> None:
     assert (result.action, result.value, result.decided, result.complete) == \
         (3, -0.003, False, False)
     assert 1000 <= result.stats.nodes < 1000 + 1024
+
+
+def test_an_interrupted_solve_keeps_the_interval_proven_so_far() -> None:
+    """Ctrl-C (here raised by the progress display after two null windows) ends the
+    solve with the score's interval those windows proved, then the interruption goes
+    on (the command exits 130 as for any Ctrl-C)."""
+    lines: list[str] = []
+
+    def progress(text: str) -> None:
+        lines.append(text)
+        if sum("? yes" in line or "? no" in line for line in lines) == 2:
+            raise KeyboardInterrupt
+
+    rows = []
+    with pytest.raises(KeyboardInterrupt):
+        for row in solve_rows("1411141444142222", progress=progress):
+            rows.append(row)
+    assert lines[0].startswith("score > -6? yes: the score is in [-5, +13]; 10,019 nodes")
+    assert rows == [("position", "16 stones, red (X) to move"),
+                    ("score", "[-5, +6] so far, interrupted after 10,387 nodes: win, draw "
+                              "or loss still open")]
+
+
+def test_an_interval_says_what_it_already_tells() -> None:
+    from zerosum.games.connect4.analysis import interval_words
+
+    assert interval_words(1, 18, 5) == "[+1, +18] so far, interrupted after 5 nodes: " \
+        "the player to move wins"
+    assert interval_words(-4, -1, 5).endswith("the player to move loses")
+    assert interval_words(0, 3, 5).endswith("does not lose")
+    assert interval_words(-3, 0, 5).endswith("does not win")

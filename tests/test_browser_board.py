@@ -168,3 +168,32 @@ def test_the_search_panel_shows_the_search_of_the_position_on_the_board(
     assert at(3)[:2] == ("The search of the position after move 3, O to move.", last)
     assert at(4)[:2] == (f"The search that chose move 4 ({answers[1]}), from the position "
                          "after move 3.", last)
+
+
+def test_checkers_draws_the_first_moves_of_the_line_as_arrows_with_a_legend(
+        url: str, page: Any) -> None:
+    """Once the engine's line is longer than three moves, the board shows only its first
+    three, each an arrow in its side's colour, numbered on its shaft; a legend says
+    whose each is (it once drew all eleven, numbers over the pieces, unnamed colours)."""
+    page.goto(f"{url}/?game=checkers&player=engine")
+    page.wait_for_selector("#board svg")
+    page.check("#computer-first")
+    page.fill("#seconds", "30")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("() => [...document.querySelectorAll('#infos tr td:last-child')]"
+                           ".some((td) => td.textContent.split(' ').length >= 5)"
+                           " && document.querySelector('.pv-legend')?.textContent.includes('of')")
+    ghosts = page.locator("#board g.ghost")
+    assert ghosts.count() == 3
+    assert [str(g.get_attribute("class")) for g in ghosts.all()] == [
+        "ghost side-a", "ghost side-b", "ghost side-a"]
+    assert [g.locator("polyline").get_attribute("marker-end") for g in ghosts.all()] == [
+        "url(#arrow-side-a)", "url(#arrow-side-b)", "url(#arrow-side-a)"]
+    assert page.locator("#board g.ghost text").all_text_contents() == ["1", "2", "3"]
+    legend = page.inner_text(".pv-legend")
+    assert legend.startswith("The search's line, its first 3 of ")
+    assert legend.endswith("moves as arrows: 1 Black, 2 White, 3 Black.")
+    screenshot(page, "checkers-pv-arrows")
+    page.click("#stop")
+    page.wait_for_function("() => document.querySelector('#result').textContent.length > 0")
+    assert page.locator(".pv-legend").count() == 0 and ghosts.count() == 0

@@ -1,7 +1,7 @@
 // The page of `zerosum serve`: choose a game and an opponent, play by clicking or typing,
 // watch the computer's search stream its Info lines over a WebSocket, and step through
 // the game's moves (analysis.js adds every move's value and the value graph).
-import { drawBoard } from "/static/board.js";
+import { drawBoard, PV_ARROWS } from "/static/board.js";
 import { $, api, cell, socketTo, tag } from "/static/common.js";
 
 let games = [];
@@ -62,19 +62,37 @@ function showBoard() {
   const view = session.view;
   const open = !session.over && !session.thinking;
   const picked = pick && pick.view === view ? pick : null;
+  const showsLine = $("show-pv").checked && session.thinking && ghost.length > 0;
+  const first = Math.max(0, session.players.indexOf(session.to_move));
   const parts = [drawBoard(view, {
     title: `${session.title} board`, open, over: session.over, pick: picked,
     onMove: playMove,
     onPick: (p) => { pick = p && { ...p, view }; showBoard(); },
-    marks: $("show-pv").checked && session.thinking ? ghost : [],
-    first: Math.max(0, session.players.indexOf(session.to_move)),
+    marks: showsLine ? ghost : [],
+    first,
     values: $("show-values").checked && !session.thinking && !session.over ? marks : null,
   })];
+  if (showsLine) parts.push(lineLegend(view, first));
   const note = tag("p", "board-note");
   if (view.scores) note.textContent = Object.entries(view.scores).map(([who, points]) => `${who}: ${points}`).join(" · ");
   else if (picked && picked.end !== null) note.textContent = "Two ways end there: click the next square of the path.";
   parts.push(note);
   $("board").replaceChildren(...parts);
+}
+
+// What the numbers on the board are: the search's line, whose move each is, in the
+// colour board.js draws it (checkers: its first PV_ARROWS moves, as arrows).
+function lineLegend(view, first) {
+  const n = view.kind === "paths" ? Math.min(PV_ARROWS, ghost.length) : ghost.length;
+  const p = tag("p", "legend pv-legend");
+  p.append(view.kind === "paths" ? `The search's line, its first ${n} of ${ghost.length} moves as arrows: `
+    : "The search's line, numbered: ");
+  for (let k = 0; k < Math.min(n, 3); k++) {
+    const side = (first + k) % 2 === 0 ? "side-a" : "side-b";
+    p.append(tag("span", `swatch ${side}-key`), `${k + 1} ${session.players[(first + k) % 2]}`,
+      k + 1 < Math.min(n, 3) ? ", " : n > 3 ? ", …" : ".");
+  }
+  return p;
 }
 
 // The move list: each move a button that shows the position after it; the move shown

@@ -104,7 +104,19 @@ def test_too_big_to_solve_gives_estimates_said_to_be_so(
         "3. Black 15x22  +0.007 (estimate, about even)",
         "4. White 25x18  -0.007 (estimate, about even)",
         "unfinished",
+        "not decided: after moves 1-4 the value is an estimate, and a mistake there cannot "
+        "be told; a larger --budget (now 1,000) may decide more",
     ]
+
+
+def test_undecided_moves_are_named_as_ranges() -> None:
+    from zerosum.review import Reviewed, Value, undecided
+
+    exact, guess = Value(1, True, 3, "solver"), Value(0.1, False, None, "estimate")
+    moves = [Reviewed(n, "X", "1", guess if n in (1, 2, 3, 5, 8, 9) else exact, None)
+             for n in range(1, 10)]
+    assert undecided(moves) == "1-3, 5, 8-9"
+    assert undecided([Reviewed(1, "X", "1", exact, None)]) == ""
 
 
 def test_what_the_project_writes_reads_back() -> None:

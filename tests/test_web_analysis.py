@@ -264,3 +264,43 @@ def test_the_budget_is_the_time_asked_for_and_the_reason_is_the_true_one() -> No
             ws.send_json({"type": "stop"})
             done = until_done(ws)[-1]
         assert (done["why"], done["stopped"], len(done["unproven"])) == ("stopped", True, 7)
+
+
+def test_what_the_analysis_proves_feeds_the_value_graph(client: TestClient) -> None:
+    """16 stones, Red to move, every column a loss (-10 to -5): once the analysis has
+    proven them, the graph's last points are proven too, not estimates, and Red's 2 (a
+    loss in 8 plies where 3 loses in 18) is no mistake the graph may mark: both lost."""
+    sid = session(client, moves="1411141444142222")
+    before = client.get(f"/api/sessions/{sid}/history").json()["values"]
+    assert before[-1]["decided"] is False  # the engine's estimate
+    with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+        ws.send_json({"type": "analyse", "seconds": 30})
+        assert until_done(ws)[-1]["unproven"] == []
+    client.post(f"/api/sessions/{sid}/move", json={"move": "2"})
+    after = client.get(f"/api/sessions/{sid}/history").json()["values"]
+    assert [(p["decided"], p["text"], p["mark"]) for p in after[-2:]] == [
+        (True, "-1 (Yellow wins, proven)", ""),
+        (True, "-1 (Yellow wins in 7 plies)", "")]
+
+
+def test_a_win_the_analysis_proved_and_a_move_threw_away_is_marked() -> None:
+    """Tic-tac-toe from a position too big for the graph's own solve (its budget cut to
+    10 positions): X, to move after 1 2, wins with 4, 5 or 7 (the analysis proves it);
+    X's 3 draws, so the graph marks it as the win thrown away."""
+    from zerosum.web import analysis
+
+    with TestClient(create_app(max_searches=1, max_seconds=60.0)) as c:
+        original = analysis.HISTORY_BUDGET
+        analysis.HISTORY_BUDGET = 10
+        try:
+            sid = session(c, "tictactoe", moves="12")
+            with c.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+                ws.send_json({"type": "analyse", "seconds": 30})
+                assert until_done(ws)[-1]["unproven"] == []
+            c.post(f"/api/sessions/{sid}/move", json={"move": "3"})
+            after = c.get(f"/api/sessions/{sid}/history").json()["values"]
+        finally:
+            analysis.HISTORY_BUDGET = original
+    assert [(p["decided"], p["text"]) for p in after[2:]] == [
+        (True, "+1 (X wins, proven)"), (True, "0 (draw, proven)")]
+    assert after[3]["mark"] == "threw a win away: now a draw"

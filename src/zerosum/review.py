@@ -265,6 +265,19 @@ class Valuer:
         return Value(r.value, r.decided, r.plies, "estimate")
 
 
+def undecided(reviewed: Sequence[Reviewed]) -> str:
+    """The moves whose value after them is an estimate, as ranges ("1-8, 11"): where
+    the review can flag no mistake. "" when every value is exact."""
+    numbers = [r.number for r in reviewed if not r.after.decided]
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+
+
 def replay_record(spec: GameSpec, game: AnyGame, record: Record) -> list[Any]:
     """The states of a recorded game, its start first; InputError names the first move
     that is not legal."""

@@ -17,7 +17,14 @@ from zerosum.convert import int_arg, positive_depth_arg
 from zerosum.fileio import read_text
 from zerosum.game import InputError, side_to_move
 from zerosum.games.registry import add_options, all_games, get_game
-from zerosum.review import DEFAULT_BUDGET, Valuer, read_records, replay_record, review
+from zerosum.review import (
+    DEFAULT_BUDGET,
+    Valuer,
+    read_records,
+    replay_record,
+    review,
+    undecided,
+)
 
 MAX_BUDGET = 100_000_000
 
@@ -66,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     which = f", game {args.number} of {len(records)}" if len(records) > 1 else ""
     print(f"{spec.title}{which}: {len(record.moves)} moves; values {valuer.describe()}")
     rows = [("start", values[0].text(game, side_to_move(game, states[0])), "")]
-    for r in review(game, states, record.moves, values):
+    reviewed = review(game, states, record.moves, values)
+    for r in reviewed:
         marked = f"  <- {r.mover} {r.verdict}" if r.verdict else ""
         rows.append((f"{r.number}. {r.mover} {r.text}", r.value_text(game), marked))
     width = max(len(label) for label, _, _ in rows)
@@ -74,4 +82,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{label:<{width}}  {value}{marked}".rstrip())
     end = states[-1]
     print(game.outcome(end) if game.is_terminal(end) else "unfinished")
+    left = undecided(reviewed)
+    if left:
+        # Said, so that no flagged mistake reads as "no mistake was made".
+        print(f"not decided: after move{'s' if '-' in left or ',' in left else ''} {left} "
+              "the value is an estimate, and a mistake there cannot be told; a larger "
+              f"--budget (now {args.budget:,}) may decide more")
     return 0

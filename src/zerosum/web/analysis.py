@@ -152,9 +152,39 @@ def stop_words(stop: Stop, seconds: float) -> str:
             "nodes": f"the node cap ({stop.node_budget or 0:,} nodes)"}.get(stop.reason(), "")
 
 
+RANK = {"win": 1, "draw": 0, "loss": -1}
+
+
+def remembering(game: AnyGame, state: Any, memo: dict[Hashable, Any], send: Send) -> Send:
+    """`send`, and what it proves kept in `memo` (the session's values by game.key, as
+    `history` keeps them) so that the value graph and its marks use what the analysis
+    proved: each proven move's position, and once every move is proven, this one. Only
+    for win/draw/loss games, whose proven value the outcome gives."""
+    if game.values.kind != "outcome":
+        return send
+    sign = 1 if game.is_maxs_turn(state) else -1
+    best: list[tuple[int, int]] = []  # (rank for the mover, -plies or plies) per move
+
+    def out(message: dict[str, Any]) -> None:
+        if message["type"] == "move":
+            rank, plies = RANK[message["outcome"]], message["plies"]
+            action = game.parse_move(state, message["move"])
+            memo[game.key(game.result(state, action))] = (
+                sign * rank * game.values.win, True, None if plies is None else plies - 1)
+            best.append((rank, 0 if plies is None else -plies if rank > 0 else plies))
+        elif message["type"] == "done" and not message["unproven"] and best:
+            memo[game.key(state)] = (sign * max(best)[0] * game.values.win, True, None)
+        send(message)
+
+    return out
+
+
 def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send,
-                  seconds: float = 0.0) -> None:
-    """The whole analysis of one position within `seconds` (see the module's docstring)."""
+                  seconds: float = 0.0, memo: dict[Hashable, Any] | None = None) -> None:
+    """The whole analysis of one position within `seconds` (see the module's docstring);
+    what it proves goes into `memo` too (`remembering`)."""
+    if memo is not None:
+        send = remembering(game, state, memo, send)
     actions = game.actions(state)
     try:
         proven = estimates(spec, game, state, stop, send)
@@ -248,10 +278,10 @@ class Analyst:
         game = session.spec.create(**session.options)
         bound_memory(game, self.server.session_entries)
         self.task = asyncio.create_task(self.run(session.spec, game, session.state,
-                                                 budget, stop))
+                                                 budget, stop, session.estimates))
 
     async def run(self, spec: GameSpec, game: AnyGame, state: Any, seconds: float,
-                  stop: Stop) -> None:
+                  stop: Stop, memo: dict[Hashable, Any]) -> None:
         try:
             await self.send({"type": "started", "seconds": seconds,
                              "moves": [game.format_move(a) for a in game.actions(state)]})
@@ -261,7 +291,7 @@ class Analyst:
 
             def work(on_info: InfoSink, stop: Stop) -> None:
                 try:
-                    analyse_moves(spec, game, state, stop, send, seconds)
+                    analyse_moves(spec, game, state, stop, send, seconds, memo)
                 except Exception as e:  # reported to the client in one line
                     send({"type": "error", "error": f"the analysis failed: {e}"})
 

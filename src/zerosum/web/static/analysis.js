@@ -86,6 +86,9 @@ function onMessage(m) {
     const why = m.why || (m.stopped ? "stopped" : "not proven"); // the server says why
     finish(m.unproven.length === 0 ? "done: every move proven"
       : `${why}: ${m.unproven.length} move(s) not proven (engine estimate shown)`);
+    // What was proven is the session's now: the graph draws it (and the moves it marks).
+    drawn = "";
+    if (!session.thinking) drawGraph();
   } else {
     finish(m.error);
   }

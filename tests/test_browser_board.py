@@ -197,3 +197,28 @@ def test_checkers_draws_the_first_moves_of_the_line_as_arrows_with_a_legend(
     page.click("#stop")
     page.wait_for_function("() => document.querySelector('#result').textContent.length > 0")
     assert page.locator(".pv-legend").count() == 0 and ghosts.count() == 0
+
+
+def test_the_explain_page_draws_the_board_of_the_node_a_step_is_at(
+        url: str, page: Any) -> None:
+    """A game position's search, stepped through: beside the tree, the position of the
+    node the step is at, drawn as the play page draws it (the notebook's explainer did;
+    the page drew none). Connect Four after 4 4: at the root two stones, at node 1 1
+    (the first leaf) four, the last one ringed."""
+    page.goto(url + "/explain")
+    page.select_option("#kind", "game")
+    page.wait_for_selector("#game option[value='connect4']", state="attached")
+    page.select_option("#game", "connect4")
+    page.fill("#moves", "4 4")
+    page.select_option("#depth", "2")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#node-board svg")
+    assert page.inner_text("#node-board-caption") == "The position at the root"
+    assert page.locator("#node-board circle.stone").count() == 2
+    for _ in range(3):  # the root entered, column 1 entered, its first leaf returns
+        page.click("#next")
+    page.wait_for_function("document.querySelector('#node-board-caption').textContent"
+                           " === 'The position at node 1 1'")
+    assert page.locator("#node-board circle.stone").count() == 4
+    assert page.locator("#node-board .last-move").count() == 1
+    screenshot(page, "explain-node-board")

@@ -222,3 +222,30 @@ def test_the_explain_page_draws_the_board_of_the_node_a_step_is_at(
     assert page.locator("#node-board circle.stone").count() == 4
     assert page.locator("#node-board .last-move").count() == 1
     screenshot(page, "explain-node-board")
+
+
+def test_a_new_line_from_an_earlier_move_keeps_the_old_one(url: str, page: Any) -> None:
+    """X plays 1, iterative deepening answers; back at the start X plays 5 instead: the
+    old line is offered as "after ... " and a click on it plays it again, the new one
+    kept in its place (it was thrown away)."""
+    page.goto(f"{url}/?game=tictactoe&player=iterative")
+    page.wait_for_selector("#board svg")
+    idle = "!document.querySelector('#status').textContent.includes('thinking')"
+    page.locator('#board rect[aria-label="cell 1"]').click()
+    page.wait_for_function(f"document.querySelectorAll('#moves .ply').length === 2 && {idle}")
+    first_line = page.locator("#moves .ply").all_inner_texts()
+    page.click("#to-start")
+    page.wait_for_selector("#to-start.current")
+    page.locator('#board rect[aria-label="cell 5"]').click()
+    page.wait_for_function(f"document.querySelectorAll('#moves .ply').length === 2 && {idle}"
+                           " && document.querySelector('#moves .ply').textContent.endsWith('5')")
+    second_line = page.locator("#moves .ply").all_inner_texts()
+    assert page.inner_text("#variations") == \
+        f"Other lines: from the start {first_line[0].split()[-1]} {first_line[1]}"
+    screenshot(page, "variations")
+    page.click("#variations .ply.variation")
+    page.wait_for_function("document.querySelector('#moves .ply').textContent.endsWith('1')")
+    assert page.locator("#moves .ply").all_inner_texts() == first_line
+    assert page.inner_text("#variations") == \
+        f"Other lines: from the start {second_line[0].split()[-1]} {second_line[1]}"
+    assert page.inner_text("#status").startswith("O to move (move 1 of 2")

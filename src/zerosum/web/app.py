@@ -91,6 +91,15 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         session.goto(ply)
         return JSONResponse(session.to_json())
 
+    async def line(request: Request) -> Response:
+        session = idle(request)
+        index = (await body_of(request)).get("variation")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InputError("give the variation to play as a whole number: "
+                             "{\"variation\": 0}")
+        session.switch(index)
+        return JSONResponse(session.to_json())
+
     async def undo(request: Request) -> Response:
         session = idle(request)
         plies = (await body_of(request)).get("plies", 1)
@@ -129,6 +138,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         Route("/api/sessions/{sid}/move", move, methods=["POST"]),
         Route("/api/sessions/{sid}/undo", undo, methods=["POST"]),
         Route("/api/sessions/{sid}/goto", goto, methods=["POST"]),
+        Route("/api/sessions/{sid}/line", line, methods=["POST"]),
         Route("/api/sessions/{sid}/new", restart, methods=["POST"]),
         Route("/api/sessions/{sid}/record", record),
         WebSocketRoute("/api/sessions/{sid}/think", think),

@@ -115,6 +115,26 @@ function drawMoves() {
     if (i + 1 < session.moves.length) parts.push(" ");
   });
   list.replaceChildren(...parts);
+  // The lines left for another (kept, as lichess keeps them): a click plays one again.
+  const lines = session.variations || [];
+  $("variations").hidden = lines.length === 0;
+  $("variations").replaceChildren(...(lines.length ? ["Other lines: "] : []), ...lines.flatMap((v, k) => {
+    const b = tag("button", "ply variation", `${v.at === 0 ? "from the start" : `after ${v.at}.`} ${v.moves.join(" ")}`);
+    b.type = "button";
+    b.dataset.variation = String(k);
+    b.title = "play this line again (the line now played is kept in its place)";
+    b.addEventListener("click", () => switchLine(k));
+    return k + 1 < lines.length ? [b, " "] : [b];
+  }));
+}
+
+async function switchLine(index) {
+  if (session.thinking) { showError("The computer is thinking: stop it first."); return; }
+  await guarded(async () => {
+    session = await api(`/api/sessions/${session.id}/line`, { variation: index });
+    if (humanSide === null) setPaused(true);
+    render();
+  });
 }
 
 function lineTo(ply) { return session.moves.slice(0, ply).join(" "); }

@@ -249,3 +249,30 @@ def test_a_new_line_from_an_earlier_move_keeps_the_old_one(url: str, page: Any) 
     assert page.inner_text("#variations") == \
         f"Other lines: from the start {second_line[0].split()[-1]} {second_line[1]}"
     assert page.inner_text("#status").startswith("O to move (move 1 of 2")
+
+
+def test_the_graph_draws_what_the_analysis_proved(url: str, page: Any) -> None:
+    """Connect Four set up at 16 stones, Red (the person) to move, every column lost:
+    the graph drew the position as an estimate; once the analysis has proven its moves,
+    the graph draws it proven (the page asks for the graph again)."""
+    page.goto(f"{url}/?game=connect4&player=engine")
+    page.fill("#position", "1411141444142222")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("document.querySelector('#status').textContent === "
+                           "'Red to move (you)'")
+    page.locator('#board rect[aria-label="column 3"]').click()  # Red's 3: a second point
+    page.wait_for_function("document.querySelectorAll('#moves .ply').length === 2"
+                           " && !document.querySelector('#status').textContent.includes('thinking')")
+    page.click('#to-start')
+    page.wait_for_selector("#to-start.current")
+    page.wait_for_selector("#graph-svg")
+    assert page.get_attribute("#graph-svg .point >> nth=0", "class") == "point estimate"
+    page.click("#analyse")
+    page.wait_for_function("document.querySelector('#analysis-status').textContent"
+                           ".startsWith('done')")
+    page.wait_for_function("document.querySelector('#graph-svg .point')"
+                           ".classList.contains('decided')")
+    titles = page.locator("#graph-svg .point title").all_text_contents()
+    assert titles[:2] == ["after move 0: -1 (Yellow wins, proven)",
+                          "after move 1: -1 (Yellow wins in 17 plies)"]
+    screenshot(page, "graph-proven-by-analysis")

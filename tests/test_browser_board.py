@@ -261,8 +261,8 @@ def test_the_graph_draws_what_the_analysis_proved(url: str, page: Any) -> None:
     page.wait_for_function("document.querySelector('#status').textContent === "
                            "'Red to move (you)'")
     page.locator('#board rect[aria-label="column 3"]').click()  # Red's 3: a second point
-    page.wait_for_function("document.querySelectorAll('#moves .ply').length === 2"
-                           " && !document.querySelector('#status').textContent.includes('thinking')")
+    page.wait_for_function("document.querySelectorAll('#moves .ply').length === 2 && "
+                           "!document.querySelector('#status').textContent.includes('thinking')")
     page.click('#to-start')
     page.wait_for_selector("#to-start.current")
     page.wait_for_selector("#graph-svg")

@@ -17,7 +17,7 @@ let marks = new Map(); // move text -> its value from analysis.js ({outcome, lab
 // The search panel belongs to one position: each search's table is kept by the line
 // leading to the position it searched, and the panel shows the one of the position on
 // the board (or of the move that led to it), never another position's.
-let searches = new Map(); // line -> {ply, side, nodes: the table's rows, result, unit}
+let searches = new Map(); // line -> {ply, side, rows: the table's rows, result, unit, move}
 let searching = null; // the line of the search under way
 let panelFor = null; // the line whose search the panel holds now
 
@@ -184,6 +184,8 @@ function render() {
 function showInfo(m) {
   const row = document.createElement("tr");
   $("unit-head").textContent = m.unit; // nodes, or MCTS's simulations
+  const under = searches.get(searching);
+  if (under) under.unit = m.unit;
   row.append(cell(m.depth ?? "end"), cell(m.value), cell(m.nodes.toLocaleString()),
     cell(m.nodes_per_second.toLocaleString()), cell(`${m.elapsed.toFixed(2)} s`), cell(m.pv.join(" ")));
   if (m.decided) row.classList.add("decided");

@@ -26,10 +26,10 @@ def test_the_engines_proven_win_is_shown_as_proven(url: str, page: Any) -> None:
     page.fill("#seconds", "5")
     played = think_once(page)
     screenshot(page, "connect4-proven-win")
-    assert re.fullmatch(r"Played 5: value -1 \(Yellow wins, proven\), depth end, "
+    assert re.fullmatch(r"Played 5: value \+1 \(Yellow wins, proven\), depth end, "
                         r"[\d,]+ nodes, \d+\.\d\d s", played), played
     row = page.locator("#infos tr").last.locator("td").all_inner_texts()
-    assert row[:2] == ["end", "-1 (Yellow wins, proven)"]
+    assert row[:2] == ["end", "+1 (Yellow wins, proven)"]  # Yellow's search: its side
     assert page.inner_text("#unit-head") == "nodes"
 
 

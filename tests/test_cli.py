@@ -101,3 +101,26 @@ def test_menu_end_of_input() -> None:
     out = io.StringIO()
     assert menu(io.StringIO("1\n"), out) == 0
     assert out.getvalue().endswith("Bye.\n")
+
+
+def test_no_help_text_shows_a_doubled_percent_sign() -> None:
+    """argparse turns "%%" into "%" in a help string, not in a description: every
+    command's and every game sub-command's help reads "95 %", never "95 %%"."""
+    import argparse
+    from collections.abc import Iterator
+
+    from zerosum.cli import build_parser
+
+    def parsers(p: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+        yield p
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for child in action.choices.values():
+                    yield from parsers(child)
+
+    found = list(parsers(build_parser()))
+    assert len(found) > 50  # every command, and each game's under the game commands
+    doubled = [p.prog for p in found if "%%" in p.format_help()]
+    assert doubled == []
+    assert "95 % intervals" in " ".join(next(
+        p for p in found if p.prog == "zerosum tournament").format_help().split())

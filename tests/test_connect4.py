@@ -316,7 +316,9 @@ def test_solve_rows_for_the_command() -> None:
     rows = dict(solve_rows("2252576253462244111563365343671351441", all_scores=True))
     assert rows["score"] == ("-1: the player to move loses; the opponent wins with their "
                              "21st stone (in 4 plies)")
-    assert rows["move 6"] == "-1 (loses)" and rows["move 7"] == "-2 (loses)"
+    # Each move from its mover's side (Yellow here), the words naming the winner.
+    assert rows["move 6"] == "-1 (Red wins in 4 plies)"
+    assert rows["move 7"] == "-2 (Red wins in 2 plies)"
     assert [label for label, _ in solve_rows("2252576253462244111563365343671351441",
                                              all_scores=True, pv=False)] == [
         "position", "score", "best moves", "move 6", "move 7", "nodes"]
@@ -605,3 +607,34 @@ def test_solve_rows_report_each_null_window_and_the_bounds() -> None:
     assert answers and all("? yes: " in a or "? no: " in a for a in answers)
     # The last answer closes the interval on the score.
     assert f"the score is in [{int(score):+d}, {int(score):+d}]" in answers[-1]
+
+
+def test_an_interrupted_solve_keeps_the_interval_proven_so_far() -> None:
+    """Ctrl-C (here raised by the progress display after two null windows) ends the
+    solve with the score's interval those windows proved, then the interruption goes
+    on (the command exits 130 as for any Ctrl-C)."""
+    lines: list[str] = []
+
+    def progress(text: str) -> None:
+        lines.append(text)
+        if sum("? yes" in line or "? no" in line for line in lines) == 2:
+            raise KeyboardInterrupt
+
+    rows = []
+    with pytest.raises(KeyboardInterrupt):
+        for row in solve_rows("1411141444142222", progress=progress):
+            rows.append(row)
+    assert lines[0].startswith("score > -6? yes: the score is in [-5, +13]; 10,019 nodes")
+    assert rows == [("position", "16 stones, red (X) to move"),
+                    ("score", "[-5, +6] so far, interrupted after 10,387 nodes: win, draw "
+                              "or loss still open")]
+
+
+def test_an_interval_says_what_it_already_tells() -> None:
+    from zerosum.games.connect4.analysis import interval_words
+
+    assert interval_words(1, 18, 5) == "[+1, +18] so far, interrupted after 5 nodes: " \
+        "the player to move wins"
+    assert interval_words(-4, -1, 5).endswith("the player to move loses")
+    assert interval_words(0, 3, 5).endswith("does not lose")
+    assert interval_words(-3, 0, 5).endswith("does not win")

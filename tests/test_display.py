@@ -127,7 +127,7 @@ def test_a_reviewed_move_list_marks_the_moves_that_changed_the_value() -> None:
     reviewed = Position(ttt).play("5", "2").review()
     assert reviewed.rows() == [
         ("1.", "X", "5", "0 (draw, proven)"),
-        ("2.", "O", "2", "+1 (X wins in 5 plies) turned a draw into a loss: draw -> loss")]
+        ("2.", "O", "2", "-1 (X wins in 5 plies) turned a draw into a loss: draw -> loss")]
     assert "X wins in 5 plies" in reviewed._repr_html_()
 
 

@@ -46,11 +46,11 @@ Second (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, n
 9 counters left
 First (alphabeta (depth 4)) plays 1: value 0 (estimate, about even), depth 4, nodes 35, time T
 8 counters left
-Second (alphabeta (depth 4)) plays 1: value +1 (First wins, proven), depth 4, nodes 35, time T
+Second (alphabeta (depth 4)) plays 1: value -1 (First wins, proven), depth 4, nodes 35, time T
 7 counters left
 First (alphabeta (depth 4)) plays 3: value +1 (First wins, proven), depth 4, nodes 38, time T
 4 counters left
-Second (alphabeta (depth 4)) plays 1: value +1 (First wins, proven), depth 4, nodes 15, time T
+Second (alphabeta (depth 4)) plays 1: value -1 (First wins, proven), depth 4, nodes 15, time T
 3 counters left
 First (alphabeta (depth 4)) plays 3: value +1 (First wins, proven), depth 4, nodes 8, time T
 0 counters left

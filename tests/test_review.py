@@ -24,14 +24,15 @@ def review(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
 
 
 def test_a_tictactoe_game_with_its_four_mistakes(capsys: pytest.CaptureFixture[str]) -> None:
+    # Each value from its mover's side (O's -1: X wins), the words naming the winner.
     assert review(capsys, "tictactoe", str(EXAMPLES / "tictactoe-game.txt")) == [
         "Tic-tac-toe: 9 moves; values exact by the strong solver (budget 200,000 positions), "
         "else estimates by iterative deepening at depth 9",
         "start   0 (draw, proven)",
         "1. X 5  0 (draw, proven)",
-        "2. O 2  +1 (X wins in 5 plies)  <- O turned a draw into a loss: draw -> loss",
+        "2. O 2  -1 (X wins in 5 plies)  <- O turned a draw into a loss: draw -> loss",
         "3. X 1  +1 (X wins in 4 plies)",
-        "4. O 9  +1 (X wins in 3 plies)",
+        "4. O 9  -1 (X wins in 3 plies)",
         "5. X 3  0 (draw, proven)  <- X threw a win away: win -> draw",
         "6. O 7  0 (draw, proven)",
         "7. X 4  -1 (O wins in 1 ply)  <- X turned a draw into a loss: draw -> loss",
@@ -68,9 +69,9 @@ def test_a_checkers_4x4_pdn_game_ends_in_a_win(capsys: pytest.CaptureFixture[str
         "start         0 (draw, proven)",
         "1. Black 1-3  -1 (White wins in 5 plies)  <- Black turned a draw into a loss: "
         "draw -> loss",
-        "2. White 8-5  +1 (Black wins in 3 plies)  <- White threw a win away: win -> loss",
+        "2. White 8-5  -1 (Black wins in 3 plies)  <- White threw a win away: win -> loss",
         "3. Black 3x8  +1 (Black wins in 2 plies)",
-        "4. White 7-5  +1 (Black wins in 1 ply)",
+        "4. White 7-5  -1 (Black wins in 1 ply)",
         "5. Black 8x3  +1 (Black wins, proven)",
         "White has no pieces left: Black wins",
     ]
@@ -100,11 +101,23 @@ def test_too_big_to_solve_gives_estimates_said_to_be_so(
     assert out[1:] == [
         "start           -0.01 (estimate, about even)",
         "1. Black 11-15  -0.016 (estimate, about even)",
-        "2. White 22-18  +0.007 (estimate, about even)",
+        "2. White 22-18  -0.007 (estimate, about even)",
         "3. Black 15x22  +0.007 (estimate, about even)",
-        "4. White 25x18  +0.007 (estimate, about even)",
+        "4. White 25x18  -0.007 (estimate, about even)",
         "unfinished",
+        "not decided: after moves 1-4 the value is an estimate, and a mistake there cannot "
+        "be told; a larger --budget (now 1,000) may decide more",
     ]
+
+
+def test_undecided_moves_are_named_as_ranges() -> None:
+    from zerosum.review import Reviewed, Value, undecided
+
+    exact, guess = Value(1, True, 3, "solver"), Value(0.1, False, None, "estimate")
+    moves = [Reviewed(n, "X", "1", guess if n in (1, 2, 3, 5, 8, 9) else exact, None)
+             for n in range(1, 10)]
+    assert undecided(moves) == "1-3, 5, 8-9"
+    assert undecided([Reviewed(1, "X", "1", exact, None)]) == ""
 
 
 def test_what_the_project_writes_reads_back() -> None:
@@ -169,8 +182,8 @@ def test_a_set_up_pdn_position_is_reviewed_from_its_fen(
     record = tmp_path / "end.pdn"
     record.write_text('[FEN "W:W18:B14"]\n\n1... 18x9 1-0\n')
     out = review(capsys, "checkers", str(record), "--number", "1")
-    assert out[1:] == ["start          -1 (White wins in 1 ply)",
-                       "1. White 18x9  -1 (White wins, proven)",
+    assert out[1:] == ["start          +1 (White wins in 1 ply)",
+                       "1. White 18x9  +1 (White wins, proven)",
                        "Black has no pieces left: White wins"]
 
 

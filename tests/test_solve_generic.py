@@ -177,6 +177,28 @@ def test_zerosum_solve_takes_every_game_and_shows_every_move(
     assert rows[6].startswith("positions:           1,131 solved in ")
 
 
+def test_every_move_is_valued_from_the_side_that_makes_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """O to move after 5 1 9: a move that lets X win is -1 for O, and the words say it
+    is X's win (docs/search.md, "Values as shown"); X to move, +1 is X's win."""
+    assert main(["solve", "tictactoe", "5", "1", "9", "--all-moves", "--no-pv"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[:8] == [
+        "value:               0 (draw, proven)",
+        "best move:           3",
+        "move 2:              -1 (X wins in 4 plies)",
+        "move 3:              0 (draw, proven)",
+        "move 4:              -1 (X wins in 4 plies)",
+        "move 6:              -1 (X wins in 4 plies)",
+        "move 7:              0 (draw, proven)",
+        "move 8:              -1 (X wins in 4 plies)",
+    ]
+    assert main(["solve", "tictactoe", "5", "2", "--all-moves", "--no-pv"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0] == "value:               +1 (X wins in 5 plies)"
+    assert "move 1:              +1 (X wins in 5 plies)" in rows
+
+
 def test_zerosum_solve_after_moves_and_a_drawn_line_cut_short(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "tictactoe", "1", "5", "9"]) == 0

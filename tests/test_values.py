@@ -344,15 +344,16 @@ def test_mcts_reports_simulations_its_tree_depth_and_only_proofs_as_decided(
 def test_the_engine_calls_a_weak_solve_win_proven() -> None:
     """The issue's case: after these moves the engine's weak solve proves Yellow's win,
     whose length it does not know. It once showed "-0.999 (estimate, good for Yellow),
-    depth end" (and depth 0 on the line above)."""
+    depth end" (and depth 0 on the line above). Both from the side to move: +1 for
+    Yellow, and the words say it is Yellow's win."""
     moves = ("4", "4", "4", "4", "3", "2", "5", "6", "3", "3", "5", "3", "5")
     last, summary = analyse_text("connect4", moves, "--time", "5")
-    assert last.split()[:5] == ["end", "-1", "(Yellow", "wins,", "proven)"]
-    assert summary.startswith("best move 5: value -1 (Yellow wins, proven), depth end, nodes ")
+    assert last.split()[:5] == ["end", "+1", "(Yellow", "wins,", "proven)"]
+    assert summary.startswith("best move 5: value +1 (Yellow wins, proven), depth end, nodes ")
     infos, result = web_think("connect4", moves, player="engine", seconds=5)
     assert (infos[-1]["depth"], infos[-1]["value"], infos[-1]["decided"]) == \
-        (None, "-1 (Yellow wins, proven)", True)
-    assert (result["value"], result["depth_text"]) == ("-1 (Yellow wins, proven)", "depth end")
+        (None, "+1 (Yellow wins, proven)", True)
+    assert (result["value"], result["depth_text"]) == ("+1 (Yellow wins, proven)", "depth end")
 
 
 def test_records_and_exports_keep_what_a_search_counted() -> None:
@@ -369,8 +370,8 @@ def test_records_and_exports_keep_what_a_search_counted() -> None:
     assert (move.depth, move.nodes, move.unit) == (r.depth, 300, "simulations")
     stored = GameResult.from_json(GameResult(1, 0.5, "Draw", (move,)).to_json()).moves[0]
     assert stored == move
-    assert figures(stored, "mcts") == f"mcts: value {value_text(game, r)}, tree depth {r.depth}, " \
-        "300 simulations, 0.25 s"
+    assert figures(stored, "mcts") == f"mcts: value {value_text(game, r, 0)}, " \
+        f"tree depth {r.depth}, 300 simulations, 0.25 s"
     # A result stored before the unit was kept reads as nodes.
     old = '{"fault": null, "moves": [{"by": 0, "depth": 9, "move": "5", "nodes": 549946, ' \
         '"seconds": 1.0, "value": "0 (draw, proven)"}], "number": 1, "reason": "Draw", ' \
@@ -399,5 +400,5 @@ def test_no_player_calls_an_estimate_depth_end(name: str) -> None:
         for kind, analyse in players.items():
             r = analyse(game, state, limits.get(kind, Limit(seconds=0.05)))
             assert r.decided or r.depth is not None, (name, kind, seed, r)
-            text = value_text(game, r)
+            text = value_text(game, r, 0)
             assert ("estimate" in text) != r.decided or text == "none yet", (kind, text)

@@ -735,3 +735,32 @@ def test_nesting_is_judged_on_the_text_whatever_the_recursion_limit() -> None:
             parse_json("[" * 2000, "the body")
     finally:
         sys.setrecursionlimit(limit)
+
+
+def test_a_new_line_keeps_the_old_one_as_a_variation_to_go_back_to() -> None:
+    """1 5 9 played; back at move 1, 3 starts a new line and 5 9 is kept (it was dropped);
+    switching plays 1 5 9 again with 1 3 kept; the line's own next move only steps on."""
+    from starlette.testclient import TestClient
+
+    from zerosum.web.app import create_app
+
+    with TestClient(create_app()) as client:
+        s = client.post("/api/sessions", json={"game": "tictactoe"}).json()
+        sid = s["id"]
+        for m in "159":
+            s = client.post(f"/api/sessions/{sid}/move", json={"move": m}).json()
+        assert s["variations"] == []
+        client.post(f"/api/sessions/{sid}/goto", json={"ply": 1})
+        s = client.post(f"/api/sessions/{sid}/move", json={"move": "5"}).json()
+        assert (s["moves"], s["cursor"], s["variations"]) == (["1", "5", "9"], 2, [])
+        client.post(f"/api/sessions/{sid}/goto", json={"ply": 1})
+        s = client.post(f"/api/sessions/{sid}/move", json={"move": "3"}).json()
+        assert (s["moves"], s["variations"]) == (["1", "3"], [{"at": 1, "moves": ["5", "9"]}])
+        s = client.post(f"/api/sessions/{sid}/line", json={"variation": 0}).json()
+        assert (s["moves"], s["cursor"], s["variations"]) == (
+            ["1", "5", "9"], 2, [{"at": 1, "moves": ["3"]}])
+        assert s["to_move"] == "X" and s["view"]["last"] is not None
+        bad = client.post(f"/api/sessions/{sid}/line", json={"variation": 5})
+        assert (bad.status_code, bad.json()) == (400, {"error": "variation must be 0 to 0"})
+        s = client.post(f"/api/sessions/{sid}/new", json={}).json()
+        assert s["variations"] == []

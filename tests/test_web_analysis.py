@@ -244,3 +244,66 @@ def test_the_value_history_of_a_game_too_big_to_solve_is_the_engines_estimate(
     assert all(v["value"] is not None and not v["decided"] for v in values)
     assert all(-1 < v["bar"] < 1 and "estimate" in v["text"] for v in values)
     assert [v["mark"] for v in values] == [""] * 5  # estimates say nothing was thrown away
+
+
+def test_the_budget_is_the_time_asked_for_and_the_reason_is_the_true_one() -> None:
+    """The server's node cap (here 1,000 nodes) bounds a think, not an analysis: the
+    16-stone position's columns (46,568 nodes for `zerosum solve --all-moves`) are all
+    proven within the time asked for. A budget too short says "time's up" with the
+    budget; a stop says "stopped"; the page learns the server's cap from /api/games."""
+    with TestClient(create_app(max_searches=1, max_seconds=60.0, max_nodes=1_000)) as c:
+        assert c.get("/api/games").json()["limits"] == {"seconds": 60.0, "nodes": 1_000}
+        sid = session(c, moves="1411141444142222")
+        with c.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+            ws.send_json({"type": "analyse", "seconds": 60})
+            done = until_done(ws)[-1]
+        assert (done["unproven"], done["why"]) == ([], "")
+        sid = session(c, moves="444")  # past the book: no column proven in 0.2 s
+        with c.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+            ws.send_json({"type": "analyse", "seconds": 0.2})
+            done = until_done(ws)[-1]
+            assert (done["why"], done["stopped"]) == ("time's up (0.2 s)", False)
+            ws.send_json({"type": "analyse", "seconds": 30})
+            ws.send_json({"type": "stop"})
+            done = until_done(ws)[-1]
+        assert (done["why"], done["stopped"], len(done["unproven"])) == ("stopped", True, 7)
+
+
+def test_what_the_analysis_proves_feeds_the_value_graph(client: TestClient) -> None:
+    """16 stones, Red to move, every column a loss (-10 to -5): once the analysis has
+    proven them, the graph's last points are proven too, not estimates, and Red's 2 (a
+    loss in 8 plies where 3 loses in 18) is no mistake the graph may mark: both lost."""
+    sid = session(client, moves="1411141444142222")
+    before = client.get(f"/api/sessions/{sid}/history").json()["values"]
+    assert before[-1]["decided"] is False  # the engine's estimate
+    with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+        ws.send_json({"type": "analyse", "seconds": 30})
+        assert until_done(ws)[-1]["unproven"] == []
+    client.post(f"/api/sessions/{sid}/move", json={"move": "2"})
+    after = client.get(f"/api/sessions/{sid}/history").json()["values"]
+    assert [(p["decided"], p["text"], p["mark"]) for p in after[-2:]] == [
+        (True, "-1 (Yellow wins, proven)", ""),
+        (True, "-1 (Yellow wins in 7 plies)", "")]
+
+
+def test_a_win_the_analysis_proved_and_a_move_threw_away_is_marked() -> None:
+    """Tic-tac-toe from a position too big for the graph's own solve (its budget cut to
+    10 positions): X, to move after 1 2, wins with 4, 5 or 7 (the analysis proves it);
+    X's 3 draws, so the graph marks it as the win thrown away."""
+    from zerosum.web import analysis
+
+    with TestClient(create_app(max_searches=1, max_seconds=60.0)) as c:
+        original = analysis.HISTORY_BUDGET
+        analysis.HISTORY_BUDGET = 10
+        try:
+            sid = session(c, "tictactoe", moves="12")
+            with c.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
+                ws.send_json({"type": "analyse", "seconds": 30})
+                assert until_done(ws)[-1]["unproven"] == []
+            c.post(f"/api/sessions/{sid}/move", json={"move": "3"})
+            after = c.get(f"/api/sessions/{sid}/history").json()["values"]
+        finally:
+            analysis.HISTORY_BUDGET = original
+    assert [(p["decided"], p["text"]) for p in after[2:]] == [
+        (True, "+1 (X wins, proven)"), (True, "0 (draw, proven)")]
+    assert after[3]["mark"] == "threw a win away: now a draw"

@@ -56,7 +56,7 @@ def test_checkers_record_is_pdn_with_the_computer_figures(client: TestClient) ->
         '[White "alphabeta"]\n'
         '[Result "*"]\n'
         "\n"
-        "1. 9-13 22-17 {-0.01 (estimate, about even), depth 2, 17 nodes, T s} *\n")
+        "1. 9-13 22-17 {+0.01 (estimate, about even), depth 2, 17 nodes, T s} *\n")
 
 
 def test_checkers_record_from_a_set_up_position_carries_its_fen(client: TestClient) -> None:

@@ -111,7 +111,7 @@ def test_the_widget_module_is_the_page_board_module_and_the_widget_joined() -> N
     code = bundle()
     assert not re.search(r"^\s*import ", code, re.M)  # one module, nothing to fetch
     assert code.startswith("const module_common = (() => {\n")  # board.js imports it
-    assert "return { CELL, pvMarks, drawBoard };" in code
+    assert "return { CELL, pvMarks, PV_ARROWS, drawBoard };" in code
     assert "const { drawBoard } = module_board;" in code
     assert re.findall(r"^export .*", code, re.M) == ["export default { render };"]
 

@@ -238,7 +238,7 @@ AnyGame = Game[Any, Any]
 
 
 def format_value(game: AnyGame, value: float, *, decided: bool = False,
-                 plies: int | None = None) -> str:
+                 plies: int | None = None, side: int = 0) -> str:
     """A search's value as a person reads it, for every game alike, the one place a
     value is put in words: a decided value says who it favours, and `plies` (given only
     when it is the minimax distance to the end: the search prefers faster wins and
@@ -247,25 +247,37 @@ def format_value(game: AnyGame, value: float, *, decided: bool = False,
 
     "+1 (X wins in 3 plies)", "-1 (Yellow wins, proven)", "0 (draw, proven)",
     "+0.25 (estimate, good for X)", "-0.008 (estimate, about even)",
-    "+3 (proven: Player 1 ahead by 3)", "-1.5 (estimate: Player 2 ahead)"."""
+    "+3 (proven: Player 1 ahead by 3)", "-1.5 (estimate: Player 2 ahead)".
+
+    `value` is from Max's side, as every search returns it; the number is shown from
+    the point of view of player `side` (0 the first player, 1 the second): a value shown
+    to a person is from the side that makes the move (docs/search.md, "Values as
+    shown"), so "-1 (X wins in 4 plies)" is a move of O's that loses. The words name the
+    side either way."""
     if math.isinf(value):
         return "none yet"  # a search stopped before it judged any move
-    number = format_number(value, decided=decided)
-    side = game.players[0] if value > 0 else game.players[1]
+    number = format_number(-value if side else value, decided=decided)
+    favoured = game.players[0] if value > 0 else game.players[1]
     score = game.values.kind == "score"
     if not decided:
         if abs(value) < game.values.about_even:
             return f"{number} (estimate: about level)" if score \
                 else f"{number} (estimate, about even)"
-        return f"{number} (estimate: {side} ahead)" if score \
-            else f"{number} (estimate, good for {side})"
+        return f"{number} (estimate: {favoured} ahead)" if score \
+            else f"{number} (estimate, good for {favoured})"
     if score:
-        result = f"{side} ahead by {abs(value):g}" if value else "level"
+        result = f"{favoured} ahead by {abs(value):g}" if value else "level"
         soon = "" if plies is None else f" after {plies_text(plies)}"
         return f"{number} (proven: {result}{soon})"
-    result = f"{side} wins" if value else "draw"
+    result = f"{favoured} wins" if value else "draw"
     soon = ", proven" if plies is None else f" in {plies_text(plies)}"
     return f"{number} ({result}{soon})"
+
+
+def side_to_move(game: AnyGame, state: Any) -> int:
+    """The player (0 or 1) who moves in `state`: whose point of view a value of that
+    position, or of one of its moves, is shown from (format_value's `side`)."""
+    return 0 if game.is_maxs_turn(state) else 1
 
 
 def format_number(value: float, *, decided: bool = False) -> str:

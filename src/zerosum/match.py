@@ -64,7 +64,7 @@ class MoveRecord:
         r = move.result
         if r is None:
             return cls(text, round(move.seconds, 4), by=move.side)
-        value = format_value(game, r.value, decided=r.decided, plies=r.plies)
+        value = format_value(game, r.value, decided=r.decided, plies=r.plies, side=move.side)
         return cls(text, round(move.seconds, 4), value, r.depth, r.stats.nodes, move.side,
                    r.unit)
 

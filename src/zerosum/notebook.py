@@ -160,7 +160,7 @@ class Position:
         texts = [self.game.format_move(a) for a in self.actions]
         reviewed = review(self.game, self.states, texts, values)
         return MoveList(self.game, self.states, self.actions,
-                        [r.after.text(self.game) for r in reviewed],
+                        [r.value_text(self.game) for r in reviewed],
                         [r.verdict for r in reviewed])
 
     def board(self, pv: Sequence[Any] = ()) -> Board:

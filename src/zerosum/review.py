@@ -169,20 +169,28 @@ class Value:
     plies: int | None
     by: str
 
-    def text(self, game: AnyGame) -> str:
-        return format_value(game, self.value, decided=self.decided, plies=self.plies)
+    def text(self, game: AnyGame, side: int = 0) -> str:
+        """In words, the number from player `side`'s point of view (format_value)."""
+        return format_value(game, self.value, decided=self.decided, plies=self.plies,
+                            side=side)
 
 
 @dataclass(frozen=True)
 class Reviewed:
     """One move of a reviewed game: who made it, as written, the value after it and,
-    where both values are exact, what the move did to the mover's prospects."""
+    where both values are exact, what the move did to the mover's prospects. `side`
+    is the mover's (0 the first player): the value after a move is shown from its
+    mover's point of view, as every move's value is (`value_text`)."""
 
     number: int
     mover: str
     text: str
     after: Value
     verdict: str | None  # e.g. "threw a win away (now a draw)"
+    side: int = 0
+
+    def value_text(self, game: AnyGame) -> str:
+        return self.after.text(game, self.side)
 
 
 def prospect(value: float, maxs: bool) -> int:
@@ -285,6 +293,19 @@ class Valuer:
         return Value(r.value, r.decided, r.plies, "estimate")
 
 
+def undecided(reviewed: Sequence[Reviewed]) -> str:
+    """The moves whose value after them is an estimate, as ranges ("1-8, 11"): where
+    the review can flag no mistake. "" when every value is exact."""
+    numbers = [r.number for r in reviewed if not r.after.decided]
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+
+
 def replay_record(spec: GameSpec, game: AnyGame, record: Record) -> list[Any]:
     """The states of a recorded game, its start first; InputError names the first move
     that is not legal."""
@@ -315,5 +336,5 @@ def review(game: AnyGame, states: Sequence[Any], moves: Sequence[str],
         maxs = game.is_maxs_turn(states[i])
         mover = game.players[0] if maxs else game.players[1]
         out.append(Reviewed(i + 1, mover, text, values[i + 1],
-                            verdict(values[i], values[i + 1], maxs)))
+                            verdict(values[i], values[i + 1], maxs), 0 if maxs else 1))
     return out

@@ -69,6 +69,17 @@ class Stop:
             return True
         return self.deadline is not None and self.clock() >= self.deadline
 
+    def reason(self) -> str:
+        """Why the search must stop, for a person: "stopped" (a request), "nodes" (the
+        node budget), "time" (the deadline), or "" while it may go on."""
+        if self.requested:
+            return "stopped"
+        if self.node_budget is not None and self.nodes_used >= self.node_budget:
+            return "nodes"
+        if self.deadline is not None and self.clock() >= self.deadline:
+            return "time"
+        return ""
+
     def tick(self) -> None:
         """Count one node; raise SearchStopped when the budget is spent."""
         self.nodes_used += 1

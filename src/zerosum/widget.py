@@ -23,7 +23,7 @@ from typing import Any
 
 from zerosum.convert import brief, json_number, shown
 from zerosum.extras import install_hint
-from zerosum.game import AnyGame, InputError, format_value
+from zerosum.game import AnyGame, InputError, format_value, side_to_move
 from zerosum.games.registry import GameSpec, get_game
 from zerosum.notebook import Position, ViewFunction, mover, spec_of, trace_tree, view_of
 from zerosum.players.agents import playable
@@ -208,6 +208,7 @@ class Controller:
                         seconds=seconds if kind.timed else None, seed=1)
         game, state = self.game, self.position.state
         self.infos, self.result, self.trace, self.step = [], "", [], {}
+        side = side_to_move(game, state)  # the search's values are its side's, as shown
 
         def on_info(info: Info) -> None:
             with self.lock:
@@ -215,7 +216,7 @@ class Controller:
                 self.infos.append({
                     "depth": info.depth, "nodes": info.nodes, "elapsed": info.elapsed,
                     "value": format_value(game, info.value, decided=info.decided,
-                                          plies=info.plies),
+                                          plies=info.plies, side=side),
                     "pv": [game.format_move(a) for a in info.pv]})
             self.changed()
 
@@ -223,7 +224,8 @@ class Controller:
             try:
                 r = playable(game, state, running.result())
                 text = game.format_move(r.action)
-                value = format_value(game, r.value, decided=r.decided, plies=r.plies)
+                value = format_value(game, r.value, decided=r.decided, plies=r.plies,
+                                     side=side)
                 self.result = (f"{player} played {text}: value {value}, "
                                f"{r.stats.nodes:,} {r.unit}, {r.stats.wall_time:.2f} s"
                                + ("" if r.complete else " (stopped)"))

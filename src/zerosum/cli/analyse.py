@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from zerosum.convert import depth_arg, int_arg, positive_float, seed_arg
-from zerosum.game import AnyGame, InputError, format_value, replay
+from zerosum.game import AnyGame, InputError, format_value, replay, side_to_move
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.kernel import ALL, Enhancements
 from zerosum.players.catalogue import (
@@ -100,9 +100,11 @@ def run(args: argparse.Namespace) -> int:
     out.write(f"{spec.title}: {args.player} searches, {limit}\n{game.render(state)}\n")
     out.write(f"{'depth':>5}  {'value':<32} {kind.unit:>12} {'per s':>10} {'time':>7}  line\n")
     out.flush()
+    side = side_to_move(game, state)  # every value from the side to move's point of view
 
     def show(info: Info) -> None:
-        value = format_value(game, info.value, decided=info.decided, plies=info.plies)
+        value = format_value(game, info.value, decided=info.decided, plies=info.plies,
+                             side=side)
         line = " ".join(game.format_move(a) for a in info.pv[:12])
         depth = "end" if info.depth is None else info.depth
         out.write(f"{depth:>5}  {value:<32} {info.nodes:>12,} "
@@ -112,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     with stopped_by_ctrl_c(running.stopper):
         for info in running:
             show(info)
-    out.write(summary(game, running.result()))
+    out.write(summary(game, running.result(), side))
     return 130 if running.stopped else 0
 
 
@@ -123,10 +125,10 @@ def start(spec: GameSpec, game: AnyGame, position: str | None, moves: list[str])
     return replay(game, state, moves)
 
 
-def summary(game: AnyGame, result: SearchResult) -> str:
+def summary(game: AnyGame, result: SearchResult, side: int) -> str:
     move = "none" if result.action is None else game.format_move(result.action)
     stopped = " (stopped)" if not result.complete else ""
-    return (f"best move {move}: value {value_text(game, result)}, "
+    return (f"best move {move}: value {value_text(game, result, side)}, "
             f"{depth_text(result.depth, result.unit)}{stopped}, "
             f"{result.unit} {result.stats.nodes:,}, time {result.stats.wall_time:.2f} s\n")
 

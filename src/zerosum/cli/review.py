@@ -15,9 +15,16 @@ from typing import Any
 from zerosum.cli.table import StderrProgress
 from zerosum.convert import int_arg, positive_depth_arg
 from zerosum.fileio import read_text
-from zerosum.game import InputError
+from zerosum.game import InputError, side_to_move
 from zerosum.games.registry import add_options, all_games, get_game
-from zerosum.review import DEFAULT_BUDGET, Valuer, read_records, replay_record, review
+from zerosum.review import (
+    DEFAULT_BUDGET,
+    Valuer,
+    read_records,
+    replay_record,
+    review,
+    undecided,
+)
 
 MAX_BUDGET = 100_000_000
 # What a record file holds, by the style a game's registration declares (GameSpec.record).
@@ -71,13 +78,20 @@ def run(args: argparse.Namespace) -> int:
     values = valuer.all(states)
     which = f", game {args.number} of {len(records)}" if len(records) > 1 else ""
     print(f"{spec.title}{which}: {len(record.moves)} moves; values {valuer.describe()}")
-    rows = [("start", values[0].text(game), "")]
-    for r in review(game, states, record.moves, values):
+    rows = [("start", values[0].text(game, side_to_move(game, states[0])), "")]
+    reviewed = review(game, states, record.moves, values)
+    for r in reviewed:
         marked = f"  <- {r.mover} {r.verdict}" if r.verdict else ""
-        rows.append((f"{r.number}. {r.mover} {r.text}", r.after.text(game), marked))
+        rows.append((f"{r.number}. {r.mover} {r.text}", r.value_text(game), marked))
     width = max(len(label) for label, _, _ in rows)
     for label, value, marked in rows:
         print(f"{label:<{width}}  {value}{marked}".rstrip())
     end = states[-1]
     print(game.outcome(end) if game.is_terminal(end) else "unfinished")
+    left = undecided(reviewed)
+    if left:
+        # Said, so that no flagged mistake reads as "no mistake was made".
+        print(f"not decided: after move{'s' if '-' in left or ',' in left else ''} {left} "
+              "the value is an estimate, and a mistake there cannot be told; a larger "
+              f"--budget (now {args.budget:,}) may decide more")
     return 0

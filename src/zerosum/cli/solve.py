@@ -19,7 +19,7 @@ from typing import Any
 
 from zerosum.cli.table import StderrProgress
 from zerosum.convert import int_arg
-from zerosum.game import AnyGame, InputError, format_value, replay
+from zerosum.game import AnyGame, InputError, format_value, replay, side_to_move
 from zerosum.gamefile import GAME_FILE_HELP, NO_CHECK_HELP, blame, load_checked
 from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.search.solve import DEFAULT_BUDGET, Solved, TooBig, Unsolvable, solve
@@ -124,11 +124,14 @@ def generic_rows(spec: GameSpec, args: argparse.Namespace,
                          "--budget") from None
     except Unsolvable as e:
         raise InputError(f"{spec.name}: {e}") from None
-    yield "value", solved_text(game, solution[state])
+    # Both from the side to move: the position's value and each of its moves' values
+    # for the player who chooses among them (docs/search.md, "Values as shown").
+    side = side_to_move(game, state)
+    yield "value", solved_text(game, solution[state], side)
     yield "best move", game.format_move(solution.best_move(state))
     if args.all_moves:
         for action, solved in solution.move_values(state):
-            yield f"move {game.format_move(action)}", solved_text(game, solved)
+            yield f"move {game.format_move(action)}", solved_text(game, solved, side)
     if not args.no_pv:
         line = solution.principal_variation(state)
         more = f" ... ({len(line)} plies)" if len(line) > PV_SHOWN else ""
@@ -136,12 +139,13 @@ def generic_rows(spec: GameSpec, args: argparse.Namespace,
     yield "positions", f"{solution.positions:,} solved in {solution.seconds:.2f} s"
 
 
-def solved_text(game: AnyGame, solved: Solved) -> str:
-    """A solved value in words. The plies are a minimax distance (so worth saying) only
-    for a win or a loss: a draw's or a score's line is one of many."""
+def solved_text(game: AnyGame, solved: Solved, side: int) -> str:
+    """A solved value in words, its number from player `side`'s point of view. The plies
+    are a minimax distance (so worth saying) only for a win or a loss: a draw's or a
+    score's line is one of many."""
     distance = game.values.kind == "outcome" and solved.value != 0
     return format_value(game, solved.value, decided=True,
-                        plies=solved.plies if distance else None)
+                        plies=solved.plies if distance else None, side=side)
 
 
 def every_second(progress: Callable[[str], None]) -> Callable[[int], None]:

@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
         sub, "tournament", "play agents against each other and rate them",
         "Play every pairing of agents (or the first against each other) in colour-swapped "
         "pairs of games from shared openings, and show standings with Bradley-Terry "
-        "ratings and 95 %% intervals, a cross-table and each pairing's figures. Each game "
+        "ratings and 95 % intervals, a cross-table and each pairing's figures. Each game "
         "is committed to a SQLite database as it ends: run the same command again to "
         "resume.", tournament_arguments, run_tournament)
     games_command(

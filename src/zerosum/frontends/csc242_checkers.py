@@ -290,7 +290,7 @@ class Commentary(MatchObserver):
             return
         if result is not None:
             con.say(f"visited {result.stats.nodes} states")
-            con.say(f"best move: {described}, value: {value_text(game, result)}")
+            con.say(f"best move: {described}, value: {value_text(game, result, side)}")
         con.say(f"Elapsed time: {move.seconds:.3f} secs")
         con.say(f"{NAMES[side]} moves {described}")
 

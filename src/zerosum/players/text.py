@@ -11,9 +11,11 @@ from zerosum.match import Agent, MatchObserver, MatchRecord, Move, player_names
 from zerosum.result import SearchResult, depth_text
 
 
-def value_text(game: AnyGame, result: SearchResult) -> str:
-    """A search's value as a person reads it (zerosum.game.format_value)."""
-    return format_value(game, result.value, decided=result.decided, plies=result.plies)
+def value_text(game: AnyGame, result: SearchResult, side: int) -> str:
+    """A search's value as a person reads it (zerosum.game.format_value), from the
+    point of view of `side`, the player whose move it searched."""
+    return format_value(game, result.value, decided=result.decided, plies=result.plies,
+                        side=side)
 
 
 def describe(game: AnyGame, move: Move, state: Any = None) -> str:
@@ -23,7 +25,7 @@ def describe(game: AnyGame, move: Move, state: Any = None) -> str:
         return f"time {move.seconds:.3f} s"
     stopped = "" if r.complete else " (stopped early)"
     return (
-        f"value {value_text(game, r)}, {depth_text(r.depth, r.unit)}{stopped}, "
+        f"value {value_text(game, r, move.side)}, {depth_text(r.depth, r.unit)}{stopped}, "
         f"{r.unit} {r.stats.nodes:,}, time {move.seconds:.3f} s"
     )
 

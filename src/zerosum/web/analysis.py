@@ -8,10 +8,13 @@ iterative deepening: a hint, marked as such), then one "move" per move as its va
 proven: by the game's own per-move solver where it declares one (GameSpec.move_solver:
 Connect Four's, centre first), else by the generic strong solver (search/solve.py)
 within SOLVE_BUDGET positions. Then "done", naming the moves left unproven and why
-(time's up, stopped, too big for the solver). {"type": "stop"} or closing the socket
-stops it. The work runs in a zerosum.running.Running, its messages a Stream the
-socket reads (web/socket.py, the base it shares with the think socket), and holds one
-of the server's search slots, like a think.
+(time's up, with the budget; stopped; too big for the solver). {"type": "stop"} or
+closing the socket stops it. The budget is the time asked for within the server's
+`max_seconds`, and only that: the server's node cap bounds a computer's move (a think),
+not an analysis, which nothing else would let a person set. The work runs in a
+zerosum.running.Running, its messages a Stream the socket reads (web/socket.py, the
+base it shares with the think socket), and holds one of the server's search slots,
+like a think.
 
 GET /api/sessions/{sid}/history: the value after each move of the line (the solver's
 where the whole game from its start fits its budget, else the engine's estimate at
@@ -32,7 +35,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from zerosum.game import AnyGame, InputError, format_value, plies_text
+from zerosum.game import AnyGame, InputError, format_value, plies_text, side_to_move
 from zerosum.games.registry import GameSpec, MoveValue
 from zerosum.kernel import bound_memory
 from zerosum.players.agents import ComputerAgent, engines_of
@@ -94,7 +97,8 @@ def move_message(game: AnyGame, state: Any, mv: MoveValue, value: float | None) 
         value = sign * {"win": 1, "draw": 0, "loss": -1}[mv.outcome] * game.values.win
     return {"type": "move", "move": game.format_move(mv.action), "outcome": mv.outcome,
             "plies": mv.plies, "score": mv.score, "verdict": verdict_words(mv.outcome, mv.plies),
-            "text": format_value(game, value, decided=True, plies=mv.plies)}
+            "text": format_value(game, value, decided=True, plies=mv.plies,
+                                 side=side_to_move(game, state))}
 
 
 def estimator(spec: GameSpec) -> Callable[..., Any]:
@@ -130,7 +134,7 @@ def estimates(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send)
             continue
         send({"type": "estimate", "move": game.format_move(action),
               "value": round(float(mine), 3), "scale": game.values.win,
-              "text": format_value(game, value)})
+              "text": format_value(game, value, side=side_to_move(game, state))})
     return proven
 
 
@@ -145,13 +149,50 @@ def solved_moves(game: AnyGame, state: Any,
         yield MoveValue(action, outcome, plies), solved.value
 
 
-def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send) -> None:
-    """The whole analysis of one position (see the module's docstring)."""
+def stop_words(stop: Stop, seconds: float) -> str:
+    """Why an analysis ended before proving every move, in words ("" if it did not stop)."""
+    return {"stopped": "stopped", "time": f"time's up ({seconds:g} s)",
+            "nodes": f"the node cap ({stop.node_budget or 0:,} nodes)"}.get(stop.reason(), "")
+
+
+RANK = {"win": 1, "draw": 0, "loss": -1}
+
+
+def remembering(game: AnyGame, state: Any, memo: dict[Hashable, Any], send: Send) -> Send:
+    """`send`, and what it proves kept in `memo` (the session's values by game.key, as
+    `history` keeps them) so that the value graph and its marks use what the analysis
+    proved: each proven move's position, and once every move is proven, this one. Only
+    for win/draw/loss games, whose proven value the outcome gives."""
+    if game.values.kind != "outcome":
+        return send
+    sign = 1 if game.is_maxs_turn(state) else -1
+    best: list[tuple[int, int]] = []  # (rank for the mover, -plies or plies) per move
+
+    def out(message: dict[str, Any]) -> None:
+        if message["type"] == "move":
+            rank, plies = RANK[message["outcome"]], message["plies"]
+            action = game.parse_move(state, message["move"])
+            memo[game.key(game.result(state, action))] = (
+                sign * rank * game.values.win, True, None if plies is None else plies - 1)
+            best.append((rank, 0 if plies is None else -plies if rank > 0 else plies))
+        elif message["type"] == "done" and not message["unproven"] and best:
+            memo[game.key(state)] = (sign * max(best)[0] * game.values.win, True, None)
+        send(message)
+
+    return out
+
+
+def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send,
+                  seconds: float = 0.0, memo: dict[Hashable, Any] | None = None) -> None:
+    """The whole analysis of one position within `seconds` (see the module's docstring);
+    what it proves goes into `memo` too (`remembering`)."""
+    if memo is not None:
+        send = remembering(game, state, memo, send)
     actions = game.actions(state)
     try:
         proven = estimates(spec, game, state, stop, send)
     except SearchStopped:
-        send({"type": "done", "stopped": stop.requested, "why": "",
+        send({"type": "done", "stopped": stop.requested, "why": stop_words(stop, seconds),
               "unproven": [game.format_move(a) for a in actions]})
         return
     left = [a for a in actions if a not in proven]
@@ -170,7 +211,7 @@ def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: S
                     send(move_message(game, state, mv, value))
                     left.remove(mv.action)
     except SearchStopped:
-        pass
+        why = stop_words(stop, seconds) if left else ""
     except TooBig:
         why = f"too big for the solver within {SOLVE_BUDGET:,} positions"
     except Unsolvable:
@@ -208,17 +249,17 @@ class Analyst(SearchSocket):
                              "running; try again in a moment"})
             return
         budget = min(float(seconds), self.server.max_seconds)
-        stop = Stop(seconds=budget, nodes=self.server.max_nodes, check_every=128)
+        stop = Stop(seconds=budget, check_every=128)  # the time asked for, no node cap
         # A game object of its own: the engine's tables are kept per game object, and
         # the session's may be searching in a think at the same time.
         game = session.spec.create(**session.options)
         bound_memory(game, self.server.session_entries)
         self.begin()
         self.task = asyncio.create_task(self.run(session.spec, game, session.state,
-                                                 budget, stop))
+                                                 budget, stop, session.estimates))
 
     async def run(self, spec: GameSpec, game: AnyGame, state: Any, seconds: float,
-                  stop: Stop) -> None:
+                  stop: Stop, memo: dict[Hashable, Any]) -> None:
         try:
             await self.send({"type": "started", "seconds": seconds,
                              "moves": [game.format_move(a) for a in game.actions(state)]})
@@ -226,7 +267,7 @@ class Analyst(SearchSocket):
 
             def work(on_info: InfoSink, stop: Stop) -> None:
                 try:
-                    analyse_moves(spec, game, state, stop, messages.put)
+                    analyse_moves(spec, game, state, stop, messages.put, seconds, memo)
                 except Exception as e:  # reported to the client in one line
                     messages.put({"type": "error", "error": f"the analysis failed: {e}"})
 

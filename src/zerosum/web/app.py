@@ -58,7 +58,9 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
 
     async def games(request: Request) -> Response:
         return JSONResponse({"games": [game_entry(spec, server.agents)
-                                       for spec in server.games.values()]})
+                                       for spec in server.games.values()],
+                             "limits": {"seconds": server.max_seconds,
+                                        "nodes": server.max_nodes}})
 
     async def create(request: Request) -> Response:
         session = server.new_session(await body_of(request))
@@ -87,6 +89,15 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         if isinstance(ply, bool) or not isinstance(ply, int):
             raise InputError("give the ply to show as a whole number: {\"ply\": 3}")
         session.goto(ply)
+        return JSONResponse(session.to_json())
+
+    async def line(request: Request) -> Response:
+        session = idle(request)
+        index = (await body_of(request)).get("variation")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InputError("give the variation to play as a whole number: "
+                             "{\"variation\": 0}")
+        session.switch(index)
         return JSONResponse(session.to_json())
 
     async def undo(request: Request) -> Response:
@@ -127,6 +138,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         Route("/api/sessions/{sid}/move", move, methods=["POST"]),
         Route("/api/sessions/{sid}/undo", undo, methods=["POST"]),
         Route("/api/sessions/{sid}/goto", goto, methods=["POST"]),
+        Route("/api/sessions/{sid}/line", line, methods=["POST"]),
         Route("/api/sessions/{sid}/new", restart, methods=["POST"]),
         Route("/api/sessions/{sid}/record", record),
         WebSocketRoute("/api/sessions/{sid}/think", think),

@@ -37,6 +37,7 @@ from zerosum.search import alphabeta, minimax, minimax_search
 from zerosum.search.mcts import Simulation, mcts_search
 from zerosum.stop import Stop
 from zerosum.table import Bound, Entry, TranspositionTable, narrow
+from zerosum.web.views import view_of
 
 PAGE = files("zerosum.web") / "static" / "explain.html"
 ALGORITHMS = ("alphabeta", "minimax")  # the tree searches, whose counts are compared
@@ -537,6 +538,27 @@ def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def position_json(body: dict[str, Any]) -> dict[str, Any]:
+    """The answer of POST /api/explain/position {game, moves}: the drawing of a node's
+    position (web/views.py, as the play page draws it) and its text, so the page shows
+    the board of the node a step is at, as the notebook's explainer does."""
+    name = body.get("game")
+    if not isinstance(name, str):
+        raise InputError("name a game: {\"game\": \"tictactoe\"}")
+    moves = body.get("moves", "")
+    if not isinstance(moves, str):
+        raise InputError("moves must be text, e.g. \"1 5\"")
+    spec = get_game(name)
+    game = spec.create()
+    words = moves.split()
+    before = play_moves(game, " ".join(words[:-1]))  # each move checked, named if wrong
+    state, last = before, None
+    if words:
+        state = play_moves(game, moves)
+        last = game.parse_move(before, words[-1])
+    return {"view": view_of(spec, game, state, last), "text": game.render(state)}
+
+
 def explain_routes(read_body: BodyReader) -> list[BaseRoute]:
     """The page and its API; `read_body` is the app's bounded JSON body reader."""
 
@@ -546,4 +568,8 @@ def explain_routes(read_body: BodyReader) -> list[BaseRoute]:
     async def explain(request: Request) -> Response:
         return JSONResponse(explain_json(await read_body(request)))
 
-    return [Route("/explain", page), Route("/api/explain", explain, methods=["POST"])]
+    async def position(request: Request) -> Response:
+        return JSONResponse(position_json(await read_body(request)))
+
+    return [Route("/explain", page), Route("/api/explain", explain, methods=["POST"]),
+            Route("/api/explain/position", position, methods=["POST"])]

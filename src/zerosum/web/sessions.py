@@ -93,12 +93,30 @@ def option_values(spec: GameSpec, given: Any) -> dict[str, Any]:
     return values
 
 
+MAX_VARIATIONS = 16  # lines a session keeps besides the one played
+
+
+@dataclass
+class Variation:
+    """A line the game left: all its moves from the start (and who made them, and the
+    positions), and the ply `at` where the line being played left it."""
+
+    at: int
+    plies: list[Move]
+    by: list[str]
+    states: list[Any]
+
+    def moves(self, game: AnyGame) -> list[str]:
+        return [game.format_move(ply.action) for ply in self.plies]
+
+
 @dataclass
 class Session:
     """One game in play: the positions from its start, the moves between them, and the
     position shown (`cursor`, a ply of the line: the person may step back to any). A
-    move played at an earlier position starts a new line from there (the old line's
-    later moves are dropped)."""
+    move played at an earlier position starts a new line from there; the old line is
+    kept as a variation (as lichess keeps them), which `switch` makes the line again.
+    Playing the line's own next move steps on along it."""
 
     id: str
     spec: GameSpec
@@ -113,6 +131,7 @@ class Session:
     cursor: int | None = None  # the ply shown; None: the last
     # The value graph's estimates by game.key (web/analysis.history), kept between calls
     estimates: dict[Any, Any] = field(default_factory=dict)
+    variations: list[Variation] = field(default_factory=list)  # the lines left, newest first
 
     @property
     def at(self) -> int:
@@ -143,13 +162,39 @@ class Session:
 
     def play_action(self, action: Any, by: str, result: SearchResult | None = None,
                     seconds: float = 0.0) -> None:
-        """Play `action` at the position shown (a new line from there); a computer move
-        (`by` its player) keeps its search and its time."""
+        """Play `action` at the position shown (a new line from there, the old one kept as
+        a variation); a computer move (`by` its player) keeps its search and its time.
+        A move that is the line's next one steps on along the line (which keeps its
+        figures)."""
+        at = self.at
+        if at < len(self.plies):
+            if self.plies[at].action == action:
+                self.goto(at + 1)
+                return
+            self.keep(at)
         self.branch()
         side = 0 if self.game.is_maxs_turn(self.state) else 1
         self.states.append(self.game.result(self.state, action))
         self.plies.append(Move(action, result, seconds, side))
         self.by.append(by)
+
+    def keep(self, at: int) -> None:
+        """Keep the whole line as a variation that leaves the line being made at `at`."""
+        line = Variation(at, list(self.plies), list(self.by), list(self.states))
+        self.variations = [line, *[v for v in self.variations
+                                   if v.moves(self.game) != line.moves(self.game)]]
+        del self.variations[MAX_VARIATIONS:]
+
+    def switch(self, index: int) -> None:
+        """Make variation `index` the line again, the line it left a variation in its
+        place; the position shown is the variation's first own move."""
+        if not 0 <= index < len(self.variations):
+            raise InputError(f"variation must be 0 to {len(self.variations) - 1}"
+                             if self.variations else "there is no other line")
+        chosen = self.variations[index]
+        self.variations[index] = Variation(chosen.at, self.plies, self.by, self.states)
+        self.plies, self.by, self.states = chosen.plies, chosen.by, chosen.states
+        self.goto(min(chosen.at + 1, len(self.plies)))
 
     def goto(self, ply: int) -> None:
         """Show the position after `ply` moves (0: the start)."""
@@ -171,6 +216,7 @@ class Session:
         self.plies.clear()
         self.by.clear()
         self.cursor = None
+        self.variations.clear()
 
     def record(self, today: datetime.date) -> tuple[str, str]:
         """The game so far in its notation (the whole line, wherever the cursor is), and
@@ -211,6 +257,9 @@ class Session:
             "first": names[0] if game.is_maxs_turn(self.states[0]) else names[1],
             "position": position,
             "thinking": self.thinking,
+            # each kept line: where it leaves this one, and its moves from there
+            "variations": [{"at": v.at, "moves": v.moves(game)[v.at:]}
+                           for v in self.variations],
         }
 
 
@@ -361,11 +410,14 @@ def root_rows(game: AnyGame, info: Info) -> list[dict[str, Any]]:
     return rows
 
 
-def info_message(game: AnyGame, info: Info) -> dict[str, Any]:
+def info_message(game: AnyGame, info: Info, side: int) -> dict[str, Any]:
+    """An Info for the page, its value from player `side`'s point of view (the side to
+    move: whose search it is)."""
     return {
         "type": "info",
         "depth": info.depth,
-        "value": format_value(game, info.value, decided=info.decided, plies=info.plies),
+        "value": format_value(game, info.value, decided=info.decided, plies=info.plies,
+                              side=side),
         "decided": info.decided,
         "nodes": info.nodes,
         "unit": info.unit,

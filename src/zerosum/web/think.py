@@ -11,7 +11,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
-from zerosum.game import InputError
+from zerosum.game import InputError, side_to_move
 from zerosum.players.agents import ComputerAgent, playable
 from zerosum.players.catalogue import kind_of
 from zerosum.players.spec import agent_from_spec
@@ -99,7 +99,7 @@ class Thinker(SearchSocket):
         return {
             "type": "result",
             "move": game.format_move(result.action),
-            "value": value_text(game, result),
+            "value": value_text(game, result, side_to_move(game, state)),
             "depth": result.depth,
             "depth_text": depth_text(result.depth, result.unit),
             "complete": result.complete,
@@ -128,7 +128,7 @@ class Thinker(SearchSocket):
             return e
         self.watch(running)
         async for info in running:
-            update = info_message(game, info)
+            update = info_message(game, info, side_to_move(game, state))
             update["pv_marks"] = pv_marks(session.spec, game, state, info.pv)
             await self.send(update)
         error = running.error()

@@ -29,6 +29,40 @@ def describe_score(score: int, stones_played: int, cells: int) -> str:
            f"{ordinal(stone)} stone (in {plies_text(n)})"
 
 
+def move_words(score: int, stones_played: int, cells: int, red_to_move: bool) -> str:
+    """A move's score, from its mover's side like every value shown (docs/search.md),
+    and whose win it is: '-17 (Red wins in 2 plies)', '0 (draw)'. The plies count from
+    the position the move is played in, as describe_score's do."""
+    if score == 0:
+        return "0 (draw)"
+    stone = cells // 2 + 1 - abs(score)
+    mover, other = ("Red", "Yellow") if red_to_move else ("Yellow", "Red")
+    if score > 0:
+        n = plies_to_win(stone, stones_played // 2, True)
+        return f"{score:+d} ({mover} wins in {plies_text(n)})"
+    n = plies_to_win(stone, (stones_played + 1) // 2, False)
+    return f"{score:+d} ({other} wins in {plies_text(n)})"
+
+
+def interval_words(lo: int, hi: int, nodes: int) -> str:
+    """An interrupted solve's proven interval of the score (Pons's, from the side to
+    move), and what it already tells: '[+1, +18] so far, interrupted after 1,234 nodes:
+    the player to move wins'."""
+    if lo > 0:
+        tells = "the player to move wins"
+    elif hi < 0:
+        tells = "the player to move loses"
+    elif lo == 0 == hi:
+        tells = "a draw"
+    elif lo == 0:
+        tells = "the player to move does not lose"
+    elif hi == 0:
+        tells = "the player to move does not win"
+    else:
+        tells = "win, draw or loss still open"
+    return f"[{lo:+d}, {hi:+d}] so far, interrupted after {nodes:,} nodes: {tells}"
+
+
 def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
                pv: bool = True, all_scores: bool = False,
                progress: Callable[[str], None] | None = None) -> Iterator[tuple[str, str]]:
@@ -89,7 +123,16 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
     n = mask.bit_count()
     solver = Solver(geo.width, geo.height)
     watcher = None if progress is None else Watcher(progress)
-    solver.watch(watcher, every=1 << 18)
+    # The score's interval as the null windows narrow it: kept for an interrupted solve.
+    proven = [-((geo.cells - n) // 2), (geo.cells + 1 - n) // 2]
+
+    def record(p: Progress) -> None:
+        if p.answered:
+            proven[:] = [p.lo, p.hi]
+        if watcher is not None:
+            watcher(p)
+
+    solver.watch(record, every=1 << 18)
     side = "red (X)" if red_to_move else "yellow (O)"
     yield "position", f"{n} stones, {side} to move"
     if weak:
@@ -98,7 +141,13 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
         yield "result", word[result]
         yield "nodes", f"{solver.nodes:,}"
         return
-    score = solver.solve(current, mask)
+    try:
+        score = solver.solve(current, mask)
+    except KeyboardInterrupt:
+        # Ctrl-C: what the finished null windows proved is still true; say it, then stop.
+        yield "score", interval_words(proven[0], proven[1], solver.nodes)
+        raise
+
     yield "score", describe_score(score, n, geo.cells)
     if watcher is not None:
         watcher.phase = "best moves"
@@ -110,7 +159,7 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
                 if watcher is not None:
                     watcher.phase = f"move {format_moves([c])}"
                 s = solver.move_score(current, mask, c)
-                yield f"move {format_moves([c])}", f"{s:+d} ({OUTCOME[(s > 0) - (s < 0)]})"
+                yield f"move {format_moves([c])}", move_words(s, n, geo.cells, red_to_move)
     if pv:
         if watcher is not None:
             watcher.phase = "principal variation"
@@ -118,8 +167,6 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
             current, mask, score)) or "-"
     yield "nodes", f"{solver.nodes:,}"
 
-
-OUTCOME = {1: "wins", 0: "draws", -1: "loses"}
 
 
 _PLAYING: dict[tuple[int, int], Solver] = {}

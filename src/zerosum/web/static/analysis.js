@@ -14,7 +14,22 @@ let values = new Map(); // move text -> {outcome, label, title, proven}
 let drawn = ""; // the line whose value graph is drawn
 let history = []; // its points
 
-function publish() { document.dispatchEvent(new CustomEvent("zerosum:values", { detail: new Map(values) })); }
+function publish() {
+  document.dispatchEvent(new CustomEvent("zerosum:values", { detail: new Map(values) }));
+  legend();
+}
+
+// Whose values these are, in words: every value on the page is from the side that
+// makes the move (docs/search.md, "Values as shown"), here the player to move.
+function legend() {
+  const p = $("values-legend");
+  p.hidden = !session || values.size === 0;
+  if (p.hidden) return;
+  const who = session.to_move;
+  p.replaceChildren("Values for ", tag("b", "", who), `, to move: W5 ${who} wins in 5 plies `
+    + `by playing there, L9 ${who} loses in 9, D a draw, ≈+0.05 an estimate (+ good for `
+    + `${who}, − bad).`);
+}
 
 function short(m) {
   if (m.outcome === "draw") return "D";
@@ -68,9 +83,12 @@ function onMessage(m) {
       div.classList.add("unproven");
       div.querySelector(".mv-note").textContent = "not proven";
     }
-    const why = m.why || (m.stopped ? "stopped" : "time's up");
+    const why = m.why || (m.stopped ? "stopped" : "not proven"); // the server says why
     finish(m.unproven.length === 0 ? "done: every move proven"
       : `${why}: ${m.unproven.length} move(s) not proven (engine estimate shown)`);
+    // What was proven is the session's now: the graph draws it (and the moves it marks).
+    drawn = "";
+    if (!session.thinking) drawGraph();
   } else {
     finish(m.error);
   }
@@ -111,6 +129,9 @@ async function drawGraph() {
     class: "cursor", id: "graph-cursor" }));
   svg.append(el("text", { x: 2, y: 11, class: "coord" }, `${session.players[0]} wins`));
   svg.append(el("text", { x: 2, y: H - 3, class: "coord" }, `${session.players[1]} wins`));
+  // The one drawing with fixed sides: a line over the whole game keeps its up and down.
+  $("graph-sides").textContent = `Up: ${session.players[0]} wins, down: ${session.players[1]} `
+    + `wins (its numbers ${session.players[0]}'s).`;
   const known = points.filter((p) => p.bar !== null);
   svg.append(el("polyline", { points: known.map((p) => `${x(p.ply)},${y(p.bar)}`).join(" "), class: "trace" }));
   for (const p of known) {
@@ -166,6 +187,14 @@ document.addEventListener("zerosum:session", (event) => {
   $("analysis-moves").replaceChildren();
   if ($("show-values").checked && !session.over && !session.thinking) analyse();
 });
+
+// The server's cap on the budget, beside the field (a longer budget is cut to it).
+api("/api/games").then((answer) => {
+  const cap = answer.limits?.seconds;
+  if (!cap) return;
+  $("analysis-seconds").max = String(cap);
+  $("analysis-cap").textContent = `(at most ${cap} s here)`;
+}).catch(() => {});
 
 $("analyse").addEventListener("click", analyse);
 $("analyse-stop").addEventListener("click", () => socket?.send(JSON.stringify({ type: "stop" })));

@@ -1,7 +1,7 @@
 // The page of `zerosum serve`: choose a game and an opponent, play by clicking or typing,
 // watch the computer's search stream its Info lines over a WebSocket, and step through
 // the game's moves (analysis.js adds every move's value and the value graph).
-import { drawBoard } from "/static/board.js";
+import { drawBoard, PV_ARROWS } from "/static/board.js";
 import { $, api, cell, socketTo, tag } from "/static/common.js";
 
 let games = [];
@@ -14,6 +14,12 @@ let ghost = []; // the latest Info's principal variation, each move's cells
 let thinker = ""; // the player searching now, by name
 let pick = null; // checkers: the piece chosen and the squares chosen for its move so far
 let marks = new Map(); // move text -> its value from analysis.js ({outcome, label, title})
+// The search panel belongs to one position: each search's table is kept by the line
+// leading to the position it searched, and the panel shows the one of the position on
+// the board (or of the move that led to it), never another position's.
+let searches = new Map(); // line -> {ply, side, rows: the table's rows, result, unit, move}
+let searching = null; // the line of the search under way
+let panelFor = null; // the line whose search the panel holds now
 
 function showError(text) { $("error").textContent = text || ""; }
 
@@ -56,19 +62,37 @@ function showBoard() {
   const view = session.view;
   const open = !session.over && !session.thinking;
   const picked = pick && pick.view === view ? pick : null;
+  const showsLine = $("show-pv").checked && session.thinking && ghost.length > 0;
+  const first = Math.max(0, session.players.indexOf(session.to_move));
   const parts = [drawBoard(view, {
     title: `${session.title} board`, open, over: session.over, pick: picked,
     onMove: playMove,
     onPick: (p) => { pick = p && { ...p, view }; showBoard(); },
-    marks: $("show-pv").checked && session.thinking ? ghost : [],
-    first: Math.max(0, session.players.indexOf(session.to_move)),
+    marks: showsLine ? ghost : [],
+    first,
     values: $("show-values").checked && !session.thinking && !session.over ? marks : null,
   })];
+  if (showsLine) parts.push(lineLegend(view, first));
   const note = tag("p", "board-note");
   if (view.scores) note.textContent = Object.entries(view.scores).map(([who, points]) => `${who}: ${points}`).join(" · ");
   else if (picked && picked.end !== null) note.textContent = "Two ways end there: click the next square of the path.";
   parts.push(note);
   $("board").replaceChildren(...parts);
+}
+
+// What the numbers on the board are: the search's line, whose move each is, in the
+// colour board.js draws it (checkers: its first PV_ARROWS moves, as arrows).
+function lineLegend(view, first) {
+  const n = view.kind === "paths" ? Math.min(PV_ARROWS, ghost.length) : ghost.length;
+  const p = tag("p", "legend pv-legend");
+  p.append(view.kind === "paths" ? `The search's line, its first ${n} of ${ghost.length} moves as arrows: `
+    : "The search's line, numbered: ");
+  for (let k = 0; k < Math.min(n, 3); k++) {
+    const side = (first + k) % 2 === 0 ? "side-a" : "side-b";
+    p.append(tag("span", `swatch ${side}-key`), `${k + 1} ${session.players[(first + k) % 2]}`,
+      k + 1 < Math.min(n, 3) ? ", " : n > 3 ? ", …" : ".");
+  }
+  return p;
 }
 
 // The move list: each move a button that shows the position after it; the move shown
@@ -91,11 +115,59 @@ function drawMoves() {
     if (i + 1 < session.moves.length) parts.push(" ");
   });
   list.replaceChildren(...parts);
+  // The lines left for another (kept, as lichess keeps them): a click plays one again.
+  const lines = session.variations || [];
+  $("variations").hidden = lines.length === 0;
+  $("variations").replaceChildren(...(lines.length ? ["Other lines: "] : []), ...lines.flatMap((v, k) => {
+    const b = tag("button", "ply variation", `${v.at === 0 ? "from the start" : `after ${v.at}.`} ${v.moves.join(" ")}`);
+    b.type = "button";
+    b.dataset.variation = String(k);
+    b.title = "play this line again (the line now played is kept in its place)";
+    b.addEventListener("click", () => switchLine(k));
+    return k + 1 < lines.length ? [b, " "] : [b];
+  }));
+}
+
+async function switchLine(index) {
+  if (session.thinking) { showError("The computer is thinking: stop it first."); return; }
+  await guarded(async () => {
+    session = await api(`/api/sessions/${session.id}/line`, { variation: index });
+    if (humanSide === null) setPaused(true);
+    render();
+  });
+}
+
+function lineTo(ply) { return session.moves.slice(0, ply).join(" "); }
+
+// Put the panel's table away under its line, and show the one that belongs to the
+// position on the board: its own search, else the search that chose the move into it.
+function showSearchPanel() {
+  if (panelFor !== null && searches.has(panelFor)) {
+    const kept = searches.get(panelFor);
+    kept.rows = [...$("infos").children];
+    kept.result = $("result").textContent;
+  }
+  const here = lineTo(session.cursor), before = lineTo(session.cursor - 1);
+  const chose = session.cursor > 0 && searches.get(before)?.move === session.moves[session.cursor - 1];
+  const key = searches.has(here) ? here : chose ? before : null;
+  panelFor = key;
+  const kept = key === null ? null : searches.get(key);
+  $("infos").replaceChildren(...(kept ? kept.rows : []));
+  $("result").textContent = kept ? kept.result : "";
+  if (kept) $("unit-head").textContent = kept.unit;
+  $("value-head").textContent = kept ? `value for ${kept.side}` : "value";
+  if (!kept) showRoot([]);
+  const where = (ply) => ply === 0 ? "the start" : `the position after move ${ply}`;
+  $("search-of").textContent = !kept ? (searches.size
+    ? `No search of this position (${where(session.cursor)}) yet.` : "")
+    : key === here ? `The search of ${where(kept.ply)}, ${kept.side} to move.`
+    : `The search that chose move ${session.cursor} (${kept.move}), from ${where(kept.ply)}.`;
 }
 
 function render() {
   showBoard();
   drawMoves();
+  showSearchPanel();
   const behind = session.cursor < session.moves.length;
   $("status").textContent = session.over ? session.outcome
     : session.thinking ? `${session.to_move} (${thinker || "computer"}) is thinking…`
@@ -112,6 +184,8 @@ function render() {
 function showInfo(m) {
   const row = document.createElement("tr");
   $("unit-head").textContent = m.unit; // nodes, or MCTS's simulations
+  const under = searches.get(searching);
+  if (under) under.unit = m.unit;
   row.append(cell(m.depth ?? "end"), cell(m.value), cell(m.nodes.toLocaleString()),
     cell(m.nodes_per_second.toLocaleString()), cell(`${m.elapsed.toFixed(2)} s`), cell(m.pv.join(" ")));
   if (m.decided) row.classList.add("decided");
@@ -142,12 +216,19 @@ function connect() {
     if (m.type === "started") {
       ghost = [];
       thinker = m.player;
+      // The search's values are its own side's, the side to move (docs/search.md).
+      searching = lineTo(session.cursor);
+      searches.set(searching, { ply: session.cursor, side: session.to_move, rows: [],
+        result: "", unit: "nodes", move: null });
+      panelFor = null; // the panel now shows this search's table, empty so far
       $("infos").replaceChildren();
       $("result").textContent = "";
       showRoot([]);
       render();
     } else if (m.type === "info") { showInfo(m); ghost = m.pv_marks || []; showBoard(); }
     else if (m.type === "result") {
+      const done = searches.get(searching);
+      if (done) { done.move = m.move; done.unit = m.unit; }
       session = m.state;
       ghost = [];
       $("stop").disabled = true;
@@ -220,6 +301,8 @@ async function newGame() {
     ownSide = session.players[$("computer-first").checked ? 1 : 0];
     humanSide = $("player2").value === "" ? ownSide : null;
     setPaused(false);
+    searches = new Map();
+    panelFor = searching = null;
     $("pause").hidden = humanSide !== null;
     $("stop").disabled = true;
     ghost = [];

@@ -114,8 +114,11 @@ function valueBadges(svg, view, values) {
     const c = centre(view, i);
     const g = el("g", { class: `badge ${mark.outcome}`, "aria-label": `move ${text}: ${mark.title}` });
     g.append(el("title", {}, `${text}: ${mark.title}`));
-    g.append(el("rect", { x: c.x - CELL * 0.42, y: c.y - 11, width: CELL * 0.84, height: 22, rx: 6 }));
-    g.append(el("text", { x: c.x, y: c.y + 5, "text-anchor": "middle" }, mark.label));
+    g.append(el("rect", { x: c.x - CELL * 0.45, y: c.y - 11, width: CELL * 0.9, height: 22, rx: 6 }));
+    // An estimate's label (≈-0.01) is the widest: a smaller font keeps it clear of the
+    // badge's edge in every game's cell, whatever the board's scale.
+    g.append(el("text", { x: c.x, y: c.y + 5, "text-anchor": "middle",
+      class: mark.label.length > 4 ? "long" : "" }, mark.label));
     svg.append(g);
   }
 }
@@ -141,17 +144,43 @@ export function pvMarks(view, pv) {
   return marks;
 }
 
-// The principal variation's moves, numbered, on the board: each move's cells (a
-// stone's cell, a checkers move's path as an arrow).
+// How many of a line's moves a board of moving pieces draws: past three, arrows cross
+// and numbers cover the pieces they are about.
+export const PV_ARROWS = 3;
+
+// The principal variation's moves, numbered, on the board: a stone's cell ringed; a
+// checkers move (its path) as an arrow in its side's colour, numbered at its start,
+// the first PV_ARROWS moves only.
 function drawGhosts(svg, view, marks, first) {
-  (marks || []).forEach((cells, k) => {
+  const arrows = view.kind === "paths";
+  const shown = arrows ? (marks || []).slice(0, PV_ARROWS) : marks || [];
+  if (arrows && shown.length) {
+    const defs = el("defs");
+    for (const side of ["side-a", "side-b"]) {
+      const marker = el("marker", { id: `arrow-${side}`, viewBox: "0 0 10 10", refX: 7, refY: 5,
+        markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" });
+      marker.append(el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: `arrowhead ${side}` }));
+      defs.append(marker);
+    }
+    svg.append(defs);
+  }
+  shown.forEach((cells, k) => {
     if (!cells.length) return;
     const side = (first + k) % 2 === 0 ? "side-a" : "side-b";
     const g = el("g", { class: `ghost ${side}`, "aria-label": `principal variation move ${k + 1}` });
     const end = centre(view, cells[cells.length - 1]);
-    if (cells.length > 1) {
+    if (arrows && cells.length > 1) {
       const points = cells.map((i) => { const c = centre(view, i); return `${c.x},${c.y}`; }).join(" ");
-      g.append(el("polyline", { points, class: "pv-path" }));
+      g.append(el("polyline", { points, class: "pv-path", "marker-end": `url(#arrow-${side})` }));
+      // The number on the arrow's shaft, a third of the way along its first step:
+      // clear of the piece that moves and of the square it lands on.
+      const a = centre(view, cells[0]), b = centre(view, cells[1]);
+      const at = { x: a.x + (b.x - a.x) * 0.42, y: a.y + (b.y - a.y) * 0.42 };
+      g.append(el("circle", { cx: at.x, cy: at.y, r: CELL * 0.17, class: "pv-number" }));
+      g.append(el("text", { x: at.x, y: at.y + CELL * 0.08, "text-anchor": "middle", "font-size": CELL * 0.24,
+        class: "pv-digit" }, String(k + 1)));
+      svg.append(g);
+      return;
     }
     g.append(el("circle", { cx: end.x, cy: end.y, r: CELL * 0.3 }));
     g.append(el("text", { x: end.x, y: end.y + CELL * 0.11, "text-anchor": "middle", "font-size": CELL * 0.3 },

@@ -8,6 +8,7 @@
 // and the two compared in a table. MCTS is stepped simulation by simulation: its tree grows
 // a node a step, the path selected, the node expanded, the playout and the statistics
 // back-propagated shown as its search traced them (the page computes none of them).
+import { drawBoard } from "/static/board.js";
 import { $, api, el } from "/static/common.js";
 
 const FIG52 = "# AIMA figure 5.2: Max at A, three Min nodes, nine leaves\nA[B[3 12 8] C[2 4 6] D[14 5 2]]\n";
@@ -43,6 +44,8 @@ function newPane(data, box) {
 
 let panes = [];   // the search shown (its log and summary below), then the other, if asked
 let data = null;  // the first pane's answer
+let explained = null;  // a game position's {game, moves}, whose nodes' boards are drawn
+let boardFor = null;  // the node whose board is drawn (or being fetched)
 let timer = null;
 let measurer = null;  // a canvas context, to measure texts
 
@@ -71,6 +74,8 @@ async function explain() {
     return;
   }
   panes = answers.map((answer, k) => newPane(answer, $(k === 0 ? "drawing" : "drawing2")));
+  explained = $("kind").value === "game" && body.algorithm !== "mcts" ? { game: body.game, moves: body.moves } : null;
+  boardFor = null;
   data = panes[0].data;
   $("drawings").classList.toggle("both", both);
   $("pane2").hidden = !both;
@@ -377,8 +382,26 @@ function stepNow() {
   return Math.max(...panes.map((p) => p.step));
 }
 
+// The board of the node the step is at, as the play page draws it (the server plays the
+// moves to it): a game's nodes are positions, and a reader follows them on a board.
+async function showNodeBoard(first) {
+  $("node-board-figure").hidden = explained === null;
+  if (explained === null) return;
+  const e = first.step > 0 ? first.data.events[first.step - 1] : null;
+  const label = e ? e.label : "start";
+  if (label === boardFor) return;
+  boardFor = label;
+  const moves = `${explained.moves} ${label === "start" ? "" : label}`.trim();
+  let answer;
+  try { answer = await api("/api/explain/position", { game: explained.game, moves }); } catch { return; }
+  if (boardFor !== label) return;  // a later step asked meanwhile
+  $("node-board-caption").textContent = `The position at ${label === "start" ? "the root" : `node ${label}`}`;
+  $("node-board").replaceChildren(drawBoard(answer.view, { title: `the position at ${label}` }));
+}
+
 function render() {
   const [first] = panes;
+  showNodeBoard(first);
   for (const p of panes) (p.data.algorithm === "mcts" ? drawTree : draw)(p);
   if (first.data.algorithm === "mcts") showSimulation(first);
   $("log").replaceChildren(...data.events.slice(0, first.step).map((e, i) => {

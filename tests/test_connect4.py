@@ -391,7 +391,7 @@ def test_play_says_how_far_off_a_decided_game_is() -> None:
     # plays the other (2 plies) with its 4th stone.
     play_match(game, [engine, engine], state=position("44556"), rules=Rules(max_moves=1),
                observer=MatchPrinter(out, show_board=False))
-    assert "plays 3: value +18 (Red wins in 2 plies), depth 1, nodes 1," in out.getvalue()
+    assert "plays 3: value -18 (Red wins in 2 plies), depth 1, nodes 1," in out.getvalue()
 
 
 def test_decided_values_are_solver_scores_with_their_plies() -> None:

@@ -70,7 +70,7 @@ def test_menu_option_help_and_plain_errors() -> None:
     out = io.StringIO()
     assert menu(inp, out) == 0  # the input ends at the opponent question: Bye.
     text = out.getvalue()
-    assert "not valid: must be a whole number from 1 to 10000, not 'abc' (? for help)" in text
+    assert "not valid: must be a whole number from 1 to 10,000, not 'abc' (? for help)" in text
     assert "  Number of stones on the table (numbered 1 to N).\n  Enter keeps 7.\n" in text
     assert ("Scale of the computer's scores: trace or summary [trace]: "
             "  How the computer scores positions, as the course's two output formats do:\n"

@@ -306,4 +306,4 @@ def test_a_win_the_analysis_proved_and_a_move_threw_away_is_marked() -> None:
             analysis.HISTORY_BUDGET = original
     assert [(p["decided"], p["text"]) for p in after[2:]] == [
         (True, "+1 (X wins, proven)"), (True, "0 (draw, proven)")]
-    assert after[3]["mark"] == "threw a win away: now a draw"
+    assert after[3]["mark"] == "threw a win away: win -> draw"

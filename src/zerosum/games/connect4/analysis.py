@@ -8,8 +8,10 @@ from collections.abc import Callable, Iterator
 
 from zerosum.game import InputError, plies_text
 from zerosum.games.connect4.bitboard import Geometry, geometry
+from zerosum.games.connect4.cache import SolvedCache, user_cache
 from zerosum.games.connect4.game import Connect4, Position, ordinal, plies_to_win
 from zerosum.games.connect4.notation import format_moves, parse_position
+from zerosum.games.connect4.parallel import default_threads, move_scores
 from zerosum.games.connect4.solver import Progress, Solver, plies_to_end
 from zerosum.result import Clock, Info, InfoSink, Limit, SearchResult, SearchStats
 from zerosum.stop import SearchStopped, Stop
@@ -31,11 +33,14 @@ def describe_score(score: int, stones_played: int, cells: int) -> str:
 
 def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
                pv: bool = True, all_scores: bool = False,
-               progress: Callable[[str], None] | None = None) -> Iterator[tuple[str, str]]:
+               progress: Callable[[str], None] | None = None, threads: int | None = None,
+               cache: str | None = None) -> Iterator[tuple[str, str]]:
     """Parse a position (any notation) and check it now; the rows describing the answer,
     (label, text), come from the returned iterator, each as soon as it is proven, so a
-    display can show them as they come (with `all_scores`, one row per move, centre first).
-    `progress` gets a line now and then during long searches (see `Watcher`)."""
+    display can show them as they come (with `all_scores`, one row per move, centre first,
+    the moves solved `threads` at a time: parallel.py). `progress` gets a line now and then
+    during long searches (see `Watcher`). `cache`: the file of solved positions (see
+    cache.py: None, the user's; "off", none)."""
     try:
         geo = geometry(width, height)
     except ValueError as e:
@@ -52,7 +57,9 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
         raise InputError("the board is full: the game is over (a draw)")
     red_to_move = red_n == yellow_n
     current = stones.red if red_to_move else stones.yellow
-    return _report(geo, current, mask, red_to_move, weak, pv, all_scores, progress)
+    memory = user_cache(cache)  # opened now: a damaged file is refused before any row
+    return _report(geo, current, mask, red_to_move, weak, pv, all_scores, progress,
+                   default_threads() if threads is None else threads, memory)
 
 
 class Watcher:
@@ -68,7 +75,9 @@ class Watcher:
 
     def __call__(self, p: Progress) -> None:
         cpu = time.process_time() - self.cpu0
-        if not p.answered and cpu - self.last < self.every:
+        # Between the score's windows only every `every` seconds (a move's windows,
+        # dozens a second, would flood the display).
+        if (not p.answered or self.phase != "score") and cpu - self.last < self.every:
             return
         self.last = cpu
         rate = f"{p.nodes:,} nodes, {p.nodes / max(cpu, 1e-9) / 1e6:.2f}M nodes/s"
@@ -84,10 +93,10 @@ class Watcher:
 
 
 def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: bool,
-            pv: bool, all_scores: bool, progress: Callable[[str], None] | None
-            ) -> Iterator[tuple[str, str]]:
+            pv: bool, all_scores: bool, progress: Callable[[str], None] | None,
+            threads: int, cache: SolvedCache | None) -> Iterator[tuple[str, str]]:
     n = mask.bit_count()
-    solver = Solver(geo.width, geo.height)
+    solver = Solver(geo.width, geo.height, cache=cache)
     watcher = None if progress is None else Watcher(progress)
     solver.watch(watcher, every=1 << 18)
     side = "red (X)" if red_to_move else "yellow (O)"
@@ -98,25 +107,34 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
         yield "result", word[result]
         yield "nodes", f"{solver.nodes:,}"
         return
-    score = solver.solve(current, mask)
+    visited = 0  # nodes of worker processes
+    if all_scores:
+        # The score is the best of the moves' scores: no search of its own.
+        if watcher is not None:
+            watcher.phase = "every move"
+        scores = {}
+        for c, s, nodes in move_scores(solver, current, mask, threads):
+            scores[c] = s
+            visited += nodes
+        score = max(scores.values())
+        best = [c for c in scores if scores[c] == score]
+    else:
+        score = solver.solve(current, mask)
     yield "score", describe_score(score, n, geo.cells)
-    if watcher is not None:
-        watcher.phase = "best moves"
-    best = solver.best_moves(current, mask, score)
+    if not all_scores:
+        if watcher is not None:
+            watcher.phase = "best moves"
+        best = solver.best_moves(current, mask, score)
     yield "best moves", " ".join(format_moves([c]) for c in sorted(best))
     if all_scores:
-        for c in geo.centre_order:
-            if geo.playable(mask, c):
-                if watcher is not None:
-                    watcher.phase = f"move {format_moves([c])}"
-                s = solver.move_score(current, mask, c)
-                yield f"move {format_moves([c])}", f"{s:+d} ({OUTCOME[(s > 0) - (s < 0)]})"
+        for c, s in scores.items():
+            yield f"move {format_moves([c])}", f"{s:+d} ({OUTCOME[(s > 0) - (s < 0)]})"
     if pv:
         if watcher is not None:
             watcher.phase = "principal variation"
         yield "principal variation", format_moves(solver.principal_variation(
             current, mask, score)) or "-"
-    yield "nodes", f"{solver.nodes:,}"
+    yield "nodes", f"{solver.nodes + visited:,}"
 
 
 OUTCOME = {1: "wins", 0: "draws", -1: "loses"}
@@ -127,10 +145,12 @@ _PLAYING: dict[tuple[int, int], Solver] = {}
 
 def playing_solver(geo: Geometry) -> Solver:
     """The solver the "solver" player keeps from move to move (its table holds proven
-    bounds, true in any later search)."""
+    bounds, true in any later search), with the user's cache (cache.py): `zerosum
+    review` values positions with it."""
     key = (geo.width, geo.height)
     if key not in _PLAYING:
         _PLAYING[key] = Solver(geo.width, geo.height)
+    _PLAYING[key].cache = user_cache()  # ZEROSUM_CACHE may have changed
     return _PLAYING[key]
 
 

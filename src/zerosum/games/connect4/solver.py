@@ -24,6 +24,9 @@ loses. The method is the one his series builds up step by step:
 
 Before searching, `solve` and `achieves` consult the opening book (book.py) when the
 position is within its depth: the empty board and the first moves are answered at once.
+Then, if the solver was given one, the cache of what earlier solves proved (cache.py):
+`solve` bisects from the interval known and stores the one it proves (stopped or not),
+`achieves` answers from a bound that settles the question and stores the bound it finds.
 
 Two additions of ours, on top of his method:
 - a move that creates two threats the opponent cannot both stop (two playable ones, or

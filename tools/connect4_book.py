@@ -62,7 +62,7 @@ def on_ray(args: argparse.Namespace, leaves: list[Leaf]) -> Iterator[Solved]:
     from zerosum.tournament.raycluster import RayBackend, import_ray
 
     ray = import_ray()
-    backend = RayBackend(args.address, args.workers)
+    backend = RayBackend(args.address)
     connected = backend.connect(ray)
     task: Any = ray.remote(max_retries=2)(solve_leaf)
     try:
@@ -105,7 +105,8 @@ def main() -> None:
     p.add_argument("--height", type=int, default=6)
     p.add_argument("--capacity", type=int, default=30_000_000, help="solver table entries")
     p.add_argument("--workers", type=int, default=None,
-                   help="positions solved at once (default: the cores, or the cluster's)")
+                   help="worker processes (default: the cores); on Ray, every CPU of "
+                   "the cluster works")
     p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--address", help="with --backend ray: the head node's HOST:PORT")
     p.add_argument("--out", type=Path, help="the book file (default: beside book.py)")
@@ -122,7 +123,7 @@ def main() -> None:
     todo = [(key, c, m) for key, (c, m) in every.items() if key not in known]
     print(f"{len(every)} positions of ply {args.depth} (mirror images once), "
           f"{len(known)} solved before; {args.backend}, "
-          f"{args.workers or 'all the cluster'} at once", flush=True)
+          f"{args.workers or 'every CPU of the cluster'} at once", flush=True)
     native = Solver(geo.width, geo.height, capacity=1, book=False).native
     t0 = time.perf_counter()
     solved = local(args, todo) if args.backend == "local" else on_ray(args, todo)

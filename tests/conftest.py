@@ -60,3 +60,10 @@ def browser() -> Iterator[Any]:
 def page(browser: Any) -> Iterator[Any]:
     with fresh_page(browser) as p:
         yield p
+
+
+@pytest.fixture(autouse=True)
+def no_solver_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the user's cache of solved Connect Four positions
+    (games/connect4/cache.py): node counts stay the search's. Its own tests set it."""
+    monkeypatch.setenv("ZEROSUM_CACHE", "off")

@@ -118,14 +118,16 @@ def test_the_book_script_builds_and_resumes(tmp_path: Path) -> None:
 
     script = Path(__file__).parents[1] / "tools" / "connect4_book.py"
     out = tmp_path / "book_5x4.txt"
-    # A run stopped after one leaf: the work file holds it; the rerun does the rest.
-    first = next(iter(positions(SMALL, 3).items()))
+    # A run killed (kill -9) after one leaf and in the middle of writing the next: the
+    # work file holds the first, the cut line is ignored; the rerun does the rest.
+    first, second = list(positions(SMALL, 3).items())[:2]
     check = Solver(5, 4, book=False)
     leaf_score = check.solve(*first[1])
-    (tmp_path / "book_5x4.txt.partial").write_text(f"depth 3\n{first[0]:x} {leaf_score}\n"
-                                                   "cpu 1.5\n")
+    (tmp_path / "book_5x4.txt.partial").write_text(f"depth 3\n{first[0]:x} {leaf_score} 1.50\n"
+                                                   f"{second[0]:x} 1")
     done = subprocess.run([sys.executable, str(script), "--width", "5", "--height", "4",
-                           "--depth", "3", "--capacity", "10000", "--out", str(out)],
+                           "--depth", "3", "--capacity", "10000", "--workers", "2",
+                           "--out", str(out)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert f"{len(positions(SMALL, 3))} positions of ply 3" in done.stdout

@@ -68,6 +68,13 @@ def _solver_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-pv", action="store_true", help="skip the principal variation")
     p.add_argument("--all-moves", action="store_true",
                    help="also the exact score of every move (can be much slower)")
+    p.add_argument("--threads", type=int_arg(1, 256), default=None, metavar="N",
+                   help="with --all-moves: moves solved at once by N worker processes "
+                   "(default: the cores)")
+    p.add_argument("--cache", metavar="FILE", default=None,
+                   help="the file remembering solved positions (default: $ZEROSUM_CACHE, "
+                   "else zerosum/connect4.sqlite in $XDG_CACHE_HOME or ~/.cache; 'off': "
+                   "none)")
     p.add_argument("--width", type=int_arg(4, 12), default=7, help="columns (default: %(default)s)")
     p.add_argument("--height", type=int_arg(4, 12), default=6, help="rows (default: %(default)s)")
 
@@ -77,7 +84,8 @@ def _solver_rows(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
 
     return solve_rows(args.position, args.width, args.height, weak=args.weak,
                       pv=not args.no_pv, all_scores=args.all_moves,
-                      progress=getattr(args, "progress", None))
+                      progress=getattr(args, "progress", None), threads=args.threads,
+                      cache=args.cache)
 
 
 SOLVER = Solver(

@@ -8,8 +8,10 @@ from collections.abc import Callable, Iterator
 
 from zerosum.game import InputError, plies_text
 from zerosum.games.connect4.bitboard import Geometry, geometry
+from zerosum.games.connect4.cache import SolvedCache, user_cache
 from zerosum.games.connect4.game import Connect4, Position, ordinal, plies_to_win
 from zerosum.games.connect4.notation import format_moves, parse_position
+from zerosum.games.connect4.parallel import default_threads, move_scores
 from zerosum.games.connect4.solver import Progress, Solver, plies_to_end
 from zerosum.result import Clock, Info, InfoSink, Limit, SearchResult, SearchStats
 from zerosum.stop import SearchStopped, Stop
@@ -65,11 +67,14 @@ def interval_words(lo: int, hi: int, nodes: int) -> str:
 
 def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
                pv: bool = True, all_scores: bool = False,
-               progress: Callable[[str], None] | None = None) -> Iterator[tuple[str, str]]:
+               progress: Callable[[str], None] | None = None, threads: int | None = None,
+               cache: str | None = None) -> Iterator[tuple[str, str]]:
     """Parse a position (any notation) and check it now; the rows describing the answer,
     (label, text), come from the returned iterator, each as soon as it is proven, so a
-    display can show them as they come (with `all_scores`, one row per move, centre first).
-    `progress` gets a line now and then during long searches (see `Watcher`)."""
+    display can show them as they come (with `all_scores`, one row per move, centre first,
+    the moves solved `threads` at a time: parallel.py). `progress` gets a line now and then
+    during long searches (see `Watcher`). `cache`: the file of solved positions (see
+    cache.py: None, the user's; "off", none)."""
     try:
         geo = geometry(width, height)
     except ValueError as e:
@@ -86,7 +91,15 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
         raise InputError("the board is full: the game is over (a draw)")
     red_to_move = red_n == yellow_n
     current = stones.red if red_to_move else stones.yellow
-    return _report(geo, current, mask, red_to_move, weak, pv, all_scores, progress)
+    memory = user_cache(cache)  # opened now: a damaged file is refused before any row
+    return _report(geo, current, mask, red_to_move, weak, pv, all_scores, progress,
+                   default_threads() if threads is None else threads, memory)
+
+
+# The command's table, twice the default (128 MB natively, each worker process too): on
+# hard positions a table cleared less often saves nodes (Pons's L1_R3, its first 6
+# positions: 204.4M nodes with 2M entries, 179.3M with 4M, 158.9M with 8M).
+COMMAND_CAPACITY = (1 << 22) - 2
 
 
 class Watcher:
@@ -102,7 +115,9 @@ class Watcher:
 
     def __call__(self, p: Progress) -> None:
         cpu = time.process_time() - self.cpu0
-        if not p.answered and cpu - self.last < self.every:
+        # Between the score's windows only every `every` seconds (a move's windows,
+        # dozens a second, would flood the display).
+        if (not p.answered or self.phase != "score") and cpu - self.last < self.every:
             return
         self.last = cpu
         rate = f"{p.nodes:,} nodes, {p.nodes / max(cpu, 1e-9) / 1e6:.2f}M nodes/s"
@@ -118,10 +133,10 @@ class Watcher:
 
 
 def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: bool,
-            pv: bool, all_scores: bool, progress: Callable[[str], None] | None
-            ) -> Iterator[tuple[str, str]]:
+            pv: bool, all_scores: bool, progress: Callable[[str], None] | None,
+            threads: int, cache: SolvedCache | None) -> Iterator[tuple[str, str]]:
     n = mask.bit_count()
-    solver = Solver(geo.width, geo.height)
+    solver = Solver(geo.width, geo.height, capacity=COMMAND_CAPACITY, cache=cache)
     watcher = None if progress is None else Watcher(progress)
     # The score's interval as the null windows narrow it: kept for an interrupted solve.
     proven = [-((geo.cells - n) // 2), (geo.cells + 1 - n) // 2]
@@ -141,31 +156,41 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
         yield "result", word[result]
         yield "nodes", f"{solver.nodes:,}"
         return
-    try:
-        score = solver.solve(current, mask)
-    except KeyboardInterrupt:
-        # Ctrl-C: what the finished null windows proved is still true; say it, then stop.
-        yield "score", interval_words(proven[0], proven[1], solver.nodes)
-        raise
-
+    visited = 0  # nodes of worker processes
+    if all_scores:
+        # The score is the best of the moves' scores: no search of its own.
+        if watcher is not None:
+            watcher.phase = "every move"
+        scores = {}
+        for c, s, nodes in move_scores(solver, current, mask, threads):
+            scores[c] = s
+            visited += nodes
+        score = max(scores.values())
+        best = [c for c in scores if scores[c] == score]
+    else:
+        try:
+            score = solver.solve(current, mask)
+        except KeyboardInterrupt:
+            # Ctrl-C: what the finished null windows proved is still true; say it, stop.
+            yield "score", interval_words(proven[0], proven[1], solver.nodes)
+            raise
     yield "score", describe_score(score, n, geo.cells)
-    if watcher is not None:
-        watcher.phase = "best moves"
-    best = solver.best_moves(current, mask, score)
+    if not all_scores:
+        if watcher is not None:
+            watcher.phase = "best moves"
+        best = solver.best_moves(current, mask, score)
     yield "best moves", " ".join(format_moves([c]) for c in sorted(best))
     if all_scores:
         for c in geo.centre_order:
-            if geo.playable(mask, c):
-                if watcher is not None:
-                    watcher.phase = f"move {format_moves([c])}"
-                s = solver.move_score(current, mask, c)
-                yield f"move {format_moves([c])}", move_words(s, n, geo.cells, red_to_move)
+            if c in scores:
+                yield f"move {format_moves([c])}", move_words(scores[c], n, geo.cells,
+                                                             red_to_move)
     if pv:
         if watcher is not None:
             watcher.phase = "principal variation"
         yield "principal variation", format_moves(solver.principal_variation(
             current, mask, score)) or "-"
-    yield "nodes", f"{solver.nodes:,}"
+    yield "nodes", f"{solver.nodes + visited:,}"
 
 
 
@@ -174,10 +199,12 @@ _PLAYING: dict[tuple[int, int], Solver] = {}
 
 def playing_solver(geo: Geometry) -> Solver:
     """The solver the "solver" player keeps from move to move (its table holds proven
-    bounds, true in any later search)."""
+    bounds, true in any later search), with the user's cache (cache.py): `zerosum
+    review` values positions with it."""
     key = (geo.width, geo.height)
     if key not in _PLAYING:
         _PLAYING[key] = Solver(geo.width, geo.height)
+    _PLAYING[key].cache = user_cache()  # ZEROSUM_CACHE may have changed
     return _PLAYING[key]
 
 

@@ -1,9 +1,11 @@
 """Every column's proven value by the perfect solver, centre first, each as soon as it
 is proven: Connect Four's per-move analysis (GameSpec.move_solver), which the page's
-analysis board shows where the generic solver (search/solve.py) cannot go."""
+analysis board shows where the generic solver (search/solve.py) cannot go. What it
+proves goes into the user's cache (cache.py), and what is there is not proven again."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,12 +33,18 @@ def verdict(score: int, stones: int, cells: int) -> tuple[str, int | None]:
 def move_values(game: Any, state: Any, stop: Stop) -> Iterator[MoveValue]:
     """The solver's verdict on each column, centre first; SearchStopped when `stop`
     says so (its deadline, node budget or request)."""
+    from zerosum.games.connect4.cache import CacheError, user_cache
     from zerosum.games.connect4.solver import Solver
 
     assert isinstance(game, Connect4) and isinstance(state, Position)
     geo = game.geo
+    try:
+        cache = user_cache()
+    except CacheError as e:  # a server answers without it, and says why in its log
+        print(f"zerosum: {e}", file=sys.stderr)
+        cache = None
     solver = Solver(geo.width, geo.height, capacity=capacity_for(game, SOLVER_CAPACITY),
-                    clock=stop.clock)
+                    clock=stop.clock, cache=cache)
     solver.stop = stop
     # Its periodic check (which also asks the stop) runs only under a limit.
     solver.limit(seconds=stop.time_left(), nodes=stop.node_budget)

@@ -24,6 +24,9 @@ loses. The method is the one his series builds up step by step:
 
 Before searching, `solve` and `achieves` consult the opening book (book.py) when the
 position is within its depth: the empty board and the first moves are answered at once.
+Then, if the solver was given one, the cache of what earlier solves proved (cache.py):
+`solve` bisects from the interval known and stores the one it proves (stopped or not),
+`achieves` answers from a bound that settles the question and stores the bound it finds.
 
 Two additions of ours, on top of his method:
 - a move that creates two threats the opponent cannot both stop (two playable ones, or
@@ -53,6 +56,7 @@ from zerosum.games.connect4.book import Book, shipped
 from zerosum.stop import SearchStopped
 
 if TYPE_CHECKING:
+    from zerosum.games.connect4.cache import SolvedCache
     from zerosum.stop import Stop
 
 
@@ -111,13 +115,16 @@ class Solver:
 
     def __init__(self, width: int = 7, height: int = 6, capacity: int = 2_000_000,
                  clock: Callable[[], float] = time.perf_counter, native: bool = True,
-                 book: bool | Book = True) -> None:
+                 book: bool | Book = True, cache: SolvedCache | None = None) -> None:
         """`native`: use the compiled search if there is one (the pure one otherwise).
-        `book`: consult the opening book shipped for this board size (or this one)."""
+        `book`: consult the opening book shipped for this board size (or this one).
+        `cache`: remember the bounds proven at the top of each solve there, and start
+        from what it knows (cache.py); none by default, so node counts are the search's."""
         self.clock = clock  # for `limit(seconds=...)`: wall time by default
         self.geo: Geometry = geometry(width, height)
         self.book: Book | None = book if isinstance(book, Book) else \
             shipped(self.geo) if book else None
+        self.cache = cache
         self.capacity = capacity
         self.table: dict[int, int] = {}
         self.wins: dict[int, int] = {}  # stones -> the cells completing a four of them
@@ -367,25 +374,33 @@ class Solver:
         known = None if self.book is None else self.book.score(current, mask)
         if known is not None:
             return (known > 0) - (known < 0) if weak else known
-        lo = -((geo.cells - moves) // 2)
-        hi = (geo.cells + 1 - moves) // 2
-        if weak:
-            lo, hi = -1, 1
-        while lo < hi:
-            med = lo + (hi - lo) // 2
-            # Bisect, but try windows nearer 0 first: they are cheaper to refute.
-            if med <= 0 and _half_toward_zero(lo) < med:
-                med = _half_toward_zero(lo)
-            elif med >= 0 and _half_toward_zero(hi) > med:
-                med = _half_toward_zero(hi)
-            self._progress = Progress(lo, hi, med, self.nodes, False)
-            r = self._negamax(current, mask, moves, med, med + 1, -1)
-            if r <= med:
-                hi = r
-            else:
-                lo = r
-            if self.report is not None:
-                self.report(Progress(lo, hi, med, self.nodes, True))
+        # The true interval (tlo, thi) and the one searched (lo, hi): the same, but a
+        # weak solve searches scores clamped to -1..1.
+        tlo = -((geo.cells - moves) // 2)
+        thi = (geo.cells + 1 - moves) // 2
+        cached = None if self.cache is None else self.cache.bounds(geo, current, mask)
+        if cached is not None:
+            tlo, thi = max(tlo, cached[0]), min(thi, cached[1])
+        lo, hi = (max(tlo, -1), min(thi, 1)) if weak else (tlo, thi)
+        try:
+            while lo < hi:
+                med = lo + (hi - lo) // 2
+                # Bisect, but try windows nearer 0 first: they are cheaper to refute.
+                if med <= 0 and _half_toward_zero(lo) < med:
+                    med = _half_toward_zero(lo)
+                elif med >= 0 and _half_toward_zero(hi) > med:
+                    med = _half_toward_zero(hi)
+                self._progress = Progress(lo, hi, med, self.nodes, False)
+                r = self._negamax(current, mask, moves, med, med + 1, -1)
+                if r <= med:
+                    hi = thi = min(thi, r)
+                else:
+                    lo = tlo = max(tlo, r)
+                if self.report is not None:
+                    self.report(Progress(lo, hi, med, self.nodes, True))
+        finally:  # stopped or not, what was proven is kept
+            if self.cache is not None and (tlo, thi) != cached:
+                self.cache.store(geo, current, mask, tlo, thi)
         if weak:  # a fail-soft search may have found more than the sign
             return (lo > 0) - (lo < 0)
         return lo
@@ -431,9 +446,16 @@ class Solver:
         known = None if self.book is None else self.book.score(*child)
         if known is not None:
             return -known == score
+        cached = None if self.cache is None else self.cache.bounds(geo, *child)
+        if cached is not None and (cached[1] <= -score or cached[0] > -score):
+            return cached[1] <= -score
         # The child's score is at most -score exactly when the search with the window
         # (-score, -score + 1) fails low.
-        return self._negamax(child[0], child[1], moves + 1, -score, -score + 1, -1) <= -score
+        r = self._negamax(child[0], child[1], moves + 1, -score, -score + 1, -1)
+        if self.cache is not None:  # a bound either way (fail-soft: r itself)
+            lowest, highest = -((geo.cells - moves - 1) // 2), (geo.cells - moves) // 2
+            self.cache.store(geo, *child, *((lowest, r) if r <= -score else (r, highest)))
+        return r <= -score
 
     def best_moves(self, current: int, mask: int, score: int | None = None) -> list[int]:
         """Every column keeping the position's score, centre first."""

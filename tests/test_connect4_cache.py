@@ -73,7 +73,8 @@ def test_a_solver_with_a_cache_never_solves_twice(tmp_path: Path) -> None:
     rows = dict(solve_rows(LATE, all_scores=True, cache=str(tmp_path / "c.sqlite"),
                            threads=1))
     assert cache.move_scores(GEO, current, mask) == {5: -1, 6: -2}
-    assert rows["move 6"] == "-1 (loses)" and rows["move 7"] == "-2 (loses)"
+    assert rows["move 6"] == "-1 (Red wins in 4 plies)" \
+        and rows["move 7"] == "-2 (Red wins in 2 plies)"
     rows = dict(solve_rows(LATE, all_scores=True, cache=str(tmp_path / "c.sqlite"),
                            threads=1))
     assert rows["nodes"] == "0"  # score, best moves, every move and the line: all known
@@ -165,4 +166,4 @@ def test_all_moves_in_two_processes_gives_the_same_rows(tmp_path: Path) -> None:
                          if not line.startswith(("nodes", "CPU"))]
     assert rows[1] == rows[2]
     assert rows[1][1].startswith("score:               -2:")
-    assert "move 6:              -14 (loses)" in rows[1]
+    assert "move 6:              -14 (Yellow wins in 6 plies)" in rows[1]

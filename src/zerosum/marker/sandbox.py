@@ -94,11 +94,12 @@ def _limit(limits: Limits) -> None:
 
 def run_program(command: Sequence[str], args: Sequence[str], limits: Limits = Limits(),
                 folder: Path | None = None, stdin: str = "",
-                inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = ()) -> Run:
+                inputs: Sequence[tuple[str, str]] = (), outputs: Sequence[str] = (),
+                keep: Path | None = None) -> Run:
     """Run `command + args` in a fresh copy of `folder` (the submission's files; None: an
     empty folder), with the case's `inputs` (name, text) written into it, and read back
     the `outputs` it is to write (None for one it did not write); the folder is removed
-    afterwards. A program that cannot be started is a Run with status 127 and the reason
+    afterwards, or moved to `keep` (a build's result: a new path). A program that cannot be started is a Run with status 127 and the reason
     on stderr, as a shell reports it."""
     with tempfile.TemporaryDirectory(prefix="zerosum-run-") as tmp:
         here = Path(tmp) / "run"
@@ -112,6 +113,8 @@ def run_program(command: Sequence[str], args: Sequence[str], limits: Limits = Li
         run = _run(list(command), list(args), limits, here, stdin)
         run.outputs = {name: _read(here / name) for name in outputs}
         run.files = sorted(set(_listing(here)) - before - set(outputs))
+        if keep is not None:
+            shutil.move(here, keep)
         return run
 
 

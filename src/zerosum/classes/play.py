@@ -1,0 +1,127 @@
+"""`zerosum class tournament`: every submission of a folder that builds plays every other,
+as its course's player, beside zerosum's reference players, in a tournament of
+zerosum.tournament (its schedule, database, workers and report; nothing of its own).
+
+Each submission is built (zerosum.classes.build) into DB.builds/KEY, a folder kept beside
+the database for as long as the tournament is played: its player is
+`course:comp3608,dir=DB.builds/KEY:COMMAND` (or course:maxconnect4), each call in a
+fresh copy of that folder in the sandbox. A student is shown by KEY, the folder's name
+made safe (`entrant_label` gives it back from the spec, for the web page).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from zerosum.classes.build import build, program_stem, remove_tree, submissions
+from zerosum.game import InputError
+from zerosum.games.registry import get_game
+from zerosum.marker.cases import MARKINGS
+from zerosum.players.spec import agent_from_spec
+from zerosum.programs import move_timeout_of
+from zerosum.tournament.backends import LocalBackend
+from zerosum.tournament.jobs import GameJob, GameResult
+from zerosum.tournament.report import report
+from zerosum.tournament.run import play
+from zerosum.tournament.schedule import Settings, check_agents, move_timeout
+from zerosum.tournament.store import Store
+
+# game -> (the assignment whose programs play it, their player kind, what a late move costs)
+COURSES = {"connect4": ("comp3608", "course:comp3608", "move"),
+           "maxconnect4": ("uta-maxconnect4", "course:maxconnect4", "game")}
+ENGINES = ("random", "alphabeta:depth=4")
+BUILDS = ".builds"  # DB.builds/: the submissions built, one folder each
+
+
+def builds_folder(db: str) -> Path:
+    return Path(db).resolve().parent / (Path(db).name + BUILDS)
+
+
+def entrant_label(spec: str) -> str:
+    """How an agent of a class tournament is shown: a student by the key of their folder,
+    a reference player by its spec."""
+    kind, comma, rest = spec.partition(",")
+    if comma and kind.startswith("course:") and rest.startswith("dir="):
+        folder = rest[len("dir="):].partition(":")[0]
+        if Path(folder).parent.name.endswith(BUILDS):
+            return Path(folder).name
+    return spec
+
+
+Say = Callable[[str], None]
+
+
+def entrants(game: str, root: Path, builds: Path, say: Say) -> list[str]:
+    """Build every submission into `builds`; the specs of those that build, in order."""
+    if game not in COURSES:
+        raise InputError(f"no course's programs play {game!r}; a class tournament plays "
+                         f"{', '.join(COURSES)}")
+    assignment, kind, _ = COURSES[game]
+    marking = MARKINGS[assignment]
+    stem = program_stem(marking.program, marking.placeholder)
+    found = submissions(root)
+    if any(c in str(builds) for c in ",:"):
+        raise InputError(f"{builds}: a player's folder cannot hold ',' or ':'; give a --db "
+                         "in another folder")
+    builds.mkdir(exist_ok=True)
+    specs = []
+    for number, s in enumerate(found, 1):
+        into = builds / s.key
+        remove_tree(into)
+        built = build(s, stem, marking.placeholder, into)
+        if built.failure:
+            remove_tree(into)
+            say(f"built {number}/{len(found)}: {s.key}: not entered: {built.failure[:120]}")
+            continue
+        specs.append(f"{kind},dir={into}:{shlex.join(built.command)}")
+        say(f"built {number}/{len(found)}: {s.key}: entered ({built.how})")
+    return specs
+
+
+def class_tournament(game: str, root: Path, games: int, db: str, engines: tuple[str, ...],
+                     seed: int, workers: int | None, built: Say, played: Say) -> str:
+    """Build, then play (or go on playing) the class's tournament; its report."""
+    spec = get_game(game)
+    builds = builds_folder(db)
+    students = entrants(game, root, builds, built)
+    agents = tuple(students) + (engines or ENGINES)
+    check_agents(agents, "round-robin")
+    options = tuple((o.name, o.default) for o in spec.options)
+    timeouts = []
+    for text in agents:
+        agent = agent_from_spec(spec, text)
+        timeouts.append(move_timeout_of(agent) or move_timeout(None))
+    settings = Settings(spec.name, agents, games, "round-robin", seed,
+                        move_timeouts=tuple(timeouts), options=options,
+                        late=COURSES[game][2])
+    with Store(db, settings.to_json()) as store:
+        total = settings.total()
+        count = len(store.results())
+        played(f"{total} games, {len(students)} students and {len(agents) - len(students)} "
+               f"reference players, results in {db}" + (f" ({count} played before)"
+                                                        if count else ""))
+
+        def shown(job: GameJob, result: GameResult) -> None:
+            nonlocal count
+            count += 1
+            first, second = map(entrant_label, job.agents)
+            played(f"game {job.number} [{count}/{total}] {first} - {second}: "
+                   f"{result.score:g} {result.reason}")
+
+        play(settings, spec.create(**dict(options)), store, LocalBackend(workers), shown)
+        return standings(store)
+
+
+def standings(store: Store) -> str:
+    """The tournament's report, each student shown by their key."""
+    results, jobs = store.results(), store.jobs()
+    named = {n: replace(j, agents=(entrant_label(j.agents[0]), entrant_label(j.agents[1])))
+             for n, j in jobs.items()}
+    specs = store.settings().agents
+    text = report(results, named, tuple(map(entrant_label, specs)))
+    for spec in specs:  # in the forfeits' reasons
+        text = text.replace(spec, entrant_label(spec))
+    return text

@@ -99,8 +99,9 @@ def run_program(command: Sequence[str], args: Sequence[str], limits: Limits = Li
     """Run `command + args` in a fresh copy of `folder` (the submission's files; None: an
     empty folder), with the case's `inputs` (name, text) written into it, and read back
     the `outputs` it is to write (None for one it did not write); the folder is removed
-    afterwards, or moved to `keep` (a build's result: a new path). A program that cannot be started is a Run with status 127 and the reason
-    on stderr, as a shell reports it."""
+    afterwards, or moved to `keep` (a build's result: a new path). A program that
+    cannot be started is a Run with status 127 and the reason on stderr, as a shell
+    reports it."""
     with tempfile.TemporaryDirectory(prefix="zerosum-run-") as tmp:
         here = Path(tmp) / "run"
         if folder is None:

@@ -58,6 +58,7 @@ class Plan:
     seed: int
     timeout: float = 10.0
     build_timeout: float = BUILD_LIMITS.seconds
+    move_time: float | None = None  # the tournament call's time rule (None: the course's)
 
     @property
     def marking(self) -> Marking:
@@ -124,7 +125,7 @@ def mark_one(plan: Plan, submission: Submission, work: Path) -> tuple[Record, st
                               "", report_text(marking, ["(none)"], [], plan.seed)])
             return record, text
         outcomes = check(marking, built.command, plan.cases, plan.seed,
-                         Limits(seconds=plan.timeout), built.folder)
+                         Limits(seconds=plan.timeout), built.folder, plan.move_time)
     finally:
         remove_tree(work)
     parts = scores(marking, outcomes)
@@ -277,16 +278,18 @@ def summary_html(plan: Plan, records: list[Record]) -> str:
     totals = [r.total for r in records]
     counts = distribution(totals)
     biggest = max(counts) or 1
+    rule = f" ({plan.move_time:g} s a tournament call)" if plan.move_time else ""
+    about = (f"<p>{plan.cases} cases each, seed {plan.seed}, {plan.timeout:g} s a case{rule}. "
+             f"Mean {statistics.mean(totals):.1f}, median {statistics.median(totals):.1f} "
+             f"of 100; {sum(r.status != 'marked' for r in records)} not marked "
+             "(their reason below).</p>") if records else "<p>No submissions.</p>"
     lines = ['<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">',
              "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
              "style-src 'unsafe-inline'\">",
              f"<title>{e(marking.name)}: the class's marks</title>",
              f"<style>{STYLE}</style></head><body>",
              f"<h1>{e(marking.name)} ({e(marking.program)}): {len(records)} submissions</h1>",
-             f"<p>{plan.cases} cases each, seed {plan.seed}, {plan.timeout:g} s a case. "
-             f"Mean {statistics.mean(totals):.1f}, median {statistics.median(totals):.1f} "
-             f"of 100; {sum(r.status != 'marked' for r in records)} not marked "
-             "(their reason below).</p>" if records else "<p>No submissions.</p>",
+             about,
              "<h2>Distribution of totals</h2>", '<table id="distribution">',
              '<tr><th>total</th><th class="n">students</th><th></th></tr>']
     for i, n in enumerate(counts):

@@ -44,17 +44,19 @@ def entrant_label(spec: str) -> str:
     """How an agent of a class tournament is shown: a student by the key of their folder,
     a reference player by its spec."""
     kind, comma, rest = spec.partition(",")
-    if comma and kind.startswith("course:") and rest.startswith("dir="):
-        folder = rest[len("dir="):].partition(":")[0]
-        if Path(folder).parent.name.endswith(BUILDS):
-            return Path(folder).name
+    settings = rest.partition(":")[0].split(",")
+    folders = [s[len("dir="):] for s in settings if s.startswith("dir=")]
+    if comma and kind.startswith("course:") and folders \
+            and Path(folders[0]).parent.name.endswith(BUILDS):
+        return Path(folders[0]).name
     return spec
 
 
 Say = Callable[[str], None]
 
 
-def entrants(game: str, root: Path, builds: Path, say: Say) -> list[str]:
+def entrants(game: str, root: Path, builds: Path, say: Say,
+             move_time: float | None = None) -> list[str]:
     """Build every submission into `builds`; the specs of those that build, in order."""
     if game not in COURSES:
         raise InputError(f"no course's programs play {game!r}; a class tournament plays "
@@ -76,17 +78,19 @@ def entrants(game: str, root: Path, builds: Path, say: Say) -> list[str]:
             remove_tree(into)
             say(f"built {number}/{len(found)}: {s.key}: not entered: {built.failure[:120]}")
             continue
-        specs.append(f"{kind},dir={into}:{shlex.join(built.command)}")
+        time = "" if move_time is None else f"time={move_time:g},"
+        specs.append(f"{kind},{time}dir={into}:{shlex.join(built.command)}")
         say(f"built {number}/{len(found)}: {s.key}: entered ({built.how})")
     return specs
 
 
 def class_tournament(game: str, root: Path, games: int, db: str, engines: tuple[str, ...],
-                     seed: int, workers: int | None, built: Say, played: Say) -> str:
+                     seed: int, workers: int | None, built: Say, played: Say,
+                     move_time: float | None = None) -> str:
     """Build, then play (or go on playing) the class's tournament; its report."""
     spec = get_game(game)
     builds = builds_folder(db)
-    students = entrants(game, root, builds, built)
+    students = entrants(game, root, builds, built, move_time)
     agents = tuple(students) + (engines or ENGINES)
     check_agents(agents, "round-robin")
     options = tuple((o.name, o.default) for o in spec.options)

@@ -39,6 +39,8 @@ def register(sub: Any) -> None:
                    help="the cases' seed, the same cases for everyone (default: 1)")
     m.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
                    help="wall time per case (default: %(default)s)")
+    m.add_argument("--move-time", type=positive_float, default=None, metavar="SECONDS",
+                   help="the time rule of a tournament call (COMP3608: the course's 1 s)")
     m.add_argument("--build-timeout", type=positive_float, default=120.0, metavar="SECONDS",
                    help="wall time of a build (default: %(default)s)")
     m.add_argument("--workers", type=int_arg(1, 64, "workers"), default=1,
@@ -64,6 +66,8 @@ def register(sub: Any) -> None:
     t.add_argument("--engine", action="append", default=[], metavar="SPEC",
                    help="a reference player as a benchmark, e.g. alphabeta:depth=4 "
                    "(repeat it; default: random and alphabeta:depth=4)")
+    t.add_argument("--move-time", type=positive_float, default=None, metavar="SECONDS",
+                   help="a student's time a move (default: the course's, COMP3608's 1 s)")
     t.add_argument("--seed", type=seed_arg, default=1,
                    help="seed of the openings and the agents (default: %(default)s)")
     t.add_argument("--workers", type=int_arg(1, 256, "workers"),
@@ -90,7 +94,8 @@ def run_mark(args: argparse.Namespace) -> int:
     from zerosum.classes.mark import Plan, Record, mark_class, marking_of
 
     marking = marking_of(args.name)
-    plan = Plan(marking.name, args.cases, args.seed, args.timeout, args.build_timeout)
+    plan = Plan(marking.name, args.cases, args.seed, args.timeout, args.build_timeout,
+                args.move_time)
     out = Path(args.out)
 
     def progress(done: int, total: int, record: Record) -> None:
@@ -126,7 +131,8 @@ def run_tournament(args: argparse.Namespace) -> int:
 
     try:
         text = class_tournament(args.game, Path(args.submissions), args.games, args.db,
-                                tuple(args.engine), args.seed, args.workers, built, game)
+                                tuple(args.engine), args.seed, args.workers, built, game,
+                                args.move_time)
     except KeyboardInterrupt:
         sys.stderr.write(f"\nStopped: the games played are in {args.db}; run the same "
                          "command again to play the rest.\n")

@@ -16,7 +16,7 @@ import pytest
 
 from zerosum.classes.build import build_command, run_command, safe_name, submissions
 from zerosum.classes.mark import Plan, Record, kind_of_failure, mark_class
-from zerosum.classes.play import entrant_label
+from zerosum.classes.names import entrant_label
 from zerosum.cli import main
 from zerosum.game import InputError
 

@@ -6,7 +6,7 @@ Each submission is built (zerosum.classes.build) into DB.builds/KEY, a folder ke
 the database for as long as the tournament is played: its player is
 `course:comp3608,dir=DB.builds/KEY:COMMAND` (or course:maxconnect4), each call in a
 fresh copy of that folder in the sandbox. A student is shown by KEY, the folder's name
-made safe (`entrant_label` gives it back from the spec, for the web page).
+made safe (classes.names.entrant_label gives it back from the spec).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from zerosum.classes.build import build, program_stem, remove_tree, submissions
+from zerosum.classes.names import builds_folder, entrant_label
 from zerosum.game import InputError
 from zerosum.games.registry import get_game
 from zerosum.marker.cases import MARKINGS
@@ -33,23 +34,6 @@ from zerosum.tournament.store import Store
 COURSES = {"connect4": ("comp3608", "course:comp3608", "move"),
            "maxconnect4": ("uta-maxconnect4", "course:maxconnect4", "game")}
 ENGINES = ("random", "alphabeta:depth=4")
-BUILDS = ".builds"  # DB.builds/: the submissions built, one folder each
-
-
-def builds_folder(db: str) -> Path:
-    return Path(db).resolve().parent / (Path(db).name + BUILDS)
-
-
-def entrant_label(spec: str) -> str:
-    """How an agent of a class tournament is shown: a student by the key of their folder,
-    a reference player by its spec."""
-    kind, comma, rest = spec.partition(",")
-    settings = rest.partition(":")[0].split(",")
-    folders = [s[len("dir="):] for s in settings if s.startswith("dir=")]
-    if comma and kind.startswith("course:") and folders \
-            and Path(folders[0]).parent.name.endswith(BUILDS):
-        return Path(folders[0]).name
-    return spec
 
 
 Say = Callable[[str], None]

@@ -284,3 +284,36 @@ def test_a_small_class_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert sorted(p.name for p in (tmp_path / "t.sqlite.builds").iterdir()) == \
         ["alice", "niaj"]
     assert stat.S_ISDIR((tmp_path / "t.sqlite.builds" / "alice").stat().st_mode)
+
+
+@pytest.mark.slow
+def test_killed_with_sigkill_and_run_again(tmp_path: Path) -> None:
+    """A real kill -9 in the middle of a class: the students done are kept, no file is
+    left half written, and the run again marks the rest to the same gradebook."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    names = ["alice", "dave", "heidi", "ivan", "niaj"]
+    sub = make_class(tmp_path / "sub", names)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "zerosum", "class", "mark", "comp3608", str(sub),
+               "--cases", "5", "--out", str(out), *SLACK]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    records = out / "records"
+    deadline = time.monotonic() + 300
+    while not (records.is_dir() and len(list(records.glob("*.json"))) >= 2):
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    kept = sorted(p.name for p in records.iterdir())
+    assert 2 <= len(kept) < len(names) and all(n.endswith(".json") for n in kept)
+    assert not (out / "gradebook.csv").exists()
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    again = [line.split()[2] for line in done.stderr.splitlines()]
+    assert again == [n for n in names if f"{n}.json" not in kept]
+    assert not list(out.rglob("*.tmp")) and not (out / ".work").exists()
+    book = gradebook(out)
+    assert [book[n][4] for n in names] == ["100.00", "20.00", "0.00", "0.00", "0.00"]

@@ -317,3 +317,18 @@ def test_killed_with_sigkill_and_run_again(tmp_path: Path) -> None:
     assert not list(out.rglob("*.tmp")) and not (out / ".work").exists()
     book = gradebook(out)
     assert [book[n][4] for n in names] == ["100.00", "20.00", "0.00", "0.00", "0.00"]
+
+
+def test_a_gauntlet_plays_the_first_reference_player_against_each_other(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sub = make_class(tmp_path / "sub", ["alice", "ivan"])
+    db = tmp_path / "g.sqlite"
+    code, out, _ = run(capsys, "class", "tournament", "connect4", str(sub), "--db", str(db),
+                       "--format", "gauntlet", "--engine", "random", "--engine",
+                       "alphabeta:depth=1", "--move-time", "20", "--workers", "1")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"4 games, 1 students and 2 reference players, results in {db}"
+    assert [line.split("] ")[1].split(": ")[0] for line in lines[1:5]] == [
+        "random - alice", "alice - random", "random - alphabeta:depth=1",
+        "alphabeta:depth=1 - random"]

@@ -70,19 +70,24 @@ def entrants(game: str, root: Path, builds: Path, say: Say,
 
 def class_tournament(game: str, root: Path, games: int, db: str, engines: tuple[str, ...],
                      seed: int, workers: int | None, built: Say, played: Say,
-                     move_time: float | None = None) -> str:
-    """Build, then play (or go on playing) the class's tournament; its report."""
+                     move_time: float | None = None, format_: str = "round-robin") -> str:
+    """Build, then play (or go on playing) the class's tournament; its report. A
+    round robin plays every two players; a gauntlet, the first reference player against
+    every student and the other reference players (a class's size in games, not its
+    square)."""
     spec = get_game(game)
     builds = builds_folder(db)
     students = entrants(game, root, builds, built, move_time)
-    agents = tuple(students) + (engines or ENGINES)
-    check_agents(agents, "round-robin")
+    first, *others = engines or ENGINES
+    agents = (first, *students, *others) if format_ == "gauntlet" \
+        else (*students, first, *others)
+    check_agents(agents, format_)
     options = tuple((o.name, o.default) for o in spec.options)
     timeouts = []
     for text in agents:
         agent = agent_from_spec(spec, text)
         timeouts.append(move_timeout_of(agent) or move_timeout(None))
-    settings = Settings(spec.name, agents, games, "round-robin", seed,
+    settings = Settings(spec.name, agents, games, format_, seed,
                         move_timeouts=tuple(timeouts), options=options,
                         late=COURSES[game][2])
     with Store(db, settings.to_json()) as store:
@@ -96,8 +101,11 @@ def class_tournament(game: str, root: Path, games: int, db: str, engines: tuple[
             nonlocal count
             count += 1
             first, second = map(entrant_label, job.agents)
+            reason = result.reason
+            for spec in job.agents:
+                reason = reason.replace(spec, entrant_label(spec))
             played(f"game {job.number} [{count}/{total}] {first} - {second}: "
-                   f"{result.score:g} {result.reason}")
+                   f"{result.score:g} {reason}")
 
         play(settings, spec.create(**dict(options)), store, LocalBackend(workers), shown)
         return standings(store)

@@ -66,6 +66,9 @@ def register(sub: Any) -> None:
     t.add_argument("--engine", action="append", default=[], metavar="SPEC",
                    help="a reference player as a benchmark, e.g. alphabeta:depth=4 "
                    "(repeat it; default: random and alphabeta:depth=4)")
+    t.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
+                   help="round-robin: every two players meet; gauntlet: the first reference "
+                   "player against each other, for a large class (default: %(default)s)")
     t.add_argument("--move-time", type=positive_float, default=None, metavar="SECONDS",
                    help="a student's time a move (default: the course's, COMP3608's 1 s)")
     t.add_argument("--seed", type=seed_arg, default=1,
@@ -132,7 +135,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     try:
         text = class_tournament(args.game, Path(args.submissions), args.games, args.db,
                                 tuple(args.engine), args.seed, args.workers, built, game,
-                                args.move_time)
+                                args.move_time, args.format)
     except KeyboardInterrupt:
         sys.stderr.write(f"\nStopped: the games played are in {args.db}; run the same "
                          "command again to play the rest.\n")

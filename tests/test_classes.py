@@ -16,7 +16,7 @@ import pytest
 
 from zerosum.classes.build import build_command, run_command, safe_name, submissions
 from zerosum.classes.mark import Plan, Record, kind_of_failure, mark_class
-from zerosum.classes.names import entrant_label
+from zerosum.classes.names import entrant_label, labelled
 from zerosum.cli import main
 from zerosum.game import InputError
 
@@ -258,6 +258,9 @@ def test_a_student_is_shown_by_their_key() -> None:
     assert entrant_label("course:comp3608,dir=/x/elsewhere/bob:./a") == \
         "course:comp3608,dir=/x/elsewhere/bob:./a"
     assert entrant_label("alphabeta:depth=4") == "alphabeta:depth=4"
+    spec = "course:comp3608,dir=/x/t.sqlite.builds/walter:python3 C.py"
+    assert labelled(f"Red ({spec}) lost: wrote files", [spec, "random"]) == \
+        "Red (walter) lost: wrote files"
 
 
 def test_a_small_class_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

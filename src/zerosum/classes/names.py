@@ -23,3 +23,10 @@ def entrant_label(spec: str) -> str:
             and Path(folders[0]).parent.name.endswith(BUILDS):
         return Path(folders[0]).name
     return spec
+
+
+def labelled(text: str, specs: tuple[str, ...] | list[str]) -> str:
+    """`text` (a game's reason, a report) with each agent's spec in it as its label."""
+    for spec in sorted(specs, key=len, reverse=True):  # a spec inside a longer one: last
+        text = text.replace(spec, entrant_label(spec))
+    return text

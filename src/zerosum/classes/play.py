@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from zerosum.classes.build import build, program_stem, remove_tree, submissions
-from zerosum.classes.names import builds_folder, entrant_label
+from zerosum.classes.names import builds_folder, entrant_label, labelled
 from zerosum.game import InputError
 from zerosum.games.registry import get_game
 from zerosum.marker.cases import MARKINGS
@@ -101,9 +101,7 @@ def class_tournament(game: str, root: Path, games: int, db: str, engines: tuple[
             nonlocal count
             count += 1
             first, second = map(entrant_label, job.agents)
-            reason = result.reason
-            for spec in job.agents:
-                reason = reason.replace(spec, entrant_label(spec))
+            reason = labelled(result.reason, job.agents)
             played(f"game {job.number} [{count}/{total}] {first} - {second}: "
                    f"{result.score:g} {reason}")
 
@@ -117,7 +115,4 @@ def standings(store: Store) -> str:
     named = {n: replace(j, agents=(entrant_label(j.agents[0]), entrant_label(j.agents[1])))
              for n, j in jobs.items()}
     specs = store.settings().agents
-    text = report(results, named, tuple(map(entrant_label, specs)))
-    for spec in specs:  # in the forfeits' reasons
-        text = text.replace(spec, entrant_label(spec))
-    return text
+    return labelled(report(results, named, tuple(map(entrant_label, specs))), specs)

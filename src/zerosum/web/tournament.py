@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from zerosum.classes.names import entrant_label
+from zerosum.classes.names import entrant_label, labelled
 from zerosum.game import InputError, play_line
 from zerosum.match import pass_turn
 from zerosum.ratings import format_elo
@@ -60,7 +60,8 @@ def standings(db: str) -> dict[str, Any]:
         "standings": rows,
         "games": [{"number": p.job.number, "first": entrant_label(p.job.agents[0]),
                    "second": entrant_label(p.job.agents[1]),
-                   "score": SCORES[p.result.score], "reason": p.result.reason,
+                   "score": SCORES[p.result.score],
+                   "reason": labelled(p.result.reason, p.job.agents),
                    "plies": len(p.result.moves)} for p in reversed(played)],
     }
 
@@ -77,12 +78,13 @@ def replay(db: str, number: int) -> dict[str, Any]:
     plies = [{"move": "", "by": "", "note": "the start", "view": view_of(spec, game, state)}]
     for ply, move in enumerate(result.moves, 1):
         by = "opening" if move.by < 0 else entrant_label(job.agents[move.by])
+        forfeit = labelled(move.forfeit, job.agents)
         if move.forfeit:
             state = pass_turn(game, state)
             if state is None:
                 raise InputError(f"game {number}, move {ply}: a lost turn in a game that "
                                  "cannot pass")
-            plies.append({"move": "", "by": by, "note": f"lost its turn: {move.forfeit}",
+            plies.append({"move": "", "by": by, "note": f"lost its turn: {forfeit}",
                           "view": view_of(spec, game, state)})
             continue
         state, (action,) = play_line(game, state, [move.move], first=ply)
@@ -90,7 +92,7 @@ def replay(db: str, number: int) -> dict[str, Any]:
                       "view": view_of(spec, game, state, action)})
     return {"number": number, "first": entrant_label(job.agents[0]),
             "second": entrant_label(job.agents[1]), "score": SCORES[result.score],
-            "reason": result.reason, "plies": plies}
+            "reason": labelled(result.reason, job.agents), "plies": plies}
 
 
 def tournament_routes(db: str) -> list[BaseRoute]:

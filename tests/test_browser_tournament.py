@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -94,3 +95,13 @@ def test_the_page_shows_the_standings_and_steps_through_a_game(server: str,
                            ".startsWith('Game 1:')")
     shot = screenshot(page, "tournament-replay")
     assert shot.stat().st_size > 10_000
+
+
+def test_serve_refuses_a_file_that_is_no_tournament_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "none.sqlite"
+    with pytest.raises(SystemExit) as done:
+        raise SystemExit(main(["serve", "--tournament", str(missing)]))
+    assert done.value.code == 2
+    assert capsys.readouterr().err == f"zerosum: error: no tournament database {missing}\n"
+    assert not missing.exists()

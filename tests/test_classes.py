@@ -69,6 +69,7 @@ def test_submissions_are_the_folders_in_order(tmp_path: Path) -> None:
         (tmp_path / name).mkdir()
     (tmp_path / "notes.txt").write_text("not a student")
     assert [s.name for s in submissions(tmp_path)] == ["amy", "zed"]
+    assert [s.name for s in submissions(tmp_path, [tmp_path / "zed"])] == ["amy"]
     with pytest.raises(InputError, match="no such folder"):
         submissions(tmp_path / "nothing")
     with pytest.raises(InputError, match="holds no submission"):

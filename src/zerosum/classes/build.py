@@ -27,7 +27,7 @@ import re
 import shlex
 import shutil
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,17 +65,19 @@ def safe_name(name: str) -> str:
     return f"{slug}-{hashlib.sha256(raw).hexdigest()[:10]}"
 
 
-def submissions(root: Path) -> list[Submission]:
+def submissions(root: Path, ours: Sequence[Path] = ()) -> list[Submission]:
     """The folders of `root`, one a student, in order of name (files and hidden names
-    are not submissions; a symbolic link is one, refused when built)."""
+    are not submissions, nor `ours`, zerosum's own outputs if they are there; a
+    symbolic link is one, refused when built)."""
     if not root.is_dir():
         raise InputError(f"{root}: no such folder")
     try:
         names = sorted(os.listdir(root))
     except OSError as e:
         raise InputError(f"{root}: {e.strerror or 'cannot be read'}") from None
+    mine = {p.resolve() for p in ours}
     found = [Submission(n, safe_name(n), root / n) for n in names if not n.startswith(".")
-             and (root / n).is_dir()]
+             and (root / n).is_dir() and (root / n).resolve() not in mine]
     if not found:
         raise InputError(f"{root} holds no submission (a folder a student)")
     keys = [s.key for s in found]

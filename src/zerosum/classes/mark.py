@@ -181,7 +181,7 @@ Progress = Callable[[int, int, Record], None]
 def mark_class(plan: Plan, root: Path, out: Path, workers: int = 1,
                progress: Progress | None = None) -> list[Record]:
     """Mark every submission of `root` not yet marked into `out`; every record."""
-    wanted = submissions(root)
+    wanted = submissions(root, [out])
     check_plan(out, plan)
     for sub in ("records", "reports"):
         (out / sub).mkdir(exist_ok=True)

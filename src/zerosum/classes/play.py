@@ -48,7 +48,7 @@ def entrants(game: str, root: Path, builds: Path, say: Say,
     assignment, kind, _ = COURSES[game]
     marking = MARKINGS[assignment]
     stem = program_stem(marking.program, marking.placeholder)
-    found = submissions(root)
+    found = submissions(root, [builds])
     if any(c in str(builds) for c in ",:"):
         raise InputError(f"{builds}: a player's folder cannot hold ',' or ':'; give a --db "
                          "in another folder")

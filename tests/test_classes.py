@@ -236,6 +236,8 @@ def test_a_build_that_fails_is_a_mark_with_its_reason(
      "comp3608, cs540, uta-logic, uta-maxconnect4"),
     (["mark", "comp3608", "/nonexistent"], "/nonexistent: no such folder"),
     (["mark", "comp3608", ".", "--cases", "0"], "--cases"),
+    (["mark", "comp3608", ".", "--out", "someone/marks"], "someone/marks is inside the "
+     "submission someone: give an --out outside every student's folder"),
     (["tournament", "tictactoe", "."], "no course's programs play 'tictactoe'; a class "
      "tournament "
      "plays connect4, maxconnect4"),

@@ -182,6 +182,10 @@ def mark_class(plan: Plan, root: Path, out: Path, workers: int = 1,
                progress: Progress | None = None) -> list[Record]:
     """Mark every submission of `root` not yet marked into `out`; every record."""
     wanted = submissions(root, [out])
+    inside = [s for s in wanted if out.resolve().is_relative_to(s.folder.resolve())]
+    if inside:
+        raise InputError(f"{out} is inside the submission {inside[0].key}: give an --out "
+                         "outside every student's folder")
     check_plan(out, plan)
     for sub in ("records", "reports"):
         (out / sub).mkdir(exist_ok=True)

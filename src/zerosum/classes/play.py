@@ -49,6 +49,10 @@ def entrants(game: str, root: Path, builds: Path, say: Say,
     marking = MARKINGS[assignment]
     stem = program_stem(marking.program, marking.placeholder)
     found = submissions(root, [builds])
+    inside = [s for s in found if builds.is_relative_to(s.folder.resolve())]
+    if inside:
+        raise InputError(f"{builds} is inside the submission {inside[0].key}: give a --db "
+                         "outside every student's folder")
     if any(c in str(builds) for c in ",:"):
         raise InputError(f"{builds}: a player's folder cannot hold ',' or ':'; give a --db "
                          "in another folder")

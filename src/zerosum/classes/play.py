@@ -19,10 +19,11 @@ from pathlib import Path
 from zerosum.classes.build import build, program_stem, remove_tree, submissions
 from zerosum.classes.names import builds_folder, entrant_label, labelled
 from zerosum.game import InputError
-from zerosum.games.registry import get_game
+from zerosum.games.registry import GameSpec, get_game
 from zerosum.marker.cases import MARKINGS
 from zerosum.players.spec import agent_from_spec
 from zerosum.programs import move_timeout_of
+from zerosum.result import Limit
 from zerosum.tournament.backends import LocalBackend
 from zerosum.tournament.jobs import GameJob, GameResult
 from zerosum.tournament.report import report
@@ -81,18 +82,17 @@ def class_tournament(game: str, root: Path, games: int, db: str, engines: tuple[
     square)."""
     spec = get_game(game)
     builds = builds_folder(db)
-    students = entrants(game, root, builds, built, move_time)
     first, *others = engines or ENGINES
+    check_agents((first, *others, "(the students)"), format_)
+    timeouts = {text: agent_timeout(spec, text) for text in engines or ENGINES}  # before
+    students = entrants(game, root, builds, built, move_time)  # the builds, which take long
     agents = (first, *students, *others) if format_ == "gauntlet" \
         else (*students, first, *others)
     check_agents(agents, format_)
+    timeouts.update((text, agent_timeout(spec, text)) for text in students)
     options = tuple((o.name, o.default) for o in spec.options)
-    timeouts = []
-    for text in agents:
-        agent = agent_from_spec(spec, text)
-        timeouts.append(move_timeout_of(agent) or move_timeout(None))
     settings = Settings(spec.name, agents, games, format_, seed,
-                        move_timeouts=tuple(timeouts), options=options,
+                        move_timeouts=tuple(timeouts[a] for a in agents), options=options,
                         late=COURSES[game][2])
     with Store(db, settings.to_json()) as store:
         total = settings.total()
@@ -111,6 +111,13 @@ def class_tournament(game: str, root: Path, games: int, db: str, engines: tuple[
 
         play(settings, spec.create(**dict(options)), store, LocalBackend(workers), shown)
         return standings(store)
+
+
+def agent_timeout(spec: GameSpec, text: str) -> float:
+    """How long the referee lets the agent `text` take a move (InputError for a spec
+    that makes no agent): a program's own rule, else the tournament's."""
+    agent = agent_from_spec(spec, text)
+    return move_timeout_of(agent) or move_timeout(getattr(agent, "limit", Limit()).seconds)
 
 
 def standings(store: Store) -> str:

@@ -219,9 +219,8 @@ def mark_class(plan: Plan, root: Path, out: Path, workers: int = 1,
                     for future in futures:
                         data, text = future.result()
                         keep(Record(**data), text)
-                except BaseException:
-                    for future in futures:
-                        future.cancel()
+                except BaseException:  # Ctrl-C: the students done are kept, the rest not
+                    pool.shutdown(wait=False, cancel_futures=True)  # started
                     raise
     finally:
         remove_tree(work)

@@ -243,6 +243,7 @@ def test_the_sandbox_stands_on_the_ground_floor() -> None:
     ("zerosum.cli", ["zerosum.frontends"]),
     ("zerosum.frontends", ["zerosum.cli"]),
     ("zerosum.web", ["zerosum.cli", "zerosum.frontends"]),
+    ("zerosum.classes", ["zerosum.cli", "zerosum.web"]),
 ])
 def test_layers_import_only_downwards(layer: str, forbidden: list[str]) -> None:
     assert violations(GRAPH, layer, forbidden) == []
@@ -276,7 +277,7 @@ def test_only_the_web_layer_needs_the_web_extra() -> None:
     needing = sorted(m for m, names in OUTSIDE.items() if names & extra)
     assert needing == ["zerosum.cli.serve", "zerosum.web.analysis", "zerosum.web.app",
                        "zerosum.web.explain", "zerosum.web.messages", "zerosum.web.sessions",
-                       "zerosum.web.socket", "zerosum.web.think"]
+                       "zerosum.web.socket", "zerosum.web.think", "zerosum.web.tournament"]
 
 
 def test_the_web_names_no_game() -> None:

@@ -58,6 +58,10 @@ def register(sub: Any) -> None:
     p.add_argument("--table-memory", type=int_arg(1, 1 << 20), default=TABLE_MEMORY,
                    metavar="MB", help="memory for all sessions' search tables, about; the "
                    "least recently used are freed first (default: %(default)s)")
+    p.add_argument("--tournament", metavar="DB",
+                   help="also show this tournament's standings, live, and replay its games "
+                   "move by move, at /tournament (a database of zerosum tournament or "
+                   "zerosum class tournament, which may still be playing)")
     p.set_defaults(func=run)
 
 
@@ -118,14 +122,21 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(missing_web() + "\n")
         return 2
     games, agents = own_games_and_agents(args.game_file, args.agent, not args.no_check)
+    if args.tournament is not None:
+        from zerosum.tournament.store import Store
+
+        with Store.existing(args.tournament) as store:  # one line now if it is not one
+            store.settings()
     sock = listen(args.host, args.port)
     if not loopback(args.host):
         sys.stderr.write(f"zerosum serve: warning: binding {args.host}, not {LOCAL}: anyone "
                          "who can reach this address can use the server\n")
     app = create_app(max_searches=args.max_searches, max_seconds=args.max_seconds,
-                     table_memory=args.table_memory, own_games=games, agents=agents)
+                     table_memory=args.table_memory, own_games=games, agents=agents,
+                     tournament=args.tournament)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"zerosum serve: open http://{host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    page = "tournament" if args.tournament is not None else ""
+    print(f"zerosum serve: open http://{host}:{args.port}/{page} (Ctrl-C to stop)", flush=True)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=65536)
     try:
         uvicorn.Server(config).run(sockets=[sock])

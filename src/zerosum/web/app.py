@@ -38,6 +38,7 @@ from zerosum.web.sessions import (
     message,
 )
 from zerosum.web.think import Thinker
+from zerosum.web.tournament import tournament_routes
 
 STATIC = files("zerosum.web") / "static"
 __all__ = ["MAX_DEPTH", "STATIC", "Server", "create_app"]
@@ -45,12 +46,14 @@ __all__ = ["MAX_DEPTH", "STATIC", "Server", "create_app"]
 
 def create_app(max_searches: int = 2, max_seconds: float = 10.0,
                max_nodes: int = 20_000_000, table_memory: int = TABLE_MEMORY,
-               own_games: Sequence[GameSpec] = (), agents: Sequence[str] = ()) -> Starlette:
+               own_games: Sequence[GameSpec] = (), agents: Sequence[str] = (),
+               tournament: str | None = None) -> Starlette:
     """The app; at most `max_searches` searches at once, each within `max_seconds` and
     `max_nodes` whatever the client asks; the engines' tables of all sessions within
     `table_memory` MB, about. `own_games`: a person's own games (game files), offered
     beside zerosum's; `agents`: their agent files' specs (FILE.py[:settings]), offered
-    as players of every game."""
+    as players of every game; `tournament`: a tournament's database, shown live at
+    /tournament."""
     server = Server(max_searches, max_seconds, max_nodes, table_memory, own_games, agents)
 
     async def page(request: Request) -> Response:
@@ -144,6 +147,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         WebSocketRoute("/api/sessions/{sid}/think", think),
         *explain_routes(body_of),
         *analysis_routes(server),
+        *(tournament_routes(tournament) if tournament is not None else []),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers = {InputError: bad_input, NotFound: not_found}

@@ -61,11 +61,10 @@ def label(solver: Solver, moves: str, score: int) -> str:
     return "".join(out)
 
 
-def build(name: str, positions: int, solver: Solver) -> None:
+def build(name: str, positions: int, solver: Solver, finish: bool = False) -> None:
     source = SOURCES / f"Test_{name}"
     data = source.read_bytes()
     rows = [line.split() for line in data.decode().splitlines() if line.strip()]
-    rows = rows[:positions]
     partial = LABELS / f"connect4_{name}.partial"
     done = partial.read_text().splitlines() if partial.is_file() else []
     cpu = 0.0
@@ -75,6 +74,11 @@ def build(name: str, positions: int, solver: Solver) -> None:
             cpu += float(line.split()[1])
         else:
             lines.append(line)
+    if finish:
+        if not lines:
+            return
+        positions = len(lines)
+    rows = rows[:positions]
     with partial.open("a") as out:
         for moves, score in rows[len(lines):]:
             t0 = time.process_time()
@@ -106,11 +110,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--positions", type=int, default=300)
     p.add_argument("--sets", default=",".join(ORDER))
+    p.add_argument("--finish", action="store_true",
+                   help="write each set's labels from what its .partial holds, solving "
+                   "nothing more (a set then has fewer positions; its header says how many)")
     args = p.parse_args()
     solver = Solver(7, 6, capacity=4_000_000)
     assert solver.geo == geometry(7, 6)
     for name in args.sets.split(","):
-        build(name, args.positions, solver)
+        build(name, args.positions, solver, args.finish)
 
 
 if __name__ == "__main__":

@@ -76,13 +76,25 @@ class Progress:
                 f"{grade or 'not graded yet'}{left}")
 
 
-def grade_learner(spec: GameSpec, game: AnyGame, learner: Learner,
-                  positions: int | None = GRADE_POSITIONS) -> list[grading.Grade]:
-    """The learner's one-ply grade on each of the game's sets (a sample of each)."""
+def grade_sample(spec: GameSpec, game: AnyGame, positions: int | None = GRADE_POSITIONS
+                 ) -> list[tuple[str, list[grading.Labelled]]]:
+    """The positions each checkpoint is graded on: of each of the game's sets, a sample
+    of `positions` (every position of a small game); none for a game too big to solve
+    and without labels (it then trains ungraded)."""
     sets = grading.set_names(spec, game)
     small = sets == [grading.ALL]
-    return list(grading.grades(spec, game, lambda g, s: learner.best(s)[0], sets,
-                               None if small else positions))
+    try:
+        return [(name, grading.labelled(spec, game, name, None if small else positions))
+                for name in sets]
+    except InputError:
+        return []
+
+
+def grade_learner(game: AnyGame, learner: Learner,
+                  sample: list[tuple[str, list[grading.Labelled]]]) -> list[grading.Grade]:
+    """The learner's one-ply grade on each set of `sample`."""
+    return [grading.grade(game, name, rows, lambda g, s: learner.best(s)[0])
+            for name, rows in sample]
 
 
 def _rng_state(rng: random.Random) -> list[Any]:
@@ -137,13 +149,16 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
     last_save = last_report = start
     played_at_start = played
     latest: list[grading.Grade] = []
+    sample: list[tuple[str, list[grading.Labelled]]] | None = None
 
     def elapsed() -> float:
         return time.perf_counter() - start
 
     def checkpoint() -> Weights:
-        nonlocal latest
-        latest = grade_learner(spec, game, learner, grade_positions)
+        nonlocal latest, sample
+        if sample is None:
+            sample = grade_sample(spec, game, grade_positions)
+        latest = grade_learner(game, learner, sample)
         history.append({"games": played, "seconds": round(seconds_before + elapsed(), 3),
                         "mistakes": {g.set: round(g.mistake_rate, 6) for g in latest}})
         header = {"game": spec.name, "options": options, "zerosum": __version__,

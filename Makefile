@@ -14,7 +14,7 @@ DEV := $(VENV)/.installed-dev
 
 # What an install builds from: editing setup.py or a native kernel's C source reinstalls
 # (and so rebuilds the kernel) on the next `make`.
-SOURCES := pyproject.toml setup.py $(wildcard src/zerosum/games/*/*.c src/zerosum/games/*/*.h)
+SOURCES := pyproject.toml setup.py $(wildcard src/zerosum/games/*/*.c src/zerosum/games/*/*.h src/zerosum/learn/*.c)
 
 .PHONY: play serve notebook test test-slow lint bench bench-deps setup clean
 

@@ -54,6 +54,8 @@ NATIVE = [
     # The Max-Connect4 engine's node function and evaluation (games/maxconnect4/engine.py).
     Extension("zerosum.games.maxconnect4._engine", ["src/zerosum/games/maxconnect4/_engine.c"],
               optional=True),
+    # The n-tuple network's value and update (learn/ntuple.py, NTupleNet).
+    Extension("zerosum.learn._ntuple", ["src/zerosum/learn/_ntuple.c"], optional=True),
 ]
 
 setup(cmdclass={"build_py": BuildWithAssignments, "build_ext": BuildNative},

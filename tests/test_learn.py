@@ -7,12 +7,15 @@ from __future__ import annotations
 import hashlib
 import io
 import pickle
+import random
 import subprocess
 import sys
+from array import array
 from pathlib import Path
 
 import pytest
 
+from zerosum import native
 from zerosum.cli import main
 from zerosum.game import InputError
 from zerosum.games.connect4.game import position_from_stones
@@ -22,7 +25,7 @@ from zerosum.games.registry import get_game
 from zerosum.learn import grade as grading
 from zerosum.learn import weights as weights_file
 from zerosum.learn.ntuple import NTupleLearner, Settings
-from zerosum.learn.train import grade_learner, grade_sample, train
+from zerosum.learn.train import grade_learner, grade_sample, self_play, train
 from zerosum.match import play_match
 from zerosum.players.agents import RandomAgent
 from zerosum.players.spec import agent_from_spec
@@ -156,7 +159,7 @@ def test_train_command_progress_and_save(tmp_path: Path,
 def test_a_game_without_cells_cannot_be_learned() -> None:
     spec = get_game("takestones")
     with pytest.raises(InputError, match="declares no cell view"):
-        NTupleLearner(spec, spec.create(), Settings(), __import__("random").Random(0))
+        NTupleLearner(spec, spec.create(), Settings(), random.Random(0))
 
 
 # -- the weights file --
@@ -269,3 +272,36 @@ def test_grade_learner_matches_the_command(tmp_path: Path,
     learner = NTupleLearner.load(TTT, TTT.create(), w, "x")
     game = TTT.create()
     assert grade_learner(game, learner, grade_sample(TTT, game))[0].mistakes == mistakes
+
+
+# -- the compiled twin --
+
+NTUPLE_BUILT = native.load(native.KERNELS["ntuple"]) is not None
+
+
+@pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")
+def test_the_compiled_twin_learns_the_same_weights_to_the_bit() -> None:
+    game = C4.create()
+
+    def run(wanted: bool) -> array[float]:
+        rng = random.Random(3)
+        learner = NTupleLearner(C4, game, Settings(), rng)
+        learner.net.twin = native.twin("ntuple", wanted if wanted else False)
+        assert (learner.net.twin is not None) == wanted
+        for _ in range(20):
+            self_play(game, learner, rng)
+        return learner.net.weights
+
+    pure, compiled = run(False), run(True)
+    assert pure == compiled
+    assert sum(1 for w in pure if w) > 1000  # it did learn
+
+
+@pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")
+def test_the_compiled_twin_refuses_a_board_that_does_not_fit() -> None:
+    net = NTupleLearner(TTT, TTT.create(), Settings(), random.Random(0)).net
+    assert net.twin is not None
+    with pytest.raises(ValueError, match="does not fit"):
+        net.twin.value(net.weights, net.plan, net.length, 3, bytes([0, 3, 0, 0, 0, 0, 0, 0, 0]))
+    with pytest.raises(ValueError, match="array"):
+        net.twin.value(array("f", [0.0]), net.plan, net.length, 3, bytes(9))

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zerosum import native as native_kernels
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import Cells, GameSpec
 from zerosum.learn.weights import Weights
@@ -99,12 +100,19 @@ def check_game(spec: GameSpec, game: AnyGame) -> Cells:
 
 
 class NTupleNet:
-    """The network: its tuples, their weights, value and learning (see the module)."""
+    """The network: its tuples, their weights, value and learning (see the module).
+
+    `value` and `update` have a compiled twin (_ntuple.c, zerosum.native): the same
+    additions in the same order, so the same values and weights to the last bit."""
 
     def __init__(self, cells: Cells, tuples: Sequence[tuple[int, ...]],
-                 weights: array | None = None) -> None:  # type: ignore[type-arg]
+                 weights: array | None = None,  # type: ignore[type-arg]
+                 native: bool | None = None) -> None:
         self.cells = cells
         self.tuples = [tuple(t) for t in tuples]
+        if len({len(t) for t in self.tuples}) > 1:
+            raise InputError("n-tuples of different lengths")
+        self.length = len(self.tuples[0]) if self.tuples else 0
         self.features: list[tuple[int, tuple[int, ...]]] = []
         offset = 0
         for t in self.tuples:
@@ -114,6 +122,9 @@ class NTupleNet:
         self.weights = array("d", bytes(8 * offset)) if weights is None else weights
         if len(self.weights) != offset:
             raise InputError(f"{len(self.weights)} weights for tuples that need {offset}")
+        # The compiled twin reads the features as one flat list: offset, then the cells.
+        self.plan = array("i", [x for off, cs in self.features for x in (off, *cs)])
+        self.twin = native_kernels.twin("ntuple", native)
 
     def active(self, board: Sequence[int]) -> list[int]:
         """The weight each tuple and symmetry indexes on `board`."""
@@ -126,16 +137,31 @@ class NTupleNet:
             out.append(offset + index)
         return out
 
+    def total(self, active: list[int]) -> float:
+        # One addition after another (not sum(), which rounds differently since
+        # Python 3.12): what the compiled twin does.
+        w = self.weights
+        total = 0.0
+        for i in active:
+            total += w[i]
+        return total
+
     def value(self, board: Sequence[int]) -> float:
         """V(board) from Max's side, in (-1, 1)."""
-        w = self.weights
-        return math.tanh(sum(w[i] for i in self.active(board)))
+        if self.twin is not None:
+            return float(self.twin.value(self.weights, self.plan, self.length,
+                                         self.cells.kinds, bytes(board)))
+        return math.tanh(self.total(self.active(board)))
 
     def update(self, board: Sequence[int], step: float) -> None:
         """Move V(board) by `step` (times its gradient, 1 - V^2, shared among the
         active weights)."""
+        if self.twin is not None:
+            self.twin.update(self.weights, self.plan, self.length, self.cells.kinds,
+                             bytes(board), step)
+            return
         active = self.active(board)
-        v = math.tanh(sum(self.weights[i] for i in active))
+        v = math.tanh(self.total(active))
         change = step * (1 - v * v) / len(active)
         for i in active:
             self.weights[i] += change

@@ -256,7 +256,7 @@ def test_weights_header_is_self_describing(tmp_path: Path) -> None:
     assert h["settings"] == {"tuples": 8, "length": 6, "alpha": 0.5, "lam": 0.5,
                              "epsilon": 0.5}
     assert (h["run"]["seed"], h["run"]["games"]) == (3, 10)
-    assert len(w.arrays["weights"]) == 8 * 3 ** 6
+    assert len(w.arrays["weights"]) == 2 * 8 * 3 ** 6  # a half for each side to move
     again = weights_file.encode(w)
     assert hashlib.sha256(again).hexdigest() == hashlib.sha256(
         weights_file.encode(weights_file.decode(again, "x"))).hexdigest()
@@ -302,6 +302,8 @@ def test_the_compiled_twin_refuses_a_board_that_does_not_fit() -> None:
     net = NTupleLearner(TTT, TTT.create(), Settings(), random.Random(0)).net
     assert net.twin is not None
     with pytest.raises(ValueError, match="does not fit"):
-        net.twin.value(net.weights, net.plan, net.length, 3, bytes([0, 3, 0, 0, 0, 0, 0, 0, 0]))
+        net.twin.value(net.weights, net.plan, net.length, 3, bytes([0, 3, 0, 0, 0, 0, 0, 0, 0]), 0)
     with pytest.raises(ValueError, match="array"):
-        net.twin.value(array("f", [0.0]), net.plan, net.length, 3, bytes(9))
+        net.twin.value(array("f", [0.0]), net.plan, net.length, 3, bytes(9), 0)
+    with pytest.raises(ValueError, match="does not fit"):  # past the weights' end
+        net.twin.value(net.weights, net.plan, net.length, 3, bytes(9), len(net.weights))

@@ -4,7 +4,8 @@
  * values and weights are the same to the last bit.
  *
  * `plan` is NTupleNet.plan: for each feature (a tuple under one symmetry), the offset of
- * its table in `weights`, then its `length` cells. `board` holds one byte a cell (0
+ * its table in `weights`, then its `length` cells; `base` is added to every index (the
+ * half of the weights of the side to move). `board` holds one byte a cell (0
  * empty, 1 Max's, 2 Min's, ... below `kinds`). */
 
 #define PY_SSIZE_T_CLEAN
@@ -51,7 +52,7 @@ static int borrow(Net *net, PyObject *weights, PyObject *plan, PyObject *board, 
 }
 
 /* The index into `weights` of every feature, as NTupleNet.active; -1 on a bad board. */
-static int active(const Net *net, int length, int kinds, Py_ssize_t *out)
+static int active(const Net *net, int length, int kinds, Py_ssize_t base, Py_ssize_t *out)
 {
     const int *plan = net->plan.buf;
     const unsigned char *board = net->board.buf;
@@ -65,7 +66,7 @@ static int active(const Net *net, int length, int kinds, Py_ssize_t *out)
                 return -1;
             index = index * kinds + board[c];
         }
-        index += feature[0];
+        index += base + feature[0];
         if (index < 0 || index >= size)
             return -1;
         out[f] = index;
@@ -86,10 +87,12 @@ static PyObject *run(PyObject *args, int learn)
 {
     PyObject *weights, *plan, *board;
     int length, kinds;
+    Py_ssize_t base;
     double step = 0.0;
-    if (learn ? !PyArg_ParseTuple(args, "OOiiOd", &weights, &plan, &length, &kinds, &board,
-                                  &step)
-              : !PyArg_ParseTuple(args, "OOiiO", &weights, &plan, &length, &kinds, &board))
+    if (learn ? !PyArg_ParseTuple(args, "OOiiOnd", &weights, &plan, &length, &kinds, &board,
+                                  &base, &step)
+              : !PyArg_ParseTuple(args, "OOiiOn", &weights, &plan, &length, &kinds, &board,
+                                  &base))
         return NULL;
     Net net;
     if (borrow(&net, weights, plan, board, length, learn) < 0)
@@ -100,7 +103,7 @@ static PyObject *run(PyObject *args, int learn)
         return PyErr_NoMemory();
     }
     PyObject *result = NULL;
-    if (active(&net, length, kinds, index) < 0) {
+    if (active(&net, length, kinds, base, index) < 0) {
         PyErr_SetString(PyExc_ValueError, "the board does not fit the network");
     } else {
         double v = tanh(total(&net, index));
@@ -133,9 +136,9 @@ static PyObject *py_update(PyObject *self, PyObject *args)
 
 static PyMethodDef module_methods[] = {
     {"value", py_value, METH_VARARGS,
-     "value(weights, plan, length, kinds, board) -> V(board), as NTupleNet.value"},
+     "value(weights, plan, length, kinds, board, base) -> V, as NTupleNet.value"},
     {"update", py_update, METH_VARARGS,
-     "update(weights, plan, length, kinds, board, step), as NTupleNet.update"},
+     "update(weights, plan, length, kinds, board, base, step), as NTupleNet.update"},
     {NULL, NULL, 0, NULL},
 };
 

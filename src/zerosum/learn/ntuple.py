@@ -8,7 +8,9 @@ cells, so that it sees a local pattern); the contents of its cells, read as a nu
 base `kinds` (empty, Max's, Min's), index a table of weights. The value of a position
 is tanh of the sum, over every tuple and every symmetry of the board (the tuple's cells
 mapped by it), of the weight its pattern indexes: symmetric positions share their
-weights, so what is learned on one is learned on all. The value is from Max's side, in
+weights, so what is learned on one is learned on all. Each table has two halves, one
+for positions with Max to move and one for Min (as Thill et al.'s two sets of tables):
+a tuple of a few cells cannot see whose turn it is. The value is from Max's side, in
 (-1, 1), and it is the value of an afterstate (the position after a move), so the side
 that moved is implicit in the board.
 
@@ -119,22 +121,24 @@ class NTupleNet:
             for p in cells.symmetries:
                 self.features.append((offset, tuple(p[c] for c in t)))
             offset += cells.kinds ** len(t)
-        self.weights = array("d", bytes(8 * offset)) if weights is None else weights
-        if len(self.weights) != offset:
-            raise InputError(f"{len(self.weights)} weights for tuples that need {offset}")
+        self.half = offset  # the weights of positions with Max to move, then Min's
+        self.weights = array("d", bytes(16 * offset)) if weights is None else weights
+        if len(self.weights) != 2 * offset:
+            raise InputError(f"{len(self.weights)} weights for tuples that need {2 * offset}")
         # The compiled twin reads the features as one flat list: offset, then the cells.
         self.plan = array("i", [x for off, cs in self.features for x in (off, *cs)])
         self.twin = native_kernels.twin("ntuple", native)
 
-    def active(self, board: Sequence[int]) -> list[int]:
-        """The weight each tuple and symmetry indexes on `board`."""
+    def active(self, board: Sequence[int], side: int) -> list[int]:
+        """The weight each tuple and symmetry indexes on `board` with `side` to move."""
         kinds = self.cells.kinds
+        base = side * self.half
         out = []
         for offset, cells in self.features:
             index = 0
             for c in cells:
                 index = index * kinds + board[c]
-            out.append(offset + index)
+            out.append(base + offset + index)
         return out
 
     def total(self, active: list[int]) -> float:
@@ -146,21 +150,21 @@ class NTupleNet:
             total += w[i]
         return total
 
-    def value(self, board: Sequence[int]) -> float:
-        """V(board) from Max's side, in (-1, 1)."""
+    def value(self, board: Sequence[int], side: int) -> float:
+        """V(board) from Max's side, in (-1, 1), with `side` (0 Max, 1 Min) to move."""
         if self.twin is not None:
             return float(self.twin.value(self.weights, self.plan, self.length,
-                                         self.cells.kinds, bytes(board)))
-        return math.tanh(self.total(self.active(board)))
+                                         self.cells.kinds, bytes(board), side * self.half))
+        return math.tanh(self.total(self.active(board, side)))
 
-    def update(self, board: Sequence[int], step: float) -> None:
+    def update(self, board: Sequence[int], side: int, step: float) -> None:
         """Move V(board) by `step` (times its gradient, 1 - V^2, shared among the
         active weights)."""
         if self.twin is not None:
             self.twin.update(self.weights, self.plan, self.length, self.cells.kinds,
-                             bytes(board), step)
+                             bytes(board), side * self.half, step)
             return
-        active = self.active(board)
+        active = self.active(board, side)
         v = math.tanh(self.total(active))
         change = step * (1 - v * v) / len(active)
         for i in active:
@@ -191,7 +195,11 @@ class NTupleLearner:
         if game.is_terminal(state):
             u = game.utility(state)
             return float((u > 0) - (u < 0))
-        return self.net.value(self.net.cells.read(state))
+        return self.net.value(self.net.cells.read(state), self.side(state))
+
+    def side(self, state: Any) -> int:
+        """0 with Max to move, 1 with Min."""
+        return 0 if self.game.is_maxs_turn(state) else 1
 
     def move_values(self, state: Any) -> list[tuple[Any, float]]:
         """Each legal move with its afterstate's value for the side to move."""
@@ -223,7 +231,9 @@ class NTupleLearner:
         if last < 0:
             return
         u = game.utility(states[last])
-        values = [net.value(b) for b in boards[:last]] + [float((u > 0) - (u < 0))]
+        sides = [self.side(x) for x in states]
+        values = [net.value(b, side) for b, side in zip(boards[:last], sides, strict=False)]
+        values.append(float((u > 0) - (u < 0)))
         target = [0.0] * last
         g = values[last]
         for t in range(last - 1, -1, -1):
@@ -234,7 +244,7 @@ class NTupleLearner:
             target[t] = g
         for t in range(last):
             if not explored[t + 1]:
-                net.update(boards[t], s.alpha * (target[t] - values[t]))
+                net.update(boards[t], sides[t], s.alpha * (target[t] - values[t]))
 
     # -- the file --
 

@@ -10,6 +10,7 @@ import pickle
 import random
 import subprocess
 import sys
+import time
 from array import array
 from pathlib import Path
 
@@ -307,3 +308,26 @@ def test_the_compiled_twin_refuses_a_board_that_does_not_fit() -> None:
         net.twin.value(array("f", [0.0]), net.plan, net.length, 3, bytes(9), 0)
     with pytest.raises(ValueError, match="does not fit"):  # past the weights' end
         net.twin.value(net.weights, net.plan, net.length, 3, bytes(9), len(net.weights))
+
+
+def test_resume_after_kill_9_continues_the_same_run(tmp_path: Path) -> None:
+    out = tmp_path / "killed.zsnet"
+    proc = subprocess.Popen([sys.executable, "-m", "zerosum", "train", "tictactoe",
+                             "--games", "1000000", "--seed", "7", "--out", str(out),
+                             "--checkpoint-minutes", "0.001"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            if out.exists() and weights_file.read(out).header["run"]["games"] >= 50:
+                break
+            time.sleep(0.1)
+    finally:
+        proc.kill()  # SIGKILL: no chance to save anything more
+        proc.wait()
+    done = weights_file.read(out).header["run"]["games"]
+    assert done >= 50
+    train(TTT, TTT.create(), {}, "ntuple", out, games=done + 40, resume=True,
+          checkpoint_seconds=1e9)
+    straight = trained(tmp_path, done + 40, seed=7, name="straight.zsnet")
+    assert weights_file.read(out).arrays["weights"] == \
+        weights_file.read(straight).arrays["weights"]

@@ -215,7 +215,8 @@ def test_a_bad_weights_file_is_one_line_and_status_2(tmp_path: Path) -> None:
 def test_learned_player_in_a_match_alone_and_searching(tmp_path: Path) -> None:
     out = trained(tmp_path, 8000, seed=1, alpha=0.5, epsilon=0.5, **LOOKUP)
     game = TTT.create()
-    for spec in (f"learned:{out}", f"learned,depth=2:{out}"):
+    for spec in (f"learned:{out}", f"learned,depth=2:{out}",
+                 f"learned,mcts=200,seed=1:{out}"):
         learned = agent_from_spec(TTT, spec)
         for seed in range(3):
             record = play_match(game, [RandomAgent(seed), learned])
@@ -331,3 +332,15 @@ def test_resume_after_kill_9_continues_the_same_run(tmp_path: Path) -> None:
     straight = trained(tmp_path, done + 40, seed=7, name="straight.zsnet")
     assert weights_file.read(out).arrays["weights"] == \
         weights_file.read(straight).arrays["weights"]
+
+
+def test_learned_settings_are_checked(tmp_path: Path) -> None:
+    out = trained(tmp_path, 10)
+    with pytest.raises(InputError, match=r"depth=N \(alpha-beta\) or mcts=N"):
+        agent_from_spec(TTT, f"learned,depth=2,mcts=10:{out}")
+    with pytest.raises(InputError, match="mcts must be a whole number, 1 or more"):
+        agent_from_spec(TTT, f"learned,mcts=0:{out}")
+    with pytest.raises(InputError, match="give the FILE"):
+        agent_from_spec(TTT, "learned:")
+    with pytest.raises(InputError, match="learned does not play takestones"):
+        agent_from_spec(get_game("takestones"), f"learned:{out}")  # it has no cells

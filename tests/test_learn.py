@@ -344,3 +344,17 @@ def test_learned_settings_are_checked(tmp_path: Path) -> None:
         agent_from_spec(TTT, "learned:")
     with pytest.raises(InputError, match="learned does not play takestones"):
         agent_from_spec(get_game("takestones"), f"learned:{out}")  # it has no cells
+
+
+def test_several_workers_play_in_rounds_reproducibly(tmp_path: Path) -> None:
+    runs = []
+    for name in ("a.zsnet", "b.zsnet"):
+        out = tmp_path / name
+        train(TTT, TTT.create(), {}, "ntuple", out, games=40, seed=3, workers=2,
+              checkpoint_seconds=1e9)
+        runs.append(weights_file.read(out))
+    assert runs[0].arrays["weights"] == runs[1].arrays["weights"]
+    assert runs[0].header["run"]["games"] == 40
+    assert any(runs[0].arrays["weights"])  # it learned from the workers' games
+    alone = weights_file.read(trained(tmp_path, 40, seed=3, name="alone.zsnet"))
+    assert alone.arrays["weights"] != runs[0].arrays["weights"]  # another run

@@ -38,8 +38,9 @@ def register(sub: Any) -> None:
                        f"{spec.name}.zsnet)")
         g.add_argument("--resume", action="store_true",
                        help="continue the run saved in --out")
-        g.add_argument("--workers", type=int_arg(1, 1), default=1,
-                       help="self-play processes (only 1 so far)")
+        g.add_argument("--workers", type=int_arg(1, 64), default=1,
+                       help="self-play processes (default: %(default)s; more play in "
+                       "rounds, see docs/learning.md)")
         g.add_argument("--checkpoint-minutes", type=float_arg(0, 1e6, lo_open=True),
                        default=3.0, help="minutes between checkpoints (default: %(default)s)")
         g.add_argument("--tuples", type=int_arg(1, 10_000), help="n-tuples (default: "
@@ -71,6 +72,6 @@ def run(args: argparse.Namespace) -> int:
     weights = train(spec, game, options, args.method, out, games=args.games,
                     minutes=args.minutes, seed=args.seed, resume=args.resume,
                     settings=settings, checkpoint_seconds=60 * args.checkpoint_minutes,
-                    report=lambda p: print(p.line(), flush=True))
+                    report=lambda p: print(p.line(), flush=True), workers=args.workers)
     print(f"saved {out}: {weights.header['run']['games']} games")
     return 0

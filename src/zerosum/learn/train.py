@@ -11,10 +11,12 @@ run: training 200 games gives the same weights as training 100 and resuming to 2
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,7 @@ from zerosum.learn.weights import Weights
 from zerosum.match import Move, play_match
 
 CHECKPOINT_SECONDS = 180.0
+ROUND = 200  # games a worker plays with one copy of the weights (several workers)
 GRADE_POSITIONS = 100  # positions of each set graded at a checkpoint (all of a small game)
 
 
@@ -48,15 +51,41 @@ class SelfPlayer:
         return Move(action)
 
 
-def self_play(game: AnyGame, learner: Learner, rng: random.Random) -> None:
-    """One game of self-play, then the learner learns from it."""
+Game = tuple[list[Any], list[bool]]  # a self-play game: its moves, which were random
+
+
+def play_self(game: AnyGame, learner: Learner, rng: random.Random) -> Game:
+    """One game of self-play: its moves and which of them were random."""
     player = SelfPlayer(learner, rng)
     record = play_match(game, [player, player])
+    return [move.action for move in record.moves], player.explored
+
+
+def learn_from(game: AnyGame, learner: Learner, played: Game) -> None:
+    """The learner learns from a game of self-play."""
+    moves, explored = played
     states, state = [], game.initial_state()
-    for move in record.moves:
-        state = game.result(state, move.action)
+    for action in moves:
+        state = game.result(state, action)
         states.append(state)
-    learner.learn(states, player.explored)
+    learner.learn(states, explored)
+
+
+def self_play(game: AnyGame, learner: Learner, rng: random.Random) -> None:
+    """One game of self-play, then the learner learns from it."""
+    learn_from(game, learner, play_self(game, learner, rng))
+
+
+def play_batch(game_name: str, options: dict[str, Any], data: bytes,
+               seeds: list[int]) -> list[Game]:
+    """A worker's share of a round (see train): a game of self-play for each seed, by
+    the learner saved in `data`, which learns nothing meanwhile."""
+    from zerosum.games.registry import get_game
+
+    spec = get_game(game_name)
+    game = spec.create(**options)
+    learner = learner_of(weights_file.decode(data, "a round's weights"), spec, game, "")
+    return [play_self(game, learner, random.Random(seed)) for seed in seeds]
 
 
 @dataclass
@@ -117,11 +146,17 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
           checkpoint_seconds: float = CHECKPOINT_SECONDS,
           grade_positions: int | None = GRADE_POSITIONS,
           report: Callable[[Progress], None] | None = None,
-          report_seconds: float = 2.0) -> Weights:
+          report_seconds: float = 2.0, workers: int = 1) -> Weights:
     """Train `method` on `game` by self-play until `games` games in all (counting those
     of a resumed run) or `minutes` of this session; save to `out` at each checkpoint
     and at the end. `report` is given the progress every `report_seconds` and after
-    each grade."""
+    each grade.
+
+    With `workers` above 1, self-play goes in rounds: each of `workers` processes plays
+    ROUND games with the weights as they were at the round's start (each game seeded
+    from the run's generator), then the learner learns from them all in order. A run
+    stays reproducible for the same number of workers, but it is another run than with
+    one worker, whose every game is played with the weights of the one before."""
     if games is None and minutes is None:
         raise InputError("say how long to train: --games N or --minutes M")
     if method not in METHODS:
@@ -176,19 +211,38 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
         return Progress(played, rate, left, latest)
 
-    while (games is None or played < games) and \
-            (deadline is None or time.perf_counter() < deadline):
-        self_play(game, learner, rng)
-        played += 1
-        now = time.perf_counter()
-        if now - last_save >= checkpoint_seconds:
-            checkpoint()
-            last_save = now = time.perf_counter()
-            if report is not None:
+    pool = None
+    if workers > 1:
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        while (games is None or played < games) and \
+                (deadline is None or time.perf_counter() < deadline):
+            if pool is None:
+                self_play(game, learner, rng)
+                played += 1
+            else:
+                size = ROUND * workers if games is None else min(ROUND * workers,
+                                                                  games - played)
+                seeds = [rng.randrange(2**63) for _ in range(size)]
+                data = weights_file.encode(learner.save({"game": spec.name}))
+                shares = [seeds[i::workers] for i in range(workers)]
+                for batch in pool.map(play_batch, [spec.name] * workers,
+                                      [options] * workers, [data] * workers, shares):
+                    for one in batch:
+                        learn_from(game, learner, one)
+                played += size
+            now = time.perf_counter()
+            if now - last_save >= checkpoint_seconds:
+                checkpoint()
+                last_save = now = time.perf_counter()
+                if report is not None:
+                    report(progress())
+            if report is not None and now - last_report >= report_seconds:
                 report(progress())
-        if report is not None and now - last_report >= report_seconds:
-            report(progress())
-            last_report = now
+                last_report = now
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     final = checkpoint()
     if report is not None:
         report(progress())

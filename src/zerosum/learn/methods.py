@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from zerosum.game import AnyGame, InputError, shown
 from zerosum.games.registry import GameSpec
 from zerosum.learn import weights as weights_file
-from zerosum.learn.ntuple import NTupleLearner, Settings
+from zerosum.learn.ntuple import NTupleLearner
 from zerosum.learn.weights import Weights
 
 
@@ -45,7 +45,9 @@ class Learner(Protocol):
     def save(self, header: dict[str, Any]) -> Weights: ...
 
 
-METHODS = {"ntuple": NTupleLearner}  # name -> learner class (new(...), load(...))
+# name -> the learner's class: `new(spec, game, rng, settings)` starts one (its random
+# choices drawn from rng), `load(spec, game, weights, name)` reads one back.
+METHODS = {"ntuple": NTupleLearner}
 
 
 def new_learner(method: str, spec: GameSpec, game: AnyGame, rng: random.Random,
@@ -53,7 +55,7 @@ def new_learner(method: str, spec: GameSpec, game: AnyGame, rng: random.Random,
     if method not in METHODS:
         raise InputError(f"no learning method {shown(method)}; choose from "
                          f"{', '.join(METHODS)}")
-    return NTupleLearner(spec, game, Settings(**(settings or {})), rng)
+    return METHODS[method].new(spec, game, rng, settings or {})
 
 
 def read(path: str | os.PathLike[str], spec: GameSpec) -> Weights:

@@ -256,6 +256,16 @@ class NTupleLearner:
                        {"weights": self.net.weights})
 
     @classmethod
+    def new(cls, spec: GameSpec, game: AnyGame, rng: random.Random,
+            settings: dict[str, Any]) -> NTupleLearner:
+        """A fresh learner, its tuples drawn from `rng`; `settings` by Settings' names."""
+        unknown = set(settings) - set(Settings().as_dict())
+        if unknown:
+            raise InputError(f"ntuple has no setting {sorted(unknown)[0]!r}; its settings: "
+                             f"{', '.join(Settings().as_dict())}")
+        return cls(spec, game, Settings(**settings), rng)
+
+    @classmethod
     def load(cls, spec: GameSpec, game: AnyGame, weights: Weights,
              name: str) -> NTupleLearner:
         cells = check_game(spec, game)

@@ -358,3 +358,33 @@ def test_several_workers_play_in_rounds_reproducibly(tmp_path: Path) -> None:
     assert any(runs[0].arrays["weights"])  # it learned from the workers' games
     alone = weights_file.read(trained(tmp_path, 40, seed=3, name="alone.zsnet"))
     assert alone.arrays["weights"] != runs[0].arrays["weights"]  # another run
+
+
+def test_the_cells_and_their_symmetries() -> None:
+    """Every symmetry a game declares maps each position onto one of the same value."""
+    from zerosum.search.solve import solve
+
+    game = TTT.create()
+    cells = TTT.cells(game)  # type: ignore[misc]
+    assert len(set(cells.symmetries)) == 8 and cells.symmetries[0] == tuple(range(9))
+    solution = solve(game, game.initial_state())
+    marks = ".XO"
+    for key, solved in list(solution.table.items())[::97]:
+        board, player = key
+        read = cells.read(key)
+        assert "".join(marks[c] for c in read) == board
+        for p in cells.symmetries:
+            image = ["."] * 9
+            for i, c in enumerate(board):
+                image[p[i]] = c
+            assert solution[("".join(image), player)].value == solved.value
+    c4 = C4.create()
+    c4_cells = C4.cells(c4)  # type: ignore[misc]
+    state = c4.initial_state()
+    for column in (0, 0, 1, 6):
+        state = c4.result(state, column)
+    board = c4_cells.read(state)
+    assert (c4_cells.rows, c4_cells.cols) == (6, 7)
+    assert board[35:] == [1, 1, 0, 0, 0, 0, 2] and board[28:35] == [2, 0, 0, 0, 0, 0, 0]
+    mirror = c4_cells.symmetries[1]
+    assert [board[mirror[i]] for i in range(35, 42)] == [2, 0, 0, 0, 0, 1, 1]

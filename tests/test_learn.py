@@ -388,3 +388,14 @@ def test_the_cells_and_their_symmetries() -> None:
     assert board[35:] == [1, 1, 0, 0, 0, 0, 2] and board[28:35] == [2, 0, 0, 0, 0, 0, 0]
     mirror = c4_cells.symmetries[1]
     assert [board[mirror[i]] for i in range(35, 42)] == [2, 0, 0, 0, 0, 1, 1]
+
+
+def test_train_draws_its_learning_curve(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "curve.png"
+    status, said, err = zerosum(["train", "tictactoe", "--games", "30", "--out",
+                                 str(tmp_path / "t.zsnet"), "--plot", str(png)], capsys)
+    assert (status, err) == (0, "")
+    assert said.splitlines()[-1] == f"learning curve: {png}"
+    assert png.read_bytes().startswith(b"\x89PNG\r\n")

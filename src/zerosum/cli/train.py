@@ -36,6 +36,8 @@ def register(sub: Any) -> None:
                        help="the seed of every random choice (default: %(default)s)")
         g.add_argument("--out", metavar="FILE", help=f"the weights file (default: "
                        f"{spec.name}.zsnet)")
+        g.add_argument("--plot", metavar="FILE.png", help="draw the learning curve (mistake "
+                       "rates at each checkpoint) when done (needs the plot extra)")
         g.add_argument("--resume", action="store_true",
                        help="continue the run saved in --out")
         g.add_argument("--workers", type=int_arg(1, 64), default=1,
@@ -69,9 +71,19 @@ def run(args: argparse.Namespace) -> int:
     settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon")
                 if getattr(args, k) is not None}
     out = args.out or f"{spec.name}.zsnet"
+    if args.plot is not None:
+        from zerosum.ratingplot import check_plot
+
+        check_plot(args.plot)
     weights = train(spec, game, options, args.method, out, games=args.games,
                     minutes=args.minutes, seed=args.seed, resume=args.resume,
                     settings=settings, checkpoint_seconds=60 * args.checkpoint_minutes,
                     report=lambda p: print(p.line(), flush=True), workers=args.workers)
     print(f"saved {out}: {weights.header['run']['games']} games")
+    if args.plot is not None:
+        from zerosum.learn.curve import plot_curve
+
+        plot_curve(weights.header["run"]["history"], args.plot,
+                   f"{spec.title}, {args.method}: mistakes against perfect play")
+        print(f"learning curve: {args.plot}")
     return 0

@@ -2,7 +2,7 @@
 grades on (zerosum.learn.grade), the baseline learned players must beat.
 
     python bench/learn_grade_table.py [GAME] [--player SPEC ...] [--positions N]
-                                      [--width W --height H]
+                                      [--sets S1,S2] [--width W --height H]
 
 Connect Four 7x6 grades on Pons's sets (the labels shipped in zerosum/learn/labels/),
 other games on every reachable position. Prints one markdown row per player: each set's
@@ -34,13 +34,15 @@ def main() -> None:
     p.add_argument("game", nargs="?", default="connect4")
     p.add_argument("--player", action="append", dest="players")
     p.add_argument("--positions", type=int, default=None)
+    p.add_argument("--sets", help="these sets only, joined by commas (default: every set)")
     p.add_argument("--width", type=int)
     p.add_argument("--height", type=int)
     args = p.parse_args()
     spec = get_game(args.game)
     options = {k: v for k, v in (("width", args.width), ("height", args.height)) if v}
     game = spec.create(**options)
-    sets = grade.set_names(spec, game)
+    sets = [grade.set_name(spec, game, n) for n in args.sets.split(",")] if args.sets \
+        else grade.set_names(spec, game)
     rows = {name: grade.labelled(spec, game, name, args.positions) for name in sets}
     print(f"| player | {' | '.join(f'{n} ({len(rows[n])})' for n in sets)} | CPU s |")
     print(f"| --- |{' --- |' * len(sets)} --- |", flush=True)

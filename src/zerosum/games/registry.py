@@ -9,7 +9,7 @@ a perfect solver) is declared in its GameSpec too, so commands read it from ther
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,6 +107,22 @@ class MoveValue:
 
 
 @dataclass(frozen=True)
+class Cells:
+    """A game's board as a grid of cells, for learners that read boards (the n-tuple
+    networks of zerosum.learn.ntuple): `rows` x `cols` cells numbered row by row,
+    `read(state)` the content of each (0 empty, 1 Max's piece, 2 Min's piece; up to
+    `kinds` - 1 for games with more, e.g. kings), and `symmetries`, the permutations
+    of the cell numbers that map a position onto an equivalent one (`p[i]` is where
+    cell i goes), the identity first."""
+
+    rows: int
+    cols: int
+    read: Callable[[Any], Sequence[int]]
+    symmetries: tuple[tuple[int, ...], ...]
+    kinds: int = 3
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game as the commands and the menu know it.
 
@@ -125,7 +141,8 @@ class GameSpec:
     of its game record ("pdn", "move-string" or "plain", see zerosum.records);
     `move_solver(game, state, stop)`, the proven value of each legal move, yielded one by
     one as each is proven (SearchStopped when `stop` says so), for a game too big for the
-    generic solver (Connect Four's solver).
+    generic solver (Connect Four's solver). `cells(game)`: the game's board as cells
+    (`Cells`, for this game's options), which board-reading learners need.
     """
 
     name: str
@@ -143,6 +160,7 @@ class GameSpec:
     view: Callable[[Any, Any, Any], View] | None = None
     record: str = "plain"
     move_solver: Callable[[Any, Any, Stop], Iterator[MoveValue]] | None = None
+    cells: Callable[[Any], Cells] | None = None
 
     def create(self, **kwargs: Any) -> AnyGame:
         values = {o.name: kwargs.get(o.name, o.default) for o in self.options}

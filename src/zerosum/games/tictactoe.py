@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from zerosum.convert import parse_int, shown
 from zerosum.game import OUTCOME_BOUNDED, GameBase, InputError
-from zerosum.games.registry import GameSpec, View, register
+from zerosum.games.registry import Cells, GameSpec, View, register
 
 State = tuple[str, str]
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -107,6 +107,22 @@ def view(game: TicTacToe, state: State, last: int | None = None) -> View:
             "last": [] if last is None else [last], "line": line}
 
 
+def _turn(cells: tuple[int, ...]) -> tuple[int, ...]:
+    """A quarter turn of the 3x3 grid: the cell at (r, c) goes to (c, 2 - r)."""
+    return tuple(cells[(i % 3) * 3 + 2 - i // 3] for i in range(9))
+
+
+def cells(game: TicTacToe) -> Cells:
+    """The board as cells (see Cells) with its eight symmetries: four turns, each also
+    mirrored."""
+    turns = [tuple(range(9))]
+    for _ in range(3):
+        turns.append(_turn(turns[-1]))
+    mirrored = [tuple(t[r * 3 + 2 - c] for r in range(3) for c in range(3)) for t in turns]
+    code = {".": 0, "X": 1, "O": 2}
+    return Cells(3, 3, lambda state: [code[c] for c in state[0]], (*turns, *mirrored))
+
+
 register(
     GameSpec(
         "tictactoe",
@@ -115,5 +131,6 @@ register(
         default_depth=9,
         summary="3x3, three in a row wins; a draw with best play",
         view=view,
+        cells=cells,
     )
 )

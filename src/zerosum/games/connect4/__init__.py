@@ -14,6 +14,7 @@ from typing import Any
 from zerosum.convert import int_arg
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import (
+    Cells,
     GameSpec,
     MoveValue,
     Option,
@@ -129,6 +130,22 @@ def _move_values(game: Any, state: Any, stop: Stop) -> Iterator[MoveValue]:
     return move_values(game, state, stop)
 
 
+def _cells(game: Any) -> Cells:
+    """The board as cells, row by row from the top (see Cells); its one symmetry the
+    mirror image."""
+    geo = game.geo
+    width, height = geo.width, geo.height
+    bits = [geo.bit(c, height - 1 - r) for r in range(height) for c in range(width)]
+
+    def read(state: Position) -> list[int]:
+        red, yellow = state.stones
+        return [1 if red & b else 2 if yellow & b else 0 for b in bits]
+
+    identity = tuple(range(width * height))
+    mirror = tuple(r * width + width - 1 - c for r in range(height) for c in range(width))
+    return Cells(height, width, read, (identity, mirror))
+
+
 def _size(low: int, high: int) -> tuple[int, ...]:
     return tuple(range(low, high + 1))
 
@@ -153,6 +170,7 @@ register(
         view=_view,
         record="move-string",
         move_solver=_move_values,
+        cells=_cells,
     )
 )
 

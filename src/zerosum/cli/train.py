@@ -1,0 +1,89 @@
+"""`zerosum train GAME --method ntuple [--games N | --minutes M] [--seed S] [--out FILE]
+[--resume]`: learn a player by self-play (zerosum.learn.train), graded against perfect
+play at each checkpoint."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from zerosum.convert import float_arg, int_arg
+from zerosum.game import InputError
+from zerosum.games.registry import add_options, all_games, get_game
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "train", help="learn a player by self-play, graded against perfect play",
+        description="Train a learning method by self-play. Prints a progress line (games, "
+        "games per second, the latest mistake rates, time left), saves a checkpoint every "
+        "few minutes (graded against perfect play) and at the end; --resume continues a "
+        "checkpoint, the same run as if never stopped. Play the result with "
+        "--opponent learned:FILE.")
+    games = p.add_subparsers(title="games", metavar="GAME", dest="game", required=True)
+    for spec in all_games():
+        if spec.cells is None:
+            continue  # nothing here can learn a game without a cell view yet
+        g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
+        g.add_argument("--method", default="ntuple", choices=["ntuple"],
+                       help="the learning method (default: %(default)s, TD n-tuple networks)")
+        length = g.add_mutually_exclusive_group()
+        length.add_argument("--games", type=int_arg(1, None), metavar="N",
+                            help="train until N games have been played in all")
+        length.add_argument("--minutes", type=float_arg(0, 1e6, lo_open=True), metavar="M",
+                            help="train for M minutes")
+        g.add_argument("--seed", type=int_arg(0, None), default=0,
+                       help="the seed of every random choice (default: %(default)s)")
+        g.add_argument("--out", metavar="FILE", help=f"the weights file (default: "
+                       f"{spec.name}.zsnet)")
+        g.add_argument("--plot", metavar="FILE.png", help="draw the learning curve (mistake "
+                       "rates at each checkpoint) when done (needs the plot extra)")
+        g.add_argument("--resume", action="store_true",
+                       help="continue the run saved in --out")
+        g.add_argument("--workers", type=int_arg(1, 64), default=1,
+                       help="self-play processes (default: %(default)s; more play in "
+                       "rounds, see docs/learning.md)")
+        g.add_argument("--checkpoint-minutes", type=float_arg(0, 1e6, lo_open=True),
+                       default=3.0, help="minutes between checkpoints (default: %(default)s)")
+        g.add_argument("--tuples", type=int_arg(1, 10_000), help="n-tuples (default: "
+                       "70 on a board of 30 cells or more, else 8)")
+        g.add_argument("--length", type=int_arg(1, 12), help="cells of each n-tuple "
+                       "(default: 8 on a board of 30 cells or more, else 6)")
+        g.add_argument("--alpha", type=float_arg(0, 100, lo_open=True), help="the step size "
+                       "(default: 0.5)")
+        g.add_argument("--lam", type=float_arg(0, 1), help="TD lambda "
+                       "(default: 0.5)")
+        g.add_argument("--epsilon", type=float_arg(0, 1), help="the share of random "
+                       "moves in self-play (default: 0.1 on a board of 30 cells or more, "
+                       "else 0.5)")
+        add_options(g, spec.options)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from zerosum.learn.train import train
+
+    if args.games is None and args.minutes is None:
+        raise InputError("say how long to train: --games N or --minutes M")
+    spec = get_game(args.game)
+    options = {o.name: getattr(args, o.name) for o in spec.options}
+    game = spec.create(**options)
+    settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon")
+                if getattr(args, k) is not None}
+    out = args.out or f"{spec.name}.zsnet"
+    if args.plot is not None:
+        from zerosum.ratingplot import check_plot
+
+        check_plot(args.plot)
+    weights = train(spec, game, options, args.method, out, games=args.games,
+                    minutes=args.minutes, seed=args.seed, resume=args.resume,
+                    settings=settings, checkpoint_seconds=60 * args.checkpoint_minutes,
+                    report=lambda p: print(p.line(), flush=True), workers=args.workers)
+    print(f"saved {out}: {weights.header['run']['games']} games")
+    if args.plot is not None:
+        from zerosum.learn.curve import plot_curve
+
+        plot_curve(weights.header["run"]["history"], args.plot,
+                   f"{spec.title}, {args.method}: mistakes against perfect play")
+        print(f"learning curve: {args.plot}")
+    return 0

@@ -1,0 +1,290 @@
+"""TD n-tuple networks: a value function over board cells learned by self-play with
+TD(lambda) (Lucas 2008, "Learning to play Othello with n-tuple systems"; Thill, Koch
+and Konen 2012, "Reinforcement learning with n-tuples on the game Connect-4", and 2014,
+"Temporal difference learning with eligibility traces for the game Connect Four").
+
+The network. An n-tuple is a few cells of the board (a random walk over neighbouring
+cells, so that it sees a local pattern); the contents of its cells, read as a number in
+base `kinds` (empty, Max's, Min's), index a table of weights. The value of a position
+is tanh of the sum, over every tuple and every symmetry of the board (the tuple's cells
+mapped by it), of the weight its pattern indexes: symmetric positions share their
+weights, so what is learned on one is learned on all. Each table has two halves, one
+for positions with Max to move and one for Min (as Thill et al.'s two sets of tables):
+a tuple of a few cells cannot see whose turn it is. The value is from Max's side, in
+(-1, 1), and it is the value of an afterstate (the position after a move), so the side
+that moved is implicit in the board.
+
+Play is one ply: each move's afterstate, valued by the network (an end of the game by
+its utility's sign), the best for the side to move chosen. Self-play explores: with
+probability `epsilon` a random move instead.
+
+Learning, from a finished game: its afterstates x_0 .. x_T (x_T the end), valued once
+with the weights as they were; the lambda-return G_t = (1 - lambda) V(x_{t+1}) +
+lambda G_{t+1}, with G_{T-1} the game's result; each x_t's weights moved by alpha
+(G_t - V(x_t)) times the gradient of V. A random move is not play to learn from: the
+position before it is not updated and the return before it stops there (G = V of the
+position it left), as Thill et al. do.
+
+The weights live in one flat array (`weights`); `features` lists, for each tuple and
+symmetry, where its table starts and which cells it reads.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zerosum import native as native_kernels
+from zerosum.game import AnyGame, InputError
+from zerosum.games.registry import Cells, GameSpec
+from zerosum.learn.weights import Weights
+
+METHOD = "ntuple"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The method's settings (saved with the weights). `tuples` of `length` cells each
+    (fewer on a small board); `alpha` the step size (shared among the active weights),
+    `lam` lambda, `epsilon` the exploration rate of self-play."""
+
+    tuples: int = 0  # 0: chosen by the board's size (see default_settings)
+    length: int = 0
+    alpha: float = 0.5
+    lam: float = 0.5
+    epsilon: float = -1.0  # below 0: chosen by the board's size
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"tuples": self.tuples, "length": self.length, "alpha": self.alpha,
+                "lam": self.lam, "epsilon": self.epsilon}
+
+
+def default_settings(cells: Cells, settings: Settings) -> Settings:
+    """Settings not given, by the board's size: on a board of 30 cells or more (Connect
+    Four's), Thill et al.'s 70 tuples of 8 cells and 10 % random moves; on a smaller
+    one, 8 tuples of 6 and half the moves random (a small game has few positions, and
+    a player graded on all of them must have seen them)."""
+    big = cells.rows * cells.cols >= 30
+    tuples = settings.tuples or (70 if big else 8)
+    length = settings.length or (8 if big else 6)
+    epsilon = settings.epsilon if settings.epsilon >= 0 else 0.1 if big else 0.5
+    return Settings(tuples, min(length, cells.rows * cells.cols), settings.alpha,
+                    settings.lam, epsilon)
+
+
+def random_walk(cells: Cells, length: int, rng: random.Random) -> tuple[int, ...]:
+    """`length` distinct cells, each a neighbour (of the 8 around) of one before it."""
+    rows, cols = cells.rows, cells.cols
+    walk = [rng.randrange(rows * cols)]
+    while len(walk) < length:
+        r, c = divmod(rng.choice(walk), cols)
+        dr, dc = rng.choice([(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b])
+        if 0 <= r + dr < rows and 0 <= c + dc < cols:
+            cell = (r + dr) * cols + c + dc
+            if cell not in walk:
+                walk.append(cell)
+    return tuple(walk)
+
+
+def check_game(spec: GameSpec, game: AnyGame) -> Cells:
+    """The game's cells; InputError for a game that declares none or keeps scores."""
+    if spec.cells is None:
+        raise InputError(f"{spec.name} declares no cell view (GameSpec.cells): an n-tuple "
+                         "network cannot read its board")
+    if game.values.kind != "outcome":
+        raise InputError(f"{spec.name} keeps a score: an n-tuple network learns won, "
+                         "drawn and lost games only")
+    return spec.cells(game)
+
+
+class NTupleNet:
+    """The network: its tuples, their weights, value and learning (see the module).
+
+    `value` and `update` have a compiled twin (_ntuple.c, zerosum.native): the same
+    additions in the same order, so the same values and weights to the last bit."""
+
+    def __init__(self, cells: Cells, tuples: Sequence[tuple[int, ...]],
+                 weights: array | None = None,  # type: ignore[type-arg]
+                 native: bool | None = None) -> None:
+        self.cells = cells
+        self.tuples = [tuple(t) for t in tuples]
+        if len({len(t) for t in self.tuples}) > 1:
+            raise InputError("n-tuples of different lengths")
+        self.length = len(self.tuples[0]) if self.tuples else 0
+        self.features: list[tuple[int, tuple[int, ...]]] = []
+        offset = 0
+        for t in self.tuples:
+            for p in cells.symmetries:
+                self.features.append((offset, tuple(p[c] for c in t)))
+            offset += cells.kinds ** len(t)
+        self.half = offset  # the weights of positions with Max to move, then Min's
+        self.weights = array("d", bytes(16 * offset)) if weights is None else weights
+        if len(self.weights) != 2 * offset:
+            raise InputError(f"{len(self.weights)} weights for tuples that need {2 * offset}")
+        # The compiled twin reads the features as one flat list: offset, then the cells.
+        self.plan = array("i", [x for off, cs in self.features for x in (off, *cs)])
+        self.twin = native_kernels.twin("ntuple", native)
+
+    def active(self, board: Sequence[int], side: int) -> list[int]:
+        """The weight each tuple and symmetry indexes on `board` with `side` to move."""
+        kinds = self.cells.kinds
+        base = side * self.half
+        out = []
+        for offset, cells in self.features:
+            index = 0
+            for c in cells:
+                index = index * kinds + board[c]
+            out.append(base + offset + index)
+        return out
+
+    def total(self, active: list[int]) -> float:
+        # One addition after another (not sum(), which rounds differently since
+        # Python 3.12): what the compiled twin does.
+        w = self.weights
+        total = 0.0
+        for i in active:
+            total += w[i]
+        return total
+
+    def value(self, board: Sequence[int], side: int) -> float:
+        """V(board) from Max's side, in (-1, 1), with `side` (0 Max, 1 Min) to move."""
+        if self.twin is not None:
+            return float(self.twin.value(self.weights, self.plan, self.length,
+                                         self.cells.kinds, bytes(board), side * self.half))
+        return math.tanh(self.total(self.active(board, side)))
+
+    def update(self, board: Sequence[int], side: int, step: float) -> None:
+        """Move V(board) by `step` (times its gradient, 1 - V^2, shared among the
+        active weights)."""
+        if self.twin is not None:
+            self.twin.update(self.weights, self.plan, self.length, self.cells.kinds,
+                             bytes(board), side * self.half, step)
+            return
+        active = self.active(board, side)
+        v = math.tanh(self.total(active))
+        change = step * (1 - v * v) / len(active)
+        for i in active:
+            self.weights[i] += change
+
+
+class NTupleLearner:
+    """The method as the trainer (zerosum.learn.train) uses it: a self-play move, what
+    to learn from a finished game, the player it makes, and its weights file."""
+
+    method = METHOD
+
+    def __init__(self, spec: GameSpec, game: AnyGame, settings: Settings,
+                 rng: random.Random, net: NTupleNet | None = None) -> None:
+        self.spec, self.game = spec, game
+        cells = check_game(spec, game)
+        self.settings = default_settings(cells, settings)
+        if net is None:
+            s = self.settings
+            net = NTupleNet(cells, [random_walk(cells, s.length, rng) for _ in range(s.tuples)])
+        self.net = net
+
+    # -- play --
+
+    def afterstate_value(self, state: Any) -> float:
+        """The value of a position after a move, from Max's side: exact at the end."""
+        game = self.game
+        if game.is_terminal(state):
+            u = game.utility(state)
+            return float((u > 0) - (u < 0))
+        return self.net.value(self.net.cells.read(state), self.side(state))
+
+    def side(self, state: Any) -> int:
+        """0 with Max to move, 1 with Min."""
+        return 0 if self.game.is_maxs_turn(state) else 1
+
+    def move_values(self, state: Any) -> list[tuple[Any, float]]:
+        """Each legal move with its afterstate's value for the side to move."""
+        game = self.game
+        side = 1 if game.is_maxs_turn(state) else -1
+        return [(a, side * self.afterstate_value(game.result(state, a)))
+                for a in game.actions(state)]
+
+    def best(self, state: Any) -> tuple[Any, float]:
+        """The move of highest value for the side to move (the first of equals, in the
+        game's order) and that value."""
+        moves = self.move_values(state)
+        return max(moves, key=lambda m: m[1])
+
+    def self_play_move(self, state: Any, rng: random.Random) -> tuple[Any, bool]:
+        """(the move, whether it was a random one to explore)."""
+        if rng.random() < self.settings.epsilon:
+            return rng.choice(list(self.game.actions(state))), True
+        return self.best(state)[0], False
+
+    # -- learning --
+
+    def learn(self, states: Sequence[Any], explored: Sequence[bool]) -> None:
+        """Learn from a finished game: `states` the positions after each move (the last
+        the end), `explored[t]` whether the move into states[t] was random."""
+        game, net, s = self.game, self.net, self.settings
+        boards = [net.cells.read(x) for x in states]
+        last = len(states) - 1
+        if last < 0:
+            return
+        u = game.utility(states[last])
+        sides = [self.side(x) for x in states]
+        values = [net.value(b, side) for b, side in zip(boards[:last], sides, strict=False)]
+        values.append(float((u > 0) - (u < 0)))
+        target = [0.0] * last
+        g = values[last]
+        for t in range(last - 1, -1, -1):
+            if explored[t + 1]:
+                g = values[t]  # the line after a random move tells nothing of this one
+                continue
+            g = (1 - s.lam) * values[t + 1] + s.lam * g if t + 1 < last else values[last]
+            target[t] = g
+        for t in range(last):
+            if not explored[t + 1]:
+                net.update(boards[t], sides[t], s.alpha * (target[t] - values[t]))
+
+    # -- the file --
+
+    def save(self, header: dict[str, Any]) -> Weights:
+        return Weights({**header, "method": METHOD, "settings": self.settings.as_dict(),
+                        "tuples": [list(t) for t in self.net.tuples],
+                        "kinds": self.net.cells.kinds,
+                        "board": [self.net.cells.rows, self.net.cells.cols]},
+                       {"weights": self.net.weights})
+
+    @classmethod
+    def new(cls, spec: GameSpec, game: AnyGame, rng: random.Random,
+            settings: dict[str, Any]) -> NTupleLearner:
+        """A fresh learner, its tuples drawn from `rng`; `settings` by Settings' names."""
+        unknown = set(settings) - set(Settings().as_dict())
+        if unknown:
+            raise InputError(f"ntuple has no setting {sorted(unknown)[0]!r}; its settings: "
+                             f"{', '.join(Settings().as_dict())}")
+        return cls(spec, game, Settings(**settings), rng)
+
+    @classmethod
+    def load(cls, spec: GameSpec, game: AnyGame, weights: Weights,
+             name: str) -> NTupleLearner:
+        cells = check_game(spec, game)
+        try:
+            settings = Settings(**weights.header["settings"])
+            tuples = [tuple(int(c) for c in t) for t in weights.header["tuples"]]
+        except (KeyError, TypeError, ValueError):
+            raise InputError(f"weights file {name}: no n-tuple settings or tuples in its "
+                             "header") from None
+        board = weights.header.get("board")
+        if board != [cells.rows, cells.cols] or weights.header.get("kinds") != cells.kinds:
+            shape = f"{board[0]}x{board[1]}" if isinstance(board, list) and len(board) == 2 \
+                else "another"
+            raise InputError(f"weights file {name} is for a {shape} board (rows x columns), "
+                             f"not {cells.rows}x{cells.cols}")
+        if any(not 0 <= c < cells.rows * cells.cols for t in tuples for c in t):
+            raise InputError(f"weights file {name}: its tuples do not fit this board")
+        try:
+            net = NTupleNet(cells, tuples, weights.arrays.get("weights"))
+        except InputError as e:
+            raise InputError(f"weights file {name}: {e}") from None
+        return cls(spec, game, settings, random.Random(0), net)

@@ -1,0 +1,249 @@
+"""The one trainer: self-play games of a method's learner against itself, each played by
+match.play_match (the project's one game loop) and learned from when it ends; a grade
+against perfect play (zerosum.learn.grade) and a checkpoint every few minutes; resumable.
+
+A run is reproducible: every random choice (the method's initial weights or tuples,
+each exploring move) is drawn from one generator seeded by `seed`, whose state is saved
+in each checkpoint with the weights and the games played. Resuming a checkpoint (after
+a kill -9 too: the file is written whole or not at all) therefore continues the same
+run: training 200 games gives the same weights as training 100 and resuming to 200.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from zerosum import __version__
+from zerosum.fileio import check_writable
+from zerosum.game import AnyGame, InputError, shown
+from zerosum.games.registry import GameSpec
+from zerosum.learn import grade as grading
+from zerosum.learn import weights as weights_file
+from zerosum.learn.methods import METHODS, Learner, learner_of, new_learner
+from zerosum.learn.weights import Weights
+from zerosum.match import Move, play_match
+
+CHECKPOINT_SECONDS = 180.0
+ROUND = 200  # games a worker plays with one copy of the weights (several workers)
+GRADE_POSITIONS = 100  # positions of each set graded at a checkpoint (all of a small game)
+
+
+class SelfPlayer:
+    """The learner as a player of play_match, both sides at once, remembering which of
+    its moves were random."""
+
+    name = "self-play"
+
+    def __init__(self, learner: Learner, rng: random.Random) -> None:
+        self.learner, self.rng = learner, rng
+        self.explored: list[bool] = []
+
+    def choose(self, game: AnyGame, state: Any) -> Move:
+        action, explored = self.learner.self_play_move(state, self.rng)
+        self.explored.append(explored)
+        return Move(action)
+
+
+Game = tuple[list[Any], list[bool]]  # a self-play game: its moves, which were random
+
+
+def play_self(game: AnyGame, learner: Learner, rng: random.Random) -> Game:
+    """One game of self-play: its moves and which of them were random."""
+    player = SelfPlayer(learner, rng)
+    record = play_match(game, [player, player])
+    return [move.action for move in record.moves], player.explored
+
+
+def learn_from(game: AnyGame, learner: Learner, played: Game) -> None:
+    """The learner learns from a game of self-play."""
+    moves, explored = played
+    states, state = [], game.initial_state()
+    for action in moves:
+        state = game.result(state, action)
+        states.append(state)
+    learner.learn(states, explored)
+
+
+def self_play(game: AnyGame, learner: Learner, rng: random.Random) -> None:
+    """One game of self-play, then the learner learns from it."""
+    learn_from(game, learner, play_self(game, learner, rng))
+
+
+def play_batch(game_name: str, options: dict[str, Any], data: bytes,
+               seeds: list[int]) -> list[Game]:
+    """A worker's share of a round (see train): a game of self-play for each seed, by
+    the learner saved in `data`, which learns nothing meanwhile."""
+    from zerosum.games.registry import get_game
+
+    spec = get_game(game_name)
+    game = spec.create(**options)
+    learner = learner_of(weights_file.decode(data, "a round's weights"), spec, game, "")
+    return [play_self(game, learner, random.Random(seed)) for seed in seeds]
+
+
+@dataclass
+class Progress:
+    """What a run reports as it goes: games played, their rate, the time left (None:
+    no time limit) and the latest grades."""
+
+    games: int
+    per_second: float
+    seconds_left: float | None
+    grades: list[grading.Grade] = field(default_factory=list)
+
+    def line(self) -> str:
+        grade = ", ".join(f"{g.set} {100 * g.mistake_rate:.1f} %" for g in self.grades)
+        left = "" if self.seconds_left is None else f", {self.seconds_left:.0f} s left"
+        return (f"{self.games} games, {self.per_second:.1f} games/s, mistakes: "
+                f"{grade or 'not graded yet'}{left}")
+
+
+def grade_sample(spec: GameSpec, game: AnyGame, positions: int | None = GRADE_POSITIONS
+                 ) -> list[tuple[str, list[grading.Labelled]]]:
+    """The positions each checkpoint is graded on: of each of the game's sets, a sample
+    of `positions` (every position of a small game); none for a game too big to solve
+    and without labels (it then trains ungraded)."""
+    sets = grading.set_names(spec, game)
+    small = sets == [grading.ALL]
+    try:
+        return [(name, grading.labelled(spec, game, name, None if small else positions))
+                for name in sets]
+    except InputError:
+        return []
+
+
+def grade_learner(game: AnyGame, learner: Learner,
+                  sample: list[tuple[str, list[grading.Labelled]]]) -> list[grading.Grade]:
+    """The learner's one-ply grade on each set of `sample`."""
+    return [grading.grade(game, name, rows, lambda g, s: learner.best(s)[0])
+            for name, rows in sample]
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _set_rng(rng: random.Random, saved: Any, name: str) -> None:
+    try:
+        rng.setstate((int(saved[0]), tuple(int(x) for x in saved[1]), saved[2]))
+    except (TypeError, ValueError, IndexError):
+        raise InputError(f"weights file {shown(name, 60)}: no random state to resume "
+                         "from") from None
+
+
+def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
+          out: str | os.PathLike[str], *, games: int | None = None,
+          minutes: float | None = None, seed: int = 0, resume: bool = False,
+          settings: dict[str, Any] | None = None,
+          checkpoint_seconds: float = CHECKPOINT_SECONDS,
+          grade_positions: int | None = GRADE_POSITIONS,
+          report: Callable[[Progress], None] | None = None,
+          report_seconds: float = 2.0, workers: int = 1) -> Weights:
+    """Train `method` on `game` by self-play until `games` games in all (counting those
+    of a resumed run) or `minutes` of this session; save to `out` at each checkpoint
+    and at the end. `report` is given the progress every `report_seconds` and after
+    each grade.
+
+    With `workers` above 1, self-play goes in rounds: each of `workers` processes plays
+    ROUND games with the weights as they were at the round's start (each game seeded
+    from the run's generator), then the learner learns from them all in order. A run
+    stays reproducible for the same number of workers, but it is another run than with
+    one worker, whose every game is played with the weights of the one before."""
+    if games is None and minutes is None:
+        raise InputError("say how long to train: --games N or --minutes M")
+    if method not in METHODS:
+        raise InputError(f"no learning method {shown(method)}; choose from "
+                         f"{', '.join(METHODS)}")
+    name = os.fspath(out)
+    rng = random.Random(seed)
+    history: list[dict[str, Any]] = []
+    played, seconds_before = 0, 0.0
+    if resume:
+        saved = weights_file.read(name, spec.name, options)
+        if saved.method != method:
+            raise InputError(f"{shown(name, 60)} was trained by {saved.method}, not {method}")
+        run = saved.header.get("run", {})
+        learner = learner_of(saved, spec, game, name)
+        _set_rng(rng, run.get("rng"), name)
+        played, seed = int(run.get("games", 0)), int(run.get("seed", seed))
+        seconds_before = float(run.get("seconds", 0.0))
+        history = list(run.get("history", []))
+    else:
+        check_writable(name, "weights file")
+        learner = new_learner(method, spec, game, rng, settings)
+    start = time.perf_counter()
+    deadline = None if minutes is None else start + 60 * minutes
+    last_save = last_report = start
+    played_at_start = played
+    latest: list[grading.Grade] = []
+    sample: list[tuple[str, list[grading.Labelled]]] | None = None
+
+    def elapsed() -> float:
+        return time.perf_counter() - start
+
+    def checkpoint() -> Weights:
+        nonlocal latest, sample
+        if sample is None:
+            sample = grade_sample(spec, game, grade_positions)
+        latest = grade_learner(game, learner, sample)
+        history.append({"games": played, "seconds": round(seconds_before + elapsed(), 3),
+                        "mistakes": {g.set: round(g.mistake_rate, 6) for g in latest}})
+        header = {"game": spec.name, "options": options, "zerosum": __version__,
+                  "grade": [{"set": g.set, "positions": g.positions,
+                             "mistakes": g.mistakes, "kept": g.kept} for g in latest],
+                  "run": {"seed": seed, "games": played, "rng": _rng_state(rng),
+                          "seconds": round(seconds_before + elapsed(), 3),
+                          "history": history}}
+        saved = learner.save(header)
+        weights_file.write(name, saved)
+        return saved
+
+    def progress() -> Progress:
+        rate = (played - played_at_start) / max(elapsed(), 1e-9)
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        return Progress(played, rate, left, latest)
+
+    pool = None
+    if workers > 1:
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        while (games is None or played < games) and \
+                (deadline is None or time.perf_counter() < deadline):
+            if pool is None:
+                self_play(game, learner, rng)
+                played += 1
+            else:
+                size = ROUND * workers if games is None else min(ROUND * workers,
+                                                                  games - played)
+                seeds = [rng.randrange(2**63) for _ in range(size)]
+                data = weights_file.encode(learner.save({"game": spec.name}))
+                shares = [seeds[i::workers] for i in range(workers)]
+                for batch in pool.map(play_batch, [spec.name] * workers,
+                                      [options] * workers, [data] * workers, shares):
+                    for one in batch:
+                        learn_from(game, learner, one)
+                played += size
+            now = time.perf_counter()
+            if now - last_save >= checkpoint_seconds:
+                checkpoint()
+                last_save = now = time.perf_counter()
+                if report is not None:
+                    report(progress())
+            if report is not None and now - last_report >= report_seconds:
+                report(progress())
+                last_report = now
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    final = checkpoint()
+    if report is not None:
+        report(progress())
+    return final

@@ -1,0 +1,34 @@
+"""Learned players (zerosum.learn) as a kind of player: the weights of a training run,
+written `learned:FILE` (one ply: the move whose position the weights value most),
+`learned,depth=N:FILE` (alpha-beta to depth N, the learned value at its leaves) or
+`learned,mcts=N:FILE` (Monte Carlo tree search of N simulations, its playouts played by
+the learned moves)."""
+
+from __future__ import annotations
+
+from zerosum.convert import parse_int
+from zerosum.games.registry import GameSpec
+from zerosum.match import Agent
+from zerosum.players.catalogue import Choice, PlayerKind, Setting, register
+from zerosum.result import Limit
+
+
+def build_learned(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
+    from zerosum.learn.player import LearnedAgent  # loaded only when one plays
+
+    return LearnedAgent(spec, choice.argument, limit, choice.extra.get("mcts"), choice.seed)
+
+
+MCTS = Setting("mcts", "Monte Carlo tree search of this many simulations, 1 or more, the "
+               "learned moves playing its playouts (default: none, one ply)",
+               lambda t, w: parse_int(t, w, lo=1))
+
+
+register(PlayerKind(
+    "learned", "weights learned by self-play (zerosum train), alone or searching",
+    build_learned, ("depth", "seed"), applies=lambda spec: spec.cells is not None,
+    argument="FILE", own_settings=(MCTS,),
+    explain="plays with weights learned by self-play (`zerosum train`): alone it values "
+    "the position after each move and takes the best; with depth=N, alpha-beta to depth "
+    "N judges its leaves by the learned value; with mcts=N, Monte Carlo tree search of N "
+    "simulations plays its playouts with the learned moves."))

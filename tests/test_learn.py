@@ -1,0 +1,401 @@
+"""Learning agents (zerosum.learn): grading against perfect play, the weights format,
+seeded and resumable TD n-tuple training, and the `learned:` player kind in play, a
+tournament and UGI."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import pickle
+import random
+import subprocess
+import sys
+import time
+from array import array
+from pathlib import Path
+
+import pytest
+
+from zerosum import native
+from zerosum.cli import main
+from zerosum.game import InputError
+from zerosum.games.connect4.game import position_from_stones
+from zerosum.games.connect4.notation import parse_moves
+from zerosum.games.connect4.solver import Solver
+from zerosum.games.registry import get_game
+from zerosum.learn import grade as grading
+from zerosum.learn import weights as weights_file
+from zerosum.learn.ntuple import NTupleLearner, Settings
+from zerosum.learn.train import grade_learner, grade_sample, self_play, train
+from zerosum.match import play_match
+from zerosum.players.agents import RandomAgent
+from zerosum.players.spec import agent_from_spec
+from zerosum.ugi import UgiEngine
+
+TTT = get_game("tictactoe")
+C4 = get_game("connect4")
+LOOKUP = {"tuples": 1, "length": 9}  # one tuple of the whole board: a table by symmetry
+
+
+def zerosum(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        status = main(args)
+    except SystemExit as e:
+        status = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def trained(tmp_path: Path, games: int = 200, seed: int = 1, name: str = "t.zsnet",
+            **settings: float) -> Path:
+    out = tmp_path / name
+    train(TTT, TTT.create(), {}, "ntuple", out, games=games, seed=seed,
+          settings=settings or None, checkpoint_seconds=1e9)
+    return out
+
+
+# -- grading --
+
+def test_wilson_interval_says_something_at_zero() -> None:
+    assert grading.wilson(0, 4520)[0] == 0.0
+    assert grading.wilson(0, 4520)[1] == pytest.approx(0.000849, abs=1e-6)
+    lo, hi = grading.wilson(10, 100)
+    assert (round(lo, 4), round(hi, 4)) == (0.0552, 0.1744)
+
+
+def test_perfect_and_shallow_players_graded_on_every_tictactoe_position() -> None:
+    game = TTT.create()
+    rows = grading.labelled(TTT, game, grading.ALL)
+    assert len(rows) == 4520  # every non-terminal position reachable from the start
+    perfect = agent_from_spec(TTT, "alphabeta")
+    g = grading.grade(game, "all", rows, lambda gm, s: perfect.choose(gm, s).action)
+    assert (g.positions, g.mistakes, g.kept) == (4520, 0, 4520)
+    shallow = agent_from_spec(TTT, "alphabeta:depth=2")
+    g = grading.grade(game, "all", rows, lambda gm, s: shallow.choose(gm, s).action)
+    assert (g.mistakes, g.kept) == (223, 4297)
+
+
+def test_grade_command(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = zerosum(["grade", "tictactoe", "alphabeta:depth=2"], capsys)
+    assert (status, err) == (0, "")
+    assert out.splitlines()[1] == ("  all: 4520 positions, 223 mistakes 4.9 % (95 % interval "
+                                   "4.3-5.6 %), exact score kept 95.1 %")
+    status, _, err = zerosum(["grade", "tictactoe", "alphabeta", "--set", "Hard"], capsys)
+    assert (status, err) == (2, "zerosum: error: no set 'Hard' of tictactoe; choose from all\n")
+
+
+def test_connect4_labels_agree_with_the_solver() -> None:
+    """The shipped labels of End-Easy, checked on their first positions against each
+    move's exact score."""
+    game = C4.create()
+    rows = grading.pons_positions(game, "L3_R1")
+    assert len(rows) >= 300
+    solver = Solver(7, 6)
+    text = (Path(grading.__file__).parent / "labels" / "connect4_L3_R1.txt").read_text()
+    lines = [ln for ln in text.splitlines() if ln[0] != "#"][:20]
+    for row, line in zip(rows[:20], lines, strict=True):
+        moves, score, _ = line.split()
+        state = position_from_stones(parse_moves(moves))
+        assert state == row.state
+        for column, (value, keeps) in row.moves.items():
+            exact = solver.move_score(state.current, state.mask, column)
+            assert value == (exact > 0) - (exact < 0)
+            assert keeps == (exact == int(score))
+
+
+def test_damaged_labels_are_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    source = Path(grading.__file__).parent / "labels" / "connect4_L3_R1.txt"
+    text = source.read_text().replace(" -1 -----Ll", " -1 -----LL", 1)
+    (tmp_path / "connect4_L3_R1.txt").write_text(text)
+    monkeypatch.setattr(grading, "_label_file", lambda name: tmp_path / f"connect4_{name}.txt")
+    with pytest.raises(InputError, match="labels of L3_R1 are damaged"):
+        grading.pons_positions(C4.create(), "L3_R1")
+
+
+# -- training --
+
+def test_tictactoe_lookup_ntuple_reaches_no_mistakes(tmp_path: Path) -> None:
+    out = trained(tmp_path, games=8000, seed=1, alpha=0.5, epsilon=0.5, **LOOKUP)
+    w = weights_file.read(out, "tictactoe")
+    assert w.header["grade"] == [{"set": "all", "positions": 4520, "mistakes": 0,
+                                  "kept": 4520}]
+    assert w.header["run"]["games"] == 8000
+
+
+def test_the_same_seed_gives_the_same_weights(tmp_path: Path) -> None:
+    a = trained(tmp_path, 300, seed=5, name="a.zsnet")
+    b = trained(tmp_path, 300, seed=5, name="b.zsnet")
+    c = trained(tmp_path, 300, seed=6, name="c.zsnet")
+    wa, wb, wc = (weights_file.read(p) for p in (a, b, c))
+    assert wa.arrays["weights"] == wb.arrays["weights"]
+    assert wa.header["tuples"] == wb.header["tuples"] != wc.header["tuples"]
+    assert wa.arrays["weights"] != wc.arrays["weights"]
+
+
+def test_resume_continues_the_same_run(tmp_path: Path) -> None:
+    straight = weights_file.read(trained(tmp_path, 300, seed=2, name="straight.zsnet"))
+    half = trained(tmp_path, 120, seed=2, name="half.zsnet")
+    train(TTT, TTT.create(), {}, "ntuple", half, games=300, resume=True,
+          checkpoint_seconds=1e9)
+    resumed = weights_file.read(half)
+    assert resumed.arrays["weights"] == straight.arrays["weights"]
+    assert resumed.header["run"]["rng"] == straight.header["run"]["rng"]
+    assert [h["games"] for h in resumed.header["run"]["history"]] == [120, 300]
+
+
+def test_train_command_progress_and_save(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ttt.zsnet"
+    status, said, err = zerosum(["train", "tictactoe", "--games", "50", "--out", str(out)],
+                                capsys)
+    assert (status, err) == (0, "")
+    lines = said.splitlines()
+    assert lines[-2].startswith("50 games, ") and " games/s, mistakes: all " in lines[-2]
+    assert lines[-1] == f"saved {out}: 50 games"
+    status, _, err = zerosum(["train", "tictactoe", "--out", str(out)], capsys)
+    assert (status, err) == (2, "zerosum: error: say how long to train: --games N or "
+                                "--minutes M\n")
+
+
+def test_a_game_without_cells_cannot_be_learned() -> None:
+    spec = get_game("takestones")
+    with pytest.raises(InputError, match="declares no cell view"):
+        NTupleLearner(spec, spec.create(), Settings(), random.Random(0))
+
+
+# -- the weights file --
+
+def test_bad_weights_files_are_refused(tmp_path: Path) -> None:
+    good = trained(tmp_path, 20)
+    data = good.read_bytes()
+    cases = {
+        "truncated": (data[:-9], "truncated or padded"),
+        "garbled": (data[:-1] + bytes([data[-1] ^ 1]), "garbled"),
+        "header": (data.replace(b'"game"', b'"ga\xffme"', 1), "not valid JSON"),
+        "pickle": (pickle.dumps({"weights": [1.0]}), "a pickle"),
+        "version": (data.replace(b"zerosum-weights 1", b"zerosum-weights 9", 1),
+                    "format version '9'"),
+        "other": (b"hello\n", "not a zerosum weights file"),
+    }
+    for name, (content, why) in cases.items():
+        path = tmp_path / f"{name}.zsnet"
+        path.write_bytes(content)
+        with pytest.raises(InputError, match=why):
+            weights_file.read(path, "tictactoe")
+    with pytest.raises(InputError, match="is for tictactoe, not connect4"):
+        weights_file.read(good, "connect4")
+    with pytest.raises(InputError, match="no such file"):
+        weights_file.read(tmp_path / "none.zsnet")
+
+
+def test_weights_for_another_board_size_are_refused(tmp_path: Path) -> None:
+    out = tmp_path / "c4.zsnet"
+    small = C4.create(width=5, height=4)
+    learner = NTupleLearner.new(C4, small, random.Random(0), {})
+    weights_file.write(out, learner.save({"game": "connect4",
+                                          "options": {"width": 5, "height": 4}}))
+    agent = agent_from_spec(C4, f"learned:{out}")
+    with pytest.raises(InputError, match=r"is for a 4x5 board \(rows x columns\), not 6x7"):
+        agent.choose(C4.create(), C4.create().initial_state())
+    assert agent.choose(small, small.initial_state()).action in range(5)
+
+
+def test_a_bad_weights_file_is_one_line_and_status_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.zsnet"
+    bad.write_bytes(pickle.dumps([1, 2, 3]))
+    p = subprocess.run([sys.executable, "-m", "zerosum", "grade", "tictactoe",
+                        f"learned:{bad}"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2
+    assert p.stderr.count("\n") == 1 and "a pickle or other object dump" in p.stderr
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+# -- the learned player --
+
+def test_learned_player_in_a_match_alone_and_searching(tmp_path: Path) -> None:
+    out = trained(tmp_path, 8000, seed=1, alpha=0.5, epsilon=0.5, **LOOKUP)
+    game = TTT.create()
+    for spec in (f"learned:{out}", f"learned,depth=2:{out}",
+                 f"learned,mcts=200,seed=1:{out}"):
+        learned = agent_from_spec(TTT, spec)
+        for seed in range(3):
+            record = play_match(game, [RandomAgent(seed), learned])
+            assert record.score in (0.0, 0.5)  # it never loses, as O
+        record = play_match(game, [learned, agent_from_spec(TTT, "alphabeta")])
+        assert record.score == 0.5  # perfect play draws
+
+
+def test_learned_in_a_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = trained(tmp_path, 50)
+    db = str(tmp_path / "t.sqlite")
+    status, said, err = zerosum(["tournament", "tictactoe", "--agent", f"learned:{out}",
+                                 "--agent", "random", "--games", "2", "--workers", "1",
+                                 "--db", db], capsys)
+    assert (status, err) == (0, "")
+    assert said.splitlines()[0] == f"2 games, 2 agents, 1 pairing, results in {db}."
+    assert "Forfeits: none" in said
+
+
+def test_learned_in_ugi(tmp_path: Path) -> None:
+    out = trained(tmp_path, 50)
+    agent = agent_from_spec(TTT, f"learned:{out}")
+    said = io.StringIO()
+    ugi = UgiEngine(agent.name, TTT.create, agent.analyse, said, None)
+    for line in ("ugi", "isready", "position startpos moves 5", "go"):
+        ugi.handle(line)
+    ugi.end_search()
+    lines = said.getvalue().splitlines()
+    assert lines[:4] == [f"id name zerosum {agent.name}", "id author zerosum", "ugiok",
+                         "readyok"]
+    assert lines[-1].startswith("bestmove ")
+
+
+def test_weights_header_is_self_describing(tmp_path: Path) -> None:
+    w = weights_file.read(trained(tmp_path, 10, seed=3))
+    h = w.header
+    assert (h["game"], h["options"], h["method"], h["board"], h["kinds"]) == \
+        ("tictactoe", {}, "ntuple", [3, 3], 3)
+    assert h["settings"] == {"tuples": 8, "length": 6, "alpha": 0.5, "lam": 0.5,
+                             "epsilon": 0.5}
+    assert (h["run"]["seed"], h["run"]["games"]) == (3, 10)
+    assert len(w.arrays["weights"]) == 2 * 8 * 3 ** 6  # a half for each side to move
+    again = weights_file.encode(w)
+    assert hashlib.sha256(again).hexdigest() == hashlib.sha256(
+        weights_file.encode(weights_file.decode(again, "x"))).hexdigest()
+
+
+def test_grade_learner_matches_the_command(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    out = trained(tmp_path, 100, seed=4)
+    w = weights_file.read(out)
+    status, said, _ = zerosum(["grade", "tictactoe", f"learned:{out}"], capsys)
+    mistakes = w.header["grade"][0]["mistakes"]
+    assert status == 0 and f" {mistakes} mistakes " in said.splitlines()[1]
+    learner = NTupleLearner.load(TTT, TTT.create(), w, "x")
+    game = TTT.create()
+    assert grade_learner(game, learner, grade_sample(TTT, game))[0].mistakes == mistakes
+
+
+# -- the compiled twin --
+
+NTUPLE_BUILT = native.load(native.KERNELS["ntuple"]) is not None
+
+
+@pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")
+def test_the_compiled_twin_learns_the_same_weights_to_the_bit() -> None:
+    game = C4.create()
+
+    def run(wanted: bool) -> array[float]:
+        rng = random.Random(3)
+        learner = NTupleLearner(C4, game, Settings(), rng)
+        learner.net.twin = native.twin("ntuple", wanted if wanted else False)
+        assert (learner.net.twin is not None) == wanted
+        for _ in range(20):
+            self_play(game, learner, rng)
+        return learner.net.weights
+
+    pure, compiled = run(False), run(True)
+    assert pure == compiled
+    assert sum(1 for w in pure if w) > 1000  # it did learn
+
+
+@pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")
+def test_the_compiled_twin_refuses_a_board_that_does_not_fit() -> None:
+    net = NTupleLearner(TTT, TTT.create(), Settings(), random.Random(0)).net
+    assert net.twin is not None
+    with pytest.raises(ValueError, match="does not fit"):
+        net.twin.value(net.weights, net.plan, net.length, 3, bytes([0, 3, 0, 0, 0, 0, 0, 0, 0]), 0)
+    with pytest.raises(ValueError, match="array"):
+        net.twin.value(array("f", [0.0]), net.plan, net.length, 3, bytes(9), 0)
+    with pytest.raises(ValueError, match="does not fit"):  # past the weights' end
+        net.twin.value(net.weights, net.plan, net.length, 3, bytes(9), len(net.weights))
+
+
+def test_resume_after_kill_9_continues_the_same_run(tmp_path: Path) -> None:
+    out = tmp_path / "killed.zsnet"
+    proc = subprocess.Popen([sys.executable, "-m", "zerosum", "train", "tictactoe",
+                             "--games", "1000000", "--seed", "7", "--out", str(out),
+                             "--checkpoint-minutes", "0.001"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            if out.exists() and weights_file.read(out).header["run"]["games"] >= 50:
+                break
+            time.sleep(0.1)
+    finally:
+        proc.kill()  # SIGKILL: no chance to save anything more
+        proc.wait()
+    done = weights_file.read(out).header["run"]["games"]
+    assert done >= 50
+    train(TTT, TTT.create(), {}, "ntuple", out, games=done + 40, resume=True,
+          checkpoint_seconds=1e9)
+    straight = trained(tmp_path, done + 40, seed=7, name="straight.zsnet")
+    assert weights_file.read(out).arrays["weights"] == \
+        weights_file.read(straight).arrays["weights"]
+
+
+def test_learned_settings_are_checked(tmp_path: Path) -> None:
+    out = trained(tmp_path, 10)
+    with pytest.raises(InputError, match=r"depth=N \(alpha-beta\) or mcts=N"):
+        agent_from_spec(TTT, f"learned,depth=2,mcts=10:{out}")
+    with pytest.raises(InputError, match="mcts must be a whole number, 1 or more"):
+        agent_from_spec(TTT, f"learned,mcts=0:{out}")
+    with pytest.raises(InputError, match="give the FILE"):
+        agent_from_spec(TTT, "learned:")
+    with pytest.raises(InputError, match="learned does not play takestones"):
+        agent_from_spec(get_game("takestones"), f"learned:{out}")  # it has no cells
+
+
+def test_several_workers_play_in_rounds_reproducibly(tmp_path: Path) -> None:
+    runs = []
+    for name in ("a.zsnet", "b.zsnet"):
+        out = tmp_path / name
+        train(TTT, TTT.create(), {}, "ntuple", out, games=40, seed=3, workers=2,
+              checkpoint_seconds=1e9)
+        runs.append(weights_file.read(out))
+    assert runs[0].arrays["weights"] == runs[1].arrays["weights"]
+    assert runs[0].header["run"]["games"] == 40
+    assert any(runs[0].arrays["weights"])  # it learned from the workers' games
+    alone = weights_file.read(trained(tmp_path, 40, seed=3, name="alone.zsnet"))
+    assert alone.arrays["weights"] != runs[0].arrays["weights"]  # another run
+
+
+def test_the_cells_and_their_symmetries() -> None:
+    """Every symmetry a game declares maps each position onto one of the same value."""
+    from zerosum.search.solve import solve
+
+    game = TTT.create()
+    cells = TTT.cells(game)  # type: ignore[misc]
+    assert len(set(cells.symmetries)) == 8 and cells.symmetries[0] == tuple(range(9))
+    solution = solve(game, game.initial_state())
+    marks = ".XO"
+    for key, solved in list(solution.table.items())[::97]:
+        board, player = key
+        read = cells.read(key)
+        assert "".join(marks[c] for c in read) == board
+        for p in cells.symmetries:
+            image = ["."] * 9
+            for i, c in enumerate(board):
+                image[p[i]] = c
+            assert solution[("".join(image), player)].value == solved.value
+    c4 = C4.create()
+    c4_cells = C4.cells(c4)  # type: ignore[misc]
+    state = c4.initial_state()
+    for column in (0, 0, 1, 6):
+        state = c4.result(state, column)
+    board = c4_cells.read(state)
+    assert (c4_cells.rows, c4_cells.cols) == (6, 7)
+    assert board[35:] == [1, 1, 0, 0, 0, 0, 2] and board[28:35] == [2, 0, 0, 0, 0, 0, 0]
+    mirror = c4_cells.symmetries[1]
+    assert [board[mirror[i]] for i in range(35, 42)] == [2, 0, 0, 0, 0, 1, 1]
+
+
+def test_train_draws_its_learning_curve(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "curve.png"
+    status, said, err = zerosum(["train", "tictactoe", "--games", "30", "--out",
+                                 str(tmp_path / "t.zsnet"), "--plot", str(png)], capsys)
+    assert (status, err) == (0, "")
+    assert said.splitlines()[-1] == f"learning curve: {png}"
+    assert png.read_bytes().startswith(b"\x89PNG\r\n")

@@ -278,7 +278,7 @@ def test_grade_learner_matches_the_command(tmp_path: Path,
 
 # -- the compiled twin --
 
-NTUPLE_BUILT = native.load(native.KERNELS["ntuple"]) is not None
+NTUPLE_BUILT = native.load(native.KERNELS["ntuple"][0]) is not None
 
 
 @pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")

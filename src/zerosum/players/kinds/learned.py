@@ -14,7 +14,7 @@ from zerosum.result import Limit
 
 
 def build_learned(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
-    from zerosum.learn.player import LearnedAgent  # loaded only when one plays
+    from zerosum.players.learned import LearnedAgent  # loaded only when one plays
 
     return LearnedAgent(spec, choice.argument, limit, choice.extra.get("mcts"), choice.seed)
 

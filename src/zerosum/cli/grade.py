@@ -16,7 +16,7 @@ def register(sub: Any) -> None:
         "grade", help="a player's mistake rate against perfect play",
         description="Grade a player against perfect play: on positions whose every move's "
         "exact value is known, how often its move is a mistake (worse than the best move: "
-        "a draw or a loss where a win, or a loss where a draw, was to be had), with a 95 %% "
+        "a draw or a loss where a win, or a loss where a draw, was to be had), with a 95 % "
         "interval, and how often it keeps the exact score. Small games grade on every "
         "reachable position (set 'all'); Connect Four 7x6 on Pascal Pons's test sets.")
     games = p.add_subparsers(title="games", metavar="GAME", dest="game", required=True)

@@ -15,9 +15,9 @@ from array import array
 from pathlib import Path
 
 import pytest
+from clirun import zerosum
 
 from zerosum import native
-from zerosum.cli import main
 from zerosum.game import InputError
 from zerosum.games.connect4.game import position_from_stones
 from zerosum.games.connect4.notation import parse_moves
@@ -37,13 +37,6 @@ C4 = get_game("connect4")
 LOOKUP = {"tuples": 1, "length": 9}  # one tuple of the whole board: a table by symmetry
 
 
-def zerosum(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(args)
-    except SystemExit as e:
-        status = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def trained(tmp_path: Path, games: int = 200, seed: int = 1, name: str = "t.zsnet",

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
+from clirun import zerosum
 
-import zerosum
-from zerosum.cli import main
+import zerosum as package
 from zerosum.game import InputError
 from zerosum.games.registry import get_game
 from zerosum.players.programs import MoveForfeited, ProgramFault
@@ -35,7 +35,7 @@ ZEROSUM_UGI = f"{sys.executable} -m zerosum ugi"
 # The sandbox shows a program its own folder and not zerosum's source: zerosum as an
 # engine runs from a copy of its package, as a class's engine would from its folder.
 ZEROSUM_COPY = Path(tempfile.mkdtemp(prefix="zerosum-engine-"))
-shutil.copytree(Path(zerosum.__file__).parent, ZEROSUM_COPY / "zerosum",
+shutil.copytree(Path(package.__file__).parent, ZEROSUM_COPY / "zerosum",
                 ignore=shutil.ignore_patterns("__pycache__"))
 atexit.register(shutil.rmtree, ZEROSUM_COPY, True)
 ZEROSUM_DIR = f"dir={ZEROSUM_COPY}"
@@ -240,13 +240,6 @@ def test_a_late_course_program_forfeits_the_move_not_the_game_against_an_engine(
 # -- the tournament ------------------------------------------------------------------------
 
 
-def zerosum(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(args)
-    except SystemExit as e:
-        status = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_two_zerosum_engines_play_a_tournament_through_ugi(

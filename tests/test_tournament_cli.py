@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clirun import zerosum
 
 from zerosum.cli import main
 from zerosum.games.registry import get_game
@@ -25,13 +26,6 @@ AGENT_FILES = Path(__file__).parent / "data" / "agents"
 FLAGS = [flag for agent in AGENTS for flag in ("--agent", agent)]
 
 
-def zerosum(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(args)
-    except SystemExit as e:  # argparse's own errors
-        status = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_a_tournament_reports_what_its_games_give_played_here(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from zerosum._launch import REQUIRES
+from zerosum import REQUIRES
 from zerosum.assignments import ASSIGNMENTS
 from zerosum.cli.assignment import launcher_text
 

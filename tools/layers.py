@@ -17,22 +17,26 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("ground floor", ("zerosum.game", "zerosum.result", "zerosum.stop", "zerosum.kernel",
                       "zerosum.table", "zerosum.convert", "zerosum.fileio", "zerosum.plugins",
-                      "zerosum.ratings", "zerosum.extras", "zerosum.native")),
+                      "zerosum.ratings", "zerosum.extras", "zerosum.native", "zerosum.sandbox",
+                      "zerosum.assignments")),
     ("console", ("zerosum.console",)),
     ("search and games", ("zerosum.search", "zerosum.games", "zerosum.logic",
                           "zerosum.localsearch")),
     ("match and running", ("zerosum.match", "zerosum.running", "zerosum.conformance",
                            "zerosum.gamefile", "zerosum.review", "zerosum.explain",
-                           "zerosum.svg", "zerosum.reports", "zerosum.ratingplot")),
-    ("players", ("zerosum.players", "zerosum.programs", "zerosum.marker", "zerosum.ugi",
-                 "zerosum.records", "zerosum.tournament", "zerosum.notebook",
-                 "zerosum.widget")),
-    ("front ends", ("zerosum.cli", "zerosum.frontends", "zerosum.web", "zerosum._launch",
-                    "zerosum.__main__", "zerosum")),
+                           "zerosum.svg", "zerosum.reports", "zerosum.ratingplot",
+                           "zerosum.learn")),
+    ("players", ("zerosum.players", "zerosum.ugi", "zerosum.records", "zerosum.tournament",
+                 "zerosum.notebook", "zerosum.widget")),
+    ("assignment programs", ("zerosum.frontends",)),
+    ("marker and classes", ("zerosum.marker", "zerosum.classes")),
+    ("front ends", ("zerosum.cli", "zerosum.web", "zerosum._launch", "zerosum.__main__")),
 ]
 
 
 def layer_of(module: str) -> int:
+    if module == "zerosum":  # the package's root: its version and REQUIRES, no import
+        return 0
     for i, (_, prefixes) in enumerate(LAYERS):
         if any(module == p or module.startswith(p + ".") for p in prefixes):
             return i

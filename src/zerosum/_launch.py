@@ -12,20 +12,20 @@ and `python -m zerosum`.
    `match`, no `X | Y` or `list[str]` evaluated at run time.
 
 Nothing is imported at the top but what the interpreter has loaded already (sys, and
-os which site imports), so that the handler is in place before any real work.
+os which site imports, and this package's root, loaded to find this module), so that the
+handler is in place before any real work.
 """
 
 import os
 import sys
+
+from zerosum import REQUIRES
 
 TYPE_CHECKING = False  # typing itself would be one more import before the handler
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     Main = Callable[[Sequence[str] | None], int]
-
-# Keep equal to requires-python in pyproject.toml (a test checks).
-REQUIRES = (3, 10)
 
 # _signal, the core of signal, comes loaded with CPython; `import signal` would first
 # import enum, tens of milliseconds on a busy machine, all of them open to Ctrl-C.

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from zerosum._launch import REQUIRES
+from zerosum import REQUIRES
 from zerosum.console import Main, Parser, guarded
 from zerosum.convert import MAX_DEPTH, depth_arg, int_arg, parse_int, shown
 from zerosum.game import InputError

@@ -17,7 +17,8 @@ from typing import Any, Protocol
 from zerosum.game import AnyGame, InputError, shown
 from zerosum.games.registry import GameSpec
 from zerosum.learn import weights as weights_file
-from zerosum.learn.ntuple import NTupleLearner, Settings
+from zerosum.learn.ntuple import NTupleLearner
+from zerosum.learn.samuel import SamuelLearner
 from zerosum.learn.weights import Weights
 
 
@@ -45,7 +46,8 @@ class Learner(Protocol):
     def save(self, header: dict[str, Any]) -> Weights: ...
 
 
-METHODS = {"ntuple": NTupleLearner}  # name -> learner class (new(...), load(...))
+# name -> learner class (learns(spec), new(...), load(...))
+METHODS: dict[str, Any] = {"ntuple": NTupleLearner, "samuel": SamuelLearner}
 
 
 def new_learner(method: str, spec: GameSpec, game: AnyGame, rng: random.Random,
@@ -53,7 +55,11 @@ def new_learner(method: str, spec: GameSpec, game: AnyGame, rng: random.Random,
     if method not in METHODS:
         raise InputError(f"no learning method {shown(method)}; choose from "
                          f"{', '.join(METHODS)}")
-    return NTupleLearner(spec, game, Settings(**(settings or {})), rng)
+    try:
+        learner: Learner = METHODS[method].new(spec, game, settings or {}, rng)
+    except TypeError as e:  # a setting of another method
+        raise InputError(f"{method} does not take that setting ({e})") from None
+    return learner
 
 
 def read(path: str | os.PathLike[str], spec: GameSpec) -> Weights:
@@ -69,4 +75,5 @@ def read(path: str | os.PathLike[str], spec: GameSpec) -> Weights:
 
 def learner_of(w: Weights, spec: GameSpec, game: AnyGame, name: str) -> Learner:
     """The learner `w` holds, for `game` (InputError if its board is another size)."""
-    return METHODS[w.method].load(spec, game, w, shown(name, 60))
+    learner: Learner = METHODS[w.method].load(spec, game, w, shown(name, 60))
+    return learner

@@ -187,6 +187,15 @@ class NTupleLearner:
             net = NTupleNet(cells, [random_walk(cells, s.length, rng) for _ in range(s.tuples)])
         self.net = net
 
+    @classmethod
+    def learns(cls, spec: GameSpec) -> bool:
+        return spec.cells is not None
+
+    @classmethod
+    def new(cls, spec: GameSpec, game: AnyGame, settings: dict[str, Any],
+            rng: random.Random) -> NTupleLearner:
+        return cls(spec, game, Settings(**settings), rng)
+
     # -- play --
 
     def afterstate_value(self, state: Any) -> float:

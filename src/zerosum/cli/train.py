@@ -13,6 +13,8 @@ from zerosum.games.registry import add_options, all_games, get_game
 
 
 def register(sub: Any) -> None:
+    from zerosum.learn.methods import METHODS
+
     p = sub.add_parser(
         "train", help="learn a player by self-play, graded against perfect play",
         description="Train a learning method by self-play. Prints a progress line (games, "
@@ -22,11 +24,13 @@ def register(sub: Any) -> None:
         "--opponent learned:FILE.")
     games = p.add_subparsers(title="games", metavar="GAME", dest="game", required=True)
     for spec in all_games():
-        if spec.cells is None:
-            continue  # nothing here can learn a game without a cell view yet
+        methods = [name for name, learner in METHODS.items() if learner.learns(spec)]
+        if not methods:
+            continue  # no method here learns this game
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
-        g.add_argument("--method", default="ntuple", choices=["ntuple"],
-                       help="the learning method (default: %(default)s, TD n-tuple networks)")
+        g.add_argument("--method", default=methods[0], choices=methods,
+                       help="the learning method (default: %(default)s; ntuple: TD n-tuple "
+                       "networks, samuel: Samuel's checkers features by TD-Leaf)")
         length = g.add_mutually_exclusive_group()
         length.add_argument("--games", type=int_arg(1, None), metavar="N",
                             help="train until N games have been played in all")
@@ -56,6 +60,8 @@ def register(sub: Any) -> None:
         g.add_argument("--epsilon", type=float_arg(0, 1), help="the share of random "
                        "moves in self-play (default: 0.1 on a board of 30 cells or more, "
                        "else 0.5)")
+        g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the alpha-beta depth "
+                       "of each self-play move (default: 2)")
         add_options(g, spec.options)
     p.set_defaults(func=run)
 
@@ -68,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     options = {o.name: getattr(args, o.name) for o in spec.options}
     game = spec.create(**options)
-    settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon")
+    settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon",
+                                                     "depth")
                 if getattr(args, k) is not None}
     out = args.out or f"{spec.name}.zsnet"
     if args.plot is not None:

@@ -18,6 +18,7 @@ from zerosum.game import AnyGame, InputError, shown
 from zerosum.games.registry import GameSpec
 from zerosum.learn import weights as weights_file
 from zerosum.learn.ntuple import NTupleLearner
+from zerosum.learn.samuel import SamuelLearner
 from zerosum.learn.weights import Weights
 
 
@@ -45,9 +46,10 @@ class Learner(Protocol):
     def save(self, header: dict[str, Any]) -> Weights: ...
 
 
-# name -> the learner's class: `new(spec, game, rng, settings)` starts one (its random
-# choices drawn from rng), `load(spec, game, weights, name)` reads one back.
-METHODS = {"ntuple": NTupleLearner}
+# name -> the learner's class: `learns(spec)` says which games it learns, `new(spec,
+# game, rng, settings)` starts one (its random choices drawn from rng), `load(spec, game,
+# weights, name)` reads one back.
+METHODS: dict[str, Any] = {"ntuple": NTupleLearner, "samuel": SamuelLearner}
 
 
 def new_learner(method: str, spec: GameSpec, game: AnyGame, rng: random.Random,
@@ -55,7 +57,8 @@ def new_learner(method: str, spec: GameSpec, game: AnyGame, rng: random.Random,
     if method not in METHODS:
         raise InputError(f"no learning method {shown(method)}; choose from "
                          f"{', '.join(METHODS)}")
-    return METHODS[method].new(spec, game, rng, settings or {})
+    learner: Learner = METHODS[method].new(spec, game, rng, settings or {})
+    return learner
 
 
 def read(path: str | os.PathLike[str], spec: GameSpec) -> Weights:
@@ -71,4 +74,5 @@ def read(path: str | os.PathLike[str], spec: GameSpec) -> Weights:
 
 def learner_of(w: Weights, spec: GameSpec, game: AnyGame, name: str) -> Learner:
     """The learner `w` holds, for `game` (InputError if its board is another size)."""
-    return METHODS[w.method].load(spec, game, w, shown(name, 60))
+    learner: Learner = METHODS[w.method].load(spec, game, w, shown(name, 60))
+    return learner

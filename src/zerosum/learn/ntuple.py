@@ -187,6 +187,10 @@ class NTupleLearner:
             net = NTupleNet(cells, [random_walk(cells, s.length, rng) for _ in range(s.tuples)])
         self.net = net
 
+    @classmethod
+    def learns(cls, spec: GameSpec) -> bool:
+        return spec.cells is not None
+
     # -- play --
 
     def afterstate_value(self, state: Any) -> float:

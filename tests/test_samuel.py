@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from zerosum.cli import main
 from zerosum.game import InputError
+from zerosum.games.checkers.rules import Checkers
 from zerosum.games.registry import get_game
 from zerosum.learn import weights as weights_file
 from zerosum.learn.methods import new_learner
@@ -32,7 +34,7 @@ def trained(tmp_path: Path, size: int = 6, games: int = 6, seed: int = 1,
 
 
 def test_features_of_a_known_position() -> None:
-    game = CHECKERS.create(size=6)
+    game = Checkers(size=6)
     state = game.from_fen(KNOWN)
     got = dict(zip(FEATURES, features(game, state), strict=True))
     # 6 pieces a side at the start; the king on 10 is central, steps: black 1+4, white 4.
@@ -44,7 +46,7 @@ def test_features_of_a_known_position() -> None:
 
 def test_the_search_value_is_the_pv_leafs_value() -> None:
     # TD-Leaf trains the leaf because the search's value is the leaf's evaluation.
-    game = CHECKERS.create(size=6)
+    game = Checkers(size=6)
     learner = SamuelLearner(CHECKERS, game, Settings(depth=3))
     state = game.initial_state()
     action, value, leaf = learner.search(state)
@@ -70,7 +72,8 @@ def test_td_leaf_rewards_the_winners_material() -> None:
     learner = SamuelLearner(CHECKERS, game, Settings(depth=1, opening=0, epsilon=0.0,
                                                      lam=1.0, alpha=0.5),
                             [0.0] * len(FEATURES))
-    record = play_match(game, [_Searcher(learner), _Searcher(learner)])
+    searcher: Any = _Searcher(learner)
+    record = play_match(game, [searcher, searcher])
     states, state = [], game.initial_state()
     for move in record.moves:
         state = game.result(state, move.action)
@@ -87,7 +90,7 @@ class _Searcher:
     def __init__(self, learner: SamuelLearner) -> None:
         self.learner = learner
 
-    def choose(self, game: object, state: object) -> object:
+    def choose(self, game: Any, state: Any) -> Any:
         from zerosum.match import Move
 
         return Move(self.learner.self_play_move(state, random.Random(0))[0])
@@ -105,16 +108,17 @@ def test_samuel_learns_checkers_only() -> None:
 def test_weights_for_another_board_are_refused(tmp_path: Path) -> None:
     path = trained(tmp_path, games=1)
     with pytest.raises(InputError, match="is for a 6x6 board, not 8x8"):
-        agent_from_spec(CHECKERS, f"learned:{path}").learner(CHECKERS.create(size=8))
+        agent: Any = agent_from_spec(CHECKERS, f"learned:{path}")
+        agent.learner(CHECKERS.create(size=8))
 
 
 def test_learned_weights_play_a_match_searching(tmp_path: Path) -> None:
     path = trained(tmp_path, games=2)
-    game = CHECKERS.create(size=6)
+    game = Checkers(size=6)
     learned = agent_from_spec(CHECKERS, f"learned,depth=2:{path}")
     hand = agent_from_spec(CHECKERS, "alphabeta:depth=2")
     record = play_match(game, [learned, hand])
-    assert record.moves and record.result in ("1-0", "0-1", "1/2-1/2")
+    assert record.moves and record.utility in (-1.0, 0.0, 1.0)
 
 
 def test_train_command_offers_samuel_for_checkers(tmp_path: Path,

@@ -26,7 +26,8 @@ MCTS = Setting("mcts", "Monte Carlo tree search of this many simulations, 1 or m
 
 register(PlayerKind(
     "learned", "weights learned by self-play (zerosum train), alone or searching",
-    build_learned, ("depth", "seed"), applies=lambda spec: spec.cells is not None,
+    build_learned, ("depth", "seed"),
+    applies=lambda spec: spec.cells is not None or spec.name == "checkers",
     argument="FILE", own_settings=(MCTS,),
     explain="plays with weights learned by self-play (`zerosum train`): alone it values "
     "the position after each move and takes the best; with depth=N, alpha-beta to depth "

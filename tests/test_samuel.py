@@ -100,7 +100,7 @@ def test_samuel_learns_checkers_only() -> None:
     with pytest.raises(InputError, match="learns checkers only"):
         new_learner("samuel", get_game("connect4"), get_game("connect4").create(),
                     random.Random(0))
-    with pytest.raises(InputError, match="ntuple does not take that setting"):
+    with pytest.raises(InputError, match="ntuple has no setting 'depth'"):
         new_learner("ntuple", get_game("tictactoe"), get_game("tictactoe").create(),
                     random.Random(0), {"depth": 2})
 

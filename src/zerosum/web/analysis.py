@@ -275,6 +275,10 @@ class Analyst(SearchSocket):
                                name="zerosum-analysis"))
             async for message in messages:
                 await self.send(message)
+                if message["type"] in ("done", "error"):
+                    # Finished: a client's next "analyse" at once must not find this
+                    # task still waiting for the stream to close ("already analysing").
+                    return
         finally:
             self.server.release()
 

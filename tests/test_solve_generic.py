@@ -14,6 +14,7 @@ from zerosum.games.checkers.solve import solve as retrograde
 from zerosum.games.registry import get_game
 from zerosum.result import Limit
 from zerosum.search.alphabeta import alphabeta_search
+from zerosum.search.estimate import positions_at_least
 from zerosum.search.solve import Solved, TooBig, Unsolvable, solve, solve_analyse
 from zerosum.stop import SearchStopped, Stop
 
@@ -108,8 +109,41 @@ def test_checkers_4x4_agrees_with_its_retrograde_analysis() -> None:
 
 def test_a_game_too_big_for_the_budget_is_refused_with_its_size() -> None:
     game = make("tictactoe")
-    with pytest.raises(TooBig, match=r"more than 1,000 positions \(about 0.3 MB\)"):
+    # 256 random games already meet more than 1,000 positions: refused before solving.
+    with pytest.raises(TooBig, match=r"^more than 1,000 positions \(about 0.3 MB; judged "
+                       r"before solving, from 256 random games\): too big"):
         solve(game, game.initial_state(), budget=1000)
+    # 5,478 positions, but random games show fewer than 5,000: found while solving.
+    with pytest.raises(TooBig, match=r"^more than 5,000 positions \(about 1.5 MB\): too big"):
+        solve(game, game.initial_state(), budget=5000)
+
+
+@pytest.mark.parametrize(("name", "options", "positions", "first", "more"), [
+    ("tictactoe", {}, 5_478, 3_073, 4_661),
+    ("checkers", {"size": 4}, 51_229, 527, 908),
+    ("takestones", {"stones": 20}, 65_786, 3_974, 8_270),
+])
+def test_random_games_give_a_figure_below_the_true_count_of_positions(
+        name: str, options: dict[str, Any], positions: int, first: int, more: int) -> None:
+    game = make(name, **options)
+    start = game.initial_state()
+    assert solve(game, start).positions == positions
+    # Seeded: the same figures every time, growing with the games played, always below.
+    assert round(positions_at_least(game, start, 256)) == first
+    assert round(positions_at_least(game, start, 1024)) == more
+    assert first < more < positions
+
+
+def test_checkers_8x8_is_refused_before_any_position_is_solved() -> None:
+    game = make("checkers")
+    solved: list[int] = []
+    with pytest.raises(TooBig, match=r"^more than 2,000,000 positions \(about 600 MB; judged "
+                       r"before solving, from 1,024 random games\)"):
+        solve(game, game.initial_state(), on_progress=solved.append)
+    assert solved == []  # it said so at once: not one batch of positions was solved
+    with pytest.raises(TooBig, match="from 256 random games"):  # the page's budget
+        solve(game, game.initial_state(), budget=200_000, on_progress=solved.append)
+    assert solved == []
 
 
 class Circle(GameBase[int, int]):
@@ -235,8 +269,8 @@ def test_zerosum_solve_takes_a_persons_own_game_file(
 
 @pytest.mark.parametrize(("args", "message"), [
     (["tictactoe", "--budget", "100"], "zerosum: error: tictactoe: more than 100 positions "
-     "(about 0.03 MB): too big to solve exhaustively; try a position nearer the end, or a "
-     "larger --budget"),
+     "(about 0.03 MB; judged before solving, from 256 random games): too big to solve "
+     "exhaustively; try a position nearer the end, or a larger --budget"),
     (["tictactoe", "1", "1"], "zerosum: error: move 2 (1): cell 1 is not free"),
     (["tictactoe", "1", "4", "2", "5", "3", "6"],
      "zerosum: error: move 6 (6): the game is already over"),

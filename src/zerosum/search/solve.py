@@ -29,6 +29,7 @@ from typing import Any
 
 from zerosum.game import AnyGame
 from zerosum.result import Info, InfoSink, Limit, SearchResult, SearchStats
+from zerosum.search.estimate import positions_at_least
 from zerosum.stop import SearchStopped, Stop
 
 DEFAULT_BUDGET = 2_000_000  # positions; about 600 MB of memory at the figure below
@@ -39,13 +40,32 @@ REPORT_EVERY = 4096  # new positions between two looks at the stop and the liste
 
 
 class TooBig(Exception):
-    """The game has more positions than the budget allows: no solution is given."""
+    """The game has more positions than the budget allows: no solution is given.
+    `walks`: judged before solving, from that many random games (`positions_at_least`)."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, walks: int = 0) -> None:
         megabytes = budget * BYTES_PER_POSITION / 1e6
         size = f"{megabytes:,.0f}" if megabytes >= 10 else f"{megabytes:.2g}"
-        super().__init__(f"more than {budget:,} positions (about {size} MB): "
+        judged = f"; judged before solving, from {walks:,} random games" if walks else ""
+        super().__init__(f"more than {budget:,} positions (about {size} MB{judged}): "
                          "too big to solve exhaustively")
+
+
+# Random games played before solving: a game far too big is refused at once instead of
+# after filling the budget (checkers 8x8: 0.2 s instead of 3 s to reach 200,000).
+FIRST_WALKS = 256
+MORE_WALKS = 1024  # when the first figure is within a factor of 16 of the budget
+
+
+def refuse_if_too_big(game: AnyGame, state: Any, budget: int) -> None:
+    """TooBig at once when random games from `state` already show more positions than
+    `budget` (a cautious figure: `positions_at_least`)."""
+    seen = positions_at_least(game, state, FIRST_WALKS)
+    walks = FIRST_WALKS
+    if budget / 16 < seen <= budget:
+        seen, walks = positions_at_least(game, state, MORE_WALKS), MORE_WALKS
+    if seen > budget:
+        raise TooBig(budget, walks)
 
 
 class Unsolvable(Exception):
@@ -121,6 +141,7 @@ def solve(game: AnyGame, state: Any, budget: int = DEFAULT_BUDGET,
     """Solve every position reachable from `state`. Raises TooBig past `budget`
     positions, Unsolvable when play can return to a position, SearchStopped when
     `stop` says so. `on_progress(positions)` is called every few thousand positions."""
+    refuse_if_too_big(game, state, budget)
     solution = Solution(game)
     table = solution.table
     on_line: set[Hashable] = set()

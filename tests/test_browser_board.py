@@ -276,3 +276,22 @@ def test_the_graph_draws_what_the_analysis_proved(url: str, page: Any) -> None:
     assert titles[:2] == ["after move 0: -1 (Yellow wins, proven)",
                           "after move 1: -1 (Yellow wins in 17 plies)"]
     screenshot(page, "graph-proven-by-analysis")
+
+
+def test_checkers_is_too_big_for_the_solver_at_once(url: str, page: Any) -> None:
+    """Checkers 8x8 from the start: the analysis says at once that the solver cannot
+    reach (random games show more positions than its budget: nothing is solved first),
+    keeps the engine's estimates, and an estimate that rounds to nothing has no sign."""
+    page.goto(f"{url}/?game=checkers&player=engine")
+    page.wait_for_selector("#board svg")
+    page.check("#show-values")
+    page.wait_for_function("document.querySelector('#analysis-status').textContent"
+                           ".includes('not proven')")
+    assert page.inner_text("#analysis-status") == (
+        "too big for the solver within 200,000 positions: 7 move(s) not proven "
+        "(engine estimate shown)")
+    moves = page.locator(".move-value .mv-move").all_inner_texts()
+    verdicts = page.locator(".move-value .mv-verdict").all_inner_texts()
+    assert moves == ["C2-D1", "C4-D3", "C6-D5", "C8-D7", "C2-D3", "C4-D5", "C6-D7"]
+    assert "≈0.00" in verdicts and not {"≈-0.00", "≈+0.00"} & set(verdicts), verdicts
+    screenshot(page, "checkers-too-big")

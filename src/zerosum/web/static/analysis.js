@@ -69,7 +69,9 @@ function onMessage(m) {
     for (const move of m.moves) row(move);
   } else if (m.type === "estimate") {
     if (values.get(m.move)?.proven) return;
-    const label = `≈${m.value > 0 ? "+" : ""}${(m.value / (m.scale || 1)).toFixed(2)}`;
+    // Two decimals; one that rounds to nothing has no sign ("≈0.00", not "≈-0.00").
+    const x = (m.value / (m.scale || 1)).toFixed(2);
+    const label = `≈${/^-?0\.00$/.test(x) ? "0.00" : (m.value > 0 ? "+" : "") + x}`;
     show(m.move, "estimate", label, `the engine's estimate, not proven: ${m.text}`);
     values.set(m.move, { outcome: "estimate", label, title: `estimate: ${m.text}`, proven: false });
     publish();

@@ -225,7 +225,7 @@ class Valuer:
         self.progress = progress
         self.solution: Solution | None = None
         self.too_big = False  # the generic solver gave up: earlier positions are bigger
-        self.perfect = spec.engines.get("solver") if spec.solver is not None else None
+        self.perfect = spec.solver.play if spec.solver is not None else None
 
     def describe(self) -> str:
         """How values are found, in words (the review's header)."""

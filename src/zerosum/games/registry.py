@@ -162,7 +162,9 @@ class GameSpec:
     line); `record`, the style
     of its game record ("pdn", "move-string" or "plain", see zerosum.records);
     `cells(game)`: the game's board as cells (`Cells`, for this game's options), which
-    board-reading learners need.
+    board-reading learners need. `programs`: the course programs' calling conventions
+    the game is played by (e.g. "course:comp3608", a COMP3608 program called once a
+    move), each the name of a kind of player of players/kinds/programs.py.
     """
 
     name: str
@@ -177,6 +179,7 @@ class GameSpec:
     solver: Solver | None = None
     view: Callable[[Any, Any, Any], View] | None = None
     record: str = "plain"
+    programs: tuple[str, ...] = ()
     cells: Callable[[Any], Cells] | None = None
 
     def create(self, **kwargs: Any) -> AnyGame:

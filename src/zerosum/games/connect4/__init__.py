@@ -170,6 +170,7 @@ register(
                                 _format_position),
         view=_view,
         record="move-string",
+        programs=("course:comp3608",),
         cells=_cells,
     )
 )

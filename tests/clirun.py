@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
 import pytest
 
 from zerosum.cli import main
@@ -15,3 +22,24 @@ def zerosum(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
         status = int(e.code or 0)
     out, err = capsys.readouterr()
     return status, out, err
+
+
+def count_games(db: Path) -> int:
+    """The games a tournament's database holds (0 before it has its table)."""
+    try:
+        with sqlite3.connect(db) as con:
+            return int(con.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def killed_after(command: list[str], db: Path, games: int) -> int:
+    """Start the tournament `command`, kill it (SIGKILL: nothing saved after) once `db`
+    holds `games` games, and return how many it holds then."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while count_games(db) < games and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.02)  # polling another process's database: no event to wait on
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    return count_games(db)

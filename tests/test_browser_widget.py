@@ -79,7 +79,7 @@ def test_the_computer_is_asked_with_the_chosen_player_and_its_line_is_marked(
     # Python answers: thinking, then an Info with its principal variation.
     page.evaluate("window.change('thinking', true)")
     page.evaluate("""window.change('infos', [{depth: 2, value: '+0.1 (estimate, good for X)',
-        nodes: 1234, elapsed: 0.25, pv: ['1', '9']}])""")
+        nodes: 1234, elapsed: 0.25, pv: ['1', '9'], marks: [[0], [8]]}])""")
     assert page.locator("svg .ghost").count() == 2
     assert page.locator("svg .target").count() == 0  # no clicks while it thinks
     assert page.locator(".zs-stop").is_enabled()

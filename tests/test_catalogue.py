@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from zerosum.game import InputError
-from zerosum.games.registry import GameSpec, get_game
+from zerosum.games.registry import GameSpec, all_games, get_game
 from zerosum.match import Agent, Move
 from zerosum.players import catalogue
 from zerosum.players.agents import EngineAgent, SearchAgent
@@ -114,10 +114,8 @@ def test_a_kind_registered_from_outside_is_everywhere(monkeypatch: pytest.Monkey
 # Where a string names a generic search, a game's own player or random moves, that is
 # not a choice made by the kind's name: the explain page's traced textbook functions
 # (minimax_search or alphabeta_search, with a tracer) and the N-Queens report's
-# configurations; the checkers program's own search settings (a table for the whole
-# game, pinned by its transcripts) are a known debt (docs/architecture.md).
-NOT_KINDS = {"explain.py", "web/explain.py", "reports/nqueens.py",
-             "frontends/csc242_checkers.py"}
+# configurations.
+NOT_KINDS = {"explain.py", "web/explain.py", "reports/nqueens.py"}
 
 
 def kind_name_tests(tree: ast.AST, names: set[str]) -> list[int]:
@@ -148,6 +146,17 @@ def test_no_module_chooses_by_a_player_kinds_name() -> None:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         found += [f"{where}:{line}" for line in kind_name_tests(tree, names)]
+    assert found == []
+
+
+def test_no_module_chooses_by_a_games_name() -> None:
+    """What a game can do is declared in its GameSpec (a solver, cells, the course
+    programs that play it, ...), or known by its class: no module, a kind's registration
+    included, tests a game's name."""
+    names = {spec.name for spec in all_games()}
+    src = Path(catalogue.__file__).parent.parent
+    found = [f"{path.relative_to(src).as_posix()}:{line}" for path in sorted(src.rglob("*.py"))
+             for line in kind_name_tests(ast.parse(path.read_text(encoding="utf-8")), names)]
     assert found == []
 
 

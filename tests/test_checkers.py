@@ -462,7 +462,7 @@ def test_registry_options() -> None:
     spec = get_game("checkers")
     game = spec.create(size=4, capture="max")
     assert isinstance(game, Checkers) and game.board.n == 4 and game.max_capture
-    assert spec.kernel is not None and "engine" not in spec.engines
+    assert spec.kernel is not None and spec.solver is None
     with pytest.raises(InputError, match="capture rule"):
         Checkers(8, "russian")
 

@@ -126,7 +126,8 @@ def test_game_rules_and_values() -> None:
 def test_registered_with_its_engine() -> None:
     spec = get_game("connect4")
     assert spec.kernel == KernelSpec("zerosum.games.connect4.engine", "Connect4Kernel")
-    assert list(spec.engines) == ["solver"]
+    assert spec.solver is not None and spec.solver.command is not None
+    assert spec.solver.verdict is not None and spec.solver.move_values is not None
     assert [o.name for o in spec.options] == ["width", "height"]
     game = spec.create(width=8, height=7)
     assert game.actions(game.initial_state()) == list(range(8))
@@ -580,7 +581,8 @@ def test_each_enhancement_changes_the_effort_not_the_move() -> None:
 def test_the_solver_plays_a_best_move_or_says_it_could_not() -> None:
     spec = get_game("connect4")
     game = spec.create()
-    solver = spec.engines["solver"]
+    assert spec.solver is not None
+    solver = spec.solver.play
     seen = []
     p = position("6351166615313145174")  # 23 empty cells: drawn; only d and e keep it
     result = solver(game, p, Limit(seconds=60), seen.append)

@@ -42,7 +42,7 @@ def test_the_page_and_the_widget_draw_with_board_js() -> None:
 
 def test_no_function_of_board_js_is_defined_again() -> None:
     drawing = functions(source("board.js"))
-    assert {"drawBoard", "drawGrid", "drawCheckers", "piece", "coordinates", "pvMarks"} <= drawing
+    assert {"drawBoard", "drawGrid", "drawCheckers", "piece", "coordinates"} <= drawing
     for path in others():
         assert functions(path.read_text(encoding="utf-8")) & drawing == set(), path.name
 

@@ -344,7 +344,10 @@ def test_a_game_file_of_any_name_plays_in_a_tournament(
     assert "  alphabeta vs random: 2W 0D 0L of 2" in out
 
 
-LOOPING = twentyone("actions", "import time\n        while args[0][0] < 21:\n"
+# Its actions loop once a counter is taken, saying so first: the test waits for that.
+LOOPING = twentyone("actions", "import time\n        if args[0][0] < 21:\n"
+                    "            print('looping', flush=True)\n"
+                    "        while args[0][0] < 21:\n"
                     "            time.sleep(0.001)\n"
                     "        return [take for take in (1, 2, 3) if take <= args[0][0]]")
 
@@ -353,7 +356,6 @@ def test_a_search_stuck_in_the_games_code_ends_at_the_first_ctrl_c(tmp_path: Pat
     import signal
     import subprocess
     import sys
-    import time
 
     path = write(tmp_path, LOOPING)
     process = subprocess.Popen(
@@ -363,7 +365,8 @@ def test_a_search_stuck_in_the_games_code_ends_at_the_first_ctrl_c(tmp_path: Pat
     try:
         assert process.stdout is not None
         assert process.stdout.readline().startswith("game: First = alphabeta")
-        time.sleep(0.5)  # in the search, looping in actions()
+        while process.stdout.readline() not in ("looping\n", ""):
+            pass  # until the search is in actions(), looping
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=20)
     finally:

@@ -233,7 +233,7 @@ def test_learned_in_ugi(tmp_path: Path) -> None:
     out = trained(tmp_path, 50)
     agent = agent_from_spec(TTT, f"learned:{out}")
     said = io.StringIO()
-    ugi = UgiEngine(agent.name, TTT.create, agent.analyse, said, None)
+    ugi = UgiEngine(agent.name, TTT.create, agent.start, said, None)
     for line in ("ugi", "isready", "position startpos moves 5", "go"):
         ugi.handle(line)
     ugi.end_search()

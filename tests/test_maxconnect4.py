@@ -416,7 +416,7 @@ def test_beats_random_player_every_time() -> None:
 
 def test_the_registered_kernel() -> None:
     spec = get_game("maxconnect4")
-    assert spec.kernel is not None and "engine" not in spec.engines
+    assert spec.kernel is not None and spec.solver is None
     game = spec.create()
     pos = board("1200000")
     result = analyse_with(spec.kernel, game, pos, Limit(depth=3))

@@ -5,18 +5,15 @@ recorded reason, and a tournament of programs resumed after kill -9."""
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
-from clirun import zerosum
+from clirun import killed_after, zerosum
 
 import zerosum as package
 from zerosum.game import InputError
@@ -312,27 +309,13 @@ def test_a_course_tournament_in_three_languages_with_an_engine_and_zerosums_play
     assert f"{SLOW} lost move" in forfeits
 
 
-def count_games(db: Path) -> int:
-    try:
-        with sqlite3.connect(db) as con:
-            return int(con.execute("SELECT count(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
 @pytest.mark.slow
 def test_a_tournament_of_programs_killed_resumes_with_every_game_once(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite"
     command = [sys.executable, "-m", "zerosum", "tournament", "connect4", "--agent", GOOD,
                "--agent", f"course:comp3608,time=20:{PYTHON} --fault garbage", "--agent",
                "random", "--games", "4", "--workers", "2", "--db", str(db)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while count_games(db) < 3 and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.02)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait(timeout=30)
-    at_kill = count_games(db)
+    at_kill = killed_after(command, db, 3)
     assert 3 <= at_kill < 12, "the kill came too late to test anything"
     rerun = subprocess.run(command, check=True, capture_output=True, text=True, timeout=600)
     assert f"Resuming: {at_kill} of 12 games are already in {db}." in rerun.stdout

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from clirun import zerosum
+from clirun import count_games, killed_after, zerosum
 
 from zerosum.cli import main
 from zerosum.games.registry import get_game
@@ -48,14 +48,6 @@ def test_a_tournament_reports_what_its_games_give_played_here(
     assert (status, again) == (0, report(results, schedule, AGENTS))
 
 
-def count_games(db: Path) -> int:
-    try:
-        with sqlite3.connect(db) as con:
-            return int(con.execute("SELECT count(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
 def command(db: Path) -> list[str]:
     return [sys.executable, "-m", "zerosum", "tournament", "connect4", "--agent", "random",
             "--agent", "alphabeta:depth=2", "--agent", "mcts:nodes=60", "--games", "10",
@@ -65,14 +57,7 @@ def command(db: Path) -> list[str]:
 def test_a_tournament_killed_at_any_moment_resumes_to_the_same_tables(tmp_path: Path) -> None:
     whole, killed = tmp_path / "whole.sqlite", tmp_path / "killed.sqlite"
     subprocess.run(command(whole), check=True, capture_output=True, timeout=300)
-    process = subprocess.Popen(command(killed), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while count_games(killed) < 5 and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.02)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait(timeout=30)
-    at_kill = count_games(killed)
+    at_kill = killed_after(command(killed), killed, 5)
     assert 5 <= at_kill < 30, "the kill came too late to test anything"
     rerun = subprocess.run(command(killed), check=True, capture_output=True, text=True,
                            timeout=300)

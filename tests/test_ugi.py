@@ -23,7 +23,7 @@ def engine(game: str = "tictactoe", player: str = "alphabeta") -> tuple[UgiEngin
     spec = get_game(game)
     agent = agent_from_spec(spec, player, 1)
     out = io.StringIO()
-    return UgiEngine(agent.name, spec.create, agent.analyse, out,
+    return UgiEngine(agent.name, spec.create, agent.start, out,
                      None if spec.position is None else spec.position.parse), out
 
 
@@ -33,8 +33,7 @@ def talk(ugi: UgiEngine, out: io.StringIO, *lines: str) -> list[str]:
     for line in lines:
         if not ugi.handle(line):
             break
-    if ugi.search is not None:
-        ugi.search.wait()
+    ugi.answered.wait()
     said = out.getvalue().splitlines()
     out.seek(0)
     out.truncate()
@@ -84,7 +83,7 @@ def test_go_depth_reaches_that_depth_with_a_stepping_engine() -> None:
 def test_each_kind_of_go_and_the_players_own_limit(line: str, limit: Limit,
                                                    infinite: bool) -> None:
     spec = get_game("tictactoe")
-    ugi = UgiEngine("test", spec.create, agent_from_spec(spec, "alphabeta").analyse,
+    ugi = UgiEngine("test", spec.create, agent_from_spec(spec, "alphabeta").start,
                     io.StringIO(), own=Limit(depth=6, seconds=1.0))
     got, endless = ugi.limit(line.split()[1:])
     assert (got.depth, got.nodes, endless) == (limit.depth, limit.nodes, infinite)
@@ -96,7 +95,7 @@ def test_go_infinite_answers_only_after_stop() -> None:
     ugi.handle("position startpos moves 1 4 2 5")
     ugi.handle("go infinite")
     assert ugi.searched.wait(60)  # the search has its answer (X wins at 3) ...
-    assert ugi.search is not None and not ugi.search.done  # ... and keeps it for stop
+    assert not ugi.answered.is_set()  # ... and keeps it for stop
     assert re.fullmatch(r"info depth 1 seldepth 1 score mate 1 time \d+ nodes 6 pv 3\n",
                         out.getvalue()), out.getvalue()
     assert talk(ugi, out, "stop")[-1:] == ["bestmove 3"]
@@ -122,7 +121,7 @@ def test_options_are_the_players_settings_and_setoption_changes_them() -> None:
     agent = searcher(spec, "alphabeta:depth=3", None)
     options, configure = player_options(spec, "alphabeta:depth=3", agent, None)
     out = io.StringIO()
-    ugi = UgiEngine(agent.name, spec.create, agent.analyse, out, None, agent.limit, options,
+    ugi = UgiEngine(agent.name, spec.create, agent.start, out, None, agent.limit, options,
                     configure)
     assert talk(ugi, out, "ugi") == [
         "id name zerosum alphabeta:depth=3",

@@ -74,6 +74,9 @@ def test_the_computer_thinks_in_a_thread_streams_its_info_and_moves() -> None:
     assert not snap["thinking"] and snap["error"] == ""
     assert snap["infos"][-1]["value"] == "0 (draw, proven)"
     assert snap["infos"][-1]["pv"][0] == "1"
+    # Where each move of the line lands, placed by Python as for the page's think.
+    last = snap["infos"][-1]
+    assert last["marks"] == [[int(move) - 1] for move in last["pv"]]
     assert [i["depth"] for i in snap["infos"]] == list(range(1, len(snap["infos"]) + 1))
     assert snap["result"].startswith("iterative played 1: value 0 (draw, proven), ")
     assert max(seen) == len(snap["infos"])  # the front end heard of every Info
@@ -111,7 +114,7 @@ def test_the_widget_module_is_the_page_board_module_and_the_widget_joined() -> N
     code = bundle()
     assert not re.search(r"^\s*import ", code, re.M)  # one module, nothing to fetch
     assert code.startswith("const module_common = (() => {\n")  # board.js imports it
-    assert "return { CELL, pvMarks, PV_ARROWS, drawBoard };" in code
+    assert "return { CELL, PV_ARROWS, drawBoard };" in code
     assert "const { drawBoard } = module_board;" in code
     assert re.findall(r"^export .*", code, re.M) == ["export default { render };"]
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from zerosum.game import AnyGame, format_value, replay
+from zerosum.game import AnyGame, format_value, play_line
 from zerosum.games.registry import GameSpec, all_games
 from zerosum.result import SearchResult, TraceEvent, html_table
 from zerosum.review import DEFAULT_BUDGET, Valuer, review
@@ -142,13 +142,8 @@ class Position:
     def play(self, *moves: str) -> Position:
         """The position after `moves`, typed as in `zerosum play` (InputError names an
         illegal one)."""
-        state, actions = self.state, list(self.actions)
-        for text in moves:
-            replay(self.game, state, [text])  # an illegal move, or one after the end, named
-            action = self.game.parse_move(state, text)
-            actions.append(action)
-            state = self.game.result(state, action)
-        return Position(self.game, actions, self.view, self.start)
+        played = play_line(self.game, self.state, moves)[1]
+        return Position(self.game, [*self.actions, *played], self.view, self.start)
 
     def review(self, budget: int = DEFAULT_BUDGET, depth: int = 4) -> MoveList:
         """The move list with the value after each move and the moves that changed the

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum.game import AnyGame, InputError, format_value, shown
+from zerosum.game import AnyGame, InputError, format_value, play_line, shown
 from zerosum.games.registry import GameSpec
 from zerosum.result import Limit
 from zerosum.search.driver import analyse_with
@@ -225,7 +225,7 @@ class Valuer:
         self.progress = progress
         self.solution: Solution | None = None
         self.too_big = False  # the generic solver gave up: earlier positions are bigger
-        self.perfect = spec.engines.get("solver") if spec.solver is not None else None
+        self.perfect = spec.solver.play if spec.solver is not None else None
 
     def describe(self) -> str:
         """How values are found, in words (the review's header)."""
@@ -317,14 +317,8 @@ def replay_record(spec: GameSpec, game: AnyGame, record: Record) -> list[Any]:
     else:
         state = spec.position.parse(game, record.position)
     states = [state]
-    for number, text in enumerate(record.moves, 1):
-        if game.is_terminal(state):
-            raise InputError(f"move {number} ({text}): the game is already over")
-        try:
-            state = game.result(state, game.parse_move(state, text))
-        except InputError as e:
-            raise InputError(f"move {number} ({text}): {e}") from None
-        states.append(state)
+    for action in play_line(game, state, record.moves)[1]:
+        states.append(game.result(states[-1], action))
     return states
 
 

@@ -42,9 +42,8 @@ from typing import Any, TextIO
 from zerosum.convert import parse_int
 from zerosum.game import AnyGame, InputError, replay
 from zerosum.match import pass_turn
-from zerosum.result import Info, InfoSink, Limit, SearchResult
+from zerosum.result import Info, Limit, SearchResult
 from zerosum.running import Running
-from zerosum.stop import Stop
 
 DECIDED_CP = 100_000  # a proven win (or loss) whose distance is not known
 TIME_SHARE = 20  # of the clock's remaining time, one move's
@@ -74,10 +73,12 @@ class Option:
         return f"option name {self.name} type string default {self.default}"
 
 
-Analyse = Callable[..., SearchResult]
-# setoption's work: (name, value) -> the player's new search and own limit; InputError
+# The player's search started (its kind's or agent's `start`: the one way a search
+# starts): (game, state, limit) -> the search running.
+Start = Callable[[AnyGame, Any, Limit], Running[SearchResult]]
+# setoption's work: (name, value) -> the player's new start and own limit; InputError
 # for a value it does not take.
-Configure = Callable[[str, str], tuple[Analyse, Limit]]
+Configure = Callable[[str, str], tuple[Start, Limit]]
 
 
 class UgiEngine:
@@ -86,19 +87,20 @@ class UgiEngine:
 
     `new_game()` makes the game afresh (a new game object: an engine's tables are kept
     per game object, so a new game starts with none); `parse_position(game, text)`
-    reads a `position fen` text (None: the game has no such format); `analyse(game,
-    state, limit, on_info, stop)` is the player's search (the contract of every
-    search and engine) and `own` its own limit, which fills what `go` leaves open.
+    reads a `position fen` text (None: the game has no such format); `start(game,
+    state, limit)` starts the player's search (ComputerAgent.start: a Running, which
+    `go` reads as a stream) and `own` is its own limit, which fills what `go` leaves
+    open.
     `options` are offered in the handshake and `configure` applies a `setoption`."""
 
     def __init__(self, name: str, new_game: Callable[[], AnyGame],
-                 analyse: Analyse, out: TextIO,
+                 start: Start, out: TextIO,
                  parse_position: Callable[[AnyGame, str], Any] | None = None,
                  own: Limit | None = None, options: Sequence[Option] = (),
                  configure: Configure | None = None) -> None:
         self.name = name
         self.new_game = new_game
-        self.analyse = analyse
+        self.start = start
         self.out = out
         self.parse_position = parse_position
         self.own = own or Limit()
@@ -107,8 +109,10 @@ class UgiEngine:
         self.lock = threading.Lock()  # the search thread and the reader both write
         self.game = new_game()
         self.state = self.game.initial_state()
-        self.search: Running[None] | None = None
+        self.search: Running[SearchResult] | None = None
         self.searched = threading.Event()  # the search's answer is in (bestmove may wait)
+        self.answered = threading.Event()  # bestmove is said (set: no search to answer)
+        self.answered.set()
         self.released = threading.Event()  # `go infinite` may answer (stop, quit, ...)
         self.infinite = False  # is the search `go infinite`?
 
@@ -200,28 +204,29 @@ class UgiEngine:
         if name not in self.options or self.configure is None:
             offered = ", ".join(self.options) or "none"
             raise InputError(f"no option {name!r} (options: {offered})")
-        self.analyse, self.own = self.configure(name, value)
+        self.start, self.own = self.configure(name, value)
 
     def go(self, args: list[str]) -> None:
         self.end_search()
         limit, infinite = self.limit(args)
         self.infinite = infinite
         game, state = self.game, self.state
-        analyse = self.analyse
         self.searched = searched = threading.Event()
         self.released = released = threading.Event()
+        self.answered = answered = threading.Event()
+        running = None if game.is_terminal(state) else self.start(game, state, limit)
+        self.search = running
 
-        def work(_: InfoSink, stop: Stop) -> None:
-            reported: list[Info] = []
-
-            def on_info(info: Info) -> None:
-                reported.append(info)
-                self.report(info)
-
+        def answer() -> None:
+            """The search read as a stream: an `info` line for each Info, then bestmove."""
             move = None
-            if not game.is_terminal(state):
+            if running is not None:
+                reported = False
+                for info in running:
+                    reported = True
+                    self.report(info)
                 try:
-                    result = analyse(game, state, limit, on_info, stop)
+                    result = running.result()
                     if not reported:  # a search that streams nothing (alpha-beta) still says
                         self.report(summary(result), result.complete)
                     move = result.action if result.action is not None \
@@ -233,8 +238,9 @@ class UgiEngine:
             if infinite:  # the answer waits for `stop` (or quit, or a new command)
                 released.wait()
             self.say(f"bestmove {NO_MOVE if move is None else game.format_move(move)}")
+            answered.set()
 
-        self.search = Running(work, name="zerosum-ugi")
+        threading.Thread(target=answer, name="zerosum-ugi", daemon=True).start()
 
     def limit(self, args: list[str]) -> tuple[Limit, bool]:
         """The `go` arguments as a Limit, and whether it is `go infinite` (a search until
@@ -295,17 +301,17 @@ class UgiEngine:
     def finish_search(self) -> None:
         """At the end of input: a search with a limit finishes and answers (a piped
         `go depth 4` still reaches depth 4); `go infinite` is stopped."""
-        if self.search is not None and not self.infinite:
-            self.search.wait()
+        if not self.infinite:
+            self.answered.wait()
         self.end_search()
 
     def end_search(self) -> None:
         """Stop a running search and wait for its bestmove."""
         if self.search is not None:
             self.search.stop()
-            self.released.set()
-            self.search.wait()
-            self.search = None
+        self.released.set()
+        self.answered.wait()
+        self.search = None
 
 
 def summary(result: SearchResult) -> Info:

@@ -25,12 +25,21 @@ from zerosum.convert import brief, json_number, shown
 from zerosum.extras import install_hint
 from zerosum.game import AnyGame, InputError, format_value, side_to_move
 from zerosum.games.registry import GameSpec, get_game
-from zerosum.notebook import Position, ViewFunction, mover, spec_of, trace_tree, view_of
+from zerosum.notebook import (
+    Position,
+    ViewFunction,
+    mover,
+    spec_of,
+    trace_tree,
+    view_function,
+    view_of,
+)
 from zerosum.players.agents import playable
 from zerosum.players.catalogue import Choice, kind_of, names_for
 from zerosum.result import Info, SearchResult, TraceEvent
 from zerosum.running import Running
 from zerosum.search.alphabeta import alphabeta_search
+from zerosum.svg import pv_marks
 
 STATIC = Path(__file__).resolve().parent / "web" / "static"
 MAX_STEPS = 20_000  # nodes of a trace one can step through; deeper: lower the depth
@@ -217,7 +226,8 @@ class Controller:
                     "depth": info.depth, "nodes": info.nodes, "elapsed": info.elapsed,
                     "value": format_value(game, info.value, decided=info.decided,
                                           plies=info.plies, side=side),
-                    "pv": [game.format_move(a) for a in info.pv]})
+                    "pv": [game.format_move(a) for a in info.pv],
+                    "marks": pv_marks(self.view or view_function(game), game, state, info.pv)})
             self.changed()
 
         def done(running: Running[SearchResult]) -> None:

@@ -50,10 +50,11 @@ def register(sub: Any) -> None:
                    help=NO_CHECK_HELP)
     games = p.add_subparsers(title="games", metavar="GAME", dest="solve_game")
     for spec in all_games():
-        if spec.solver is not None:
-            g = games.add_parser(spec.name, help=spec.solver.help,
-                                 description=spec.solver.description)
-            spec.solver.add_arguments(g)
+        command = None if spec.solver is None else spec.solver.command
+        if command is not None:
+            g = games.add_parser(spec.name, help=command.help,
+                                 description=command.description)
+            command.add_arguments(g)
         else:
             add_generic(games, spec)
     p.set_defaults(func=run)
@@ -100,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         if args.solve_game is None:
             raise InputError("name a game (e.g. zerosum solve tictactoe) or give --game-file")
         spec = get_game(args.solve_game)
-        show(spec.solver.rows(args) if spec.solver is not None else generic_rows(spec, args))
+        command = None if spec.solver is None else spec.solver.command
+        show(command.rows(args) if command is not None else generic_rows(spec, args))
     print(f"{'CPU time:':<{LABEL_WIDTH}} {time.process_time() - cpu0:.3f} s")
     return 0
 

@@ -15,7 +15,7 @@ from zerosum.convert import float_arg, int_arg, seed_arg
 from zerosum.fileio import check_writable, read_text, write_atomic
 from zerosum.game import AnyGame, InputError
 from zerosum.gamefile import GAME_FILE_HELP, NO_CHECK_HELP, blame, load_checked
-from zerosum.games.registry import GameSpec, all_games, get_game
+from zerosum.games.registry import GameSpec, add_options, all_games, get_game
 from zerosum.match import Agent, MoveTimeout, time_limit
 from zerosum.players.programs import move_timeout_of, sandbox_note
 from zerosum.players.spec import agent_from_spec, spec_help
@@ -146,10 +146,7 @@ def common(g: argparse.ArgumentParser, spec: GameSpec | None, kind: str) -> None
     g.add_argument("--address", help="with --backend ray: the cluster's address, HOST:PORT")
     g.add_argument("--db", default=f"{'game' if spec is None else spec.name}-{kind}.sqlite",
                    help="the database of results (default: %(default)s)")
-    for o in () if spec is None else spec.options:
-        g.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.type,
-                       default=o.default, choices=o.choices,
-                       help=f"{o.help} (default: %(default)s)")
+    add_options(g, () if spec is None else spec.options)
 
 
 def settings_of(args: argparse.Namespace, games: int | None, format_: str

@@ -16,7 +16,7 @@ from zerosum.players.agents import ComputerAgent
 from zerosum.players.catalogue import default_kind, kind_of
 from zerosum.players.spec import agent_from_spec, split_name
 from zerosum.result import Limit
-from zerosum.ugi import Analyse, Configure, Option, UgiEngine, serve
+from zerosum.ugi import Configure, Option, Start, UgiEngine, serve
 
 UNSET = ("", "none")  # a setoption value that takes the setting back to the default
 
@@ -74,7 +74,7 @@ def player_options(spec: GameSpec, text: str, agent: ComputerAgent,
             options.append(Option(setting, "none" if value is None else f"{value:g}"
                                   if isinstance(value, float) else str(value)))
 
-    def configure(option: str, value: str) -> tuple[Analyse, Limit]:
+    def configure(option: str, value: str) -> tuple[Start, Limit]:
         chosen = dict(settings)
         if value.strip().lower() in UNSET:
             chosen.pop(option, None)
@@ -84,7 +84,7 @@ def player_options(spec: GameSpec, text: str, agent: ComputerAgent,
         player = searcher(spec, f"{name}:{written}" if written else name, seed)
         settings.clear()
         settings.update(chosen)
-        return player.analyse, player.limit
+        return player.start, player.limit
 
     return options, configure
 
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     agent = searcher(spec, args.player, args.seed)
     offered, configure = player_options(spec, args.player, agent, args.seed)
     position = spec.position
-    engine = UgiEngine(agent.name, lambda: spec.create(**options), agent.analyse, sys.stdout,
+    engine = UgiEngine(agent.name, lambda: spec.create(**options), agent.start, sys.stdout,
                        None if position is None else position.parse, agent.limit, offered,
                        configure)
     return serve(engine, sys.stdin)

@@ -9,12 +9,12 @@ zerosum.search; this module only asks, calls and prints.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import textwrap
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import TextIO, TypeVar
 
 from zerosum.console import DEPTH_HELP, SECONDS_HELP, EndOfInput, Parser, guarded, read_answer
@@ -22,27 +22,46 @@ from zerosum.convert import MAX_DEPTH, int_arg, parse_float, parse_int, seed_arg
 from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers import MAX_MOVES, Checkers, State
 from zerosum.games.checkers.board import Path
-from zerosum.games.registry import get_game, kernel_of
+from zerosum.games.registry import get_game
+from zerosum.kernel import ALL, Enhancements
 from zerosum.match import Agent, MatchObserver, MatchRecord, Move, play_match
-from zerosum.players.agents import playable
-from zerosum.players.catalogue import PlayerKind, kind_of
+from zerosum.players.agents import ComputerAgent, SearchAgent, playable
+from zerosum.players.catalogue import Choice, PlayerKind, kind_of
 from zerosum.players.terminal import Quit, Watch
 from zerosum.players.text import value_text
-from zerosum.result import InfoSink, Limit, SearchResult
-from zerosum.running import Running
-from zerosum.search import alphabeta, iterative, minimax
-from zerosum.search.driver import analyse_with
-from zerosum.stop import Stop
+from zerosum.result import SearchResult
+from zerosum.search import alphabeta
 from zerosum.table import TranspositionTable
 
 GAMES = [("small 4x4", 4), ("standard 8x8", 8)]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """How the course program offers one kind of the catalogue: `enhancements`, those of
+    the course's version of it searching to a depth (its plain alpha-beta has neither a
+    table nor a move order; its depth-limited search orders moves); `to_the_end`, the
+    board sizes on which it may search to the end of the game (alpha-beta on 4x4, with
+    a table kept for the whole game: the small game's transpositions)."""
+
+    enhancements: Enhancements = ALL
+    to_the_end: tuple[int, ...] = ()
+
+
 # The course program's choice of players (no MCTS); what each is, from the catalogue.
-OFFERED = ("random", "minimax", "alphabeta", "depth-limited", "iterative", "engine")
+OFFERED = {"random": Offer(), "minimax": Offer(),
+           "alphabeta": Offer(Enhancements.none(), to_the_end=(4,)),
+           "depth-limited": Offer(replace(ALL, table=False)), "iterative": Offer(),
+           "engine": Offer()}
 
 
 def opponents() -> list[PlayerKind]:
     spec = get_game("checkers")
     return [kind_of(spec, name) for name in OFFERED]
+
+
+def to_the_end(kind: str, size: int) -> bool:
+    return size in OFFERED[kind].to_the_end
 
 
 NAMES = ("BLACK", "WHITE")
@@ -57,9 +76,10 @@ class Opponent:
 
     def describe(self) -> str:
         label = self.kind
-        if kind_of(get_game("checkers"), self.kind).timed:
+        kind = kind_of(get_game("checkers"), self.kind)
+        if kind.timed:
             return f"{label}, {self.seconds:g} s"
-        if self.kind == "random":
+        if not kind.fixed_depth:
             return label
         return f"{label}, {'to the end' if self.depth is None else f'depth {self.depth}'}"
 
@@ -148,14 +168,14 @@ def opponent_help(kinds: list[PlayerKind]) -> str:
 
 def depth_help(kind: str, size: int) -> str:
     lines = DEPTH_HELP.splitlines()
-    if kind == "alphabeta" and size == 4:
+    if to_the_end(kind, size):
         return "\n".join(lines)
     return "\n".join([*lines[:-1], "  To the end of the game is offered only for alpha-beta "
                       "on 4x4: any other would not finish."])
 
 
 def depth_prompt(kind: str, size: int) -> str:
-    if kind == "alphabeta" and size == 4:
+    if to_the_end(kind, size):
         return "Depth limit (0 = search to the end of the game): "
     return "Depth limit (1 or more): "
 
@@ -164,7 +184,7 @@ def depth_parser(kind: str, size: int) -> Callable[[str], int | None]:
     def parse(text: str) -> int | None:
         depth = parse_int(text, "the depth", lo=0, hi=MAX_DEPTH)
         if depth == 0:
-            if kind == "alphabeta" and size == 4:
+            if to_the_end(kind, size):
                 return None
             raise ValueError("this game is too big to search to the end: give a depth of 1 "
                              "or more")
@@ -178,7 +198,8 @@ def parse_seconds(text: str) -> float:
 
 
 class Thinker:
-    """The computer player: calls the chosen algorithm of the library."""
+    """The computer player: a player of the chosen kind of the catalogue, made once for
+    the game; its searches start as every search does (ComputerAgent.start)."""
 
     def __init__(self, game: Checkers, opponent: Opponent, seed: int | None,
                  watch: Watch | None = None,
@@ -186,9 +207,21 @@ class Thinker:
         """With `watch`, the search runs under it: progress shown, Ctrl-C asks."""
         self.game, self.opponent, self.watch, self.clock = game, opponent, watch, clock
         self.name = opponent.describe()
-        self.rng = random.Random(seed)
-        # Full-depth alpha-beta on 4x4 needs a table to finish quickly (transpositions).
-        self.table = TranspositionTable() if opponent.depth is None else None
+        spec = get_game("checkers")
+        kind = kind_of(spec, opponent.kind)
+        to_end = kind.fixed_depth and opponent.depth is None
+        choice = Choice(depth=0 if to_end else opponent.depth,
+                        seconds=opponent.seconds if kind.timed else None, seed=seed,
+                        enhancements=ALL if to_end else OFFERED[opponent.kind].enhancements)
+        self.limit = kind.limit(spec, choice)
+        self.agent = kind.make(spec, choice, self.limit)
+        self.searches = kind.analyser is not None  # random moves judge nothing: no report
+        # To the end (4x4 alpha-beta), one table for the whole game: each move's search
+        # finds the positions the last one proved.
+        self.table = TranspositionTable() if to_end else None
+        if self.table is not None:
+            self.agent = SearchAgent(self.agent.name, partial(
+                alphabeta.analyse, order=True, table=self.table), self.limit)
 
     def choose(self, game: AnyGame, state: State) -> Move:
         t0 = self.clock()
@@ -196,37 +229,16 @@ class Thinker:
         return Move(action, result, self.clock() - t0)
 
     def think(self, state: State) -> tuple[Path, SearchResult | None]:
-        game, o = self.game, self.opponent
-        if o.kind == "random":
-            return self.rng.choice(game.actions(state)), None
+        game, agent = self.game, self.agent
+        if not self.searches or not isinstance(agent, ComputerAgent):
+            return agent.choose(game, state).action, None
         if self.watch is None:
-            result = self.search(state, self.new_stop())
+            result = agent.analyse(game, state, self.limit)
         else:
-            result = self.watch.run(game, state, lambda: Running(
-                lambda on_info, stop: self.search(state, stop, on_info), self.new_stop(),
-                depth=self.opponent.depth or 0))
+            result = self.watch.run(game, state, lambda: agent.start(game, state, self.limit))
         result = playable(game, state, result)
         action: Path = result.action
         return action, result
-
-    def new_stop(self) -> Stop:
-        return Stop(check_every=128)
-
-    def search(self, state: State, stop: Stop, on_info: InfoSink | None = None) -> SearchResult:
-        o = self.opponent
-        if o.kind == "iterative":
-            return iterative.analyse(self.game, state, Limit(seconds=o.seconds), on_info, stop)
-        if o.kind == "engine":
-            return analyse_with(kernel_of("checkers"), self.game, state, Limit(seconds=o.seconds),
-                                on_info, stop)
-        limit = Limit(depth=o.depth)
-        if o.kind == "minimax":
-            return minimax.analyse(self.game, state, limit, on_info, stop)
-        # alpha-beta to the end keeps a table (the 4x4 game's transpositions); to a depth,
-        # the course's plain alpha-beta (depth-limited: with the game's move order)
-        order = self.table is not None or o.kind == "depth-limited"
-        return alphabeta.analyse(self.game, state, limit, on_info, stop, order=order,
-                                 table=self.table if o.kind == "alphabeta" else None)
 
 
 class Person:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from functools import partial
 from typing import TextIO
 
 from zerosum.console import guarded, read_answer
@@ -35,13 +34,11 @@ from zerosum.games.maxconnect4 import (
     play,
     score_line,
 )
-from zerosum.games.registry import kernel_of
+from zerosum.games.registry import get_game
 from zerosum.match import Agent, MatchObserver, Move, play_match
+from zerosum.players.agents import ComputerAgent
+from zerosum.players.catalogue import Choice, kind_of
 from zerosum.players.terminal import Quit, Watch
-from zerosum.result import Limit
-from zerosum.running import Running
-from zerosum.search.driver import analyse_with
-from zerosum.stop import Stop
 
 PROG = "maxconnect4.py"
 USAGE = (
@@ -120,7 +117,7 @@ def one_move(source: str, target: str, depth: int, out: TextIO) -> int:
     if (pos.p1 | pos.p2) == BOARD:
         board_full(out)
         return 0
-    col = analyse_with(kernel_of("maxconnect4"), MaxConnect4(), pos, Limit(depth=depth)).action
+    col = engine(depth).analyse(MaxConnect4(), pos).action
     after = play(pos, col)
     announce(out, pos, col, after)
     write_atomic(target, format_board(after), "\r\n")
@@ -149,6 +146,14 @@ def interactive(source: str, computer_next: bool, depth: int, inp: TextIO, out: 
     return 0
 
 
+def engine(depth: int) -> ComputerAgent:
+    """The game's engine player of the catalogue, to a fixed depth."""
+    spec = get_game("maxconnect4")
+    player = kind_of(spec, "engine").make(spec, Choice(depth=depth))
+    assert isinstance(player, ComputerAgent)  # the engine searches
+    return player
+
+
 class Computer:
     """The engine to a fixed depth; one table for the whole game (the memory kept for the
     game object), so later moves reuse earlier work."""
@@ -156,12 +161,11 @@ class Computer:
     name = "computer"
 
     def __init__(self, depth: int, watch: Watch) -> None:
-        self.limit, self.watch = Limit(depth=depth), watch
-        self.kernels = kernel_of("maxconnect4")
+        self.engine, self.watch = engine(depth), watch
 
     def choose(self, game: AnyGame, state: Position) -> Move:
-        search = partial(analyse_with, self.kernels, game, state, self.limit)
-        result = self.watch.run(game, state, lambda: Running(search, Stop()))
+        engine = self.engine
+        result = self.watch.run(game, state, lambda: engine.start(game, state))
         return Move(result.action, result)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from zerosum.convert import shown
@@ -81,11 +81,11 @@ class PositionFormat:
 
 
 @dataclass(frozen=True)
-class Solver:
-    """A game's perfect solver, run by `zerosum solve GAME`: `add_arguments` adds its
-    arguments to the game's subparser and `rows(args)` yields the report as (label,
-    text) rows, each as soon as it is proven. Both import the solver only when called,
-    so `zerosum --help` stays quick."""
+class SolveCommand:
+    """A game's own `zerosum solve GAME`: `add_arguments` adds its arguments to the
+    game's subparser and `rows(args)` yields the report as (label, text) rows, each as
+    soon as it is proven. Both import the solver only when called, so `zerosum --help`
+    stays quick."""
 
     help: str
     description: str
@@ -104,6 +104,26 @@ class MoveValue:
     outcome: str
     plies: int | None
     score: int | None = None
+
+
+@dataclass(frozen=True)
+class Solver:
+    """A game's own perfect solver, for a game too big for the generic one
+    (search/solve.py): one capability, and every use of exact play reads it from here.
+
+    `play(game, state, limit, on_info, stop)`: an Analyser that plays and analyses
+    perfectly where it proves the position within the limit (the "solver" player, the
+    review's exact values); `command`, its `zerosum solve GAME`; `verdict(game, state)`,
+    a quick exact verdict on a position near the end (Max's utility if decided, else
+    None), which lets a tournament end such a game early and the page's value history
+    call it exact; `move_values(game, state, stop)`, the proven value of each legal
+    move, yielded one by one as each is proven (SearchStopped when `stop` says so), for
+    the page's analysis."""
+
+    play: Analyser
+    command: SolveCommand | None = None
+    verdict: Callable[[Any, Any], float | None] | None = None
+    move_values: Callable[[Any, Any, Stop], Iterator[MoveValue]] | None = None
 
 
 @dataclass(frozen=True)
@@ -126,11 +146,13 @@ class Cells:
 class GameSpec:
     """A game as the commands and the menu know it.
 
-    The optional capabilities: `perft(game, state, depth)`, a leaf counter faster than
-    walking `actions` and `result`; `position`, a position format; `solver`, a perfect
-    solver; `adjudicator(game, state)`, a quick and exact verdict on a position near the
-    end (Max's utility if the position is decided, else None), which lets a tournament
-    end such a game early.
+    Everything beyond the Game protocol is a plain declared capability, None (or its
+    default) where the game lacks it, and every game declares it the same way:
+    `kernel`, its fast search, which the "engine" player runs; `perft(game, state,
+    depth)`, a leaf counter faster than walking `actions` and `result`; `position`, a
+    position format; `solver`, its own perfect solver (`Solver`: the "solver" player,
+    `zerosum solve GAME`, a tournament's adjudication and the page's proven moves all
+    read it there).
 
     What the page and the records need of it, declared here (as a chess library keeps
     its drawing beside its board), so that the web and the records never name a game:
@@ -139,27 +161,25 @@ class GameSpec:
     are written in, `last` the move that led to it marked, a finished game's winning
     line); `record`, the style
     of its game record ("pdn", "move-string" or "plain", see zerosum.records);
-    `move_solver(game, state, stop)`, the proven value of each legal move, yielded one by
-    one as each is proven (SearchStopped when `stop` says so), for a game too big for the
-    generic solver (Connect Four's solver). `cells(game)`: the game's board as cells
-    (`Cells`, for this game's options), which board-reading learners need.
+    `cells(game)`: the game's board as cells (`Cells`, for this game's options), which
+    board-reading learners need. `programs`: the course programs' calling conventions
+    the game is played by (e.g. "course:comp3608", a COMP3608 program called once a
+    move), each the name of a kind of player of players/kinds/programs.py.
     """
 
     name: str
     title: str
     make: Callable[..., AnyGame]
     options: tuple[Option, ...] = ()
-    engines: dict[str, Analyser] = field(default_factory=dict)  # the game's own players
-    kernel: KernelFactory | None = None  # its fast search, which the "engine" player runs
+    kernel: KernelFactory | None = None
     default_depth: int = 4
     summary: str = ""
     perft: Callable[[Any, Any, int], int] | None = None
     position: PositionFormat | None = None
     solver: Solver | None = None
-    adjudicator: Callable[[Any, Any], float | None] | None = None
     view: Callable[[Any, Any, Any], View] | None = None
     record: str = "plain"
-    move_solver: Callable[[Any, Any, Stop], Iterator[MoveValue]] | None = None
+    programs: tuple[str, ...] = ()
     cells: Callable[[Any], Cells] | None = None
 
     def create(self, **kwargs: Any) -> AnyGame:

@@ -94,8 +94,10 @@ def sign(x: float) -> int:
 
 
 def uses_pons(spec: GameSpec, game: AnyGame) -> bool:
-    geo = getattr(game, "geo", None)
-    return spec.name == "connect4" and geo is not None and (geo.width, geo.height) == (7, 6)
+    """Pons's sets grade Connect Four on the board they were solved on, 7x6."""
+    from zerosum.games.connect4.game import Connect4
+
+    return isinstance(game, Connect4) and (game.geo.width, game.geo.height) == (7, 6)
 
 
 def set_names(spec: GameSpec, game: AnyGame) -> list[str]:

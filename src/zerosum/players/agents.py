@@ -140,16 +140,18 @@ class SearchAgent(ComputerAgent):
 
 def engines_of(spec: GameSpec, enhancements: Enhancements = ALL) -> dict[str, Analyser]:
     """A game's own players: "engine", its kernel under the one driver (if it has a
-    kernel; with these enhancements), then the other analysers it registers (e.g. a
-    solver)."""
+    kernel; with these enhancements), and "solver", its perfect solver (if it declares
+    one)."""
     players: dict[str, Analyser] = {}
     if spec.kernel is not None:
         players["engine"] = partial(analyse_with, spec.kernel, enhancements=enhancements)
-    return {**players, **spec.engines}
+    if spec.solver is not None:
+        players["solver"] = spec.solver.play
+    return players
 
 
 class EngineAgent(ComputerAgent):
-    """A game's own engine (see GameSpec.engines), within a limit (default 1 s a move)."""
+    """A game's own engine (its kernel or its solver), within a limit (default 1 s a move)."""
 
     def __init__(self, name: str, engine: Analyser, limit: Limit | float = 1.0) -> None:
         if not isinstance(limit, Limit):

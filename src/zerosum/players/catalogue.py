@@ -284,20 +284,13 @@ def searcher(algorithm: str = "alphabeta", depth: int | None = None,
 
 
 def engine_analyser(name: str) -> MakeAnalyser:
-    """A game's own player `name` (its kernel's engine, or one of GameSpec.engines)."""
+    """A game's own player `name` (its kernel's engine, or its solver)."""
     def make(spec: GameSpec | None, choice: Choice) -> Analyser:
         if spec is None:
             raise InputError(f"{name} is a game's own player: name the game")
         return engines_of(spec, choice.enhancements)[name]
 
     return make
-
-
-def game_engine(spec: GameSpec, name: str) -> PlayerKind:
-    """A game's own analyser (GameSpec.engines, e.g. Connect Four's solver) as a kind."""
-    return PlayerKind(name, f"the game's own {name}", None, SEARCH_SETTINGS, timed=True,
-                      depth_alone=True, engine=True, analyser=engine_analyser(name),
-                      explain=f"the game's own {name}, given a time per move.")
 
 
 def all_kinds() -> list[PlayerKind]:
@@ -309,15 +302,14 @@ def all_kinds() -> list[PlayerKind]:
 
 def kinds_for(spec: GameSpec) -> list[PlayerKind]:
     """The kinds of player of this game, in menu order: the generic ones, then the
-    game's own (its engine, then the analysers it registers), then any registered
-    later (external programs)."""
+    game's own (its engine, then its solver), then any registered later (external
+    programs)."""
     kinds = known()
     generic = [k for k in kinds.values() if not k.engine and k.argument is None
                and k.applies(spec)]
     own = [k for k in kinds.values() if k.engine and k.applies(spec)]
     generic.sort(key=lambda k: k.order)
     own.sort(key=lambda k: k.order)
-    own += [game_engine(spec, name) for name in spec.engines if name not in kinds]
     others = [k for k in kinds.values() if k.argument is not None and k.applies(spec)]
     return [*generic, *own, *others]
 

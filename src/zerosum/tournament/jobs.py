@@ -81,7 +81,7 @@ class GameJob:
     is in the game's notation. `seeds` seed each agent (unless its spec sets a seed).
     `move_timeout` is each side's limit for one move, in seconds: past it the side loses.
     `max_plies` ends the game as a draw (None: no limit); `adjudicate` lets the game's
-    adjudicator end a decided game early (Connect Four: its solver). `late`: what a move
+    solver's verdict end a decided game early (Connect Four's). `late`: what a move
     past its timeout costs, the "game" or, as in COMP3608's tournament, the "move".
     """
 

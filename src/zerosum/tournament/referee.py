@@ -7,8 +7,8 @@ zerosum.match.play_match with the tournament's rules:
 - an agent that raises, takes longer than its move timeout, or returns an illegal move
   loses the game, and the tournament goes on;
 - after `max_plies` plies the game is a draw;
-- a game whose spec has an adjudicator (Connect Four: its solver, once few cells are
-  empty) ends as soon as the adjudicator says the position is decided.
+- a game whose solver gives a verdict (Connect Four's, once few cells are empty) ends
+  as soon as the verdict says the position is decided.
 
 The timeout interrupts the agent with SIGALRM, so it needs the main thread of a process
 (a worker's); elsewhere a slow move is not interrupted, but is still late.
@@ -123,8 +123,8 @@ def refereed(job: GameJob, agents: list[Agent],
             return result(forfeit(side), f"{who} crashed while made: {crash(e)}", side)
     own = tuple(str(getattr(a.own, "name", "")) if isinstance(a, FileAgent) else ""
                 for a in agents)
-    rules = tournament_rules(job.move_timeout, job.max_plies,
-                             spec.adjudicator if job.adjudicate else None, job.late)
+    verdict = spec.solver.verdict if spec.solver is not None and job.adjudicate else None
+    rules = tournament_rules(job.move_timeout, job.max_plies, verdict, job.late)
     played = play_match(game, agents, replay(game, game.initial_state(), opening), rules,
                         Following(agents, job.opening), played=opening, on_turn=on_turn)
     assert played.score is not None  # refereed, no person: every game is decided

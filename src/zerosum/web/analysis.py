@@ -5,7 +5,7 @@ One WebSocket per analysis, /api/sessions/{sid}/analysis: the client sends
 {"type": "analyse", "seconds": s} (bounded by the server's limit) and gets "started"
 (the moves), one "estimate" per move (a shallow search of the game's engine, or of
 iterative deepening: a hint, marked as such), then one "move" per move as its value is
-proven: by the game's own per-move solver where it declares one (GameSpec.move_solver:
+proven: by the game's own per-move solver where it declares one (GameSpec.solver's move_values:
 Connect Four's, centre first), else by the generic strong solver (search/solve.py)
 within SOLVE_BUDGET positions. Then "done", naming the moves left unproven and why
 (time's up, with the budget; stopped; too big for the solver). {"type": "stop"} or
@@ -198,8 +198,8 @@ def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: S
     left = [a for a in actions if a not in proven]
     why = ""
     try:
-        if spec.move_solver is not None:
-            for mv in spec.move_solver(game, state, stop):
+        if spec.solver is not None and spec.solver.move_values is not None:
+            for mv in spec.solver.move_values(game, state, stop):
                 if mv.action in left:
                     send(move_message(game, state, mv, None))
                     left.remove(mv.action)
@@ -315,7 +315,8 @@ def history(spec: GameSpec, game: AnyGame, states: list[Any],
         else:
             # Near the end, the game's own exact verdict where it has one (Connect
             # Four's solver with a dozen empty cells), else the engine's estimate.
-            exact = None if spec.adjudicator is None else spec.adjudicator(game, state)
+            verdict = None if spec.solver is None else spec.solver.verdict
+            exact = None if verdict is None else verdict(game, state)
             if exact is not None:
                 memo[key] = (exact, True, None)
             else:

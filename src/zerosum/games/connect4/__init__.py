@@ -1,10 +1,11 @@
 """Connect Four: 7 columns, 6 rows (or another size), four in a row wins.
 
 `game.Connect4` is the Game; `notation` reads and writes boards; `solver` is the perfect
-solver (also a player: `solver_player` here); `engine` the tournament engine's search
-(its kernel, declared here with a KernelSpec, which the "engine" player runs);
-`course` the classic assignment's variant (its utility and evaluation, for exact node
-counts).
+solver (declared here as the game's one Solver capability: its player `solver_player`,
+its `zerosum solve` command, a tournament's verdict and the page's proven moves);
+`engine` the tournament engine's search (its kernel, declared here with a KernelSpec,
+which the "engine" player runs); `course` the classic assignment's variant (its
+utility and evaluation, for exact node counts).
 """
 
 import argparse
@@ -19,6 +20,7 @@ from zerosum.games.registry import (
     MoveValue,
     Option,
     PositionFormat,
+    SolveCommand,
     Solver,
     View,
     register,
@@ -89,7 +91,7 @@ def _solver_rows(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
                       cache=args.cache)
 
 
-SOLVER = Solver(
+SOLVE_COMMAND = SolveCommand(
     "Connect Four (strong solver; native kernel where built)",
     "Solve a Connect Four position exactly. Score as in Pascal Pons's benchmark sets: "
     "0 draw; +n: the player to move wins with the stone that is their (22-n)-th "
@@ -159,17 +161,16 @@ register(
             Option("width", int_arg(4, 12), 7, "number of columns", _size(4, 12)),
             Option("height", int_arg(4, 12), 6, "number of rows", _size(4, 12)),
         ),
-        engines={"solver": solver_player},
         kernel=KernelSpec("zerosum.games.connect4.engine", "Connect4Kernel"),
         default_depth=6,
         summary="drop stones into 7 columns, four in a row wins; the first player wins",
-        solver=SOLVER,
-        adjudicator=adjudicate,
+        solver=Solver(solver_player, SOLVE_COMMAND, verdict=adjudicate,
+                      move_values=_move_values),
         position=PositionFormat("move sequence, e.g. 4455", _parse_position,
                                 _format_position),
         view=_view,
         record="move-string",
-        move_solver=_move_values,
+        programs=("course:comp3608",),
         cells=_cells,
     )
 )

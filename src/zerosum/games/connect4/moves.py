@@ -1,5 +1,5 @@
 """Every column's proven value by the perfect solver, centre first, each as soon as it
-is proven: Connect Four's per-move analysis (GameSpec.move_solver), which the page's
+is proven: Connect Four's per-move analysis (its Solver's move_values), which the page's
 analysis board shows where the generic solver (search/solve.py) cannot go. What it
 proves goes into the user's cache (cache.py), and what is there is not proven again."""
 

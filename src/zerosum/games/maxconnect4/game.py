@@ -276,5 +276,6 @@ register(
         position=PositionFormat("input file: 6 rows of 7 digits 0-2, then the next player",
                                 _parse_position, _format_position),
         view=_view,
+        programs=("course:maxconnect4",),
     )
 )

@@ -12,7 +12,7 @@ register(PlayerKind(
     explain="the game's own, stronger player, given a time per move."))
 register(PlayerKind(
     "solver", "the game's own solver", None, SEARCH_SETTINGS, timed=True,
-    depth_alone=True, applies=lambda spec: "solver" in spec.engines, engine=True,
+    depth_alone=True, applies=lambda spec: spec.solver is not None, engine=True,
     analyser=engine_analyser("solver"), order=80,
     explain="perfect play, when it can prove the position within the time per move; "
     "otherwise the engine's first choice."))

@@ -13,6 +13,13 @@ from zerosum.players.catalogue import Choice, PlayerKind, Setting, register
 from zerosum.result import Limit
 
 
+def learnable(spec: GameSpec) -> bool:
+    """Whether a learning method learns this game (what each learns it declares)."""
+    from zerosum.learn.methods import METHODS  # loaded only when the kinds are listed
+
+    return any(method.learns(spec) for method in METHODS.values())
+
+
 def build_learned(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
     from zerosum.players.learned import LearnedAgent  # loaded only when one plays
 
@@ -27,7 +34,7 @@ MCTS = Setting("mcts", "Monte Carlo tree search of this many simulations, 1 or m
 register(PlayerKind(
     "learned", "weights learned by self-play (zerosum train), alone or searching",
     build_learned, ("depth", "seed"),
-    applies=lambda spec: spec.cells is not None or spec.name == "checkers",
+    applies=lambda spec: learnable(spec),
     argument="FILE", own_settings=(MCTS,),
     explain="plays with weights learned by self-play (`zerosum train`): alone it values "
     "the position after each move and takes the best; with depth=N, alpha-beta to depth "

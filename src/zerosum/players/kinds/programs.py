@@ -47,14 +47,14 @@ def build_ugi(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
 
 register(PlayerKind(
     "course:comp3608", "a COMP3608 program, called once a move as the course calls it",
-    build_course, ("time",), timed=True, applies=lambda spec: spec.name == "connect4",
+    build_course, ("time",), timed=True, applies=lambda spec: "course:comp3608" in spec.programs,
     argument="COMMAND", own_settings=(DIR,),
     explain="a COMP3608 student's program, run once a move as `COMMAND STATE red|yellow` "
     "and answering one column; a move not given within its time (the course's 1 s) is "
     "forfeit and play returns to the other player."))
 register(PlayerKind(
     "course:maxconnect4", "a UTA Max-Connect4 program in one-move mode",
-    build_one_move, ("depth", "time"), applies=lambda spec: spec.name == "maxconnect4",
+    build_one_move, ("depth", "time"), applies=lambda spec: "course:maxconnect4" in spec.programs,
     argument="COMMAND", own_settings=(DIR,),
     explain="a UTA CSE 4308 program run once a move as `COMMAND one-move input.txt "
     "output.txt DEPTH` (depth 4 unless given), its move read from output.txt."))

@@ -8,9 +8,8 @@
 //   onMove      called with a move's text when one is clicked
 //   pick        checkers: the piece and squares chosen so far ({prefix, end}), kept
 //               by the caller between drawings; onPick(pick) asks for a redraw
-//   marks       the principal variation, numbered: each move's cells (the page gets
-//               them from the server); or
-//   pv          its moves as text, placed from the view (pvMarks)
+//   marks       the principal variation, numbered: each move's cells, as Python
+//               places them once for the page and the notebook (zerosum.svg.pv_marks)
 //   first       0 when the first player makes the line's first move, else 1
 //   values      move text -> {outcome, label, title}: each legal move's value, a badge
 import { el } from "/static/common.js";
@@ -123,27 +122,6 @@ function valueBadges(svg, view, values) {
   }
 }
 
-// A principal variation's moves as text, placed from the view: each move's cells (a
-// stone's cell, a checkers move's path), as far as the drawing can follow the line.
-export function pvMarks(view, pv) {
-  if (view.kind === "paths") {
-    // Only the first move is a move of this position; later ones need its result.
-    const first = (pv || []).length ? view.moves.find((m) => m.text === pv[0]) : undefined;
-    return first ? [first.path] : [];
-  }
-  const index = new Map(Object.entries(view.moves).map(([i, text]) => [text, Number(i)]));
-  const filled = view.cells.map((kind) => kind !== "");
-  const marks = [];
-  for (const text of pv || []) {
-    const at = index.get(text);
-    const i = at === undefined ? undefined : landing(view, at, filled);
-    if (i === undefined || filled[i]) break; // the rest would be guesses
-    filled[i] = true;
-    marks.push([i]);
-  }
-  return marks;
-}
-
 // How many of a line's moves a board of moving pieces draws: past three, arrows cross
 // and numbers cover the pieces they are about.
 export const PV_ARROWS = 3;
@@ -194,7 +172,7 @@ function drawGhosts(svg, view, marks, first) {
 function overlays(svg, view, o) {
   coordinates(svg, view);
   lastAndLine(svg, view);
-  drawGhosts(svg, view, o.marks || pvMarks(view, o.pv), o.first || 0);
+  drawGhosts(svg, view, o.marks || [], o.first || 0);
   valueBadges(svg, view, o.values);
 }
 

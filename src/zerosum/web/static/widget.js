@@ -32,9 +32,9 @@ function render({ model, el }) {
     const thinking = model.get("thinking");
     const over = model.get("over");
     const infos = model.get("infos");
-    const pv = thinking && infos.length ? infos[infos.length - 1].pv : [];
+    const marks = thinking && infos.length ? infos[infos.length - 1].marks : [];
     const board = drawBoard(view, {
-      title: `${model.get("title")} board`, pv, first: model.get("first"), open: !thinking && !over, over, pick,
+      title: `${model.get("title")} board`, marks, first: model.get("first"), open: !thinking && !over, over, pick,
       onMove: (text) => send({ type: "move", move: text }),
       onPick: (p) => { pick = p; draw(); },
     });

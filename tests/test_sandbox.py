@@ -21,7 +21,7 @@ import pytest
 from hostile import processes_running
 
 import zerosum
-from zerosum.sandbox import Limits, Run, containment, failure, run_program
+from zerosum.sandbox import UNTRACED, Limits, Run, containment, failure, run_program
 
 HOSTILE_C = Path(__file__).resolve().parent / "data" / "hostile" / "hostile.c"
 FAST = Limits(seconds=20)
@@ -30,6 +30,11 @@ FAST = Limits(seconds=20)
 def contained() -> bool:
     """Does this system hide the file system from a program (bubblewrap)?"""
     return containment().mode == "bwrap"
+
+
+def traced() -> bool:
+    """Are a program's file attempts traced here (strace)?"""
+    return containment().traced
 
 
 def python(tmp_path: Path, code: str, *args: str, limits: Limits = FAST,
@@ -88,6 +93,17 @@ def test_it_reads_no_secret_no_reference_no_source(tmp_path: Path, secret: Path)
         assert "its view of the file system" in " ".join(run.unenforced)
         return
     assert run.stdout == "2 users\n"  # root and nobody, not the system's
+    if not traced():
+        assert UNTRACED in run.unenforced
+        return
+    # each attempt named once, by the most it tried (it looked, then read)
+    assert run.attempts == [f"tried to read {secret} (hidden)",
+                            f"tried to read {source} (hidden)",
+                            f"tried to read {other} (hidden)",
+                            f"tried to read {os.getcwd()} (hidden)",
+                            "tried to read /etc/shadow (refused)",
+                            "tried to read /root/.bashrc (hidden)",
+                            "tried to read /home (hidden)"]
 
 
 def test_it_writes_nothing_outside_its_folder(tmp_path: Path, hostile_c: Path) -> None:
@@ -106,18 +122,67 @@ def test_it_writes_nothing_outside_its_folder(tmp_path: Path, hostile_c: Path) -
         assert "write outside its folder" in " ".join(run.unenforced)
         return
     assert run.stdout == "wrote /tmp/pwned\n"  # its private /tmp
-    assert run.attempts == ["wrote /tmp/pwned (its private /tmp, discarded)"]
     assert not outside.exists() and not Path("/root/pwned").exists()
     assert not Path("/usr/pwned").exists() and not Path("/pwned").exists()
+    # /root holds the folders of this Python (pyenv, shown read-only): its / is read-only
+    root = "refused: read-only" if Path(sys.executable).resolve().is_relative_to("/root") \
+        else "hidden"
+    tried = [f"tried to write /root/pwned ({root})",
+             "tried to write /usr/pwned (refused: read-only)",
+             "tried to write /pwned (refused: read-only)",
+             f"tried to write {outside} (hidden)"]
+    assert run.attempts == [*(tried if traced() else []),
+                            "wrote /tmp/pwned (its private /tmp, discarded)"]
     run = c(hostile_c, "write", str(outside))
     assert (run.status, run.stdout) == (0, "")
     assert not outside.exists() and not Path("/root/pwned-c").exists()
+    if traced():
+        assert run.attempts == ["tried to write /root/pwned-c (hidden)",
+                                "tried to write /usr/pwned-c (refused: read-only)",
+                                "tried to write /pwned-c (refused: read-only)",
+                                f"tried to write {outside} (hidden)"]
 
 
 def test_c_reads_no_secret(hostile_c: Path, secret: Path) -> None:
     run = c(hostile_c, "read", str(secret))
     if contained():
         assert (run.status, run.stdout) == (0, "")
+    if contained() and traced():
+        assert run.attempts == ["tried to read /etc/shadow (refused)",
+                                "tried to read /root/.bashrc (hidden)",
+                                f"tried to read {secret} (hidden)"]
+
+
+@pytest.mark.parametrize("language", ["python3", "java", "c"])
+def test_a_well_behaved_program_tries_nothing(tmp_path: Path, language: str) -> None:
+    """No false attempt: an interpreter's probing of its own libraries, a JVM's look at
+    /sys and /proc, the C library's files are what they may use."""
+    folder = tmp_path / language
+    folder.mkdir()
+    if language == "python3":
+        (folder / "prog.py").write_text("import json, random, subprocess, tempfile\n"
+                                        "with tempfile.TemporaryFile() as f: f.write(b'x')\n"
+                                        "print(json.dumps(random.Random(3).random() < 1))\n")
+        command = ["python3", "prog.py"]
+    elif language == "java":
+        if shutil.which("javac") is None:
+            pytest.skip("no JDK here")
+        (folder / "Main.java").write_text(
+            "public class Main { public static void main(String[] a) {\n"
+            "  System.out.println(new java.util.ArrayList<>(java.util.List.of(1)).size()"
+            " == 1); } }\n")
+        subprocess.run(["javac", "Main.java"], cwd=folder, check=True, timeout=300)
+        command = ["java", "Main"]
+    else:
+        compiler = shutil.which("gcc") or shutil.which("cc")
+        if compiler is None:
+            pytest.skip("no C compiler here")
+        (folder / "main.c").write_text("#include <stdio.h>\n#include <stdlib.h>\n"
+                                       "int main(void) { free(malloc(9)); puts(\"true\"); }\n")
+        subprocess.run([compiler, "-o", "main", "main.c"], cwd=folder, check=True, timeout=120)
+        command = ["./main"]
+    run = run_program(command, (), Limits(seconds=60), folder)
+    assert (run.status, run.stdout.lower(), run.attempts) == (0, "true\n", [])
 
 
 @pytest.mark.parametrize("language", ["python", "c"])
@@ -363,7 +428,11 @@ def test_as_an_ordinary_user_too() -> None:
     assert done.returncode == 0, done.stderr
     uid, mode, status, *_ = done.stdout.split()
     assert (uid, status) == ("65534", "0")
-    if mode == "bwrap":
+    if mode == "bwrap" and shutil.which("strace"):
+        assert done.stdout.split(" ", 3)[3] == (
+            f"'' ['tried to read /etc/shadow (refused)', 'tried to read {secret} (hidden)', "
+            "'left 1 process running (killed)']\n")
+    elif mode == "bwrap":
         assert done.stdout.split(" ", 3)[3] == "'' ['left 1 process running (killed)']\n"
     assert processes_running("306.5") == []
 

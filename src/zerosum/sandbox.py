@@ -560,7 +560,7 @@ class Attempts:
         self.first: str | None = None  # the pid that strace started: the container's
         self.pending: dict[str, str] = {}  # a pid's call interrupted by another's line
         self.cwd: dict[str, str] = {}  # a pid's folder, where it changed it
-        self.found: dict[str, None] = {}  # the attempts, in order, once each
+        self.found: dict[str, tuple[int, str]] = {}  # path -> (how strong, the attempt)
         self.more = 0
 
     def line(self, text: str) -> None:
@@ -602,18 +602,19 @@ class Attempts:
             where = os.path.normpath(os.path.join(folder, path))
             if kind == "enter" and result == "0" and self.allowed(where, "read"):
                 self.cwd[pid] = where
-            if self.allowed(where, kind) or (kind == "look" and self.landmark(where)):
+            if (self.allowed(where, kind) and not self.callers(where, error)) \
+                    or (kind == "look" and self.landmark(where)):
                 continue
             done, tried = VERBS[kind]
             if result.startswith("-"):
                 how = HOW.get(error or "", f"refused: {error}")
                 if how == "hidden" and not self.hidden:
                     how = "not found"
-                self.add(f"{tried} {where} ({how})")
+                self.add(where, kind, f"{tried} {where} ({how})")
             elif _within(where, SECRETS):
-                self.add(f"{done} {where} (a secret: it is empty there)")
+                self.add(where, kind, f"{done} {where} (a secret: it is empty there)")
             else:
-                self.add(f"{done} {where}")
+                self.add(where, kind, f"{done} {where}")
 
     def allowed(self, path: str, kind: str) -> bool:
         if _within(path, SECRETS):
@@ -622,21 +623,34 @@ class Attempts:
             return _within(path, self.writable)
         return path == "/" or path in self.parents or _within(path, self.readable)
 
+    def callers(self, path: str, error: str | None) -> bool:
+        """Did it name a file of the caller's /tmp, hidden behind its own private /tmp
+        (a reference, another submission, the caller's folder)?"""
+        if not (self.hidden and error == "ENOENT" and _within(path, ("/tmp",))
+                and not _within(path, (self.here,))):
+            return False
+        parent = os.path.dirname(path)
+        return os.path.lexists(path) or (parent != "/tmp" and os.path.isdir(parent))
+
     def landmark(self, path: str) -> bool:
         match = LANDMARKS.search(path)
         return match is not None and path[:match.start()] in self.parents
 
-    def add(self, attempt: str) -> None:
-        if attempt in self.found:
-            return
-        if len(self.found) < FILE_ATTEMPTS_SHOWN:
-            self.found[attempt] = None
+    def add(self, path: str, kind: str, attempt: str) -> None:
+        """Once a path, said by the most it tried with it (looking, reading, running,
+        writing)."""
+        strength = tuple(VERBS).index(kind) if kind != "look" else -1
+        if path in self.found:
+            if strength > self.found[path][0]:
+                self.found[path] = (strength, attempt)
+        elif len(self.found) < FILE_ATTEMPTS_SHOWN:
+            self.found[path] = (strength, attempt)
         else:
             self.more += 1
 
     def said(self) -> list[str]:
         more = [f"and {self.more} more file attempts"] if self.more else []
-        return [*self.found, *more]
+        return [attempt for _, attempt in self.found.values()] + more
 
 
 def _within(path: str, folders: Sequence[str]) -> bool:
@@ -721,10 +735,13 @@ def _wrapped(command: Sequence[str], args: Sequence[str], p: Place, limits: Limi
     words, visible = _visible(command, p.here)
     words += args
     p.mounts.update(Path(v) for v in visible)
-    trace = _Trace(p, visible, mode) if how.traced else None
+    env = _environment(p.here, limits, visible if mode == "bwrap" else None)
+    # the folders of its PATH are its to search (outside bubblewrap: the caller's PATH)
+    searched = [d for d in next(e for e in env if e.startswith("PATH="))[5:].split(os.pathsep)
+                if os.path.isabs(d) and d != "/"]
+    trace = _Trace(p, [*visible, *searched], mode) if how.traced else None
     tracer = trace.words() if trace is not None else []
     if mode == "bwrap":
-        env = _environment(p.here, limits, visible)
         return [*tracer, *_bwrap_words(visible, p.here, env, p.private), "/bin/sh", "-c",
                 INIT, "sh", *words], mode, trace
     if mode == "unshare":
@@ -1082,6 +1099,29 @@ def strays(files: Sequence[str]) -> list[str]:
     return [f for f in files
             if not any(part in LANGUAGE_DIRS for part in Path(f).parts)
             and not f.endswith(LANGUAGE_SUFFIXES)]
+
+
+# What a program's attempts cost, by the rule of whoever runs it: the one place that
+# decides. An attempt is what the sandbox stopped or undid (a file outside its folder
+# read, looked for or written, a process left running, output past the limit, files
+# left in its private /tmp); a course's own files in its folder are no attempt
+# (Max-Connect4's input.txt and output.txt). None: reported, costing nothing.
+COSTS: dict[str, str | None] = {
+    "marker": "the case",  # `assignment check`, `class mark`: the case fails
+    "course:comp3608": "the game",  # the course forbids its programs the file system
+    "course:maxconnect4": "the game",  # its files are in its folder; any other is forbidden
+    "ugi": None,  # an engine is no course's: said in its game's record
+}
+
+
+def cost(rule: str, attempts: Sequence[str]) -> str | None:
+    """Why `attempts` cost what `rule` (a key of COSTS) says they cost, in words; None
+    when there are none or the rule lets them pass."""
+    if not attempts or COSTS[rule] is None:
+        return None
+    shown = "; ".join(attempts[:3]) + (f"; and {len(attempts) - 3} more"
+                                       if len(attempts) > 3 else "")
+    return f"tried what the sandbox forbids: {shown}"
 
 
 def failure(run: Run, seconds: float) -> tuple[str, str] | None:

@@ -485,6 +485,86 @@ def test_a_course_program_loses_the_game_for_an_attempt(evil: Path) -> None:
     assert processes_running("307.5") == []
 
 
+PEEKING_WRAPPER = """
+import os, sys
+try:
+    open({reference!r}).read()
+except OSError:
+    pass
+os.execv(sys.executable, [sys.executable, "ConnectFour.py", *sys.argv[1:]])
+"""
+
+
+@pytest.fixture
+def peeking(tmp_path: Path) -> tuple[Path, str]:
+    """A right COMP3608 program that tries to read zerosum's source (where the marker's
+    reference lives) at every call."""
+    folder = tmp_path / "peeking"
+    shutil.copytree(Path(__file__).resolve().parent / "data" / "submissions" / "comp3608",
+                    folder)
+    reference = str(Path(zerosum.__file__).resolve().parent / "marker" / "cases.py")
+    (folder / "peek.py").write_text(PEEKING_WRAPPER.format(reference=reference))
+    return folder, reference
+
+
+def test_the_marker_fails_the_case_of_a_file_attempt(peeking: tuple[Path, str]) -> None:
+    from zerosum.marker.cases import COMP3608
+    from zerosum.marker.check import check, report_text
+
+    folder, reference = peeking
+    if not (contained() and traced()):
+        pytest.skip("file attempts are not traced (or not hidden) here")
+    outcomes = check(COMP3608, [sys.executable, "peek.py"], 2, 1, Limits(seconds=30), folder)
+    why = f"tried what the sandbox forbids: tried to read {reference} (hidden)"
+    assert [(o.verdict, o.why) for o in outcomes] == [("wrong", why)] * 2
+    assert f"case 1 ({outcomes[0].case.part}): wrong: {why}\n" in \
+        report_text(COMP3608, [sys.executable, "peek.py"], outcomes, 1)
+
+
+def test_a_comp3608_program_that_reads_a_file_loses_its_game(
+        peeking: tuple[Path, str]) -> None:
+    from zerosum.tournament.jobs import GameJob
+    from zerosum.tournament.referee import play_game
+
+    folder, reference = peeking
+    if not (contained() and traced()):
+        pytest.skip("file attempts are not traced (or not hidden) here")
+    spec = f"course:comp3608,time=20,dir={folder}:{sys.executable} peek.py"
+    result = play_game(GameJob(1, "connect4", (spec, "random"), (), (1, 2), (60.0, 60.0),
+                               400, False, ()))
+    assert result.fault == 0 and result.score == 0
+    assert result.reason.endswith(f"tried what the sandbox forbids: tried to read "
+                                  f"{reference} (hidden)")
+
+
+def test_what_an_attempt_costs_is_said_in_one_place() -> None:
+    from zerosum.players.programs import KINDS
+    from zerosum.sandbox import COSTS, cost
+
+    assert set(COSTS) == {"marker", *KINDS}  # every course player has its rule
+    tried = [f"tried to read /root/{n} (hidden)" for n in range(5)]
+    assert cost("marker", []) is None and cost("ugi", tried) is None
+    assert cost("course:comp3608", tried) == (
+        "tried what the sandbox forbids: tried to read /root/0 (hidden); tried to read "
+        "/root/1 (hidden); tried to read /root/2 (hidden); and 2 more")
+
+
+def test_without_strace_the_reports_say_file_attempts_are_not_traced(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from zerosum.sandbox import Uncontained, refuse_unless_contained
+
+    monkeypatch.setenv("ZEROSUM_TRACE", "off")
+    containment.cache_clear()
+    try:
+        run = python(tmp_path, "open('/root/x', 'a')\n")
+        assert UNTRACED in run.unenforced and not containment().traced
+        assert not any("/root/x" in a for a in run.attempts)
+        with pytest.raises(Uncontained, match="file attempts not traced"):
+            refuse_unless_contained()
+    finally:
+        containment.cache_clear()
+
+
 LEAVING_ENGINE = """
 import subprocess, sys
 heights = {}

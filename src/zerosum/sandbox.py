@@ -58,6 +58,7 @@ to be killed.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import os
 import queue
@@ -522,6 +523,8 @@ PROBED = ("/sys", "/nonexistent")
 # in the folders above its installation, to find its own library: no attempt either.
 LANDMARKS = re.compile(r"/(pyvenv\.cfg|pybuilddir\.txt|Modules/Setup\.local|"
                        r"lib/python3\d*\.zip|lib/python3\.\d+/(os\.py|lib-dynload))$")
+TRACE_PIPE = 1 << 20  # bytes of strace's lines the pipe holds before strace waits
+TRACE_BATCH = 0.005  # seconds between reads of them
 FILE_ATTEMPTS_SHOWN = 10  # file attempts named for a call; the rest are counted
 CALL_LINE = re.compile(r"(\w+)\((.*)\)\s+=\s+(\S+)(?:\s+(E[A-Z0-9]+))?")
 PATH_ARG = re.compile(r'(?:(AT_FDCWD|-?\d+), )?"((?:[^"\\]|\\.)*)"')
@@ -633,6 +636,10 @@ class Attempts:
         return os.path.lexists(path) or (parent != "/tmp" and os.path.isdir(parent))
 
     def landmark(self, path: str) -> bool:
+        """Does it look for what tools look for in the folders above theirs (an
+        interpreter's library, a hidden file of settings: pyenv's .python-version)?"""
+        if os.path.basename(path).startswith(".") and os.path.dirname(path) in self.parents:
+            return True
         match = LANDMARKS.search(path)
         return match is not None and path[:match.start()] in self.parents
 
@@ -691,11 +698,16 @@ class _Trace:
 
     def _read(self) -> None:
         rest = b""
+        with contextlib.suppress(OSError):  # a larger pipe, where the system allows it
+            fcntl.fcntl(self.fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), TRACE_PIPE)
         with contextlib.suppress(OSError):
-            while chunk := os.read(self.fd, 1 << 16):
+            while chunk := os.read(self.fd, TRACE_PIPE):
                 *lines, rest = (rest + chunk).split(b"\n")
                 for line in lines:
                     self.attempts.line(line.decode("utf-8", "replace"))
+                # strace writes a line at a time: read them in batches, not waking (and
+                # making the traced program wait) at every line
+                time.sleep(TRACE_BATCH)
         if rest:
             self.attempts.line(rest.decode("utf-8", "replace"))
 
@@ -736,9 +748,13 @@ def _wrapped(command: Sequence[str], args: Sequence[str], p: Place, limits: Limi
     words += args
     p.mounts.update(Path(v) for v in visible)
     env = _environment(p.here, limits, visible if mode == "bwrap" else None)
-    # the folders of its PATH are its to search (outside bubblewrap: the caller's PATH)
+    # the folders of its PATH are its to search (outside bubblewrap: the caller's PATH),
+    # with the installation each bin/ is part of (pyenv's shims run pyenv's libexec/)
     searched = [d for d in next(e for e in env if e.startswith("PATH="))[5:].split(os.pathsep)
                 if os.path.isabs(d) and d != "/"]
+    searched += [os.path.dirname(d.rstrip("/")) for d in searched
+                 if os.path.basename(d.rstrip("/")) in ("bin", "sbin", "shims", "libexec")
+                 and os.path.dirname(d.rstrip("/")) not in ("/", "/usr", "/usr/local")]
     trace = _Trace(p, [*visible, *searched], mode) if how.traced else None
     tracer = trace.words() if trace is not None else []
     if mode == "bwrap":

@@ -13,7 +13,8 @@ negative number: killed by that signal; None: stopped at the timeout), `stdout`,
 `stderr` (each at most OUTPUT_LIMIT bytes), `seconds` (the program's own time, see
 below), `timed_out`, `outputs` (the text of each file of `outputs` it wrote, None when
 it did not), `files` (what else it left in its folder), `attempts` (what it tried that
-the sandbox stopped or undid, one phrase each: "left 1 process running (killed)",
+the sandbox stopped or undid, one phrase each: "tried to read /root/x (hidden)",
+"tried to write /usr/pwned (refused: read-only)", "left 1 process running (killed)",
 "wrote /tmp/x (its private /tmp, discarded)", "printed more than 1 MB (stopped)") and
 `unenforced` (what this system could not enforce, one phrase each; empty when all of it
 was), `stopped` (why zerosum stopped it early, "" if it did not). With `keep` (a new
@@ -48,11 +49,18 @@ stopped), and processes: RLIMIT_NPROC, which Linux does not apply to root, so as
 pids cgroup of the call's own bounds them where one can be made (else `unenforced` says
 so).
 
+Its file attempts: where strace works, zerosum runs it around the container (outside
+it: the program can neither see nor stop it), stopping the program only at the calls
+that name a file, and `Attempts` judges each path by where it lies (see its
+docstring); elsewhere `unenforced` says "file attempts not traced". What attempts
+cost is `COSTS`, by whose rule the program runs (`cost`).
+
 Time: a call's `seconds` run from the moment the sandbox is set up and the program
 starts (the shell says so on a pipe of its own) to the moment the program ends; the
-sandbox's own start-up and tear-down (a few milliseconds with bubblewrap, measured by
-bench/sandbox_cost.py) are not counted against it, nor is any time its children take
-to be killed.
+sandbox's own start-up and tear-down (bubblewrap's and strace's: tens of milliseconds,
+measured by bench/sandbox_cost.py) are not counted against it, nor is any time its
+children take to be killed. What is counted: the program's wait at each file call
+while strace notes it (tens of microseconds a call).
 """
 
 from __future__ import annotations

@@ -153,6 +153,25 @@ def test_c_reads_no_secret(hostile_c: Path, secret: Path) -> None:
                                 f"tried to read {secret} (hidden)"]
 
 
+def test_running_or_entering_what_it_cannot_see_is_named(tmp_path: Path, secret: Path) -> None:
+    tool = secret.parent / "tool.sh"
+    tool.write_text("#!/bin/sh\necho ran\n")
+    tool.chmod(0o755)
+    run = python(tmp_path, """
+        import os, subprocess, sys
+        for action in (lambda: subprocess.run([sys.argv[1]]), lambda: os.chdir("/home")):
+            try:
+                action()
+            except OSError:
+                pass
+        print(os.getcwd() == os.environ["HOME"])
+    """, str(tool))
+    assert (run.status, run.stdout) == (0, "True\n")
+    if contained() and traced():
+        assert run.attempts == [f"tried to run {tool} (hidden)",
+                                "tried to enter /home (hidden)"]
+
+
 @pytest.mark.parametrize("language", ["python3", "java", "c"])
 def test_a_well_behaved_program_tries_nothing(tmp_path: Path, language: str) -> None:
     """No false attempt: an interpreter's probing of its own libraries, a JVM's look at
@@ -572,6 +591,10 @@ for line in sys.stdin:
     words = line.split()
     if words[:1] == ["ugi"]:
         subprocess.Popen(["setsid", "sleep", "308.5"], stdout=subprocess.DEVNULL)
+        try:
+            open("/root/book.txt").read()
+        except OSError:
+            pass
         print("id name leaving\\nugiok", flush=True)
     elif words[:1] == ["isready"]:
         print("readyok", flush=True)
@@ -596,8 +619,11 @@ def test_an_engines_attempts_are_said_with_its_game(tmp_path: Path) -> None:
     spec = f"ugi,depth=1,timeout=20:{sys.executable} {tmp_path / 'leaving.py'}"
     result = play_game(GameJob(1, "connect4", (spec, "random"), (), (1, 2), (60.0, 60.0),
                                400, False, (("width", 5), ("height", 4))))
-    assert result.fault is None
-    assert result.reason.endswith(f"; {shown(spec, 40)} left 1 process running (killed)")
+    assert result.fault is None  # an engine's attempts cost nothing: they are said
+    said = [f"{shown(spec, 40)} left 1 process running (killed)"]
+    if contained() and traced():
+        said.insert(0, f"{shown(spec, 40)} tried to read /root/book.txt (hidden)")
+    assert result.reason.endswith("; " + "; ".join(said))
     assert processes_running("308.5") == []
 
 

@@ -695,3 +695,42 @@ def test_the_cgroups_of_a_killed_caller_are_swept(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(sandbox._Cgroup, "count", 0)  # as in a fresh process
     assert run_program(["/bin/true"]).status == 0
     assert not stale.exists()
+
+
+def test_attempts_are_judged_by_where_a_path_lies() -> None:
+    """strace's lines as they come (the container's setup, its monitor, calls split by
+    another process's line, escaped names): only the program's calls outside what it may
+    use are attempts, each path once, by the most it tried."""
+    from zerosum.sandbox import Attempts
+
+    seen = Attempts(Path("/tmp/zerosum-run-x/run"), ["/opt/jdk"], shell=True, hidden=True)
+    for line in [
+        '10 execve("/usr/bin/bwrap", ["bwrap"], 0x1 /* 3 vars */) = 0',
+        '10 openat(AT_FDCWD, "/root/setup", O_RDONLY) = 4',  # bubblewrap's own
+        '11 mkdir("/newroot/usr", 0755) = 0',
+        '11 execve("/bin/sh", ["/bin/sh", "-c", "..."], 0x2 /* 8 vars */) = 0',
+        '10 openat(AT_FDCWD, "/proc/11/uid_map", O_RDWR) = 5',  # its monitor
+        '12 newfstatat(AT_FDCWD, "/usr/lib/python3.11/os.py", 0x3, 0) = -1 ENOENT (No such'
+        ' file or directory)',
+        '12 openat(AT_FDCWD, "/opt/jdk/lib/modules", O_RDONLY) = 3',
+        '12 openat(AT_FDCWD, "/sys/fs/cgroup/cpu.max", O_RDONLY) = -1 ENOENT (No such file)',
+        '12 openat(AT_FDCWD, "/proc/self/coredump_filter", O_RDWR) = 3',
+        '12 openat(AT_FDCWD, "mine.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3',
+        '12 newfstatat(AT_FDCWD, "/root/x", 0x4, 0) = -1 ENOENT (No such file or directory)',
+        '12 openat(AT_FDCWD, "/root/x", O_RDONLY <unfinished ...>',
+        '13 openat(AT_FDCWD, "/usr/pwned", O_WRONLY|O_CREAT, 0644) = -1 EROFS (Read-only '
+        'file system)',
+        '12 <... openat resumed>) = -1 ENOENT (No such file or directory)',
+        '12 openat(AT_FDCWD, "../../../etc/shadow", O_RDONLY) = -1 EACCES (Permission denied)',
+        '12 execve("/home/a/r\\303\\251f", ["r"], 0x5 /* 1 var */) = -1 ENOENT (No such file)',
+        '12 symlink("/etc/passwd", "link") = 0',  # in its folder: its leftovers say it
+        '12 openat(3, "x", O_RDONLY) = 4',  # relative to a folder it opened: not judged
+        '12 chdir("/etc") = 0',
+        '12 openat(AT_FDCWD, "ssh/key", O_RDONLY) = -1 ENOENT (No such file or directory)',
+    ]:
+        seen.line(line)
+    assert seen.said() == ["tried to read /root/x (hidden)",
+                           "tried to write /usr/pwned (refused: read-only)",
+                           "tried to read /etc/shadow (refused)",
+                           "tried to run /home/a/réf (hidden)",
+                           "tried to read /etc/ssh/key (hidden)"]

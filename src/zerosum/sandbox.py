@@ -534,6 +534,7 @@ LANDMARKS = re.compile(r"/(pyvenv\.cfg|pybuilddir\.txt|Modules/Setup\.local|"
 TRACE_PIPE = 1 << 20  # bytes of strace's lines the pipe holds before strace waits
 TRACE_BATCH = 0.005  # seconds between reads of them
 FILE_ATTEMPTS_SHOWN = 10  # file attempts named for a call; the rest are counted
+FILE_ATTEMPTS_COUNTED = 100_000  # (up to this many: memory is bounded)
 CALL_LINE = re.compile(r"(\w+)\((.*)\)\s+=\s+(\S+)(?:\s+(E[A-Z0-9]+))?")
 PATH_ARG = re.compile(r'(?:(AT_FDCWD|-?\d+), )?"((?:[^"\\]|\\.)*)"')
 HOW = {"ENOENT": "hidden", "ENOTDIR": "hidden", "EROFS": "refused: read-only",
@@ -541,6 +542,7 @@ HOW = {"ENOENT": "hidden", "ENOTDIR": "hidden", "EROFS": "refused: read-only",
 VERBS = {"read": ("read", "tried to read"), "write": ("wrote", "tried to write"),
          "run": ("ran", "tried to run"), "enter": ("entered", "tried to enter"),
          "look": ("looked at", "looked for")}
+STRENGTH = ("look", "enter", "read", "run", "write")  # what a path's attempt is said by
 
 
 def _strace_words(output: str) -> list[str]:
@@ -572,7 +574,7 @@ class Attempts:
         self.pending: dict[str, str] = {}  # a pid's call interrupted by another's line
         self.cwd: dict[str, str] = {}  # a pid's folder, where it changed it
         self.found: dict[str, tuple[int, str]] = {}  # path -> (how strong, the attempt)
-        self.more = 0
+        self.more: set[str] = set()  # the paths past those named (counted only)
 
     def line(self, text: str) -> None:
         pid, _, rest = text.strip().partition(" ")
@@ -654,17 +656,17 @@ class Attempts:
     def add(self, path: str, kind: str, attempt: str) -> None:
         """Once a path, said by the most it tried with it (looking, reading, running,
         writing)."""
-        strength = tuple(VERBS).index(kind) if kind != "look" else -1
+        strength = STRENGTH.index(kind)
         if path in self.found:
             if strength > self.found[path][0]:
                 self.found[path] = (strength, attempt)
         elif len(self.found) < FILE_ATTEMPTS_SHOWN:
             self.found[path] = (strength, attempt)
-        else:
-            self.more += 1
+        elif len(self.more) < FILE_ATTEMPTS_COUNTED:
+            self.more.add(path)
 
     def said(self) -> list[str]:
-        more = [f"and {self.more} more file attempts"] if self.more else []
+        more = [f"and {len(self.more)} more file attempts"] if self.more else []
         return [attempt for _, attempt in self.found.values()] + more
 
 

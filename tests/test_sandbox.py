@@ -540,6 +540,29 @@ def test_the_marker_fails_the_case_of_a_file_attempt(peeking: tuple[Path, str]) 
         report_text(COMP3608, [sys.executable, "peek.py"], outcomes, 1)
 
 
+def test_the_marker_report_lists_every_attempt_past_the_three_of_its_reason(
+        peeking: tuple[Path, str]) -> None:
+    from zerosum.marker.cases import COMP3608
+    from zerosum.marker.check import check, report_text
+
+    folder, _ = peeking
+    if not (contained() and traced()):
+        pytest.skip("file attempts are not traced (or not hidden) here")
+    (folder / "greedy.py").write_text(
+        "import os, sys\n"
+        "for n in range(4):\n"
+        "    try: open(f'/root/answer{n}.txt').read()\n"
+        "    except OSError: pass\n"
+        "os.execv(sys.executable, [sys.executable, 'ConnectFour.py', *sys.argv[1:]])\n")
+    outcomes = check(COMP3608, [sys.executable, "greedy.py"], 1, 1, Limits(seconds=30),
+                     folder)
+    tried = [f"tried to read /root/answer{n}.txt (hidden)" for n in range(4)]
+    assert outcomes[0].why == (f"tried what the sandbox forbids: {'; '.join(tried[:3])}; "
+                               "and 1 more")
+    text = report_text(COMP3608, [sys.executable, "greedy.py"], outcomes, 1)
+    assert "\n  what it tried:\n" + "".join(f"    {t}\n" for t in tried) in text
+
+
 def test_a_comp3608_program_that_reads_a_file_loses_its_game(
         peeking: tuple[Path, str]) -> None:
     from zerosum.tournament.jobs import GameJob

@@ -170,6 +170,9 @@ def report_text(marking: Marking, command: Sequence[str], outcomes: list[Outcome
     for o in failed[:SHOWN_IN_FULL]:
         lines.append(f"case {o.number} ({o.case.part}): {o.verdict}: {o.why}")
         lines.append(f"  $ {o.command_line(command)}")
+        if len(o.run.attempts) > 3:  # the reason names three: here is the whole of it
+            lines.append("  what it tried:")
+            lines.extend(f"    {attempt}" for attempt in o.run.attempts)
         diff = o.diff()
         if diff:
             lines.extend("  " + line for line in diff.splitlines())

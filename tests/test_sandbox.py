@@ -21,7 +21,7 @@ import pytest
 from hostile import processes_running
 
 import zerosum
-from zerosum.sandbox import Limits, Run, containment, failure, run_program
+from zerosum.sandbox import UNTRACED, Limits, Run, containment, failure, run_program
 
 HOSTILE_C = Path(__file__).resolve().parent / "data" / "hostile" / "hostile.c"
 FAST = Limits(seconds=20)
@@ -30,6 +30,11 @@ FAST = Limits(seconds=20)
 def contained() -> bool:
     """Does this system hide the file system from a program (bubblewrap)?"""
     return containment().mode == "bwrap"
+
+
+def traced() -> bool:
+    """Are a program's file attempts traced here (strace)?"""
+    return containment().traced
 
 
 def python(tmp_path: Path, code: str, *args: str, limits: Limits = FAST,
@@ -88,6 +93,17 @@ def test_it_reads_no_secret_no_reference_no_source(tmp_path: Path, secret: Path)
         assert "its view of the file system" in " ".join(run.unenforced)
         return
     assert run.stdout == "2 users\n"  # root and nobody, not the system's
+    if not traced():
+        assert UNTRACED in run.unenforced
+        return
+    # each attempt named once, by the most it tried (it looked, then read)
+    assert run.attempts == [f"tried to read {secret} (hidden)",
+                            f"tried to read {source} (hidden)",
+                            f"tried to read {other} (hidden)",
+                            f"tried to read {os.getcwd()} (hidden)",
+                            "tried to read /etc/shadow (refused)",
+                            "tried to read /root/.bashrc (hidden)",
+                            "tried to read /home (hidden)"]
 
 
 def test_it_writes_nothing_outside_its_folder(tmp_path: Path, hostile_c: Path) -> None:
@@ -106,18 +122,86 @@ def test_it_writes_nothing_outside_its_folder(tmp_path: Path, hostile_c: Path) -
         assert "write outside its folder" in " ".join(run.unenforced)
         return
     assert run.stdout == "wrote /tmp/pwned\n"  # its private /tmp
-    assert run.attempts == ["wrote /tmp/pwned (its private /tmp, discarded)"]
     assert not outside.exists() and not Path("/root/pwned").exists()
     assert not Path("/usr/pwned").exists() and not Path("/pwned").exists()
+    # /root holds the folders of this Python (pyenv, shown read-only): its / is read-only
+    root = "refused: read-only" if Path(sys.executable).resolve().is_relative_to("/root") \
+        else "hidden"
+    tried = [f"tried to write /root/pwned ({root})",
+             "tried to write /usr/pwned (refused: read-only)",
+             "tried to write /pwned (refused: read-only)",
+             f"tried to write {outside} (hidden)"]
+    assert run.attempts == [*(tried if traced() else []),
+                            "wrote /tmp/pwned (its private /tmp, discarded)"]
     run = c(hostile_c, "write", str(outside))
     assert (run.status, run.stdout) == (0, "")
     assert not outside.exists() and not Path("/root/pwned-c").exists()
+    if traced():
+        assert run.attempts == ["tried to write /root/pwned-c (hidden)",
+                                "tried to write /usr/pwned-c (refused: read-only)",
+                                "tried to write /pwned-c (refused: read-only)",
+                                f"tried to write {outside} (hidden)"]
 
 
 def test_c_reads_no_secret(hostile_c: Path, secret: Path) -> None:
     run = c(hostile_c, "read", str(secret))
     if contained():
         assert (run.status, run.stdout) == (0, "")
+    if contained() and traced():
+        assert run.attempts == ["tried to read /etc/shadow (refused)",
+                                "tried to read /root/.bashrc (hidden)",
+                                f"tried to read {secret} (hidden)"]
+
+
+def test_running_or_entering_what_it_cannot_see_is_named(tmp_path: Path, secret: Path) -> None:
+    tool = secret.parent / "tool.sh"
+    tool.write_text("#!/bin/sh\necho ran\n")
+    tool.chmod(0o755)
+    run = python(tmp_path, """
+        import os, subprocess, sys
+        for action in (lambda: subprocess.run([sys.argv[1]]), lambda: os.chdir("/home")):
+            try:
+                action()
+            except OSError:
+                pass
+        print(os.getcwd() == os.environ["HOME"])
+    """, str(tool))
+    assert (run.status, run.stdout) == (0, "True\n")
+    if contained() and traced():
+        assert run.attempts == [f"tried to run {tool} (hidden)",
+                                "tried to enter /home (hidden)"]
+
+
+@pytest.mark.parametrize("language", ["python3", "java", "c"])
+def test_a_well_behaved_program_tries_nothing(tmp_path: Path, language: str) -> None:
+    """No false attempt: an interpreter's probing of its own libraries, a JVM's look at
+    /sys and /proc, the C library's files are what they may use."""
+    folder = tmp_path / language
+    folder.mkdir()
+    if language == "python3":
+        (folder / "prog.py").write_text("import json, random, subprocess, tempfile\n"
+                                        "with tempfile.TemporaryFile() as f: f.write(b'x')\n"
+                                        "print(json.dumps(random.Random(3).random() < 1))\n")
+        command = ["python3", "prog.py"]
+    elif language == "java":
+        if shutil.which("javac") is None:
+            pytest.skip("no JDK here")
+        (folder / "Main.java").write_text(
+            "public class Main { public static void main(String[] a) {\n"
+            "  System.out.println(new java.util.ArrayList<>(java.util.List.of(1)).size()"
+            " == 1); } }\n")
+        subprocess.run(["javac", "Main.java"], cwd=folder, check=True, timeout=300)
+        command = ["java", "Main"]
+    else:
+        compiler = shutil.which("gcc") or shutil.which("cc")
+        if compiler is None:
+            pytest.skip("no C compiler here")
+        (folder / "main.c").write_text("#include <stdio.h>\n#include <stdlib.h>\n"
+                                       "int main(void) { free(malloc(9)); puts(\"true\"); }\n")
+        subprocess.run([compiler, "-o", "main", "main.c"], cwd=folder, check=True, timeout=120)
+        command = ["./main"]
+    run = run_program(command, (), Limits(seconds=60), folder)
+    assert (run.status, run.stdout.lower(), run.attempts) == (0, "true\n", [])
 
 
 @pytest.mark.parametrize("language", ["python", "c"])
@@ -363,7 +447,11 @@ def test_as_an_ordinary_user_too() -> None:
     assert done.returncode == 0, done.stderr
     uid, mode, status, *_ = done.stdout.split()
     assert (uid, status) == ("65534", "0")
-    if mode == "bwrap":
+    if mode == "bwrap" and shutil.which("strace"):
+        assert done.stdout.split(" ", 3)[3] == (
+            f"'' ['tried to read /etc/shadow (refused)', 'tried to read {secret} (hidden)', "
+            "'left 1 process running (killed)']\n")
+    elif mode == "bwrap":
         assert done.stdout.split(" ", 3)[3] == "'' ['left 1 process running (killed)']\n"
     assert processes_running("306.5") == []
 
@@ -416,6 +504,109 @@ def test_a_course_program_loses_the_game_for_an_attempt(evil: Path) -> None:
     assert processes_running("307.5") == []
 
 
+PEEKING_WRAPPER = """
+import os, sys
+try:
+    open({reference!r}).read()
+except OSError:
+    pass
+os.execv(sys.executable, [sys.executable, "ConnectFour.py", *sys.argv[1:]])
+"""
+
+
+@pytest.fixture
+def peeking(tmp_path: Path) -> tuple[Path, str]:
+    """A right COMP3608 program that tries to read zerosum's source (where the marker's
+    reference lives) at every call."""
+    folder = tmp_path / "peeking"
+    shutil.copytree(Path(__file__).resolve().parent / "data" / "submissions" / "comp3608",
+                    folder)
+    reference = str(Path(zerosum.__file__).resolve().parent / "marker" / "cases.py")
+    (folder / "peek.py").write_text(PEEKING_WRAPPER.format(reference=reference))
+    return folder, reference
+
+
+def test_the_marker_fails_the_case_of_a_file_attempt(peeking: tuple[Path, str]) -> None:
+    from zerosum.marker.cases import COMP3608
+    from zerosum.marker.check import check, report_text
+
+    folder, reference = peeking
+    if not (contained() and traced()):
+        pytest.skip("file attempts are not traced (or not hidden) here")
+    outcomes = check(COMP3608, [sys.executable, "peek.py"], 2, 1, Limits(seconds=30), folder)
+    why = f"tried what the sandbox forbids: tried to read {reference} (hidden)"
+    assert [(o.verdict, o.why) for o in outcomes] == [("wrong", why)] * 2
+    assert f"case 1 ({outcomes[0].case.part}): wrong: {why}\n" in \
+        report_text(COMP3608, [sys.executable, "peek.py"], outcomes, 1)
+
+
+def test_the_marker_report_lists_every_attempt_past_the_three_of_its_reason(
+        peeking: tuple[Path, str]) -> None:
+    from zerosum.marker.cases import COMP3608
+    from zerosum.marker.check import check, report_text
+
+    folder, _ = peeking
+    if not (contained() and traced()):
+        pytest.skip("file attempts are not traced (or not hidden) here")
+    (folder / "greedy.py").write_text(
+        "import os, sys\n"
+        "for n in range(4):\n"
+        "    try: open(f'/root/answer{n}.txt').read()\n"
+        "    except OSError: pass\n"
+        "os.execv(sys.executable, [sys.executable, 'ConnectFour.py', *sys.argv[1:]])\n")
+    outcomes = check(COMP3608, [sys.executable, "greedy.py"], 1, 1, Limits(seconds=30),
+                     folder)
+    tried = [f"tried to read /root/answer{n}.txt (hidden)" for n in range(4)]
+    assert outcomes[0].why == (f"tried what the sandbox forbids: {'; '.join(tried[:3])}; "
+                               "and 1 more")
+    text = report_text(COMP3608, [sys.executable, "greedy.py"], outcomes, 1)
+    assert "\n  what it tried:\n" + "".join(f"    {t}\n" for t in tried) in text
+
+
+def test_a_comp3608_program_that_reads_a_file_loses_its_game(
+        peeking: tuple[Path, str]) -> None:
+    from zerosum.tournament.jobs import GameJob
+    from zerosum.tournament.referee import play_game
+
+    folder, reference = peeking
+    if not (contained() and traced()):
+        pytest.skip("file attempts are not traced (or not hidden) here")
+    spec = f"course:comp3608,time=20,dir={folder}:{sys.executable} peek.py"
+    result = play_game(GameJob(1, "connect4", (spec, "random"), (), (1, 2), (60.0, 60.0),
+                               400, False, ()))
+    assert result.fault == 0 and result.score == 0
+    assert result.reason.endswith(f"tried what the sandbox forbids: tried to read "
+                                  f"{reference} (hidden)")
+
+
+def test_what_an_attempt_costs_is_said_in_one_place() -> None:
+    from zerosum.players.programs import KINDS
+    from zerosum.sandbox import COSTS, cost
+
+    assert set(COSTS) == {"marker", *KINDS}  # every course player has its rule
+    tried = [f"tried to read /root/{n} (hidden)" for n in range(5)]
+    assert cost("marker", []) is None and cost("ugi", tried) is None
+    assert cost("course:comp3608", tried) == (
+        "tried what the sandbox forbids: tried to read /root/0 (hidden); tried to read "
+        "/root/1 (hidden); tried to read /root/2 (hidden); and 2 more")
+
+
+def test_without_strace_the_reports_say_file_attempts_are_not_traced(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from zerosum.sandbox import Uncontained, refuse_unless_contained
+
+    monkeypatch.setenv("ZEROSUM_TRACE", "off")
+    containment.cache_clear()
+    try:
+        run = python(tmp_path, "open('/root/x', 'a')\n")
+        assert UNTRACED in run.unenforced and not containment().traced
+        assert not any("/root/x" in a for a in run.attempts)
+        with pytest.raises(Uncontained, match="file attempts not traced"):
+            refuse_unless_contained()
+    finally:
+        containment.cache_clear()
+
+
 LEAVING_ENGINE = """
 import subprocess, sys
 heights = {}
@@ -423,6 +614,10 @@ for line in sys.stdin:
     words = line.split()
     if words[:1] == ["ugi"]:
         subprocess.Popen(["setsid", "sleep", "308.5"], stdout=subprocess.DEVNULL)
+        try:
+            open("/root/book.txt").read()
+        except OSError:
+            pass
         print("id name leaving\\nugiok", flush=True)
     elif words[:1] == ["isready"]:
         print("readyok", flush=True)
@@ -447,8 +642,11 @@ def test_an_engines_attempts_are_said_with_its_game(tmp_path: Path) -> None:
     spec = f"ugi,depth=1,timeout=20:{sys.executable} {tmp_path / 'leaving.py'}"
     result = play_game(GameJob(1, "connect4", (spec, "random"), (), (1, 2), (60.0, 60.0),
                                400, False, (("width", 5), ("height", 4))))
-    assert result.fault is None
-    assert result.reason.endswith(f"; {shown(spec, 40)} left 1 process running (killed)")
+    assert result.fault is None  # an engine's attempts cost nothing: they are said
+    said = [f"{shown(spec, 40)} left 1 process running (killed)"]
+    if contained() and traced():
+        said.insert(0, f"{shown(spec, 40)} tried to read /root/book.txt (hidden)")
+    assert result.reason.endswith("; " + "; ".join(said))
     assert processes_running("308.5") == []
 
 
@@ -520,3 +718,42 @@ def test_the_cgroups_of_a_killed_caller_are_swept(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(sandbox._Cgroup, "count", 0)  # as in a fresh process
     assert run_program(["/bin/true"]).status == 0
     assert not stale.exists()
+
+
+def test_attempts_are_judged_by_where_a_path_lies() -> None:
+    """strace's lines as they come (the container's setup, its monitor, calls split by
+    another process's line, escaped names): only the program's calls outside what it may
+    use are attempts, each path once, by the most it tried."""
+    from zerosum.sandbox import Attempts
+
+    seen = Attempts(Path("/tmp/zerosum-run-x/run"), ["/opt/jdk"], shell=True, hidden=True)
+    for line in [
+        '10 execve("/usr/bin/bwrap", ["bwrap"], 0x1 /* 3 vars */) = 0',
+        '10 openat(AT_FDCWD, "/root/setup", O_RDONLY) = 4',  # bubblewrap's own
+        '11 mkdir("/newroot/usr", 0755) = 0',
+        '11 execve("/bin/sh", ["/bin/sh", "-c", "..."], 0x2 /* 8 vars */) = 0',
+        '10 openat(AT_FDCWD, "/proc/11/uid_map", O_RDWR) = 5',  # its monitor
+        '12 newfstatat(AT_FDCWD, "/usr/lib/python3.11/os.py", 0x3, 0) = -1 ENOENT (No such'
+        ' file or directory)',
+        '12 openat(AT_FDCWD, "/opt/jdk/lib/modules", O_RDONLY) = 3',
+        '12 openat(AT_FDCWD, "/sys/fs/cgroup/cpu.max", O_RDONLY) = -1 ENOENT (No such file)',
+        '12 openat(AT_FDCWD, "/proc/self/coredump_filter", O_RDWR) = 3',
+        '12 openat(AT_FDCWD, "mine.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3',
+        '12 newfstatat(AT_FDCWD, "/root/x", 0x4, 0) = -1 ENOENT (No such file or directory)',
+        '12 openat(AT_FDCWD, "/root/x", O_RDONLY <unfinished ...>',
+        '13 openat(AT_FDCWD, "/usr/pwned", O_WRONLY|O_CREAT, 0644) = -1 EROFS (Read-only '
+        'file system)',
+        '12 <... openat resumed>) = -1 ENOENT (No such file or directory)',
+        '12 openat(AT_FDCWD, "../../../etc/shadow", O_RDONLY) = -1 EACCES (Permission denied)',
+        '12 execve("/home/a/r\\303\\251f", ["r"], 0x5 /* 1 var */) = -1 ENOENT (No such file)',
+        '12 symlink("/etc/passwd", "link") = 0',  # in its folder: its leftovers say it
+        '12 openat(3, "x", O_RDONLY) = 4',  # relative to a folder it opened: not judged
+        '12 chdir("/etc") = 0',
+        '12 openat(AT_FDCWD, "ssh/key", O_RDONLY) = -1 ENOENT (No such file or directory)',
+    ]:
+        seen.line(line)
+    assert seen.said() == ["tried to read /root/x (hidden)",
+                           "tried to write /usr/pwned (refused: read-only)",
+                           "tried to read /etc/shadow (refused)",
+                           "tried to run /home/a/réf (hidden)",
+                           "tried to read /etc/ssh/key (hidden)"]

@@ -80,8 +80,14 @@ print("</td></tr></table><h1>100 of 100</h1>")
 """
 
 ESCAPES = """import os, subprocess, sys
-# Writes where it should not, and leaves a process behind; then answers.
-for path in ("../../escaped.txt", "/tmp/zerosum-class-escaped.txt"):
+# Reads and writes where it should not, and leaves a process behind; then answers.
+for path in ("/etc/shadow", "/root/.bash_history", "/home"):
+    try:
+        print(len(os.listdir(path) if os.path.isdir(path) else open(path).read()),
+              file=sys.stderr)
+    except OSError:
+        pass
+for path in ("../../escaped.txt", "/tmp/zerosum-class-escaped.txt", "/usr/escaped.txt"):
     try:
         with open(path, "w") as f:
             f.write("escaped\\n")
@@ -144,7 +150,8 @@ KINDS: list[tuple[str, str, str, Maker]] = [
     ("judy", "java", "does not compile", java_broken),
     ("$(touch pwned); `id`", "c", "hostile name (shell), counts a node too many",
      c_makefile("-DFAULT_NODES")),
-    ("mallory", "python", "writes outside its folder, leaves a process", script(ESCAPES, True)),
+    ("mallory", "python", "reads and writes outside its folder, leaves a process",
+     script(ESCAPES, True)),
     ("niaj", "python", "crashes", python("crash")),
     ("olivia", "python", "too slow", python("slow")),
     ("peggy", "python", "run.txt a link to /etc/passwd", symlinked_run_txt),

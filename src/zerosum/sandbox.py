@@ -13,7 +13,8 @@ negative number: killed by that signal; None: stopped at the timeout), `stdout`,
 `stderr` (each at most OUTPUT_LIMIT bytes), `seconds` (the program's own time, see
 below), `timed_out`, `outputs` (the text of each file of `outputs` it wrote, None when
 it did not), `files` (what else it left in its folder), `attempts` (what it tried that
-the sandbox stopped or undid, one phrase each: "left 1 process running (killed)",
+the sandbox stopped or undid, one phrase each: "tried to read /root/x (hidden)",
+"tried to write /usr/pwned (refused: read-only)", "left 1 process running (killed)",
 "wrote /tmp/x (its private /tmp, discarded)", "printed more than 1 MB (stopped)") and
 `unenforced` (what this system could not enforce, one phrase each; empty when all of it
 was), `stopped` (why zerosum stopped it early, "" if it did not). With `keep` (a new
@@ -48,19 +49,28 @@ stopped), and processes: RLIMIT_NPROC, which Linux does not apply to root, so as
 pids cgroup of the call's own bounds them where one can be made (else `unenforced` says
 so).
 
+Its file attempts: where strace works, zerosum runs it around the container (outside
+it: the program can neither see nor stop it), stopping the program only at the calls
+that name a file, and `Attempts` judges each path by where it lies (see its
+docstring); elsewhere `unenforced` says "file attempts not traced". What attempts
+cost is `COSTS`, by whose rule the program runs (`cost`).
+
 Time: a call's `seconds` run from the moment the sandbox is set up and the program
 starts (the shell says so on a pipe of its own) to the moment the program ends; the
-sandbox's own start-up and tear-down (a few milliseconds with bubblewrap, measured by
-bench/sandbox_cost.py) are not counted against it, nor is any time its children take
-to be killed.
+sandbox's own start-up and tear-down (bubblewrap's and strace's: tens of milliseconds,
+measured by bench/sandbox_cost.py) are not counted against it, nor is any time its
+children take to be killed. What is counted: the program's wait at each file call
+while strace notes it (tens of microseconds a call).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import os
 import queue
+import re
 import resource
 import selectors
 import shutil
@@ -131,6 +141,7 @@ class Run:
 class Containment:
     mode: str  # "bwrap", "unshare" or "limits"
     unenforced: tuple[str, ...]  # what it cannot enforce, one phrase each
+    traced: bool = False  # are its file attempts traced (strace), one by one?
 
     def note(self) -> str | None:
         """One line for a report, None when everything is enforced."""
@@ -172,17 +183,35 @@ def containment() -> Containment:
     processes: tuple[str, ...] = ()
     if os.geteuid() == 0 and not _can_make_pids_cgroup():
         processes = ("the number of processes (root, and no pids cgroup)",)
-    if "bwrap" in allowed and shutil.which("bwrap") and \
-            _works([*_bwrap_words([], None, [], Path("/nonexistent")), "true"]):
-        return Containment("bwrap", processes)
-    if "unshare" in allowed and shutil.which("unshare") and _works([*_unshare_words(), "true"]):
-        return Containment("unshare", ("its view of the file system (it can read what "
-                                       "zerosum can, and write outside its folder)",
-                                       *processes))
-    return Containment("limits", (
+    unenforced: tuple[str, ...]
+    mode, unenforced = "limits", (
         "the network", "its view of the file system (it can read what zerosum can, and "
         "write outside its folder)", "the end of processes that leave its process group",
-        "its view of other processes (it can see and signal them)", *processes))
+        "its view of other processes (it can see and signal them)")
+    if "bwrap" in allowed and shutil.which("bwrap") and \
+            _works([*_bwrap_words([], None, [], Path("/nonexistent")), "true"]):
+        mode, unenforced = "bwrap", ()
+    elif "unshare" in allowed and shutil.which("unshare") and \
+            _works([*_unshare_words(), "true"]):
+        mode, unenforced = "unshare", ("its view of the file system (it can read what "
+                                       "zerosum can, and write outside its folder)",)
+    traced = _can_trace(mode)
+    if not traced:
+        unenforced += (UNTRACED,)
+    return Containment(mode, (*unenforced, *processes), traced)
+
+
+UNTRACED = "the report of its file attempts (file attempts not traced: no working strace)"
+
+
+def _can_trace(mode: str) -> bool:
+    """Can strace follow a contained call here (it is installed, ptrace is allowed)?
+    ZEROSUM_TRACE=off says no (to compare)."""
+    if os.environ.get("ZEROSUM_TRACE", "on") == "off" or shutil.which("strace") is None:
+        return False
+    inner = {"bwrap": lambda: _bwrap_words([], None, [], Path("/nonexistent")),
+             "unshare": _unshare_words, "limits": list}[mode]()
+    return _works([*_strace_words("/dev/null"), *inner, "true"])
 
 
 def refuse_unless_contained() -> None:
@@ -240,14 +269,19 @@ def _bwrap_words(visible: Sequence[str], here: Path | None, env: list[str],
     return words
 
 
-def _environment(here: Path, limits: Limits) -> list[str]:
-    """What the program's environment holds: the locale and the PATH, its folder as
-    HOME, and a JVM's options within the memory limit (a JVM reserves far more address
-    space than it uses: a heap of half the limit, small reserved code and class spaces)."""
-    env = [f"{k}={os.environ[k]}" for k in KEPT_ENVIRONMENT if k in os.environ]
+def _environment(here: Path, limits: Limits, shown: Sequence[str] | None = None) -> list[str]:
+    """What the program's environment holds: the locale and the PATH (with `shown`, the
+    paths the sandbox shows it, only its folders among them: no search of folders it
+    cannot see), its folder as HOME, and a JVM's options within the memory limit (a JVM
+    reserves far more address space than it uses: a heap of half the limit, small
+    reserved code and class spaces)."""
+    env = [f"{k}={os.environ[k]}" for k in KEPT_ENVIRONMENT if k in os.environ and k != "PATH"]
     env += [f"{k}={v}" for k, v in os.environ.items() if k.startswith("LC_")]
-    if "PATH" not in os.environ:
-        env.append("PATH=/usr/local/bin:/usr/bin:/bin")
+    path = os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin").split(os.pathsep)
+    if shown is not None:
+        inside = (*SYSTEM, *shown)
+        path = [d for d in path if any(Path(d).is_relative_to(s) for s in inside)]
+    env.append("PATH=" + os.pathsep.join(path or ["/usr/bin", "/bin"]))
     heap = max(16, limits.memory_mb // 2)
     env += [f"HOME={here}", "TMPDIR=/tmp",
             f"JAVA_TOOL_OPTIONS=-Xmx{heap}m -Xss1m -XX:ReservedCodeCacheSize=32m "
@@ -469,6 +503,235 @@ def _sweep_cgroups() -> None:
                     path.rmdir()
 
 
+# -- its file attempts, traced ---------------------------------------------------------------
+
+# The calls that name a file (strace's %file class), by what they do with it: a call not
+# named here only looks (stat, access, readlink, statfs, xattrs read, inotify).
+WRITING = frozenset((
+    "creat", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat",
+    "renameat2", "link", "linkat", "symlink", "symlinkat", "chmod", "fchmodat", "fchmodat2",
+    "chown", "lchown", "fchownat", "truncate", "utime", "utimes", "utimensat", "futimesat",
+    "mknod", "mknodat", "setxattr", "lsetxattr", "removexattr", "lremovexattr", "mount",
+    "umount2", "pivot_root", "swapon", "swapoff", "acct", "quotactl", "chroot"))
+OPENING = frozenset(("open", "openat", "openat2"))
+RUNNING = frozenset(("execve", "execveat"))
+ENTERING = frozenset(("chdir",))
+WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
+# Only the first path of these is one it uses: the rest is a result (readlink's), a name
+# (an extended attribute's), a link's text (symlink's target, which it does not open).
+FIRST_PATH_ONLY = frozenset(("readlink", "readlinkat", "getxattr", "lgetxattr", "setxattr",
+                             "lsetxattr", "removexattr", "lremovexattr", "execve",
+                             "execveat", "mount"))
+LAST_PATH_ONLY = frozenset(("symlink", "symlinkat"))
+# What runtimes ask the system without being shown it (a JVM's /sys/fs/cgroup, glibc's
+# count of processors): looking there, always answered "not there", is no attempt. And
+# nobody's home in the sandbox's /etc/passwd, which a JVM looks for.
+PROBED = ("/sys", "/nonexistent")
+# What an interpreter installed outside the system's folders (a pyenv Python) looks for
+# in the folders above its installation, to find its own library: no attempt either.
+LANDMARKS = re.compile(r"/(pyvenv\.cfg|pybuilddir\.txt|Modules/Setup\.local|"
+                       r"lib/python3\d*\.zip|lib/python3\.\d+/(os\.py|lib-dynload))$")
+TRACE_PIPE = 1 << 20  # bytes of strace's lines the pipe holds before strace waits
+TRACE_BATCH = 0.005  # seconds between reads of them
+FILE_ATTEMPTS_SHOWN = 10  # file attempts named for a call; the rest are counted
+FILE_ATTEMPTS_COUNTED = 100_000  # (up to this many: memory is bounded)
+CALL_LINE = re.compile(r"(\w+)\((.*)\)\s+=\s+(\S+)(?:\s+(E[A-Z0-9]+))?")
+PATH_ARG = re.compile(r'(?:(AT_FDCWD|-?\d+), )?"((?:[^"\\]|\\.)*)"')
+HOW = {"ENOENT": "hidden", "ENOTDIR": "hidden", "EROFS": "refused: read-only",
+       "EACCES": "refused", "EPERM": "refused"}
+VERBS = {"read": ("read", "tried to read"), "write": ("wrote", "tried to write"),
+         "run": ("ran", "tried to run"), "enter": ("entered", "tried to enter"),
+         "look": ("looked at", "looked for")}
+STRENGTH = ("look", "enter", "read", "run", "write")  # what a path's attempt is said by
+
+
+def _strace_words(output: str) -> list[str]:
+    """strace, following every process (only at the calls that name a file: seccomp
+    lets the rest run untouched), each path whole, writing to `output`."""
+    return ["strace", "-f", "-qq", "--seccomp-bpf", "-e", "signal=none", "-e", "trace=%file",
+            "-s", "4096", "-o", output]
+
+
+class Attempts:
+    """What a program tried with the file system outside what it may use, judged from
+    strace's lines one at a time: a path is an attempt by where it lies (outside its
+    folder, its private /tmp and what the system shows it read-only; a secret of /etc),
+    never by its error alone, so an interpreter's probing of its own libraries is none.
+    The lines of the sandbox's own setup (before the first process of the call starts
+    the shell) and of bubblewrap's monitor are not the program's."""
+
+    def __init__(self, here: Path, visible: Sequence[str], shell: bool,
+                 hidden: bool) -> None:
+        self.here = str(here)
+        self.shell = shell
+        self.hidden = hidden  # is what lies outside hidden from it (bubblewrap)?
+        self.readable = (*SYSTEM, "/etc", "/proc", "/dev", "/tmp", *PROBED, self.here,
+                         *visible)
+        self.writable = ("/tmp", "/dev", "/proc", self.here)
+        self.parents = {str(p) for v in (self.here, *visible) for p in Path(v).parents}
+        self.started = not shell  # without the shell, its first line is the program's
+        self.first: str | None = None  # the pid that strace started: the container's
+        self.pending: dict[str, str] = {}  # a pid's call interrupted by another's line
+        self.cwd: dict[str, str] = {}  # a pid's folder, where it changed it
+        self.found: dict[str, tuple[int, str]] = {}  # path -> (how strong, the attempt)
+        self.more: set[str] = set()  # the paths past those named (counted only)
+
+    def line(self, text: str) -> None:
+        pid, _, rest = text.strip().partition(" ")
+        rest = rest.strip()
+        if self.first is None:
+            self.first = pid
+        if rest.endswith("<unfinished ...>"):
+            self.pending[pid] = rest[:-len("<unfinished ...>")].rstrip()
+            return
+        if rest.startswith("<..."):
+            rest = self.pending.pop(pid, "") + rest.partition("resumed>")[2]
+        call = CALL_LINE.match(rest)
+        if call is None:
+            return
+        name, args, result, error = call.groups()
+        if not self.started:
+            self.started = name == "execve" and pid != self.first and result == "0"
+            return
+        if pid == self.first and self.shell:
+            return  # the container's own process (bwrap's monitor, unshare)
+        self.judge(pid, name, args, result, error)
+
+    def judge(self, pid: str, name: str, args: str, result: str, error: str | None) -> None:
+        paths = [(fd, _unescape(raw)) for fd, raw in PATH_ARG.findall(args)]
+        if name in FIRST_PATH_ONLY:
+            paths = paths[:1]
+        elif name in LAST_PATH_ONLY:
+            paths = paths[-1:]
+        if name in OPENING:
+            kind = "write" if any(f in args for f in WRITE_FLAGS) else "read"
+        else:
+            kind = ("write" if name in WRITING else "run" if name in RUNNING
+                    else "enter" if name in ENTERING else "look")
+        folder = self.cwd.get(pid, self.here)
+        for fd, path in paths:
+            if not path or (not path.startswith("/") and fd not in ("", "AT_FDCWD")):
+                continue  # relative to a folder it opened: not judged
+            where = os.path.normpath(os.path.join(folder, path))
+            if kind == "enter" and result == "0" and self.allowed(where, "read"):
+                self.cwd[pid] = where
+            if (self.allowed(where, kind) and not self.callers(where, error)) \
+                    or (kind == "look" and self.landmark(where)):
+                continue
+            done, tried = VERBS[kind]
+            if result.startswith("-"):
+                how = HOW.get(error or "", f"refused: {error}")
+                if how == "hidden" and not self.hidden:
+                    how = "not found"
+                self.add(where, kind, f"{tried} {where} ({how})")
+            elif _within(where, SECRETS):
+                self.add(where, kind, f"{done} {where} (a secret: it is empty there)")
+            else:
+                self.add(where, kind, f"{done} {where}")
+
+    def allowed(self, path: str, kind: str) -> bool:
+        if _within(path, SECRETS):
+            return False
+        if kind == "write":
+            return _within(path, self.writable)
+        return path == "/" or path in self.parents or _within(path, self.readable)
+
+    def callers(self, path: str, error: str | None) -> bool:
+        """Did it name a file of the caller's /tmp, hidden behind its own private /tmp
+        (a reference, another submission, the caller's folder)?"""
+        if not (self.hidden and error == "ENOENT" and _within(path, ("/tmp",))
+                and not _within(path, (self.here,))):
+            return False
+        parent = os.path.dirname(path)
+        return os.path.lexists(path) or (parent != "/tmp" and os.path.isdir(parent))
+
+    def landmark(self, path: str) -> bool:
+        """Does it look for what tools look for in the folders above theirs (an
+        interpreter's library, a hidden file of settings: pyenv's .python-version)?"""
+        if os.path.basename(path).startswith(".") and os.path.dirname(path) in self.parents:
+            return True
+        match = LANDMARKS.search(path)
+        return match is not None and path[:match.start()] in self.parents
+
+    def add(self, path: str, kind: str, attempt: str) -> None:
+        """Once a path, said by the most it tried with it (looking, reading, running,
+        writing)."""
+        strength = STRENGTH.index(kind)
+        if path in self.found:
+            if strength > self.found[path][0]:
+                self.found[path] = (strength, attempt)
+        elif len(self.found) < FILE_ATTEMPTS_SHOWN:
+            self.found[path] = (strength, attempt)
+        elif len(self.more) < FILE_ATTEMPTS_COUNTED:
+            self.more.add(path)
+
+    def said(self) -> list[str]:
+        more = [f"and {len(self.more)} more file attempts"] if self.more else []
+        return [attempt for _, attempt in self.found.values()] + more
+
+
+def _within(path: str, folders: Sequence[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def _unescape(raw: str) -> str:
+    """A path as strace quotes it (C escapes), as text."""
+    if "\\" not in raw:
+        return raw
+    try:
+        return raw.encode("latin-1", "backslashreplace").decode("unicode_escape") \
+            .encode("latin-1").decode("utf-8", "replace")
+    except (UnicodeError, ValueError):
+        return raw
+
+
+class _Trace:
+    """strace around a contained call, run by zerosum outside the sandbox (the program
+    can neither see, signal nor trace it), writing to a FIFO outside the program's view
+    (a FIFO: the program's file size limit does not bound it), read as it comes by a
+    thread that keeps only the attempts."""
+
+    def __init__(self, p: Place, visible: Sequence[str], mode: str) -> None:
+        self.fifo = p.root / "trace"
+        os.mkfifo(self.fifo, 0o600)
+        self.fd = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)
+        # a writer of our own until strace has ended: the reader sees no end before it starts
+        self.writer: int | None = os.open(self.fifo, os.O_WRONLY)
+        os.set_blocking(self.fd, True)
+        self.attempts = Attempts(p.here, visible, shell=mode != "limits",
+                                 hidden=mode == "bwrap")
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def words(self) -> list[str]:
+        return _strace_words(str(self.fifo))
+
+    def _read(self) -> None:
+        rest = b""
+        with contextlib.suppress(OSError):  # a larger pipe, where the system allows it
+            fcntl.fcntl(self.fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), TRACE_PIPE)
+        with contextlib.suppress(OSError):
+            while chunk := os.read(self.fd, TRACE_PIPE):
+                *lines, rest = (rest + chunk).split(b"\n")
+                for line in lines:
+                    self.attempts.line(line.decode("utf-8", "replace"))
+                # strace writes a line at a time: read them in batches, not waking (and
+                # making the traced program wait) at every line
+                time.sleep(TRACE_BATCH)
+        if rest:
+            self.attempts.line(rest.decode("utf-8", "replace"))
+
+    def close(self) -> list[str]:
+        """After strace has ended: the attempts."""
+        if self.writer is not None:
+            os.close(self.writer)
+            self.writer = None
+        self.thread.join(10)
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        return self.attempts.said()
+
+
 def _limit(limits: Limits, cgroup: _Cgroup | None, status_w: int | None) -> None:
     """In the child, before it runs the sandbox: the resource limits, its cgroup, and the
     status pipe as fd 3, where the shell writes."""
@@ -485,21 +748,31 @@ def _limit(limits: Limits, cgroup: _Cgroup | None, status_w: int | None) -> None
 
 
 def _wrapped(command: Sequence[str], args: Sequence[str], p: Place, limits: Limits
-             ) -> tuple[list[str], str]:
+             ) -> tuple[list[str], str, _Trace | None]:
     """The command line that runs `command + args` contained (only the command's own
-    words may name what it sees outside its folder: a case's arguments may not), and
-    the mode."""
-    mode = containment().mode
+    words may name what it sees outside its folder: a case's arguments may not), the
+    mode, and the trace of its file attempts (None where there is no strace)."""
+    how = containment()
+    mode = how.mode
     words, visible = _visible(command, p.here)
     words += args
     p.mounts.update(Path(v) for v in visible)
+    env = _environment(p.here, limits, visible if mode == "bwrap" else None)
+    # the folders of its PATH are its to search (outside bubblewrap: the caller's PATH),
+    # with the installation each bin/ is part of (pyenv's shims run pyenv's libexec/)
+    searched = [d for d in next(e for e in env if e.startswith("PATH="))[5:].split(os.pathsep)
+                if os.path.isabs(d) and d != "/"]
+    searched += [os.path.dirname(d.rstrip("/")) for d in searched
+                 if os.path.basename(d.rstrip("/")) in ("bin", "sbin", "shims", "libexec")
+                 and os.path.dirname(d.rstrip("/")) not in ("/", "/usr", "/usr/local")]
+    trace = _Trace(p, [*visible, *searched], mode) if how.traced else None
+    tracer = trace.words() if trace is not None else []
     if mode == "bwrap":
-        env = _environment(p.here, limits)
-        return [*_bwrap_words(visible, p.here, env, p.private), "/bin/sh", "-c", INIT,
-                "sh", *words], mode
+        return [*tracer, *_bwrap_words(visible, p.here, env, p.private), "/bin/sh", "-c",
+                INIT, "sh", *words], mode, trace
     if mode == "unshare":
-        return [*_unshare_words(), "/bin/sh", "-c", INIT, "sh", *words], mode
-    return words, mode
+        return [*tracer, *_unshare_words(), "/bin/sh", "-c", INIT, "sh", *words], mode, trace
+    return [*tracer, *words], mode, trace
 
 
 def _child_environment(p: Place, limits: Limits, mode: str) -> dict[str, str] | None:
@@ -508,11 +781,13 @@ def _child_environment(p: Place, limits: Limits, mode: str) -> dict[str, str] | 
     return dict(item.split("=", 1) for item in _environment(p.here, limits))
 
 
-def _start(command: Sequence[str], args: Sequence[str], p: Place, limits: Limits,
-           text: bool) -> tuple[subprocess.Popen[Any], int | None, _Cgroup | None]:
-    """The contained program started; its status pipe's reading end (None: no shell)."""
-    wrapped, mode = _wrapped(command, args, p, limits)
-    cgroup = _Cgroup(limits.processes) if os.geteuid() == 0 and mode != "limits" else None
+def _start(command: Sequence[str], args: Sequence[str], p: Place, limits: Limits, text: bool
+           ) -> tuple[subprocess.Popen[Any], int | None, _Cgroup | None, _Trace | None]:
+    """The contained program started; its status pipe's reading end (None: no shell);
+    its cgroup; its trace."""
+    wrapped, mode, trace = _wrapped(command, args, p, limits)
+    cgroup = _Cgroup(limits.processes + (trace is not None)) \
+        if os.geteuid() == 0 and mode != "limits" else None
     status_r, status_w = os.pipe() if mode != "limits" else (None, None)
     try:
         proc: subprocess.Popen[Any] = subprocess.Popen(
@@ -529,10 +804,12 @@ def _start(command: Sequence[str], args: Sequence[str], p: Place, limits: Limits
                 os.close(fd)
         if cgroup is not None:
             cgroup.remove()
+        if trace is not None:
+            trace.close()
         raise
     if status_w is not None:
         os.close(status_w)
-    return proc, status_r, cgroup
+    return proc, status_r, cgroup, trace
 
 
 def _end(proc: subprocess.Popen[Any]) -> None:
@@ -594,7 +871,7 @@ def _special(top: str, names: list[str]) -> set[str]:
 def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: str) -> Run:
     unenforced = containment().unenforced
     try:
-        proc, status_fd, cgroup = _start(command, args, p, limits, text=False)
+        proc, status_fd, cgroup, trace = _start(command, args, p, limits, text=False)
     except OSError as e:
         return Run(127, "", f"cannot start {command[0]}: {e.strerror or e}", 0.0,
                    unenforced=unenforced)
@@ -676,7 +953,7 @@ def _run(command: list[str], args: list[str], limits: Limits, p: Place, stdin: s
         if fd is not None:
             os.close(fd)
     status: int | None = proc.returncode
-    attempts: list[str] = []
+    attempts: list[str] = trace.close() if trace is not None else []
     words = said.decode("ascii", "replace").split()
     if len(words) >= 3 and words[0] == "go":  # the shell's word on how the program ended
         with contextlib.suppress(ValueError):
@@ -739,7 +1016,7 @@ class Session:
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.errors: list[str] = []  # the last lines of its standard error
         try:
-            self.proc, self.status_fd, self.cgroup = _start(
+            self.proc, self.status_fd, self.cgroup, self.trace = _start(
                 command, (), self.place, limits, text=True)
         except OSError:
             self.place.remove()
@@ -824,6 +1101,9 @@ class Session:
             with contextlib.suppress(OSError):
                 os.close(self.status_fd)
             self.status_fd = None
+        if self.trace is not None:
+            attempts = [*self.trace.close(), *attempts]
+            self.trace = None
         attempts += self.place.leftovers()
         if self.cgroup is not None:
             self.cgroup.remove()
@@ -845,6 +1125,29 @@ def strays(files: Sequence[str]) -> list[str]:
     return [f for f in files
             if not any(part in LANGUAGE_DIRS for part in Path(f).parts)
             and not f.endswith(LANGUAGE_SUFFIXES)]
+
+
+# What a program's attempts cost, by the rule of whoever runs it: the one place that
+# decides. An attempt is what the sandbox stopped or undid (a file outside its folder
+# read, looked for or written, a process left running, output past the limit, files
+# left in its private /tmp); a course's own files in its folder are no attempt
+# (Max-Connect4's input.txt and output.txt). None: reported, costing nothing.
+COSTS: dict[str, str | None] = {
+    "marker": "the case",  # `assignment check`, `class mark`: the case fails
+    "course:comp3608": "the game",  # the course forbids its programs the file system
+    "course:maxconnect4": "the game",  # its files are in its folder; any other is forbidden
+    "ugi": None,  # an engine is no course's: said in its game's record
+}
+
+
+def cost(rule: str, attempts: Sequence[str]) -> str | None:
+    """Why `attempts` cost what `rule` (a key of COSTS) says they cost, in words; None
+    when there are none or the rule lets them pass."""
+    if not attempts or COSTS[rule] is None:
+        return None
+    shown = "; ".join(attempts[:3]) + (f"; and {len(attempts) - 3} more"
+                                       if len(attempts) > 3 else "")
+    return f"tried what the sandbox forbids: {shown}"
 
 
 def failure(run: Run, seconds: float) -> tuple[str, str] | None:

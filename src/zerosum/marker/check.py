@@ -19,7 +19,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from zerosum.marker.cases import Case, Marking, clip
-from zerosum.sandbox import Limits, Run, failure, run_program, strays
+from zerosum.sandbox import Limits, Run, cost, failure, run_program, strays
 
 SHOWN_OUTPUT = 2000  # characters of a wrong answer shown in a report
 SHOWN_IN_FULL = 10  # failures shown with their command line and diff; the rest a line each
@@ -70,8 +70,9 @@ def judge(case: Case, run: Run, seconds: float) -> tuple[str, str]:
     left = strays(run.files)
     if left:
         return "wrong", f"wrote files in its folder: {', '.join(left[:5])}"
-    if run.attempts:  # the marker's rule: what the sandbox had to stop costs the case
-        return "wrong", f"tried what the sandbox forbids: {'; '.join(run.attempts[:3])}"
+    forbidden = cost("marker", run.attempts)  # the marker's rule: it costs the case
+    if forbidden is not None:
+        return "wrong", forbidden
     return "pass", ""
 
 
@@ -169,6 +170,9 @@ def report_text(marking: Marking, command: Sequence[str], outcomes: list[Outcome
     for o in failed[:SHOWN_IN_FULL]:
         lines.append(f"case {o.number} ({o.case.part}): {o.verdict}: {o.why}")
         lines.append(f"  $ {o.command_line(command)}")
+        if len(o.run.attempts) > 3:  # the reason names three: here is the whole of it
+            lines.append("  what it tried:")
+            lines.extend(f"    {attempt}" for attempt in o.run.attempts)
         diff = o.diff()
         if diff:
             lines.extend("  " + line for line in diff.splitlines())

@@ -45,7 +45,7 @@ from zerosum.games.registry import GameSpec
 from zerosum.match import AgentFault, LateAnswer, MatchObserver, Move
 from zerosum.players.agents import ComputerAgent
 from zerosum.result import Info, InfoSink, Limit, SearchResult
-from zerosum.sandbox import Limits, Run, Session, failure, run_program, strays
+from zerosum.sandbox import Limits, Run, Session, cost, failure, run_program, strays
 from zerosum.stop import Stop
 
 KINDS = ("course:comp3608", "course:maxconnect4", "ugi")
@@ -152,19 +152,21 @@ def no_search(action: Any) -> SearchResult:
     return SearchResult(0.0, action, [action], depth=0, algorithm="program")
 
 
-def check_run(run: Run, seconds: float) -> None:
+def check_run(run: Run, seconds: float, rule: str) -> None:
     """ProgramFault for a run that crashed, timed out, left files behind or tried what
-    the sandbox stopped (the file system outside its folder, processes left running:
-    the courses forbid their programs the file system, and a call is the program's
-    whole run)."""
+    the sandbox stopped, where the course's `rule` (zerosum.sandbox.COSTS) makes that
+    cost the game (the file system outside its folder, processes left running: the
+    courses forbid their programs the file system, and a call is the program's whole
+    run)."""
     failed = failure(run, seconds)
     if failed is not None:
         raise ProgramFault(failed[1] if failed[0] == "timeout" else f"crashed: {failed[1]}")
     left = strays(run.files)
     if left:
         raise ProgramFault(f"wrote files, which the course forbids: {', '.join(left[:3])}")
-    if run.attempts:
-        raise ProgramFault(f"tried what the sandbox forbids: {'; '.join(run.attempts[:3])}")
+    forbidden = cost(rule, run.attempts)
+    if forbidden is not None:
+        raise ProgramFault(forbidden)
 
 
 class CourseConnect4(ProgramPlayer):
@@ -192,7 +194,7 @@ class CourseConnect4(ProgramPlayer):
         run = self.run([format_course(state.stones, geo), player], self.seconds)
         if run.timed_out:
             raise MoveForfeited(f"no column within {self.seconds:g} s" + self.why_lost)
-        check_run(run, self.seconds)
+        check_run(run, self.seconds, self.kind)
         lines = [line.strip() for line in run.stdout.splitlines() if line.strip()]
         if not lines:
             raise MoveForfeited("printed no column" + self.why_lost)
@@ -227,7 +229,7 @@ class OneMove(ProgramPlayer):
         board = format_board(state).replace("\n", "\r\n")
         run = self.run(["one-move", "input.txt", "output.txt", str(self.depth)], self.seconds,
                        inputs=[("input.txt", board)], outputs=["output.txt"])
-        check_run(run, self.seconds)
+        check_run(run, self.seconds, self.kind)
         text = run.outputs.get("output.txt")
         if text is None:
             raise ProgramFault("wrote no output.txt")

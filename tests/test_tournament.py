@@ -15,9 +15,9 @@ from zerosum.game import InputError
 from zerosum.games.connect4 import adjudicate
 from zerosum.games.registry import get_game
 from zerosum.match import MoveRecord
-from zerosum.tournament.backends import LocalBackend
+from zerosum.tournament.backends import LocalBackend, Worker
 from zerosum.tournament.jobs import GameJob, GameResult
-from zerosum.tournament.referee import opening_state, play_game
+from zerosum.tournament.referee import RUNAWAYS, left_running, opening_state, play_game
 from zerosum.tournament.report import Played, cross_table, pair_stats
 from zerosum.tournament.schedule import (
     Settings,
@@ -163,6 +163,75 @@ def test_an_agent_past_its_move_timeout_loses_on_time() -> None:
     r = play_game(job((hanging, "random"), move_timeout=(0.2, 60.0)))
     assert (r.score, r.fault) == (0.0, 0)
     assert r.reason == f"X ({hanging}) lost on time: no move within 0.2 s"
+
+
+@pytest.mark.parametrize("agent", ["minimax:depth=9", str(AGENTS / "slow_search.py")])
+def test_a_search_too_slow_for_its_move_timeout_is_stopped_and_late(agent: str) -> None:
+    """The referee stops a searching agent's Running at its move timeout: the search
+    ends (it reads its Stop), and the move is late as a signal made it."""
+    before = left_running()
+    r = play_game(job((agent, "random"), "connect4", move_timeout=(0.3, 60.0)))
+    assert (r.score, r.fault) == (0.0, 0)
+    assert r.reason == f"Red ({agent}) lost on time: no move within 0.3 s"
+    assert left_running() == before  # nothing of it runs on
+
+
+def runaway_game(folder: Path) -> tuple[str, Path]:
+    """A person's own game whose evaluation never returns to the search (it swallows
+    every exception and reads no Stop) until the file `release` exists."""
+    release = folder / "release"
+    path = folder / "runaway.py"
+    path.write_text(
+        "import contextlib, os, time\n"
+        "from zerosum.games.tictactoe import TicTacToe\n\n\n"
+        "class Runaway(TicTacToe):\n"
+        "    def evaluate(self, state):\n"
+        f"        while not os.path.exists({str(release)!r}):\n"
+        "            with contextlib.suppress(Exception):\n"
+        "                time.sleep(0.01)\n"
+        "        return super().evaluate(state)\n\n\n"
+        "GAME = Runaway()\n")
+    return str(path), release
+
+
+RUNAWAY_REASON = ("X (alphabeta:depth=2) lost on time: no move within 0.3 s, and its "
+                  "search did not stop within 2 s of being told")
+
+
+def test_a_runaway_search_loses_the_game_and_is_reported(tmp_path: Path) -> None:
+    """Stuck in the game's own code, the search cannot be ended: its side loses the
+    game even where a late move costs only the move, and this process says it still
+    runs, until it ends by itself."""
+    game, release = runaway_game(tmp_path)
+    before = left_running()
+    r = play_game(GameJob(1, game, ("alphabeta:depth=2", "random"), move_timeout=(0.3, 60.0),
+                          late="move"))
+    assert (r.score, r.fault, r.reason) == (0.0, 0, RUNAWAY_REASON)
+    assert [m.move for m in r.moves] == []
+    assert left_running() == before + 1
+    release.touch()
+    assert RUNAWAYS[-1].wait(60)
+    assert left_running() == before
+
+
+def test_a_worker_with_a_runaway_search_retires_and_a_fresh_one_plays_on(
+        tmp_path: Path) -> None:
+    game, _ = runaway_game(tmp_path)  # never released: the worker's exit ends it
+
+    class Counted(LocalBackend):
+        started = 0
+
+        def start(self) -> Worker:
+            Counted.started += 1
+            return super().start()
+
+    results: list[GameResult] = []
+    Counted(1).run(iter([GameJob(1, game, ("alphabeta:depth=2", "random"),
+                                 move_timeout=(0.3, 60.0)),
+                         GameJob(2, "tictactoe", ("random", "random"))]), results.append)
+    assert [(r.number, r.fault) for r in results] == [(1, 0), (2, None)]
+    assert results[0].reason == RUNAWAY_REASON
+    assert Counted.started == 2  # the first worker retired after its game
 
 
 def test_under_the_course_rule_a_late_move_is_lost_and_play_goes_on() -> None:

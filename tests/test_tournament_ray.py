@@ -253,8 +253,8 @@ def test_without_ray_installed_the_error_says_how_to_install_it(
 
 
 def test_a_move_past_its_timeout_loses_there_too(joined: str) -> None:
-    """The referee's move timeout (SIGALRM) works in a Ray task: it runs in the main
-    thread of its worker process."""
+    """The referee's move timeout works in a Ray task: its clock stops the search there
+    as in a local worker."""
     job = GameJob(4, "connect4", ("alphabeta:depth=0", "random"), move_timeout=(0.2, 60.0))
     [result] = run(RayBackend(joined), [job])
     assert (result.number, result.score, result.fault) == (4, 0.0, 0)

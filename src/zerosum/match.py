@@ -82,6 +82,16 @@ class MoveTimeout(BaseException):
     agent's own `except Exception` cannot swallow it."""
 
 
+class Runaway(MoveTimeout):
+    """A late move whose search did not end within STOP_GRACE seconds of being told to
+    stop (stuck in a game's own code, which reads no Stop): its thread goes on and
+    cannot be ended, so its agent cannot be asked again and its side loses the game,
+    whatever the rules say a late move costs."""
+
+
+STOP_GRACE = 2.0  # seconds a stopped search may take to end before it is a Runaway
+
+
 class AgentFault(Exception):
     """An agent's own account of a fault of its move (an external program's garbage,
     crash or end): the message says it, the referee scores it as a crash."""
@@ -96,7 +106,10 @@ class LateAnswer(AgentFault):
 @contextlib.contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Raise MoveTimeout in this thread after `seconds` (SIGALRM: the main thread of a
-    process only; elsewhere, and with None, nothing is interrupted)."""
+    process only; elsewhere, and with None, nothing is interrupted). For code that is no
+    search and so reads no Stop: an agent's own file run while it is made, a move of an
+    agent that does not search (a person's own `play`); a search is timed by stopping
+    it (tournament.referee.MoveClock)."""
     if seconds is None or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -272,10 +285,10 @@ def play_match(
         if why:
             who = f"{names[side]} ({agents[side].name})"
             cost = (getattr(agents[side], "late", None) or rules.late) if kind == "late" \
-                else rules.fault
+                else "game" if kind == "runaway" else rules.fault
             passed = pass_turn(game, state) if cost == "move" else None
             if passed is None:
-                lost = f"{who} lost on time: {why}" if kind == "late" else f"{who} {why}"
+                lost = f"{who} lost on time: {why}" if kind != "fault" else f"{who} {why}"
                 decide(0.0 if side == 0 else 1.0, lost, side)
                 break
             move = Move(None, None, move.seconds, side, why)
@@ -301,14 +314,24 @@ def play_match(
 def choose(game: AnyGame, state: Any, agent: Agent, side: int,
            rules: Rules) -> tuple[Move, str, str]:
     """The agent's move and, under refereed rules, what is wrong with it: (move, why,
-    "late" or "fault"); why is "" for a good move."""
+    "late", "runaway" or "fault"); why is "" for a good move.
+
+    An agent whose search runs under a runner of the referee's (its `watch`: see
+    tournament.referee.MoveClock) is timed by it: stopped at its time, its move late;
+    any other is interrupted by a signal (time_limit), or keeps a clock of its own (a
+    program's)."""
     if not rules.refereed:
         return agent.choose(game, state), "", ""
     limit = rules.move_seconds[side]
+    clocked = getattr(agent, "watch", None) is not None
     t0 = time.perf_counter()
     try:
-        with time_limit(limit):
+        with time_limit(None if clocked else limit):
             move = agent.choose(game, state)
+    except Runaway:
+        return Move(None, None, time.perf_counter() - t0), \
+            f"no move within {limit:g} s, and its search did not stop within " \
+            f"{STOP_GRACE:g} s of being told", "runaway"
     except MoveTimeout:
         return Move(None, None, time.perf_counter() - t0), \
             f"no move within {limit:g} s", "late"

@@ -28,8 +28,9 @@ from zerosum.stop import Stop
 
 
 class Runner(Protocol):
-    """What runs a computer player's search for a person who waits (the terminal's
-    Watch): `start()` starts it afresh (a Running) each time it is asked."""
+    """What runs a computer player's search in a worker thread and waits for it: the
+    terminal's Watch, for a person (`start()` starts it afresh, a Running, each time it
+    is asked), or a referee's clock (tournament.referee.MoveClock)."""
 
     def run(self, game: AnyGame, state: Any,
             start: Callable[[], Running[SearchResult]]) -> SearchResult: ...
@@ -39,13 +40,16 @@ class ComputerAgent:
     """A player that searches: `analyse` (the contract) and what follows from it.
 
     `limit` is the agent's own setting, used when `analyse` is given none. `watch`,
-    set by a UI, makes `choose` think in a worker thread with a live progress line.
+    set by a UI (a live progress line) or a referee (its move's clock), makes `choose`
+    think in a worker thread, run by it; `thinks` says whether `choose` does (False: a
+    move that is no search, or a program's, which keeps its own clock).
     """
 
     name = "computer"
     limit = Limit()
     unit = "nodes"  # what its searches count (MCTS: simulations)
     watch: Runner | None = None
+    thinks = True
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
@@ -101,6 +105,8 @@ def think(agent: ComputerAgent, game: AnyGame, state: Any) -> Move:
 class RandomAgent(ComputerAgent):
     """Plays a uniformly random legal move; seeded, so a match can be replayed. Its
     analysis judges nothing: the value is 0 (no opinion), the one node the root."""
+
+    thinks = False  # its move is instant: it needs no clock
 
     def __init__(self, seed: int | None = 0) -> None:
         self.name = "random"
@@ -176,6 +182,9 @@ class FileAgent(ComputerAgent):
         self.own = own
         self.path = path  # the file it came from
         self.name = str(getattr(own, "name", "own agent"))
+        # Only a search (`analyse`) is thought by `think`; a bare `play` is no search
+        # and reads no Stop: a referee times it with a signal (match.time_limit).
+        self.thinks = hasattr(own, "analyse")
 
     def analyse(self, game: AnyGame, state: Any, limit: Limit | None = None,
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
@@ -188,7 +197,7 @@ class FileAgent(ComputerAgent):
 
     def choose(self, game: AnyGame, state: Any) -> Move:
         t0 = time.perf_counter()
-        if hasattr(self.own, "analyse"):
+        if self.thinks:
             return think(self, game, state)
         return Move(self.own.play(game, state), None, time.perf_counter() - t0)
 

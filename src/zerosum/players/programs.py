@@ -105,6 +105,7 @@ class ProgramPlayer(ComputerAgent):
     past the program's own limit (which the player enforces itself)."""
 
     kind = ""
+    thinks = False  # a program keeps its move's time itself (its `timeout`)
     follows_passes = True  # can it be told a position after a forfeited move?
     late: str | None = None  # what a late answer costs, if the course says ("move")
     why_lost = ""  # said of a late answer that costs the game though the course says move

@@ -13,7 +13,8 @@ played by `referee.play_game`, so its result depends only on its job.
   agent: it loses the game, a fresh worker takes its place, the tournament goes on. A
   worker that dies before any agent's code ran (killed from outside) is blamed on
   nobody: the game is played again by a fresh worker, and the TRIES-th such death
-  stops the tournament with an InputError naming the game.
+  stops the tournament with an InputError naming the game. A worker in which a search
+  the referee gave up on still runs (referee.left_running) retires after its game.
 - RayBackend (zerosum.tournament.raycluster): the same games as Ray tasks on a cluster.
 """
 
@@ -33,7 +34,7 @@ from typing import Any, Protocol
 
 from zerosum.game import InputError
 from zerosum.tournament.jobs import GameJob, GameResult
-from zerosum.tournament.referee import forfeit, play_game
+from zerosum.tournament.referee import forfeit, left_running, play_game
 
 ResultSink = Callable[[GameResult], bool | None]
 GRACE = 10.0  # seconds past a move's timeout before a silent worker is killed
@@ -97,6 +98,9 @@ def serve(conn: Connection) -> None:
                 conn.send(("error", f"game {job.number}: the game {job.game} failed: "
                                     f"{type(e).__name__}: {e}"))
                 continue
+            if left_running():  # a search it gave up on still runs: a fresh worker goes on
+                conn.send(("done", result, "retire"))
+                return
             conn.send(("done", result))
     except (EOFError, OSError, Gone, KeyboardInterrupt):
         pass  # the tournament ended or was killed: nothing is left to report to
@@ -202,6 +206,9 @@ class LocalBackend:
                 raise InputError(payload)
             w.job = None
             assert isinstance(payload, GameResult) and payload.number == job.number
+            if len(message) > 2:  # it retires (a runaway search's thread): replaced
+                self.close(w)
+                w.dead = True
             return payload
         if w.process.sentinel in ready:
             return self.died(w)

@@ -10,8 +10,19 @@ zerosum.match.play_match with the tournament's rules:
 - a game whose solver gives a verdict (Connect Four's, once few cells are empty) ends
   as soon as the verdict says the position is decided.
 
-The timeout interrupts the agent with SIGALRM, so it needs the main thread of a process
-(a worker's); elsewhere a slow move is not interrupted, but is still late.
+A searching agent's move is its search started as every front end starts one
+(`agent.start(game, state)`, a zerosum.running.Running), waited for within the move's
+timeout by the referee's `MoveClock`: at the timeout the search is told to stop (its one
+Stop) and the move is late. A search that has not ended STOP_GRACE seconds later (stuck
+in a person's own game's code, which never returns to the search) is a Runaway: its side
+loses the game (its agent is still busy), its thread goes on, and `left_running()` says
+so: a worker process then retires after the game and its pool starts a fresh one; any
+other process reports it in the game's reason and lives with the thread.
+
+What is no search keeps its own clock: a program (`course:`, `ugi:`) its `timeout`; a
+person's own `play` and the making of an agent (a person's file runs while it is made)
+are interrupted by SIGALRM (match.time_limit), which needs the main thread of a process
+(a worker's); elsewhere such a slow move is not interrupted, but is still late.
 """
 
 from __future__ import annotations
@@ -26,20 +37,52 @@ from zerosum.game import AnyGame, InputError, play_line
 from zerosum.games.registry import GameSpec, get_game
 from zerosum.match import (
     OPENING,
+    STOP_GRACE,
     Agent,
     Move,
     MoveRecord,
     MoveTimeout,
+    Runaway,
     crash,
     play_match,
     replay,
     time_limit,
     tournament_rules,
 )
-from zerosum.players.agents import FileAgent
+from zerosum.players.agents import ComputerAgent, FileAgent
 from zerosum.players.programs import Following, close_players
 from zerosum.players.spec import agent_from_spec
+from zerosum.result import SearchResult
+from zerosum.running import Running
 from zerosum.tournament.jobs import GameJob, GameResult
+
+# The searches of this process that did not end when stopped: their threads still run.
+RUNAWAYS: list[Running[SearchResult]] = []
+
+
+def left_running() -> int:
+    """How many searches a referee gave up on (Runaway) still run in this process."""
+    return sum(not running.done for running in RUNAWAYS)
+
+
+class MoveClock:
+    """The referee's clock of a searching agent's moves (a players.agents.Runner): the
+    search, started, is waited for `seconds`; then it is stopped and the move is late
+    (MoveTimeout), or a Runaway if it has not ended STOP_GRACE seconds after."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def run(self, game: AnyGame, state: Any,
+            start: Callable[[], Running[SearchResult]]) -> SearchResult:
+        running = start()
+        if running.wait(self.seconds):
+            return running.result()
+        running.stop()
+        if not running.wait(STOP_GRACE):
+            RUNAWAYS.append(running)
+            raise Runaway
+        raise MoveTimeout
 
 
 def game_spec(name: str) -> GameSpec:
@@ -121,6 +164,9 @@ def refereed(job: GameJob, agents: list[Agent],
             raise  # (on another node, say): the tournament stops, naming the game
         except (Exception, SystemExit) as e:
             return result(forfeit(side), f"{who} crashed while made: {crash(e)}", side)
+    for side, agent in enumerate(agents):
+        if isinstance(agent, ComputerAgent) and agent.thinks:
+            agent.watch = MoveClock(job.move_timeout[side])
     own = tuple(str(getattr(a.own, "name", "")) if isinstance(a, FileAgent) else ""
                 for a in agents)
     verdict = spec.solver.verdict if spec.solver is not None and job.adjudicate else None

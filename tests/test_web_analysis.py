@@ -26,7 +26,7 @@ def client() -> Iterator[TestClient]:
         yield c
 
 
-def session(client: TestClient, game: str = "connect4", moves: str = "") -> str:
+def session(client: TestClient, game: str = "connect4", moves: str | list[str] = "") -> str:
     s = client.post("/api/sessions", json={"game": game}).json()
     for m in moves:
         s = client.post(f"/api/sessions/{s['id']}/move", json={"move": m}).json()
@@ -238,9 +238,14 @@ def test_infos_carry_the_principal_variations_cells_and_mcts_root_moves(
 
 def test_the_value_history_of_a_game_too_big_to_solve_is_the_engines_estimate(
         client: TestClient) -> None:
-    sid = session(client, moves="4444")
+    sid = session(client, "checkers", moves=["C2-D1", "F1-E2", "B3-C2", "E2-D3"])
     values = client.get(f"/api/sessions/{sid}/history").json()["values"]
     assert [v["ply"] for v in values] == [0, 1, 2, 3, 4]
+    # zerosum review's values: the engine's at the page's depth (4)
+    assert [v["text"] for v in values] == [
+        "+0.007 (estimate, about even)", "-0.006 (estimate, about even)",
+        "+0.011 (estimate, about even)", "-0.005 (estimate, about even)",
+        "+0.11 (estimate, good for Black)"]
     assert all(v["value"] is not None and not v["decided"] for v in values)
     assert all(-1 < v["bar"] < 1 and "estimate" in v["text"] for v in values)
     assert [v["mark"] for v in values] == [""] * 5  # estimates say nothing was thrown away
@@ -269,10 +274,15 @@ def test_the_budget_is_the_time_asked_for_and_the_reason_is_the_true_one() -> No
         assert (done["why"], done["stopped"], len(done["unproven"])) == ("stopped", True, 7)
 
 
-def test_what_the_analysis_proves_feeds_the_value_graph(client: TestClient) -> None:
+def test_what_the_analysis_proves_feeds_the_value_graph(client: TestClient,
+                                                        monkeypatch: Any) -> None:
     """16 stones, Red to move, every column a loss (-10 to -5): once the analysis has
     proven them, the graph's last points are proven too, not estimates, and Red's 2 (a
-    loss in 8 plies where 3 loses in 18) is no mistake the graph may mark: both lost."""
+    loss in 8 plies where 3 loses in 18) is no mistake the graph may mark: both lost.
+    (The graph's own solver is cut to 100 nodes a position, so that it proves none.)"""
+    from zerosum.web import analysis
+
+    monkeypatch.setattr(analysis, "HISTORY_BUDGET", 100)
     sid = session(client, moves="1411141444142222")
     before = client.get(f"/api/sessions/{sid}/history").json()["values"]
     assert before[-1]["decided"] is False  # the engine's estimate

@@ -17,7 +17,7 @@ the end of the game backwards and given up at the first position too big for it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from zerosum.result import Limit
 from zerosum.search.driver import analyse_with
 from zerosum.search.iterative import iterative_deepening_search
 from zerosum.search.solve import Solution, TooBig, Unsolvable, solve
-from zerosum.stop import SearchStopped
+from zerosum.stop import SearchStopped, Stop
 
 DEFAULT_BUDGET = 200_000  # positions for the generic solver, nodes for a game's own
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # how a PDN game ends
@@ -217,12 +217,19 @@ def verdict(before: Value, after: Value, maxs: bool) -> str | None:
 
 
 class Valuer:
-    """The values of a game's positions, exact wherever the budget allows."""
+    """The values of a game's positions, exact wherever the budget allows: what `zerosum
+    review`, the notebook and the page's value graph show.
+
+    `known`: values already found, by game.key. A caller that keeps it (the page's
+    session) never values a position twice, and may put in it what was proven
+    elsewhere (the page's analysis of a position's moves)."""
 
     def __init__(self, spec: GameSpec, game: AnyGame, budget: int, depth: int,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None,
+                 known: dict[Hashable, Value] | None = None) -> None:
         self.spec, self.game, self.budget, self.depth = spec, game, budget, depth
         self.progress = progress
+        self.known: dict[Hashable, Value] = {} if known is None else known
         self.solution: Solution | None = None
         self.too_big = False  # the generic solver gave up: earlier positions are bigger
         self.perfect = spec.solver.play if spec.solver is not None else None
@@ -237,18 +244,33 @@ class Valuer:
 
     def all(self, states: Sequence[Any]) -> list[Value]:
         """The value of each state, given in play order; the last ones are valued first."""
-        values: list[Value] = []
+        return [v for v in self.within(states) if v is not None]  # none missing: no stop
+
+    def within(self, states: Sequence[Any], stop: Stop | None = None) -> list[Value | None]:
+        """As `all`, but once `stop` says so (time's up) the states not valued yet have
+        None; the last ones, valued first, are those a solver settles soonest."""
+        values: list[Value | None] = []
         for i in reversed(range(len(states))):
             if self.progress is not None:
                 self.progress(f"position {i + 1} of {len(states)}")
-            values.append(self.value(states[i]))
+            key = self.game.key(states[i])
+            if key not in self.known and stop is not None and stop.expired():
+                values.append(None)
+                continue
+            try:
+                values.append(self.value(states[i], stop))
+            except SearchStopped:  # time was up before the estimate's first depth
+                values.append(None)
         return values[::-1]
 
-    def value(self, state: Any) -> Value:
+    def value(self, state: Any, stop: Stop | None = None) -> Value:
         """The exact value where a solver settles it within the budget, else the
-        engine's estimate."""
-        exact = self.exact_value(state)
-        return self.estimate(state) if exact is None else exact
+        engine's estimate (cut short by `stop`, if one is given and says so)."""
+        key = self.game.key(state)
+        if key not in self.known:
+            exact = self.exact_value(state)
+            self.known[key] = self.estimate(state, stop) if exact is None else exact
+        return self.known[key]
 
     def exact_value(self, state: Any) -> Value | None:
         """The value a solver settles within the budget; None where none does."""
@@ -284,12 +306,12 @@ class Valuer:
         distance = self.game.values.kind == "outcome" and value != 0
         return Value(value, True, plies if distance else None, "solver")
 
-    def estimate(self, state: Any) -> Value:
+    def estimate(self, state: Any, stop: Stop | None = None) -> Value:
         limit = Limit(depth=self.depth)
         if self.spec.kernel is not None:
-            r = analyse_with(self.spec.kernel, self.game, state, limit)
+            r = analyse_with(self.spec.kernel, self.game, state, limit, stop=stop)
         else:
-            r = iterative_deepening_search(self.game, state, max_depth=self.depth)
+            r = iterative_deepening_search(self.game, state, max_depth=self.depth, stop=stop)
         return Value(r.value, r.decided, r.plies, "estimate")
 
 

@@ -41,7 +41,7 @@ from zerosum.kernel import bound_memory
 from zerosum.players.agents import ComputerAgent, engines_of
 from zerosum.players.catalogue import Choice, make_player
 from zerosum.result import InfoSink, Limit
-from zerosum.review import Value, verdict
+from zerosum.review import Value, Valuer, verdict
 from zerosum.running import Running, Stream
 from zerosum.search.solve import Solution, TooBig, Unsolvable, solve
 from zerosum.stop import SearchStopped, Stop
@@ -52,10 +52,8 @@ ESTIMATE_DEPTH = 4  # plies of the engine's search under each move: quick, a hin
 DEFAULT_SECONDS = 10.0
 SOLVE_BUDGET = 200_000  # positions the generic solver may keep for one analysis (~60 MB)
 HISTORY_SECONDS = 3.0  # for the estimates of the value graph of a whole game
-HISTORY_SOLVE_SECONDS = 1.0  # for solving the game from its start, first
 HISTORY_BUDGET = 100_000  # positions, when the graph solves the game from its start
 HISTORY_ENTRIES = 100_000  # table entries of the engine estimating the graph's values
-UNSOLVED = ("the game is too big to solve from its start",)  # a memo key
 
 
 class Sessions(Protocol):
@@ -158,7 +156,8 @@ def stop_words(stop: Stop, seconds: float) -> str:
 RANK = {"win": 1, "draw": 0, "loss": -1}
 
 
-def remembering(game: AnyGame, state: Any, memo: dict[Hashable, Any], send: Send) -> Send:
+def remembering(game: AnyGame, state: Any, memo: dict[Hashable, Value],
+                send: Send) -> Send:
     """`send`, and what it proves kept in `memo` (the session's values by game.key, as
     `history` keeps them) so that the value graph and its marks use what the analysis
     proved: each proven move's position, and once every move is proven, this one. Only
@@ -172,18 +171,20 @@ def remembering(game: AnyGame, state: Any, memo: dict[Hashable, Any], send: Send
         if message["type"] == "move":
             rank, plies = RANK[message["outcome"]], message["plies"]
             action = game.parse_move(state, message["move"])
-            memo[game.key(game.result(state, action))] = (
-                sign * rank * game.values.win, True, None if plies is None else plies - 1)
+            memo[game.key(game.result(state, action))] = Value(
+                sign * rank * game.values.win, True, None if plies is None else plies - 1,
+                "analysis")
             best.append((rank, 0 if plies is None else -plies if rank > 0 else plies))
         elif message["type"] == "done" and not message["unproven"] and best:
-            memo[game.key(state)] = (sign * max(best)[0] * game.values.win, True, None)
+            memo[game.key(state)] = Value(sign * max(best)[0] * game.values.win, True, None,
+                                          "analysis")
         send(message)
 
     return out
 
 
 def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: Send,
-                  seconds: float = 0.0, memo: dict[Hashable, Any] | None = None) -> None:
+                  seconds: float = 0.0, memo: dict[Hashable, Value] | None = None) -> None:
     """The whole analysis of one position within `seconds` (see the module's docstring);
     what it proves goes into `memo` too (`remembering`)."""
     if memo is not None:
@@ -259,7 +260,7 @@ class Analyst(SearchSocket):
                                                  budget, stop, session.estimates))
 
     async def run(self, spec: GameSpec, game: AnyGame, state: Any, seconds: float,
-                  stop: Stop, memo: dict[Hashable, Any]) -> None:
+                  stop: Stop, memo: dict[Hashable, Value]) -> None:
         try:
             await self.send({"type": "started", "seconds": seconds,
                              "moves": [game.format_move(a) for a in game.actions(state)]})
@@ -284,73 +285,33 @@ class Analyst(SearchSocket):
 
 
 def history(spec: GameSpec, game: AnyGame, states: list[Any],
-            memo: dict[Hashable, tuple[float, bool, int | None]]) -> list[dict[str, Any]]:
+            known: dict[Hashable, Value]) -> list[dict[str, Any]]:
     """Each position's value from Max's side with `decided` and `plies`, in [-1, 1] as
     `bar` (a decided win or loss at the ends), and for each move that changed a decided
-    value, `mark` in words. `memo` keeps estimates between calls (by game.key), and that
-    the game was too big to solve. `game` is a game object of the graph's own (its
+    value, `mark` in words: `zerosum review`'s values (review.Valuer, within
+    HISTORY_SECONDS) and words. `known` keeps the values between calls (by game.key),
+    with what the analysis proved. `game` is a game object of the graph's own (its
     engine's tables are kept per game object)."""
-    values: list[tuple[float, bool, int | None] | None] = []
-    solution = None
-    if UNSOLVED not in memo:
-        try:
-            solution = solve(game, states[0], HISTORY_BUDGET, Stop(seconds=HISTORY_SOLVE_SECONDS))
-        except (TooBig, Unsolvable, SearchStopped):
-            memo[UNSOLVED] = (0.0, False, None)  # estimates from now on
     bound_memory(game, HISTORY_ENTRIES)
-    stop = Stop(seconds=HISTORY_SECONDS)
-    search = estimator(spec)
-    for state in states:
-        key = game.key(state)
-        if solution is not None:
-            solved = solution[state]
-            plies = solved.plies if game.values.kind == "outcome" and solved.value else None
-            values.append((solved.value, True, plies))
-        elif game.is_terminal(state):
-            values.append((game.utility(state), True, 0))
-        elif key in memo:
-            values.append(memo[key])
-        elif stop.expired():
-            values.append(None)  # out of time: no value for the rest
-        else:
-            # Near the end, the game's own exact verdict where it has one (Connect
-            # Four's solver with a dozen empty cells), else the engine's estimate.
-            verdict = None if spec.solver is None else spec.solver.verdict
-            exact = None if verdict is None else verdict(game, state)
-            if exact is not None:
-                memo[key] = (exact, True, None)
-            else:
-                result = search(game, state, Limit(depth=ESTIMATE_DEPTH), None,
-                                Stop(seconds=0.5))
-                memo[key] = (result.value, result.decided, result.plies)
-            values.append(memo[key])
+    valuer = Valuer(spec, game, HISTORY_BUDGET, ESTIMATE_DEPTH, known=known)
+    values = valuer.within(states, Stop(seconds=HISTORY_SECONDS))
     scale = game.values.win if game.values.kind == "outcome" else max(
-        [abs(v[0]) for v in values if v is not None] + [1.0])
+        [abs(v.value) for v in values if v is not None] + [1.0])
     out: list[dict[str, Any]] = []
     for i, v in enumerate(values):
         entry: dict[str, Any] = {"ply": i, "value": None, "decided": False, "bar": None,
                                  "text": "", "mark": ""}
         if v is not None:
-            value, decided, plies = v
-            bar = value / scale if scale else 0.0
-            if game.values.kind == "outcome" and decided:
-                bar = (value > 0) - (value < 0)
-            entry.update(value=value, decided=decided, bar=max(-1.0, min(1.0, bar)),
-                         text=format_value(game, value, decided=decided, plies=plies))
-        if i and v is not None and values[i - 1] is not None:
-            entry["mark"] = change(game, states[i - 1], values[i - 1], v)
+            bar = v.value / scale if scale else 0.0
+            if game.values.kind == "outcome" and v.decided:
+                bar = (v.value > 0) - (v.value < 0)
+            entry.update(value=v.value, decided=v.decided, bar=max(-1.0, min(1.0, bar)),
+                         text=v.text(game))
+        before = values[i - 1] if i else None
+        if v is not None and before is not None:
+            entry["mark"] = verdict(before, v, game.is_maxs_turn(states[i - 1])) or ""
         out.append(entry)
     return out
-
-
-def change(game: AnyGame, before_state: Any, before: Any, after: Any) -> str:
-    """What the move from `before_state` did to a decided value, in the words of a
-    game's review (zerosum.review.verdict: "threw a win away: win -> draw"); "" for
-    nothing, or when either value is an estimate."""
-    def value(v: tuple[float, bool, int | None]) -> Value:
-        return Value(v[0], v[1], v[2], "")
-
-    return verdict(value(before), value(after), game.is_maxs_turn(before_state)) or ""
 
 
 def analysis_routes(server: Sessions) -> list[BaseRoute]:

@@ -129,7 +129,8 @@ class Session:
     start_position: str | None = None  # as given, when the game began from one
     used: float = 0.0  # when it last searched (time.monotonic), 0: never
     cursor: int | None = None  # the ply shown; None: the last
-    # The value graph's estimates by game.key (web/analysis.history), kept between calls
+    # The value graph's values by game.key (web/analysis.history: review.Valuer's), kept
+    # between calls, with what the analysis proved
     estimates: dict[Any, Any] = field(default_factory=dict)
     variations: list[Variation] = field(default_factory=list)  # the lines left, newest first
 

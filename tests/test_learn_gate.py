@@ -141,3 +141,31 @@ def test_the_curve_figure_draws_the_data() -> None:
     dots = ratings.lines[0].get_xydata().tolist()
     assert dots == [[100.0, -20.0], [300.0, 20.0]]
     assert len(curve_figure(HISTORY, "no ratings").axes) == 1
+
+
+def test_a_notebook_gets_the_runs_figure_and_status(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from zerosum.learn.watch import figure, status
+
+    out = tmp_path / "t.zsnet"
+    w = run(out)
+    curve, ratings = figure(out).axes
+    history = w.header["run"]["history"]
+    assert curve.lines[0].get_xydata().tolist() == \
+        [[h["games"], 100 * h["mistakes"]["all"]] for h in history]
+    assert len(ratings.lines[0].get_xydata()) == 3
+    data = status(out)
+    assert data["best"] == "games-1200" and data["games"] == 1200
+    assert [g["checkpoint"] for g in data["gates"]] == ["games-400", "games-800",
+                                                       "games-1200"]
+
+
+def test_a_new_run_into_the_same_file_starts_its_folder_afresh(tmp_path: Path) -> None:
+    out = tmp_path / "t.zsnet"
+    run(out)
+    folder = tmp_path / "t.zsnet.run"
+    (folder / "notes.txt").write_text("mine\n")
+    again = run(out, games=400)
+    assert again.header["run"]["best"] == "games-400"
+    assert sorted(p.name for p in folder.iterdir()) == ["games-400.zsnet", "notes.txt",
+                                                       "progress.json"]

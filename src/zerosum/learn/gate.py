@@ -127,3 +127,12 @@ def read_progress(folder: Path) -> dict[str, Any] | None:
 def check_folder(folder: Path) -> None:
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{folder} is in the way of the run's folder (it is not a folder)")
+
+
+def start_afresh(folder: Path) -> None:
+    """A new run into the same file: the old run's checkpoints and gates go (a gate's
+    database would otherwise be resumed with the old run's games)."""
+    if folder.is_dir():
+        for old in [*folder.glob("games-*.zsnet"), *folder.glob("gate-games-*.sqlite")]:
+            with contextlib.suppress(FileNotFoundError):
+                old.unlink()

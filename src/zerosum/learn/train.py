@@ -235,6 +235,7 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
     else:
         check_writable(name, "weights file")
         learner = new_learner(method, spec, game, rng, settings)
+        gating.start_afresh(folder)
     start = time.perf_counter()
     deadline = None if minutes is None else start + 60 * minutes
     last_save = last_report = start

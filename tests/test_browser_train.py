@@ -112,6 +112,17 @@ def test_the_page_watches_the_run_and_plays_its_weights(server: str, browser: An
                 assert page.locator("#values td.mistake").count() == 7
             screenshot(page, name)
     with fresh_page(browser) as page:
+        page.goto(f"{server}/train?moves=1+5+9")  # a link to a position
+        page.wait_for_function("document.querySelector('#line').textContent"
+                               " === 'after 1 5 9'")
+        assert page.locator("#values tbody tr").count() == 6
+        page.goto(f"{server}/train?moves=1+1")  # an illegal line: said, and the start
+        page.wait_for_function("document.querySelector('#line').textContent"
+                               ".startsWith('move 2 (1)')")
+        page.click("#start")
+        page.wait_for_function("document.querySelector('#line').textContent"
+                               " === 'the start'")
+    with fresh_page(browser) as page:
         page.goto(f"{server}/train")
         page.wait_for_selector("#curve polyline")
         href = page.get_attribute("#play", "href") or ""
@@ -120,6 +131,14 @@ def test_the_page_watches_the_run_and_plays_its_weights(server: str, browser: An
         page.wait_for_selector("#board svg")
         player = page.input_value("#player")
         assert player.startswith("learned:") and player.endswith("ttt.zsnet")
+        page.check("#computer-first")  # the weights move first: X, one ply
+        page.click("#setup button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#status').textContent"
+                               " === 'O to move (you)'")
+        # Its first move: the first of the corners it values most (+0.021, the page's
+        # table above), drawn in the top left cell.
+        assert page.locator("#board text.mark.side-a").count() == 1
+        assert page.locator("#board text.mark.side-a").get_attribute("x") == "30"
 
 
 def test_serve_refuses_a_file_that_is_no_run_in_one_line(

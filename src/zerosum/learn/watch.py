@@ -24,6 +24,7 @@ from zerosum.learn.methods import Learner
 from zerosum.learn.weights import Weights
 
 EXACT_BUDGET = 200_000  # a solver's nodes (positions for the generic one) for each move
+EXACT_SECONDS = 5.0  # for a game's own per-move solver, all moves of a position
 WORDS = {1: "win", 0: "draw", -1: "loss"}
 
 
@@ -60,33 +61,56 @@ def figure(path: str | os.PathLike[str]) -> Any:
                         f"{run.get('games', 0):,} games", run.get("ratings", []))
 
 
-def move_values(spec: GameSpec, game: AnyGame, learner: Learner, state: Any,
-                budget: int = EXACT_BUDGET) -> list[dict[str, Any]]:
-    """Each legal move of `state`: its text, the learned value of the position after
-    it for the side moving (in [-1, 1]), its exact outcome for that side ("win",
-    "draw", "loss"; None where the solver's budget does not settle it), and whether
-    it is a mistake (its outcome below the best move's, all settled)."""
+def exact_values(spec: GameSpec, game: AnyGame, state: Any,
+                 seconds: float = EXACT_SECONDS) -> dict[str, str | None]:
+    """Each legal move's exact outcome for the side making it ("win", "draw", "loss"),
+    by its text; None where it is not settled: by the game's own per-move solver
+    (GameSpec.move_solver: Connect Four's) within `seconds`, else by a solver within
+    EXACT_BUDGET (review.Valuer: the game's solver, or the generic one)."""
     from zerosum.review import Valuer
+    from zerosum.stop import SearchStopped, Stop
 
+    actions = list(game.actions(state))
+    found: dict[str, str | None] = {game.format_move(a): None for a in actions}
+    if spec.move_solver is not None:
+        try:
+            for mv in spec.move_solver(game, state, Stop(seconds=seconds)):
+                found[game.format_move(mv.action)] = mv.outcome
+        except SearchStopped:
+            pass  # the rest stay unsettled
+        return found
+    valuer = Valuer(spec, game, EXACT_BUDGET, depth=1)
+    sign = 1 if game.is_maxs_turn(state) else -1
+    for action in actions:
+        exact = valuer.exact_value(game.result(state, action))
+        if exact is not None:
+            mine = sign * exact.value
+            found[game.format_move(action)] = WORDS[(mine > 0) - (mine < 0)]
+    return found
+
+
+def move_values(spec: GameSpec, game: AnyGame, learner: Learner, state: Any,
+                exact: dict[str, str | None] | None = None) -> list[dict[str, Any]]:
+    """Each legal move of `state`: its text, the learned value of the position after
+    it for the side moving (in [-1, 1]), its exact outcome for that side (`exact`, or
+    exact_values's; None where not settled), and whether it is a mistake (its outcome
+    below the best move's, all settled)."""
     if game.is_terminal(state):
         return []
-    valuer = Valuer(spec, game, budget, depth=1)
+    if exact is None:
+        exact = exact_values(spec, game, state)
     sign = 1 if game.is_maxs_turn(state) else -1
     rows: list[dict[str, Any]] = []
-    outcomes: list[int | None] = []
     for action in game.actions(state):
-        after = game.result(state, action)
-        exact = valuer.exact_value(after)
-        outcome = None if exact is None else \
-            (sign * exact.value > 0) - (sign * exact.value < 0)
-        outcomes.append(outcome)
-        rows.append({"move": game.format_move(action),
-                     "learned": round(sign * learner.afterstate_value(after), 4),
-                     "exact": None if outcome is None else WORDS[outcome]})
-    settled = [o for o in outcomes if o is not None]
+        text = game.format_move(action)
+        rows.append({"move": text, "exact": exact.get(text),
+                     "learned": round(sign * learner.afterstate_value(
+                         game.result(state, action)), 4)})
+    rank = {"loss": -1, "draw": 0, "win": 1}
+    settled = [rank[r["exact"]] for r in rows if r["exact"] is not None]
     best = max(settled) if len(settled) == len(rows) and rows else None
-    for r, o in zip(rows, outcomes, strict=True):
-        r["mistake"] = best is not None and o is not None and o < best
+    for r in rows:
+        r["mistake"] = best is not None and rank[r["exact"]] < best
     return rows
 
 

@@ -30,6 +30,7 @@ from zerosum.web.views import view_of
 
 PAGE = files("zerosum.web") / "static" / "train.html"
 MAX_MOVES = 200  # moves a position's line may have (a board game's longest is shorter)
+MAX_POSITIONS = 1000  # positions whose exact values are kept
 
 
 class Run:
@@ -44,6 +45,7 @@ class Run:
         self.game: AnyGame | None = None
         self.learner: Learner | None = None
         self.heat: list[float] | None = None
+        self.exact: dict[tuple[str, ...], dict[str, str | None]] = {}  # by line
 
     def player(self) -> str:
         """The newest weights as a player of the page (and of its server)."""
@@ -76,10 +78,18 @@ class Run:
     def position(self, moves: list[str]) -> dict[str, Any]:
         _, spec, game, learner = self.fresh()
         state, actions = play_line(game, game.initial_state(), moves)
+        line = tuple(game.format_move(a) for a in actions)
+        over = game.is_terminal(state)
+        # The exact values do not change as the run learns: solved once a position.
+        exact = self.exact.get(line)
+        if exact is None and not over:
+            exact = watch.exact_values(spec, game, state)
+            if len(self.exact) >= MAX_POSITIONS:
+                self.exact.clear()
+            self.exact[line] = exact
         return {"moves": moves, "view": view_of(spec, game, state,
                                                 actions[-1] if actions else None),
-                "over": game.is_terminal(state),
-                "values": watch.move_values(spec, game, learner, state)}
+                "over": over, "values": watch.move_values(spec, game, learner, state, exact)}
 
     def heat_map(self) -> dict[str, Any] | None:
         _, spec, game, learner = self.fresh()

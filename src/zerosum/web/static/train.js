@@ -16,7 +16,8 @@ function fit(box) {
   H = Math.round(Math.max(220, W * 0.47));
 }
 
-let moves = [];      // the line of the position shown
+// The line of the position shown; a link may give one: /train?moves=4+4+3
+let moves = (new URLSearchParams(location.search).get("moves") || "").split(/\s+/).filter(Boolean);
 let stamp = null;    // the run's games at the last drawing of the position
 
 function scale(lo, hi, from, to) {
@@ -146,7 +147,14 @@ async function refresh() {
 }
 
 async function showPosition() {
-  const data = await api(`/api/train/position?moves=${encodeURIComponent(moves.join(" "))}`);
+  let data;
+  try {
+    data = await api(`/api/train/position?moves=${encodeURIComponent(moves.join(" "))}`);
+  } catch (error) {
+    $("line").textContent = error.message;
+    moves = [];
+    return;
+  }
   const values = new Map(data.values.map((v) => [v.move, {
     outcome: v.exact || "estimate", label: (v.learned > 0 ? "+" : "") + v.learned.toFixed(2),
     title: `learned ${v.learned.toFixed(3)}, exact ${v.exact || "not settled"}`,

@@ -50,7 +50,7 @@ def curve_figure(history: Sequence[dict[str, Any]], title: str,
     axes.set_title(title)
     axes.grid(alpha=0.3)
     if curves:
-        axes.legend()
+        axes.legend(fontsize="small", ncol=2)
     if rated:
         below = figure.add_subplot(2, 1, 2, sharex=axes)
         below.errorbar([g for g, _ in rated], [r["elo"] for _, r in rated],

@@ -126,7 +126,7 @@ def test_the_page_watches_the_run_and_plays_its_weights(server: str, browser: An
         page.goto(f"{server}/train")
         page.wait_for_selector("#curve polyline")
         href = page.get_attribute("#play", "href") or ""
-        assert href.startswith("/?game=tictactoe&player=learned%3A")
+        assert href.startswith("/?game=tictactoe&player=learned%3A")  # no options
         page.click("#play")
         page.wait_for_selector("#board svg")
         player = page.input_value("#player")
@@ -152,3 +152,17 @@ def test_serve_refuses_a_file_that_is_no_run_in_one_line(
     assert capsys.readouterr().err == (
         "zerosum: error: weights file 'x.zsnet': not a zerosum weights file (it does not "
         "start with 'zerosum-weights')\n")
+
+
+def test_a_link_sets_the_games_options(server: str, browser: Any) -> None:
+    """The board page takes a game's options from its link (as the training page's link
+    gives a run's: a 4x4 board's weights play on a 4x4 board)."""
+    with fresh_page(browser) as page:
+        page.goto(f"{server}/?game=connect4&width=5&height=4&player=random")
+        page.wait_for_selector("#board svg")
+        assert (page.input_value("[data-option=width]"),
+                page.input_value("[data-option=height]")) == ("5", "4")
+        assert page.locator("#board circle.hole").count() == 20
+        page.goto(f"{server}/?game=connect4&width=99")  # not a choice: left as it is
+        page.wait_for_selector("#board svg")
+        assert page.input_value("[data-option=width]") == "7"

@@ -138,7 +138,8 @@ async function refresh() {
   $("gates").textContent = gates.length ? `Gates (SPRT against the best): ${gates.join("; ")}.` : "";
   $("speed").textContent = run.speed.length
     ? `Games per second at each checkpoint: ${run.speed.map((s) => s[1]).join(", ")}.` : "";
-  $("play").href = `/?game=${encodeURIComponent(run.game)}&player=${encodeURIComponent(run.player)}`;
+  const options = Object.entries(run.options).map(([k, v]) => `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("");
+  $("play").href = `/?game=${encodeURIComponent(run.game)}${options}&player=${encodeURIComponent(run.player)}`;
   if (stamp !== run.games) {
     stamp = run.games;
     await showPosition();

@@ -108,6 +108,10 @@ def test_the_command_shows_the_ratings(tmp_path: Path,
                                  str(out)], capsys)
     assert (status, err) == (0, "")
     lines = said.splitlines()
+    said_gates = [line.partition("; ")[2] for line in lines if "; " in line]
+    assert said_gates == ["games-400 is the first best",
+                          "games-800 against games-400: 30 games, LLR -5.26, not stronger",
+                          "games-1200 against games-400: 42 games, LLR +3.15, the new best"]
     at = lines.index(f"saved {out}: 1200 games")
     assert lines[at + 1] == "Checkpoints: Bradley-Terry ratings in Elo (mean 0), 95 % " \
         "intervals"

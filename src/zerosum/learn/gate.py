@@ -71,6 +71,16 @@ class Gate:
                 "llr": round(self.llr, 4), "decision": self.decision}
 
 
+def describe(gate: dict[str, Any]) -> str:
+    """A gate (Gate.as_dict) in words, for the progress line."""
+    if gate.get("against") is None:
+        return f"{gate['checkpoint']} is the first best"
+    verdict = {"H1": "the new best", "H0": "not stronger"}.get(str(gate.get("decision")),
+                                                              "no decision")
+    return (f"{gate['checkpoint']} against {gate['against']}: {gate['games']} games, "
+            f"LLR {gate['llr']:+.2f}, {verdict}")
+
+
 def ratings_table(rows: list[dict[str, Any]], best: str | None) -> str:
     """The checkpoints' ratings as the tournament's standings show them."""
     from zerosum.ratings import format_elo

@@ -129,12 +129,14 @@ class Progress:
     per_second: float
     seconds_left: float | None
     grades: list[grading.Grade] = field(default_factory=list)
+    note: str = ""  # what a checkpoint's gate decided, said once
 
     def line(self) -> str:
         grade = ", ".join(f"{g.set} {100 * g.mistake_rate:.1f} %" for g in self.grades)
         left = "" if self.seconds_left is None else f", {self.seconds_left:.0f} s left"
+        note = f"; {self.note}" if self.note else ""
         return (f"{self.games} games, {self.per_second:.1f} games/s, mistakes: "
-                f"{grade or 'not graded yet'}{left}")
+                f"{grade or 'not graded yet'}{left}{note}")
 
     def as_dict(self) -> dict[str, Any]:
         """For the progress file a page watches."""
@@ -288,13 +290,17 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
             gating.forget(folder, loser)
         return saved
 
-    def progress() -> Progress:
+    def progress(note: str = "") -> Progress:
         rate = (played - played_at_start) / max(elapsed(), 1e-9)
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        return Progress(played, rate, left, latest)
+        return Progress(played, rate, left, latest, note)
 
-    def tell() -> None:
-        now = progress()
+    def gated_note() -> str:
+        last = history[-1].get("gate") if history else None
+        return "" if last is None else gating.describe(last)
+
+    def tell(note: str = "") -> None:
+        now = progress(note)
         gating.write_progress(folder, {**now.as_dict(), "file": name, "game": spec.name,
                                        "method": method, "time": time.time()})
         if report is not None:
@@ -326,8 +332,8 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
             if due and (games is None or played < games):
                 checkpoint()
                 last_save, saved_at = time.perf_counter(), played
-                now = last_save
-                tell()
+                now = last_report = last_save
+                tell(gated_note())
             if now - last_report >= report_seconds:
                 tell()
                 last_report = now
@@ -335,5 +341,5 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
         if pool is not None:
             pool.close()
     final = checkpoint()
-    tell()
+    tell(gated_note())
     return final

@@ -173,3 +173,33 @@ def test_a_new_run_into_the_same_file_starts_its_folder_afresh(tmp_path: Path) -
     assert again.header["run"]["best"] == "games-400"
     assert sorted(p.name for p in folder.iterdir()) == ["games-400.zsnet", "notes.txt",
                                                        "progress.json"]
+
+
+def test_a_run_killed_with_its_gates_resumes_the_same(tmp_path: Path) -> None:
+    """kill -9 once the first checkpoint is saved (while the next games or the next gate
+    run), then --resume: the same weights, gates and ratings as a run never stopped."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "killed.zsnet"
+    command = [sys.executable, "-m", "zerosum", "train", "tictactoe", "--games", "1200",
+               "--checkpoint-games", "400", "--seed", "1", "--out", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(1200):
+            if out.exists() and weights_file.read(out).header["run"]["games"] >= 400:
+                break
+            time.sleep(0.05)
+    finally:
+        proc.kill()  # SIGKILL: no chance to save anything more
+        proc.wait()
+    assert weights_file.read(out).header["run"]["games"] in (400, 800)
+    done = subprocess.run([*command, "--resume"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    resumed, straight = weights_file.read(out), run(tmp_path / "straight.zsnet")
+    assert resumed.arrays["weights"] == straight.arrays["weights"]
+    assert [h["gate"] for h in resumed.header["run"]["history"]] == \
+        [h["gate"] for h in straight.header["run"]["history"]]
+    assert resumed.header["run"]["ratings"] == straight.header["run"]["ratings"]

@@ -46,6 +46,7 @@ class Run:
         self.learner: Learner | None = None
         self.heat: list[float] | None = None
         self.exact: dict[tuple[str, ...], dict[str, str | None]] = {}  # by line
+        self.solving = threading.Lock()  # one position solved at a time, whatever asks
 
     def player(self) -> str:
         """The newest weights as a player of the page (and of its server)."""
@@ -83,10 +84,11 @@ class Run:
         # The exact values do not change as the run learns: solved once a position.
         exact = self.exact.get(line)
         if exact is None and not over:
-            exact = watch.exact_values(spec, game, state)
-            if len(self.exact) >= MAX_POSITIONS:
-                self.exact.clear()
-            self.exact[line] = exact
+            with self.solving:
+                exact = self.exact.get(line) or watch.exact_values(spec, game, state)
+                if len(self.exact) >= MAX_POSITIONS:
+                    self.exact.clear()
+                self.exact[line] = exact
         return {"moves": moves, "view": view_of(spec, game, state,
                                                 actions[-1] if actions else None),
                 "over": over, "values": watch.move_values(spec, game, learner, state, exact)}

@@ -277,7 +277,8 @@ def test_only_the_web_layer_needs_the_web_extra() -> None:
     needing = sorted(m for m, names in OUTSIDE.items() if names & extra)
     assert needing == ["zerosum.cli.serve", "zerosum.web.analysis", "zerosum.web.app",
                        "zerosum.web.explain", "zerosum.web.messages", "zerosum.web.sessions",
-                       "zerosum.web.socket", "zerosum.web.think", "zerosum.web.tournament"]
+                       "zerosum.web.socket", "zerosum.web.think", "zerosum.web.tournament",
+                       "zerosum.web.training"]
 
 
 def test_the_web_names_no_game() -> None:

@@ -309,3 +309,28 @@ def test_a_cluster_that_wants_a_token_says_so(cluster: str) -> None:
         f"zerosum.game.InputError: cannot join the Ray cluster at {cluster}: it asks for "
         "Ray's token (RAY_AUTH_MODE=token, and the token in RAY_AUTH_TOKEN or "
         "~/.ray/auth_token)")
+
+
+def test_training_rounds_on_the_cluster_learn_what_local_workers_learn(
+        cluster: str, tmp_path: Path) -> None:
+    """A trainer's self-play rounds as Ray tasks (RayPool), and its gates on the cluster:
+    the same weights as two local worker processes, and gates that decide alike (how
+    many games a gate took depends on which games end first, with workers)."""
+    from zerosum.games.registry import get_game
+    from zerosum.learn.train import train
+    from zerosum.tournament.gate import CheckpointGate
+    from zerosum.tournament.raycluster import RayPool
+
+    ttt = get_game("tictactoe")
+    runs = []
+    for name, pool, backend in (("ray", RayPool(cluster, 2), RayBackend(cluster, 2)),
+                                ("local", None, LocalBackend(2))):
+        runs.append(train(ttt, ttt.create(), {}, "ntuple", tmp_path / f"{name}.zsnet",
+                          games=800, seed=3, workers=2, pool=pool, checkpoint_games=400,
+                          gatekeeper=CheckpointGate(ttt, ttt.create(), {}, 3, backend)))
+    on_ray, local = runs
+    assert on_ray.arrays["weights"] == local.arrays["weights"]
+    gates = [r.header["run"]["history"][1]["gate"] for r in runs]
+    assert [(g["checkpoint"], g["against"], g["decision"]) for g in gates] == \
+        [("games-800", "games-400", "H1")] * 2
+    assert all(g["games"] > 0 for g in gates)

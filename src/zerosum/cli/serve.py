@@ -58,6 +58,11 @@ def register(sub: Any) -> None:
     p.add_argument("--table-memory", type=int_arg(1, 1 << 20), default=TABLE_MEMORY,
                    metavar="MB", help="memory for all sessions' search tables, about; the "
                    "least recently used are freed first (default: %(default)s)")
+    p.add_argument("--train", metavar="FILE.zsnet",
+                   help="also watch this training run (zerosum train's weights file, "
+                   "which may still be training) at /train: its learning curve, its "
+                   "checkpoints' ratings, each move's learned and exact values, and its "
+                   "weights as a player of its game")
     p.add_argument("--tournament", metavar="DB",
                    help="also show this tournament's standings, live, and replay its games "
                    "move by move, at /tournament (a database of zerosum tournament or "
@@ -127,15 +132,20 @@ def run(args: argparse.Namespace) -> int:
 
         with Store.existing(args.tournament) as store:  # one line now if it is not one
             store.settings()
+    if args.train is not None:
+        from zerosum.learn.watch import check_run
+
+        check_run(args.train)  # one line now if it is not a run's weights
     sock = listen(args.host, args.port)
     if not loopback(args.host):
         sys.stderr.write(f"zerosum serve: warning: binding {args.host}, not {LOCAL}: anyone "
                          "who can reach this address can use the server\n")
     app = create_app(max_searches=args.max_searches, max_seconds=args.max_seconds,
                      table_memory=args.table_memory, own_games=games, agents=agents,
-                     tournament=args.tournament)
+                     tournament=args.tournament, train=args.train)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    page = "tournament" if args.tournament is not None else ""
+    page = "tournament" if args.tournament is not None else \
+        "train" if args.train is not None else ""
     print(f"zerosum serve: open http://{host}:{args.port}/{page} (Ctrl-C to stop)", flush=True)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=65536)
     try:

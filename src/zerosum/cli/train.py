@@ -1,6 +1,7 @@
 """`zerosum train GAME --method ntuple [--games N | --minutes M] [--seed S] [--out FILE]
-[--resume]`: learn a player by self-play (zerosum.learn.train), graded against perfect
-play at each checkpoint."""
+[--resume] [--workers N] [--backend ray --address HOST:PORT]`: learn a player by
+self-play (zerosum.learn.train), graded against perfect play and gated against the best
+checkpoint so far at each checkpoint."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from zerosum.games.registry import add_options, all_games, get_game
 
 
 def register(sub: Any) -> None:
+    from zerosum.learn.gate import GATE_GAMES
     from zerosum.learn.methods import METHODS
 
     p = sub.add_parser(
@@ -47,8 +49,19 @@ def register(sub: Any) -> None:
         g.add_argument("--workers", type=int_arg(1, 64), default=1,
                        help="self-play processes (default: %(default)s; more play in "
                        "rounds, see docs/learning.md)")
+        g.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="where self-play rounds and gates are played: worker "
+                       "processes of this machine, or a Ray cluster (default: %(default)s)")
+        g.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster's head node "
+                       "(with --backend ray; default: Ray's own choice)")
         g.add_argument("--checkpoint-minutes", type=float_arg(0, 1e6, lo_open=True),
                        default=3.0, help="minutes between checkpoints (default: %(default)s)")
+        g.add_argument("--checkpoint-games", type=int_arg(1, None), metavar="N",
+                       help="a checkpoint every N games instead (the same checkpoints on "
+                       "any machine)")
+        g.add_argument("--gate-games", type=int_arg(0, 100_000), default=GATE_GAMES,
+                       metavar="N", help="games at most of each checkpoint's SPRT against "
+                       "the best so far (default: %(default)s; 0: no gate)")
         g.add_argument("--tuples", type=int_arg(1, 10_000), help="n-tuples (default: "
                        "70 on a board of 30 cells or more, else 8)")
         g.add_argument("--length", type=int_arg(1, 12), help="cells of each n-tuple "
@@ -78,19 +91,49 @@ def run(args: argparse.Namespace) -> int:
                                                      "depth")
                 if getattr(args, k) is not None}
     out = args.out or f"{spec.name}.zsnet"
+    if args.backend != "ray" and args.address is not None:
+        raise InputError("--address goes with --backend ray")
     if args.plot is not None:
         from zerosum.ratingplot import check_plot
 
         check_plot(args.plot)
+    pool, gatekeeper = None, None
+    if args.backend == "ray":
+        from zerosum.tournament.raycluster import RayBackend, RayPool
+
+        backend: Any = RayBackend(args.address, args.workers)
+    elif args.workers > 1:
+        from zerosum.tournament.backends import LocalBackend
+
+        backend = LocalBackend(args.workers)
+    else:
+        from zerosum.tournament.backends import InProcessBackend
+
+        backend = InProcessBackend()
+    if args.gate_games > 0:
+        from zerosum.tournament.gate import CheckpointGate
+
+        gatekeeper = CheckpointGate(spec, game, options, args.seed, backend,
+                                    args.gate_games)
+    if args.backend == "ray":
+        pool = RayPool(args.address, args.workers if args.workers > 1 else None)
     weights = train(spec, game, options, args.method, out, games=args.games,
                     minutes=args.minutes, seed=args.seed, resume=args.resume,
                     settings=settings, checkpoint_seconds=60 * args.checkpoint_minutes,
-                    report=lambda p: print(p.line(), flush=True), workers=args.workers)
-    print(f"saved {out}: {weights.header['run']['games']} games")
+                    report=lambda p: print(p.line(), flush=True), workers=args.workers,
+                    checkpoint_games=args.checkpoint_games, gatekeeper=gatekeeper,
+                    pool=pool)
+    run = weights.header["run"]
+    print(f"saved {out}: {run['games']} games")
+    if run.get("ratings"):
+        from zerosum.learn.gate import ratings_table
+
+        print(ratings_table(run["ratings"], run.get("best")))
     if args.plot is not None:
         from zerosum.learn.curve import plot_curve
 
-        plot_curve(weights.header["run"]["history"], args.plot,
-                   f"{spec.title}, {args.method}: mistakes against perfect play")
+        plot_curve(run["history"], args.plot,
+                   f"{spec.title}, {args.method}: mistakes against perfect play",
+                   run.get("ratings", []))
         print(f"learning curve: {args.plot}")
     return 0

@@ -250,6 +250,28 @@ class NTupleLearner:
             if not explored[t + 1]:
                 net.update(boards[t], sides[t], s.alpha * (target[t] - values[t]))
 
+    # -- what it weighs --
+
+    def cell_weights(self) -> list[float]:
+        """How much each cell weighs in the network, a number a cell: the mean absolute
+        weight of each tuple's table (both halves), added to every cell the tuple reads
+        under each symmetry (shared among the symmetries). A heat map of it shows where
+        the tuples look and how much they have learned there."""
+        net = self.net
+        size = net.cells.kinds ** net.length
+        means = {}
+        for offset, _ in net.features:
+            if offset not in means:
+                table = [abs(net.weights[offset + i]) for i in range(size)]
+                table += [abs(net.weights[net.half + offset + i]) for i in range(size)]
+                means[offset] = sum(table) / len(table)
+        heat = [0.0] * (net.cells.rows * net.cells.cols)
+        shares = len(net.cells.symmetries)
+        for offset, cells in net.features:
+            for c in cells:
+                heat[c] += means[offset] / shares
+        return heat
+
     # -- the file --
 
     def save(self, header: dict[str, Any]) -> Weights:

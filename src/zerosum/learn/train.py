@@ -7,6 +7,9 @@ each exploring move) is drawn from one generator seeded by `seed`, whose state i
 in each checkpoint with the weights and the games played. Resuming a checkpoint (after
 a kill -9 too: the file is written whole or not at all) therefore continues the same
 run: training 200 games gives the same weights as training 100 and resuming to 200.
+
+Each checkpoint also plays the run's best checkpoint so far in an SPRT and is rated
+against the others (zerosum.learn.gate); that changes nothing of the weights.
 """
 
 from __future__ import annotations
@@ -18,12 +21,13 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from zerosum import __version__
 from zerosum.fileio import check_writable
 from zerosum.game import AnyGame, InputError, shown
 from zerosum.games.registry import GameSpec
+from zerosum.learn import gate as gating
 from zerosum.learn import grade as grading
 from zerosum.learn import weights as weights_file
 from zerosum.learn.methods import METHODS, Learner, learner_of, new_learner
@@ -88,6 +92,34 @@ def play_batch(game_name: str, options: dict[str, Any], data: bytes,
     return [play_self(game, learner, random.Random(seed)) for seed in seeds]
 
 
+class Pool(Protocol):
+    """Where the games of a round are played (see train): `map` gives
+    [function(*shared, share) for share in shares], in order."""
+
+    workers: int
+
+    def map(self, function: Any, shared: tuple[Any, ...], shares: list[Any]) -> list[Any]:
+        ...
+
+    def close(self) -> None: ...
+
+
+class LocalPool:
+    """Worker processes of this machine (started by spawn, as the tournament's)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.executor = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def map(self, function: Any, shared: tuple[Any, ...], shares: list[Any]) -> list[Any]:
+        n = len(shares)
+        return list(self.executor.map(function, *([x] * n for x in shared), shares))
+
+    def close(self) -> None:
+        self.executor.shutdown(cancel_futures=True)
+
+
 @dataclass
 class Progress:
     """What a run reports as it goes: games played, their rate, the time left (None:
@@ -97,12 +129,22 @@ class Progress:
     per_second: float
     seconds_left: float | None
     grades: list[grading.Grade] = field(default_factory=list)
+    note: str = ""  # what a checkpoint's gate decided, said once
 
     def line(self) -> str:
         grade = ", ".join(f"{g.set} {100 * g.mistake_rate:.1f} %" for g in self.grades)
         left = "" if self.seconds_left is None else f", {self.seconds_left:.0f} s left"
+        note = f"; {self.note}" if self.note else ""
         return (f"{self.games} games, {self.per_second:.1f} games/s, mistakes: "
-                f"{grade or 'not graded yet'}{left}")
+                f"{grade or 'not graded yet'}{left}{note}")
+
+    def as_dict(self) -> dict[str, Any]:
+        """For the progress file a page watches."""
+        return {"games": self.games, "per_second": round(self.per_second, 2),
+                "seconds_left": None if self.seconds_left is None
+                else round(self.seconds_left, 1),
+                "mistakes": {g.set: round(g.mistake_rate, 6) for g in self.grades},
+                "line": self.line()}
 
 
 def grade_sample(spec: GameSpec, game: AnyGame, positions: int | None = GRADE_POSITIONS
@@ -146,26 +188,39 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
           checkpoint_seconds: float = CHECKPOINT_SECONDS,
           grade_positions: int | None = GRADE_POSITIONS,
           report: Callable[[Progress], None] | None = None,
-          report_seconds: float = 2.0, workers: int = 1) -> Weights:
+          report_seconds: float = 2.0, workers: int = 1,
+          checkpoint_games: int | None = None,
+          gatekeeper: gating.Gatekeeper | None = None,
+          pool: Pool | None = None) -> Weights:
     """Train `method` on `game` by self-play until `games` games in all (counting those
     of a resumed run) or `minutes` of this session; save to `out` at each checkpoint
-    and at the end. `report` is given the progress every `report_seconds` and after
-    each grade.
+    (every `checkpoint_seconds`, or every `checkpoint_games` games when given) and at
+    the end. `report` is given the progress every `report_seconds` and after each
+    grade; the progress is also written to the run's folder (zerosum.learn.gate).
 
-    With `workers` above 1, self-play goes in rounds: each of `workers` processes plays
+    Each checkpoint is graded, then, given a `gatekeeper` (zerosum.tournament.gate),
+    gated: it plays the best checkpoint so far in an SPRT and all are rated; the
+    ratings are kept in the file with the grades.
+
+    With `workers` above 1 (or a `pool`: zerosum.tournament.raycluster.RayPool), self-
+    play goes in rounds: each of the pool's workers (processes, or Ray tasks) plays
     ROUND games with the weights as they were at the round's start (each game seeded
     from the run's generator), then the learner learns from them all in order. A run
-    stays reproducible for the same number of workers, but it is another run than with
-    one worker, whose every game is played with the weights of the one before."""
+    stays reproducible for the same number of workers, local or on Ray alike, but it is
+    another run than with one worker, whose every game is played with the weights of
+    the one before."""
     if games is None and minutes is None:
         raise InputError("say how long to train: --games N or --minutes M")
     if method not in METHODS:
         raise InputError(f"no learning method {shown(method)}; choose from "
                          f"{', '.join(METHODS)}")
     name = os.fspath(out)
+    folder = gating.run_folder(name)
+    gating.check_folder(folder)
     rng = random.Random(seed)
     history: list[dict[str, Any]] = []
     played, seconds_before = 0, 0.0
+    best: str | None = None
     if resume:
         saved = weights_file.read(name, spec.name, options)
         if saved.method != method:
@@ -176,44 +231,83 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
         played, seed = int(run.get("games", 0)), int(run.get("seed", seed))
         seconds_before = float(run.get("seconds", 0.0))
         history = list(run.get("history", []))
+        best = run.get("best") if isinstance(run.get("best"), str) else None
+        if best is not None and not gating.checkpoint_path(folder, best).is_file():
+            best = None  # its copy deleted by hand: the next checkpoint is the best
     else:
         check_writable(name, "weights file")
         learner = new_learner(method, spec, game, rng, settings)
+        gating.start_afresh(folder)
     start = time.perf_counter()
     deadline = None if minutes is None else start + 60 * minutes
     last_save = last_report = start
     played_at_start = played
+    saved_at = played
     latest: list[grading.Grade] = []
     sample: list[tuple[str, list[grading.Labelled]]] | None = None
 
     def elapsed() -> float:
         return time.perf_counter() - start
 
+    def header() -> dict[str, Any]:
+        return {"game": spec.name, "options": options, "zerosum": __version__,
+                "grade": [{"set": g.set, "positions": g.positions,
+                           "mistakes": g.mistakes, "kept": g.kept} for g in latest],
+                "run": {"seed": seed, "games": played, "rng": _rng_state(rng),
+                        "seconds": round(seconds_before + elapsed(), 3),
+                        "history": history, "best": best,
+                        "ratings": [] if gatekeeper is None
+                        else gatekeeper.ratings(folder, gated())}}
+
+    def gated() -> list[str]:
+        return [str(h["gate"]["checkpoint"]) for h in history
+                if h.get("gate", {}).get("games")]
+
     def checkpoint() -> Weights:
-        nonlocal latest, sample
+        nonlocal latest, sample, best
         if sample is None:
             sample = grade_sample(spec, game, grade_positions)
         latest = grade_learner(game, learner, sample)
-        history.append({"games": played, "seconds": round(seconds_before + elapsed(), 3),
-                        "mistakes": {g.set: round(g.mistake_rate, 6) for g in latest}})
-        header = {"game": spec.name, "options": options, "zerosum": __version__,
-                  "grade": [{"set": g.set, "positions": g.positions,
-                             "mistakes": g.mistakes, "kept": g.kept} for g in latest],
-                  "run": {"seed": seed, "games": played, "rng": _rng_state(rng),
-                          "seconds": round(seconds_before + elapsed(), 3),
-                          "history": history}}
-        saved = learner.save(header)
+        point: dict[str, Any] = {
+            "games": played, "seconds": round(seconds_before + elapsed(), 3),
+            "per_second": round(progress().per_second, 2),
+            "mistakes": {g.set: round(g.mistake_rate, 6) for g in latest}}
+        loser = None
+        if gatekeeper is not None:
+            new = gating.checkpoint_name(played)
+            gating.save_checkpoint(folder, new, learner.save(header()))
+            if new != best:
+                outcome = gatekeeper.gate(folder, new, best)
+                point["gate"] = outcome.as_dict()
+                if outcome.decision == "H1":
+                    loser, best = best, new
+                else:
+                    loser = new
+        history.append(point)
+        saved = learner.save(header())
         weights_file.write(name, saved)
+        if loser is not None:
+            gating.forget(folder, loser)
         return saved
 
-    def progress() -> Progress:
+    def progress(note: str = "") -> Progress:
         rate = (played - played_at_start) / max(elapsed(), 1e-9)
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        return Progress(played, rate, left, latest)
+        return Progress(played, rate, left, latest, note)
 
-    pool = None
-    if workers > 1:
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    def gated_note() -> str:
+        last = history[-1].get("gate") if history else None
+        return "" if last is None else gating.describe(last)
+
+    def tell(note: str = "") -> None:
+        now = progress(note)
+        gating.write_progress(folder, {**now.as_dict(), "file": name, "game": spec.name,
+                                       "method": method, "time": time.time()})
+        if report is not None:
+            report(now)
+
+    if pool is None and workers > 1:
+        pool = LocalPool(workers)
     try:
         while (games is None or played < games) and \
                 (deadline is None or time.perf_counter() < deadline):
@@ -221,29 +315,31 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
                 self_play(game, learner, rng)
                 played += 1
             else:
-                size = ROUND * workers if games is None else min(ROUND * workers,
-                                                                  games - played)
+                size = ROUND * pool.workers if games is None else \
+                    min(ROUND * pool.workers, games - played)
+                if checkpoint_games is not None:
+                    size = min(size, saved_at + checkpoint_games - played)
                 seeds = [rng.randrange(2**63) for _ in range(size)]
                 data = weights_file.encode(learner.save({"game": spec.name}))
-                shares = [seeds[i::workers] for i in range(workers)]
-                for batch in pool.map(play_batch, [spec.name] * workers,
-                                      [options] * workers, [data] * workers, shares):
+                shares = [seeds[i::pool.workers] for i in range(pool.workers)]
+                for batch in pool.map(play_batch, (spec.name, options, data), shares):
                     for one in batch:
                         learn_from(game, learner, one)
                 played += size
             now = time.perf_counter()
-            if now - last_save >= checkpoint_seconds:
+            due = now - last_save >= checkpoint_seconds if checkpoint_games is None \
+                else played - saved_at >= checkpoint_games
+            if due and (games is None or played < games):
                 checkpoint()
-                last_save = now = time.perf_counter()
-                if report is not None:
-                    report(progress())
-            if report is not None and now - last_report >= report_seconds:
-                report(progress())
+                last_save, saved_at = time.perf_counter(), played
+                now = last_report = last_save
+                tell(gated_note())
+            if now - last_report >= report_seconds:
+                tell()
                 last_report = now
     finally:
         if pool is not None:
-            pool.shutdown(cancel_futures=True)
+            pool.close()
     final = checkpoint()
-    if report is not None:
-        report(progress())
+    tell(gated_note())
     return final

@@ -16,6 +16,9 @@ played by `referee.play_game`, so its result depends only on its job.
   stops the tournament with an InputError naming the game. A worker in which a search
   the referee gave up on still runs (referee.left_running) retires after its game.
 - RayBackend (zerosum.tournament.raycluster): the same games as Ray tasks on a cluster.
+- InProcessBackend: the games one after another in the calling process, no worker to
+  start: for a few quick games between trusted agents (a trainer's own checkpoints,
+  zerosum.learn.gate). Nothing guards it from an agent that kills its process.
 """
 
 from __future__ import annotations
@@ -121,6 +124,15 @@ class Worker:
         if self.side is None:  # starting (a fresh process imports zerosum) and setting up
             return self.since + STARTUP + GRACE
         return self.since + self.job.move_timeout[self.side] + GRACE
+
+
+class InProcessBackend:
+    """Games one after another in this process (see the module)."""
+
+    def run(self, jobs: Iterator[GameJob], on_result: ResultSink) -> None:
+        for job in jobs:
+            if on_result(play_game(job)):
+                return
 
 
 class LocalBackend:

@@ -164,3 +164,37 @@ def first_line(e: BaseException) -> str:
     text = str(e).strip()
     line = text.splitlines()[0] if text else type(e).__name__
     return line if isinstance(e, InputError) else f"{type(e).__name__}: {line}"
+
+
+class RayPool:
+    """One function called on shares of work as Ray tasks, a task a share, the results
+    in the shares' order (a trainer's self-play rounds: zerosum.learn.train's pool).
+    Made, it has checked Ray and the address, and joined the cluster (as RayBackend)."""
+
+    def __init__(self, address: str | None, workers: int | None = None) -> None:
+        self.backend = RayBackend(address, workers)
+        self.ray = import_ray()
+        self.connected = self.backend.connect(self.ray)
+        self.workers = workers or max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+        self.tasks: dict[Any, Any] = {}
+
+    def map(self, function: Any, shared: tuple[Any, ...], shares: list[Any]) -> list[Any]:
+        """[function(*shared, share) for share in shares], the shared arguments shipped
+        to the cluster once."""
+        ray = self.ray
+        task = self.tasks.get(function)
+        if task is None:
+            task = self.tasks[function] = ray.remote(max_retries=1)(function)
+        refs = [ray.put(x) for x in shared]
+        try:
+            return list(ray.get([task.remote(*refs, share) for share in shares]))
+        except ray.exceptions.RayTaskError as e:
+            raise InputError(f"a task on the Ray cluster failed: {first_line(e.cause)}"
+                             ) from None
+        except ray.exceptions.RayError as e:  # its worker or node died, twice
+            raise InputError(f"a task's Ray worker died ({type(e).__name__})") from None
+
+    def close(self) -> None:
+        if self.connected:
+            self.ray.shutdown()
+            self.connected = False

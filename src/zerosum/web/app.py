@@ -39,6 +39,7 @@ from zerosum.web.sessions import (
 )
 from zerosum.web.think import Thinker
 from zerosum.web.tournament import tournament_routes
+from zerosum.web.training import Run, training_routes
 
 STATIC = files("zerosum.web") / "static"
 __all__ = ["MAX_DEPTH", "STATIC", "Server", "create_app"]
@@ -47,20 +48,24 @@ __all__ = ["MAX_DEPTH", "STATIC", "Server", "create_app"]
 def create_app(max_searches: int = 2, max_seconds: float = 10.0,
                max_nodes: int = 20_000_000, table_memory: int = TABLE_MEMORY,
                own_games: Sequence[GameSpec] = (), agents: Sequence[str] = (),
-               tournament: str | None = None) -> Starlette:
+               tournament: str | None = None, train: str | None = None) -> Starlette:
     """The app; at most `max_searches` searches at once, each within `max_seconds` and
     `max_nodes` whatever the client asks; the engines' tables of all sessions within
     `table_memory` MB, about. `own_games`: a person's own games (game files), offered
     beside zerosum's; `agents`: their agent files' specs (FILE.py[:settings]), offered
     as players of every game; `tournament`: a tournament's database, shown live at
-    /tournament."""
-    server = Server(max_searches, max_seconds, max_nodes, table_memory, own_games, agents)
+    /tournament; `train`: a training run's weights file, watched at /train (its
+    weights a player of its game)."""
+    run = None if train is None else Run(train)
+    learned = {} if run is None else {run.fresh()[1].name: [run.player()]}
+    server = Server(max_searches, max_seconds, max_nodes, table_memory, own_games, agents,
+                    learned)
 
     async def page(request: Request) -> Response:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
     async def games(request: Request) -> Response:
-        return JSONResponse({"games": [game_entry(spec, server.agents)
+        return JSONResponse({"games": [game_entry(spec, server.agents_for(spec))
                                        for spec in server.games.values()],
                              "limits": {"seconds": server.max_seconds,
                                         "nodes": server.max_nodes}})
@@ -148,6 +153,7 @@ def create_app(max_searches: int = 2, max_seconds: float = 10.0,
         *explain_routes(body_of),
         *analysis_routes(server),
         *(tournament_routes(tournament) if tournament is not None else []),
+        *(training_routes(run) if run is not None else []),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers = {InputError: bad_input, NotFound: not_found}

@@ -278,7 +278,8 @@ class Server:
 
     def __init__(self, max_searches: int, max_seconds: float, max_nodes: int,
                  table_memory: int = TABLE_MEMORY, games: Sequence[GameSpec] = (),
-                 agents: Sequence[str] = ()) -> None:
+                 agents: Sequence[str] = (),
+                 game_agents: dict[str, list[str]] | None = None) -> None:
         self.max_searches, self.max_seconds, self.max_nodes = max_searches, max_seconds, max_nodes
         # All tables within table_memory: each search's within a share (as many may run
         # at once; a share at least for the idle), the idle ones' within what is left.
@@ -292,9 +293,15 @@ class Server:
                                  "(or give its GameSpec another name)")
             self.games[spec.name] = spec
         self.agents = list(agents)  # a person's agent files, players of every game
+        # Players of one game only, by its name (a training run's weights, learned:FILE).
+        self.game_agents = dict(game_agents or {})
         self.sessions: OrderedDict[str, Session] = OrderedDict()
         self.running = 0
         self.slots = threading.Lock()  # a test client may run each socket on its own loop
+
+    def agents_for(self, spec: GameSpec) -> list[str]:
+        """The players offered beside the catalogue's kinds for this game."""
+        return [*self.agents, *self.game_agents.get(spec.name, [])]
 
     def acquire(self) -> bool:
         """A search slot, if one is free."""
@@ -376,7 +383,8 @@ class Server:
         if session.game.is_terminal(session.state):
             raise InputError("the game is over")
         player = request.get("player", default_kind(session.spec))
-        players = [*players_of(session.spec), *self.agents]
+        agents = self.agents_for(session.spec)
+        players = [*players_of(session.spec), *agents]
         if not isinstance(player, str) or player not in players:
             raise InputError(f"unknown player {brief(player)}; choose from "
                              f"{', '.join(players)}")
@@ -390,7 +398,7 @@ class Server:
             depth = whole(depth, "depth", 0, MAX_DEPTH)
         choice = Choice(depth=depth, seconds=float(min(seconds, self.max_seconds)),
                         nodes=self.max_nodes)
-        if player in self.agents:  # a person's agent file: no kind, the limit as asked
+        if player in agents:  # an agent file or weights: no kind, the limit as asked
             limit = Limit(depth=depth or None, seconds=choice.seconds, nodes=choice.nodes)
         else:
             limit = kind_of(session.spec, player).limit(session.spec, choice)

@@ -111,10 +111,11 @@ class Thinker(SearchSocket):
         }
 
     async def search(self, session: Session, job: Job) -> SearchResult | BaseException:
-        """The player's search (PlayerKind.start; a person's agent file loaded afresh,
-        off the event loop), its Info messages forwarded as they come."""
+        """The player's search (PlayerKind.start; a person's agent file, or a training
+        run's weights, loaded afresh off the event loop), its Info messages forwarded
+        as they come."""
         game, state = session.game, session.state
-        own = job.player in self.server.agents
+        own = job.player in self.server.agents_for(session.spec)
         try:
             if own:
                 agent = await run_in_threadpool(agent_from_spec, session.spec, job.player)

@@ -353,12 +353,17 @@ function pauseOrResume() {
 async function start() {
   games = (await api("/api/games")).games;
   $("game").replaceChildren(...games.map((g) => new Option(g.title, g.name)));
-  // A link may choose the game, the opponent, who plays your side and who starts:
-  // ?game=connect4&player=mcts&side=engine&first=computer
+  // A link may choose the game, its options, the opponent, who plays your side and who
+  // starts: ?game=connect4&width=6&player=mcts&side=engine&first=computer
   const query = new URLSearchParams(location.search);
   const chosen = games.some((g) => g.name === query.get("game")) ? query.get("game") : "tictactoe";
   $("game").value = games.some((g) => g.name === chosen) ? chosen : games[0].name;
   fillChoices();
+  for (const field of $("options").querySelectorAll("[data-option]")) {
+    const given = query.get(field.dataset.option);
+    // A choice not offered is left as it is (the server checks a typed value anyway).
+    if (given !== null && (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === given))) field.value = given;
+  }
   if (spec().players.includes(query.get("player"))) $("player").value = query.get("player");
   if (spec().players.includes(query.get("side"))) $("player2").value = query.get("side");
   $("computer-first").checked = query.get("first") === "computer";

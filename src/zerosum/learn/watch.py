@@ -65,16 +65,17 @@ def exact_values(spec: GameSpec, game: AnyGame, state: Any,
                  seconds: float = EXACT_SECONDS) -> dict[str, str | None]:
     """Each legal move's exact outcome for the side making it ("win", "draw", "loss"),
     by its text; None where it is not settled: by the game's own per-move solver
-    (GameSpec.move_solver: Connect Four's) within `seconds`, else by a solver within
+    (the Solver capability's move_values: Connect Four's) within `seconds`, else by a solver within
     EXACT_BUDGET (review.Valuer: the game's solver, or the generic one)."""
     from zerosum.review import Valuer
     from zerosum.stop import SearchStopped, Stop
 
     actions = list(game.actions(state))
     found: dict[str, str | None] = {game.format_move(a): None for a in actions}
-    if spec.move_solver is not None:
+    move_solver = spec.solver.move_values if spec.solver is not None else None
+    if move_solver is not None:
         try:
-            for mv in spec.move_solver(game, state, Stop(seconds=seconds)):
+            for mv in move_solver(game, state, Stop(seconds=seconds)):
                 found[game.format_move(mv.action)] = mv.outcome
         except SearchStopped:
             pass  # the rest stay unsettled

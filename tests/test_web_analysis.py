@@ -74,7 +74,7 @@ def test_every_column_is_solved_as_the_solver_scores_it(client: TestClient) -> N
 
 def test_columns_past_the_estimate_are_proven_by_the_solver(client: TestClient) -> None:
     """16 stones: the engine's estimate decides no column; Connect Four's own solver
-    (GameSpec.move_solver) proves each, as `zerosum solve connect4 --all-moves
+    (its Solver capability's move_values) proves each, as `zerosum solve connect4 --all-moves
     1411141444142222` scores them (-10, -5, -9, -6, -6: yellow's 12th, 17th, 13th, 16th
     and 16th stone)."""
     sid = session(client, moves="1411141444142222")

@@ -28,8 +28,8 @@ function legend() {
   if (p.hidden) return;
   const who = session.to_move;
   p.replaceChildren("Values for ", tag("b", "", who), `, to move: W5 ${who} wins in 5 plies `
-    + `by playing there, L9 ${who} loses in 9, D a draw, ≈+0.05 an estimate (+ good for `
-    + `${who}, − bad).`);
+    + `by playing there, L9 ${who} loses in 9, D a draw, ≥D a draw or better and ≤D a loss `
+    + `or draw proven so far, ≈+0.05 an estimate (+ good for ${who}, − bad).`);
 }
 
 // A move being proven, on its badge: what its interval tells so far.
@@ -88,15 +88,20 @@ function onMessage(m) {
     publish();
   } else if (m.type === "bound") {
     // A move still being proven: what the interval proven so far tells, and the work.
+    // An interval that tells nothing yet leaves the engine's estimate shown.
     if (values.get(m.move)?.proven) return;
-    const note = `[${signed(m.lo)}, ${signed(m.hi)}] · ${count(m.nodes)} nodes`;
-    show(m.move, `bound ${m.outcome.replaceAll(" ", "-")}`, m.words,
-      `proven so far: ${m.words} (solver score in [${signed(m.lo)}, ${signed(m.hi)}]), `
-      + `${m.nodes.toLocaleString("en")} nodes searched for it`);
-    row(m.move).querySelector(".mv-note").textContent = note;
-    const label = BOUND_LABELS[m.outcome] ?? values.get(m.move)?.label ?? "…";
-    values.set(m.move, { outcome: "estimate", label, title: `proven so far: ${m.words}`, proven: false });
-    bounds.set(m.move, m.words);
+    const div = row(m.move);
+    const open = m.outcome === "open";
+    if (!open) show(m.move, `bound ${m.outcome.replaceAll(" ", "-")}`, m.words, "");
+    div.classList.add("bound");
+    div.title = `${open ? "nothing proven yet" : `proven so far: ${m.words}`} (solver score in `
+      + `[${signed(m.lo)}, ${signed(m.hi)}]), ${m.nodes.toLocaleString("en")} nodes searched for it`;
+    div.querySelector(".mv-note").textContent = `[${signed(m.lo)}, ${signed(m.hi)}] · ${count(m.nodes)} nodes`;
+    bounds.set(m.move, `score in [${signed(m.lo)}, ${signed(m.hi)}]${open ? "" : ", not exact"}`);
+    if (!open) {
+      const label = BOUND_LABELS[m.outcome];
+      values.set(m.move, { outcome: "estimate", label, title: `proven so far: ${m.words}`, proven: false });
+    }
     $("analysis-status").textContent = `solving: move ${m.move} ${m.words} so far (${count(m.nodes)} nodes)…`;
     publish();
   } else if (m.type === "move") {
@@ -109,12 +114,12 @@ function onMessage(m) {
       const div = row(move);
       div.classList.add("unproven");
       const bound = bounds.get(move);
-      div.querySelector(".mv-note").textContent = bound && bound !== "not proven yet"
-        ? `${bound}, not exact` : "not proven";
+      div.querySelector(".mv-note").textContent = bound ?? "not proven";
     }
     const why = m.why || (m.stopped ? "stopped" : "not proven"); // the server says why
     finish(m.unproven.length === 0 ? "done: every move proven"
-      : `${why}: ${m.unproven.length} move(s) not proven (engine estimate shown)`);
+      : `${why}: ${m.unproven.length} move(s) not proven (what is proven so far, else the `
+        + "engine's estimate, shown)");
     // What was proven is the session's now: the graph draws it (and the moves it marks).
     drawn = "";
     if (!session.thinking) drawGraph();

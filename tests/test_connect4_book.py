@@ -20,6 +20,7 @@ from zerosum.games.connect4.book import (
     positions,
     shipped,
 )
+from zerosum.games.connect4.game import Connect4
 from zerosum.games.connect4.solver import Solver
 
 SMALL = geometry(5, 4)
@@ -136,3 +137,24 @@ def test_the_book_script_builds_and_resumes(tmp_path: Path) -> None:
     assert book.scores == small_book(3).scores
     assert not (tmp_path / "book_5x4.txt.partial").exists()
     assert "at most 3 stones" in out.read_text()
+
+
+def test_a_symmetric_position_solves_each_mirrored_pair_of_moves_once() -> None:
+    """The empty 5x4 board is its own mirror image: columns 1 and 5, 2 and 4 score the
+    same, so --all-moves (parallel.move_scores) and the page's move solver search one
+    of each pair: the same scores as every column searched, for fewer nodes."""
+    from zerosum.games.connect4.moves import move_values
+    from zerosum.games.connect4.parallel import move_scores
+    from zerosum.stop import Stop
+
+    every = Solver(5, 4, book=False)
+    reference = {c: every.move_score(0, 0, c) for c in range(5)}
+    assert reference[0] == reference[4] and reference[1] == reference[3]
+    folded = Solver(5, 4, book=False)
+    assert {c: s for c, s, _ in move_scores(folded, 0, 0, 1)} == reference
+    assert 0 < folded.nodes < every.nodes
+    game = Connect4(5, 4)
+    values = [v for v in move_values(game, game.initial_state(), Stop())
+              if v.interval is None]
+    assert {v.action: v.score for v in values} == reference
+    assert sum(v.nodes for v in values) < every.nodes

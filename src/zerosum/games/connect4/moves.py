@@ -66,6 +66,7 @@ def move_values(game: Any, state: Any, stop: Stop) -> Iterator[MoveValue]:
     """The solver's verdict on each column, the cheapest first, with reports of the
     interval proven so far for a column in progress (MoveValue.interval); SearchStopped
     when `stop` says so (its deadline, node budget or request)."""
+    from zerosum.games.connect4.book import mirror
     from zerosum.games.connect4.cache import CacheError, user_cache
     from zerosum.games.connect4.solver import Progress, Solver
 
@@ -81,7 +82,12 @@ def move_values(game: Any, state: Any, stop: Stop) -> Iterator[MoveValue]:
     solver.stop = stop
     current, mask = state.current, state.mask
     stones = mask.bit_count()
-    left = [c for c in geo.centre_order if geo.playable(mask, c)]
+    columns = [c for c in geo.centre_order if geo.playable(mask, c)]
+    # A position that is its own mirror image scores column c as width - 1 - c: of each
+    # pair only the one met first in centre order is searched (parallel.py does so too).
+    symmetric = mirror(geo, current) == current and mirror(geo, mask) == mask
+    twin = {c: geo.width - 1 - c for c in columns} if symmetric else {}
+    left = [c for i, c in enumerate(columns) if twin.get(c, c) not in columns[:i]]
     # Each move's score interval from the mover's side, and the nodes spent on it.
     interval = {c: (-((geo.cells - stones) // 2), (geo.cells + 1 - stones) // 2)
                 for c in left}
@@ -107,6 +113,8 @@ def move_values(game: Any, state: Any, stop: Stop) -> Iterator[MoveValue]:
     def proven(c: int, score: int) -> None:
         outcome, plies = verdict(score, stones, geo.cells)
         reports.put(MoveValue(c, outcome, plies, score, nodes=spent[c]))
+        if twin.get(c, c) != c:
+            reports.put(MoveValue(twin[c], outcome, plies, score))
         left.remove(c)
 
     def attempt(c: int, budget: int | None) -> None:

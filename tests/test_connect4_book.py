@@ -11,7 +11,6 @@ import pytest
 from zerosum.games.connect4.bitboard import Geometry, geometry
 from zerosum.games.connect4.book import (
     Book,
-    back_up,
     build,
     canonical,
     children,
@@ -211,3 +210,34 @@ def test_a_symmetric_position_solves_each_mirrored_pair_of_moves_once() -> None:
               if v.interval is None]
     assert {v.action: v.score for v in values} == reference
     assert sum(v.nodes for v in values) < every.nodes
+
+
+def test_the_book_script_writes_what_is_solved_so_far(tmp_path: Path) -> None:
+    """--now: no search, the book of the leaves solved so far (and the positions they
+    back up alone), the book it replaces kept for the rest; the work file stays, so
+    the build can go on."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).parents[1] / "tools" / "connect4_book.py"
+    out = tmp_path / "book_5x4.txt"
+    full = small_book(2)
+    out.write_text(small_book(1).text(["the book before"]))
+    # Every ply-2 child of the first ply-1 position (in centre order: the centre
+    # column's), so that position can be backed up; no other.
+    first = next(iter(positions(SMALL, 1).values()))
+    mine = {canonical(SMALL, c, m) for _, c, m in children(SMALL, *first)}
+    lines = "".join(f"{key:x} {full.scores[key]} 0.5\n" for key in mine)
+    (tmp_path / "book_5x4.txt.partial").write_text(f"depth 2\n{lines}")
+    done = subprocess.run([sys.executable, str(script), "--width", "5", "--height", "4",
+                           "--depth", "2", "--now", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    book = parse(SMALL, out.read_text())
+    assert book.depth == 2
+    assert {k: book.scores[k] for k in mine} == {k: full.scores[k] for k in mine}
+    assert book.scores[canonical(SMALL, *first)] == full.scores[canonical(SMALL, *first)]
+    assert set(book.scores) == mine | set(small_book(1).scores)
+    assert book.scores.items() <= full.scores.items()
+    assert f"{len(mine)} of the {len(positions(SMALL, 2))} positions" in out.read_text()
+    assert (tmp_path / "book_5x4.txt.partial").exists()

@@ -590,9 +590,9 @@ def test_the_solver_plays_a_best_move_or_says_it_could_not() -> None:
     p = position("4455")
     result = solver(game, p, Limit(seconds=60))
     assert (result.action, result.value, result.decided, result.plies) == (2, 18, True, 3)
-    # Past the opening book (two stones in the centre) within 1,000 nodes: the engine's
-    # first choice, the evaluation.
-    result = solver(game, position("44"), Limit(nodes=1000))
+    # Past the opening book (four stones in the centre) within 1,000 nodes: the
+    # engine's first choice, the evaluation.
+    result = solver(game, position("4444"), Limit(nodes=1000))
     assert (result.action, result.value, result.decided, result.complete) == \
         (3, -0.003, False, False)
     assert 1000 <= result.stats.nodes < 1000 + 1024

@@ -167,13 +167,15 @@ def main() -> None:
         "solver's, from the mover's side) of every position",
         f"with at most {args.depth} stones, mirror images once: {len(book)} positions."
         if complete else
-        f"with at most {args.depth} stones whose moves were all solved, mirror images "
-        f"once: {len(book)} positions.",
+        f"with at most {args.depth} stones that the leaves solved so far back up, and "
+        f"those of the book it replaced, mirror images once: {len(book)} positions "
+        "(any other is searched).",
         f"Made by tools/connect4_book.py --depth {args.depth} on {when}: "
         + (f"the {len(every)} positions" if complete else
            f"{len(known)} of the {len(every)} positions") + f" of ply {args.depth}",
-        f"solved in {cpu_total:.0f} s CPU ({'native' if native else 'pure'} solver; "
-        f"the last run {wall:.0f} s wall), the shallower plies backed up from them.",
+        f"solved in {cpu_total:.0f} s CPU ({'native' if native else 'pure'} solver"
+        + ("" if args.now else f"; the last run {wall:.0f} s wall")
+        + "), the shallower plies backed up from them.",
     ]))
     if complete:
         partial.unlink()

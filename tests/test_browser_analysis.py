@@ -5,6 +5,7 @@ to build/screenshots/ (or $ZEROSUM_SCREENSHOTS)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -151,3 +152,38 @@ def test_layouts(url: str, browser: Any, width: int, height: int, scheme: str,
         background = page.evaluate("() => getComputedStyle(document.documentElement)"
                                    ".backgroundColor")
         assert background == ("rgb(20, 24, 30)" if scheme == "dark" else "rgb(246, 247, 249)")
+
+
+@pytest.mark.parametrize(("width", "height", "scheme", "name"), [
+    (1280, 900, "light", "desktop"), (390, 844, "light", "phone"), (1280, 900, "dark", "dark"),
+])
+def test_connect_four_moves_being_proven_show_their_interval(
+        url: str, browser: Any, width: int, height: int, scheme: str, name: str) -> None:
+    """Pons's first L1_R1 position (8 stones): within 2 s the cheap columns are proven
+    and while the solver works on another, its row says what is proven so far ("draw
+    or better", the interval, the nodes); when the time is up the rows left unproven
+    keep it."""
+    with fresh_page(browser, width, height) as page:
+        page.emulate_media(color_scheme=scheme)
+        page.goto(f"{url}/?game=connect4&player=alphabeta")
+        page.wait_for_selector("#board svg")
+        page.fill("#position", "32164625")
+        page.click("#setup button[type=submit]")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#board circle.stone').length === 8")
+        page.fill("#analysis-seconds", "2")
+        page.check("#show-values")
+        page.wait_for_selector(".move-value.bound")
+        note = page.locator(".move-value.bound .mv-note").first.inner_text()
+        assert re.fullmatch(r"\[[+-]?\d+, [+-]?\d+\] · [\d.]+[kMG]? nodes", note), note
+        page.wait_for_function("() => /^(time's up|done)/.test("
+                               "document.querySelector('#analysis-status').textContent)")
+        status = page.inner_text("#analysis-status")
+        assert re.fullmatch(r"time's up \(2 s\): [1-6] move\(s\) not proven .*|"
+                            r"done: every move proven", status), status
+        notes = page.locator(".move-value.unproven .mv-note").all_inner_texts()
+        assert all(re.fullmatch(r"not proven|score in \[[+-]?\d+, [+-]?\d+\](, not exact)?",
+                                n) for n in notes), notes
+        # Column 3 wins (+11) and is cheap: proven whatever the machine's speed.
+        assert badges(page)["3"] == "W13"
+        screenshot(page, f"connect4-bounds-{name}")

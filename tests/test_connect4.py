@@ -7,6 +7,7 @@ import math
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -591,9 +592,9 @@ def test_the_solver_plays_a_best_move_or_says_it_could_not() -> None:
     p = position("4455")
     result = solver(game, p, Limit(seconds=60))
     assert (result.action, result.value, result.decided, result.plies) == (2, 18, True, 3)
-    # Past the opening book (two stones in the centre) within 1,000 nodes: the engine's
-    # first choice, the evaluation.
-    result = solver(game, position("44"), Limit(nodes=1000))
+    # Past the opening book (four stones in the centre) within 1,000 nodes: the
+    # engine's first choice, the evaluation.
+    result = solver(game, position("4444"), Limit(nodes=1000))
     assert (result.action, result.value, result.decided, result.complete) == \
         (3, -0.003, False, False)
     assert 1000 <= result.stats.nodes < 1000 + 1024
@@ -630,6 +631,30 @@ def test_an_interrupted_solve_keeps_the_interval_proven_so_far() -> None:
     assert rows == [("position", "16 stones, red (X) to move"),
                     ("score", "[-5, +6] so far, interrupted after 10,387 nodes: win, draw "
                               "or loss still open")]
+
+
+def test_an_interrupted_all_moves_keeps_the_moves_proven(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during --all-moves (here after columns 4 and 3 of 1411141444142222 are
+    proven: -9 is not theirs, any numbers do) says what the moves proven tell: the
+    position scores at least the best of them."""
+    from zerosum.games.connect4 import analysis
+
+    def two_then_ctrl_c(*_: object) -> Iterator[tuple[int, int, int]]:
+        yield 3, -9, 0
+        yield 2, -5, 100
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analysis, "move_scores", two_then_ctrl_c)
+    rows = []
+    with pytest.raises(KeyboardInterrupt):
+        for row in solve_rows("1411141444142222", all_scores=True, threads=1):
+            rows.append(row)
+    assert rows == [("position", "16 stones, red (X) to move"),
+                    ("score", "[-5, +13] so far, interrupted after 100 nodes: win, draw "
+                              "or loss still open"),
+                    ("move 4", "-9 (Yellow wins in 10 plies)"),
+                    ("move 3", "-5 (Yellow wins in 18 plies)")]
 
 
 def test_an_interval_says_what_it_already_tells() -> None:

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from zerosum.games.connect4.bitboard import geometry
+from zerosum.games.connect4.bitboard import Geometry, geometry
 from zerosum.games.connect4.book import (
     Book,
-    back_up,
     build,
     canonical,
     children,
@@ -20,6 +19,7 @@ from zerosum.games.connect4.book import (
     positions,
     shipped,
 )
+from zerosum.games.connect4.game import Connect4
 from zerosum.games.connect4.solver import Solver
 
 SMALL = geometry(5, 4)
@@ -85,18 +85,73 @@ def test_the_text_round_trips() -> None:
         parse(SMALL, "# no depth\n")
 
 
+def best_of_moves(geo: Geometry, book: Book, current: int, mask: int) -> int | None:
+    """The best of the position's moves' scores by the book's own entries (a win at once,
+    or minus the child's score), None if a child is missing."""
+    moves = mask.bit_count()
+    for c in geo.centre_order:
+        if geo.playable(mask, c) and geo.has_four(current | geo.move_bit(mask, c)):
+            return (geo.cells + 1 - moves) // 2
+    scores = [book.score(child_current, child_mask)
+              for _, child_current, child_mask in children(geo, current, mask)]
+    if not scores or None in scores:
+        return None
+    return max(-s for s in scores if s is not None)
+
+
 def test_the_shipped_book_is_consistent() -> None:
-    """Each position above the last ply scores the best of its moves, by the book's
-    own entries (the back-up is redone from the leaves)."""
+    """Over the whole shipped book: every position whose moves' positions are all in it
+    scores the best of its moves' scores, and a complete book has every position of
+    every ply up to its depth (a book built from some of its last ply's positions, see
+    tools/connect4_book.py --now, has the shallower positions it could back up, and
+    those of the book it replaced)."""
     geo = geometry()
     book = shipped(geo)
     if book is None:
         pytest.skip("no 7x6 book shipped (tools/connect4_book.py builds it)")
-    leaves = {k: book.scores[k] for k in positions(geo, book.depth)}
-    assert back_up(geo, book.depth, leaves).scores == book.scores
+    every = {k: v for ply in range(book.depth + 1) for k, v in positions(geo, ply).items()}
+    assert set(book.scores) <= set(every)
+    checked = 0
+    for key, score in book.scores.items():
+        current, mask = every[key]
+        best = best_of_moves(geo, book, current, mask)
+        if best is not None:
+            assert score == best, f"{key:x}"
+            checked += 1
+    leaves = positions(geo, book.depth)
+    if all(k in book.scores for k in leaves):  # complete: every position of every ply
+        assert len(book) == len(every)
+        assert checked == len(book) - len(leaves)
+    else:  # the shipped depth-3 book: 47 leaves, 7 positions of ply 2 backed up
+        assert checked >= 7
     assert book.score(0, 0) == 1  # the first player wins, with their last stone
     for c, current, mask in children(geo, 0, 0):
         assert book.score(current, mask) == [2, 1, 0, -1, 0, 1, 2][c]
+
+
+# The cheapest of the shipped book's last-ply positions to search again (from the build's
+# log, tools/connect4_book.py): key -> score.
+CHEAP_LEAVES = {0xa00080: 3, 0xa00001: 3}
+
+
+def confirm(solver: Solver, current: int, mask: int, score: int) -> bool:
+    """The score is exactly `score`: a solve told it lies in [score - 1, score + 1]
+    asks two null windows (far cheaper than a whole bisection) and returns `score` only
+    if both prove it (above score - 1, not above score)."""
+    solver.reset()
+    return solver.solve(current, mask, known=(score - 1, score + 1)) == score
+
+
+def test_the_cheapest_of_the_shipped_books_last_ply_against_the_solver() -> None:
+    geo = geometry()
+    book = shipped(geo)
+    if book is None or book.depth != 3:
+        pytest.skip("these leaves are of the depth-3 book")
+    every = positions(geo, book.depth)
+    solver = Solver(book=False)
+    for key, score in CHEAP_LEAVES.items():
+        assert book.scores.get(key) == score
+        assert confirm(solver, *every[key], score)
 
 
 @pytest.mark.slow
@@ -106,10 +161,9 @@ def test_a_sample_of_the_shipped_books_last_ply_against_the_solver() -> None:
     if book is None:
         pytest.skip("no 7x6 book shipped")
     solver = Solver(book=False)
-    leaves = sorted(positions(geo, book.depth).values())
-    for current, mask in random.Random(24).sample(leaves, 1):  # minutes each at ply 1
-        solver.reset()
-        assert solver.solve(current, mask) == book.score(current, mask)
+    leaves = sorted((k, v) for k, v in positions(geo, book.depth).items() if k in book.scores)
+    for key, (current, mask) in random.Random(24).sample(leaves, min(4, len(leaves))):
+        assert confirm(solver, current, mask, book.scores[key]), f"{key:x}"
 
 
 def test_the_book_script_builds_and_resumes(tmp_path: Path) -> None:
@@ -136,3 +190,55 @@ def test_the_book_script_builds_and_resumes(tmp_path: Path) -> None:
     assert book.scores == small_book(3).scores
     assert not (tmp_path / "book_5x4.txt.partial").exists()
     assert "at most 3 stones" in out.read_text()
+
+
+def test_a_symmetric_position_solves_each_mirrored_pair_of_moves_once() -> None:
+    """The empty 5x4 board is its own mirror image: columns 1 and 5, 2 and 4 score the
+    same, so --all-moves (parallel.move_scores) and the page's move solver search one
+    of each pair: the same scores as every column searched, for fewer nodes."""
+    from zerosum.games.connect4.moves import move_values
+    from zerosum.games.connect4.parallel import move_scores
+    from zerosum.stop import Stop
+
+    every = Solver(5, 4, book=False)
+    reference = {c: every.move_score(0, 0, c) for c in range(5)}
+    assert reference[0] == reference[4] and reference[1] == reference[3]
+    folded = Solver(5, 4, book=False)
+    assert {c: s for c, s, _ in move_scores(folded, 0, 0, 1)} == reference
+    assert 0 < folded.nodes < every.nodes
+    game = Connect4(5, 4)
+    values = [v for v in move_values(game, game.initial_state(), Stop())
+              if v.interval is None]
+    assert {v.action: v.score for v in values} == reference
+    assert sum(v.nodes for v in values) < every.nodes
+
+
+def test_the_book_script_writes_what_is_solved_so_far(tmp_path: Path) -> None:
+    """--now: no search, the book of the leaves solved so far (and the positions they
+    back up alone), the book it replaces kept for the rest; the work file stays, so
+    the build can go on."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).parents[1] / "tools" / "connect4_book.py"
+    out = tmp_path / "book_5x4.txt"
+    full = small_book(2)
+    out.write_text(small_book(1).text(["the book before"]))
+    # Every ply-2 child of the first ply-1 position (in centre order: the centre
+    # column's), so that position can be backed up; no other.
+    first = next(iter(positions(SMALL, 1).values()))
+    mine = {canonical(SMALL, c, m) for _, c, m in children(SMALL, *first)}
+    lines = "".join(f"{key:x} {full.scores[key]} 0.5\n" for key in mine)
+    (tmp_path / "book_5x4.txt.partial").write_text(f"depth 2\n{lines}")
+    done = subprocess.run([sys.executable, str(script), "--width", "5", "--height", "4",
+                           "--depth", "2", "--now", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    book = parse(SMALL, out.read_text())
+    assert book.depth == 2
+    assert {k: book.scores[k] for k in mine} == {k: full.scores[k] for k in mine}
+    assert book.scores[canonical(SMALL, *first)] == full.scores[canonical(SMALL, *first)]
+    assert set(book.scores) == mine | set(small_book(1).scores)
+    assert book.scores.items() <= full.scores.items()
+    assert f"{len(mine)} of the {len(positions(SMALL, 2))} positions" in out.read_text()
+    assert (tmp_path / "book_5x4.txt.partial").exists()

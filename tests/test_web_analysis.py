@@ -88,6 +88,35 @@ def test_columns_past_the_estimate_are_proven_by_the_solver(client: TestClient) 
     assert messages[-1]["unproven"] == []
 
 
+def test_a_move_in_progress_shows_its_interval_and_the_cheap_moves_come_first(
+        client: TestClient) -> None:
+    """Pons's first L1_R1 position (8 stones, score +11): its columns score -4, -3,
+    +11, +4, 0, -2, -5 (`zerosum solve connect4 --all-moves 32164625`). Column 3 is
+    proven first, before the centre; a move still being proven is reported with the
+    interval of its score proven so far, which always holds its score, and in words
+    ("loss or draw" for column 5 before its draw is proven)."""
+    scores = {"1": -4, "2": -3, "3": 11, "4": 4, "5": 0, "6": -2, "7": -5}
+    with client.websocket_connect(f"/api/sessions/{session(client, moves='32164625')}"
+                                  "/analysis") as ws:
+        ws.send_json({"type": "analyse", "seconds": 60})
+        messages = until_done(ws)
+    proven = [m for m in messages if m["type"] == "move"]
+    assert {m["move"]: m["score"] for m in proven} == scores
+    assert proven[0]["move"] == "3"
+    bounds = [m for m in messages if m["type"] == "bound"]
+    assert bounds
+    for m in bounds:
+        assert m["lo"] <= scores[m["move"]] <= m["hi"], m
+        assert m["nodes"] > 0
+    assert {"move": "5", "words": "loss or draw", "lo": -1, "hi": 0} in [
+        {k: m[k] for k in ("move", "words", "lo", "hi")} for m in bounds]
+    # No bound comes after its move's proof.
+    for m in proven:
+        assert all(b["move"] != m["move"] for b in messages[messages.index(m):]
+                   if b["type"] == "bound")
+    assert messages[-1]["unproven"] == []
+
+
 def test_tictactoe_moves_are_valued_by_the_generic_solver(client: TestClient) -> None:
     """X in the corner, O beside it: X wins with 4, 5 or 7 (in 5 plies), draws elsewhere
     (search/solve.py); the estimate (iterative deepening at depth 4) decides some of

@@ -186,8 +186,8 @@ def _connect4_solver() -> Twin:
         return solver
 
     def endless() -> tuple[Any, Any]:
-        # After 4 4: past the opening book, which answers the empty board at once.
-        return Connect4(), (position_from_stones(parse_moves("44")), None)
+        # After 4 4 4 4: past the opening book (up to 3 stones), so minutes of search.
+        return Connect4(), (position_from_stones(parse_moves("4444")), None)
 
     return Twin("connect4 solver", cases, depths=(0,), every=1024, budgets=(5000,),
                 run=run, make=make, native=lambda solver: bool(solver.native),

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from zerosum.games.connect4.bitboard import geometry
-from zerosum.games.connect4.book import back_up, book_path, positions
+from zerosum.games.connect4.book import back_up, book_path, parse, positions
 from zerosum.games.connect4.parallel import default_threads
 from zerosum.games.connect4.solver import Solver
 
@@ -38,19 +38,30 @@ Leaf = tuple[int, int, int]  # canonical key, current, mask
 Solved = tuple[int, int, int, float]  # key, score, nodes, CPU seconds
 
 
-def solve_leaf(width: int, height: int, capacity: int, leaf: Leaf) -> Solved:
-    """A worker's task: one position's exact score, from a fresh solver."""
+_KEPT: dict[tuple[int, int, int], Solver] = {}
+
+
+def solve_leaf(width: int, height: int, capacity: int, leaf: Leaf,
+               keep: bool = True) -> Solved:
+    """A worker's task: one position's exact score, from the solver this worker process
+    kept from its last leaf (`keep`: its table holds only proven bounds, true in any
+    later search, and sibling leaves share most of their subtrees) or a fresh one."""
     key, current, mask = leaf
-    solver = Solver(width, height, capacity=capacity, book=False)
-    c0 = time.process_time()
+    if not keep:
+        _KEPT.clear()
+    solver = _KEPT.setdefault((width, height, capacity),
+                              Solver(width, height, capacity=capacity, book=False)) \
+        if keep else Solver(width, height, capacity=capacity, book=False)
+    c0, nodes0 = time.process_time(), solver.nodes
     score = solver.solve(current, mask)
-    return key, score, solver.nodes, time.process_time() - c0
+    return key, score, solver.nodes - nodes0, time.process_time() - c0
 
 
 def local(args: argparse.Namespace, leaves: list[Leaf]) -> Iterator[Solved]:
     with ProcessPoolExecutor(args.workers) as pool:
         running: set[Future[Solved]] = {
-            pool.submit(solve_leaf, args.width, args.height, args.capacity, leaf)
+            pool.submit(solve_leaf, args.width, args.height, args.capacity, leaf,
+                        not args.fresh)
             for leaf in leaves}
         while running:
             done, running = wait(running, return_when=FIRST_COMPLETED)
@@ -66,7 +77,7 @@ def on_ray(args: argparse.Namespace, leaves: list[Leaf]) -> Iterator[Solved]:
     connected = backend.connect(ray)
     task: Any = ray.remote(max_retries=2)(solve_leaf)
     try:
-        running = [task.remote(args.width, args.height, args.capacity, leaf)
+        running = [task.remote(args.width, args.height, args.capacity, leaf, not args.fresh)
                    for leaf in leaves]
         while running:
             [ref], running = ray.wait(running, num_returns=1)
@@ -110,6 +121,12 @@ def main() -> None:
     p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--address", help="with --backend ray: the head node's HOST:PORT")
     p.add_argument("--out", type=Path, help="the book file (default: beside book.py)")
+    p.add_argument("--fresh", action="store_true",
+                   help="a fresh table for each leaf (reproducible node counts; slower: "
+                   "by default a worker keeps its table from leaf to leaf)")
+    p.add_argument("--now", action="store_true",
+                   help="solve nothing more: write the book from the leaves solved so far "
+                   "(the positions whose moves are all known; the rest are searched in play)")
     args = p.parse_args()
     geo = geometry(args.width, args.height)
     if not 0 <= args.depth < geo.cells:
@@ -120,7 +137,8 @@ def main() -> None:
     partial = out.with_name(out.name + ".partial")
     known, cpu_total = read_partial(partial, args.depth)
     every = positions(geo, args.depth)
-    todo = [(key, c, m) for key, (c, m) in every.items() if key not in known]
+    todo = [] if args.now else \
+        [(key, c, m) for key, (c, m) in every.items() if key not in known]
     print(f"{len(every)} positions of ply {args.depth} (mirror images once), "
           f"{len(known)} solved before; {args.backend}, "
           f"{args.workers or 'every CPU of the cluster'} at once", flush=True)
@@ -137,17 +155,30 @@ def main() -> None:
                   f"({len(known)}/{len(every)})", flush=True)
     wall = time.perf_counter() - t0
     book = back_up(geo, args.depth, known)
+    complete = len(known) == len(every)
+    if not complete and out.is_file():
+        # The book this one replaces knows shallower positions that an incomplete set
+        # of leaves cannot back up: keep them (a shallower book's entries are exact).
+        for key, score in parse(geo, out.read_text()).scores.items():
+            book.scores.setdefault(key, score)
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d")
     out.write_text(book.text([
         f"Connect Four {geo.width}x{geo.height} opening book: the exact score (the "
         "solver's, from the mover's side) of every position",
-        f"with at most {args.depth} stones, mirror images once: {len(book)} positions.",
-        f"Made by tools/connect4_book.py --depth {args.depth} on {when}: the "
-        f"{len(every)} positions of ply {args.depth}",
-        f"solved in {cpu_total:.0f} s CPU ({'native' if native else 'pure'} solver; "
-        f"the last run {wall:.0f} s wall), the shallower plies backed up from them.",
+        f"with at most {args.depth} stones, mirror images once: {len(book)} positions."
+        if complete else
+        f"with at most {args.depth} stones that the leaves solved so far back up, and "
+        f"those of the book it replaced, mirror images once: {len(book)} positions "
+        "(any other is searched).",
+        f"Made by tools/connect4_book.py --depth {args.depth} on {when}: "
+        + (f"the {len(every)} positions" if complete else
+           f"{len(known)} of the {len(every)} positions") + f" of ply {args.depth}",
+        f"solved in {cpu_total:.0f} s CPU ({'native' if native else 'pure'} solver"
+        + ("" if args.now else f"; the last run {wall:.0f} s wall")
+        + "), the shallower plies backed up from them.",
     ]))
-    partial.unlink()
+    if complete:
+        partial.unlink()
     print(f"{out}: {len(book)} positions, {out.stat().st_size:,} bytes; leaves solved in "
           f"{cpu_total:.1f} s CPU, this run {wall:.1f} s wall", flush=True)
 

@@ -98,12 +98,18 @@ class MoveValue:
     """A legal move's proven value, from the side making it: `outcome` "win", "draw" or
     "loss", `plies` to the end of the game with best play, this move counted (None:
     proven, its length unknown), `score` the game's own figure where it has one
-    (Connect Four's solver score), for a tooltip."""
+    (Connect Four's solver score), for a tooltip.
+
+    A move still being proven is reported with `interval`, the game's own figures
+    [lo, hi] proven so far, `outcome` what they already tell ("win", "loss", "win or
+    draw", "loss or draw", "open") and `nodes` searched for it so far."""
 
     action: Any
     outcome: str
     plies: int | None
     score: int | None = None
+    interval: tuple[int, int] | None = None
+    nodes: int = 0
 
 
 @dataclass(frozen=True)

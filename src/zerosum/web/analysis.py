@@ -5,11 +5,13 @@ One WebSocket per analysis, /api/sessions/{sid}/analysis: the client sends
 {"type": "analyse", "seconds": s} (bounded by the server's limit) and gets "started"
 (the moves), one "estimate" per move (a shallow search of the game's engine, or of
 iterative deepening: a hint, marked as such), then one "move" per move as its value is
-proven: by the game's own per-move solver where it declares one (GameSpec.solver's move_values:
-Connect Four's, centre first), else by the generic strong solver (search/solve.py)
-within SOLVE_BUDGET positions. Then "done", naming the moves left unproven and why
-(time's up, with the budget; stopped; too big for the solver). {"type": "stop"} or
-closing the socket stops it. The budget is the time asked for within the server's
+proven: by the game's own per-move solver where it declares one (GameSpec.solver's
+move_values: Connect Four's, the cheapest first, with a "bound" now and then for a move
+in progress: what its score's interval proven so far tells, "draw or better", and the
+nodes), else by the generic strong solver (search/solve.py) within SOLVE_BUDGET
+positions. Then "done", naming the moves left unproven and why (time's up, with the
+budget; stopped; too big for the solver). {"type": "stop"} or closing the socket stops
+it. The budget is the time asked for within the server's
 `max_seconds`, and only that: the server's node cap bounds a computer's move (a think),
 not an analysis, which nothing else would let a person set. The work runs in a
 zerosum.running.Running, its messages a Stream the socket reads (web/socket.py, the
@@ -97,6 +99,19 @@ def move_message(game: AnyGame, state: Any, mv: MoveValue, value: float | None) 
             "plies": mv.plies, "score": mv.score, "verdict": verdict_words(mv.outcome, mv.plies),
             "text": format_value(game, value, decided=True, plies=mv.plies,
                                  side=side_to_move(game, state))}
+
+
+BOUND_WORDS = {"win": "wins", "loss": "loses", "win or draw": "draw or better",
+               "loss or draw": "loss or draw", "draw": "draw", "open": "not proven yet"}
+
+
+def bound_message(game: AnyGame, mv: MoveValue) -> dict[str, Any]:
+    """A move still being proven: what its interval so far tells, in words from its
+    mover's side ("draw or better"), the interval and the nodes searched for it."""
+    assert mv.interval is not None
+    return {"type": "bound", "move": game.format_move(mv.action), "outcome": mv.outcome,
+            "words": BOUND_WORDS.get(mv.outcome, mv.outcome), "lo": mv.interval[0],
+            "hi": mv.interval[1], "nodes": mv.nodes}
 
 
 def estimator(spec: GameSpec) -> Callable[..., Any]:
@@ -201,7 +216,9 @@ def analyse_moves(spec: GameSpec, game: AnyGame, state: Any, stop: Stop, send: S
     try:
         if spec.solver is not None and spec.solver.move_values is not None:
             for mv in spec.solver.move_values(game, state, stop):
-                if mv.action in left:
+                if mv.interval is not None and mv.action in left:
+                    send(bound_message(game, mv))
+                elif mv.action in left:
                     send(move_message(game, state, mv, None))
                     left.remove(mv.action)
         elif left:

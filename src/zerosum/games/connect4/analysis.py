@@ -162,9 +162,21 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
         if watcher is not None:
             watcher.phase = "every move"
         scores = {}
-        for c, s, nodes in move_scores(solver, current, mask, threads):
-            scores[c] = s
-            visited += nodes
+        try:
+            for c, s, nodes in move_scores(solver, current, mask, threads):
+                scores[c] = s
+                visited += nodes
+        except KeyboardInterrupt:
+            # Ctrl-C: the position scores at least its best move proven so far.
+            # (`proven` is of no use here: the searches were the moves', not its own.)
+            lowest, highest = -((geo.cells - n) // 2), (geo.cells + 1 - n) // 2
+            lo = max(scores.values(), default=lowest)
+            yield "score", interval_words(lo, highest, solver.nodes + visited)
+            for c in geo.centre_order:
+                if c in scores:
+                    yield f"move {format_moves([c])}", move_words(scores[c], n, geo.cells,
+                                                                 red_to_move)
+            raise
         score = max(scores.values())
         best = [c for c in scores if scores[c] == score]
     else:

@@ -115,7 +115,9 @@ def positions(geo: Geometry, ply: int) -> dict[int, tuple[int, int]]:
 
 def back_up(geo: Geometry, depth: int, leaves: dict[int, int]) -> Book:
     """The book of `depth` from the scores of its last ply (`leaves`): each shallower
-    position scores the best of its moves (a win at once, or minus its child's score)."""
+    position scores the best of its moves (a win at once, or minus its child's score).
+    A position with a move whose child is not known is left out (a book built from
+    some of the leaves: the positions it lacks are searched when asked)."""
     scores = dict(leaves)
     for ply in range(depth - 1, -1, -1):
         for key, (current, mask) in positions(geo, ply).items():
@@ -126,7 +128,13 @@ def back_up(geo: Geometry, depth: int, leaves: dict[int, int]) -> Book:
                     break
             else:
                 for _, child_current, child_mask in children(geo, current, mask):
-                    best = max(best, -scores[canonical(geo, child_current, child_mask)])
+                    child = scores.get(canonical(geo, child_current, child_mask))
+                    if child is None:  # a leaf not solved yet: this position waits too
+                        break
+                    best = max(best, -child)
+                else:
+                    scores[key] = best
+                continue
             scores[key] = best
     return Book(geo, depth, scores)
 

@@ -3,7 +3,8 @@ connect4 --all-moves --threads N` does.
 
 The seven questions "what does column c score?" are independent searches, so N
 processes answer them N at a time, each with its own solver and table (nothing shared
-but the cache file, cache.py, where each writes what it proves). The scores are exactly
+but the cache file, cache.py, where each writes what it proves); a position that is its own
+mirror image has its mirrored moves solved once. The scores are exactly
 those of one process (each is the solver's exact score); the node count is the sum of
 the nodes every process visited. The position's own score is the best of its moves',
 and its best moves those scoring it, so no further search is needed.
@@ -23,6 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from zerosum.games.connect4.bitboard import Geometry
+from zerosum.games.connect4.book import mirror
 from zerosum.games.connect4.cache import SolvedCache
 from zerosum.games.connect4.solver import Solver
 from zerosum.stop import SearchStopped
@@ -64,8 +66,14 @@ def move_scores(solver: Solver, current: int, mask: int, threads: int
     (and its cache serves the workers too)."""
     geo: Geometry = solver.geo
     columns = [c for c in geo.centre_order if geo.playable(mask, c)]
+    # A position that is its own mirror image (the empty board, a centre column's
+    # stones) scores column c as column width - 1 - c: only one of each pair is solved.
+    symmetric = mirror(geo, current) == current and mirror(geo, mask) == mask
+    twin = {c: geo.width - 1 - c for c in columns} if symmetric else {}
+    # Of each pair, the one met first in centre order is searched, its twin copies it.
+    searched = [c for i, c in enumerate(columns) if twin.get(c, c) not in columns[:i]]
     quick: dict[int, int] = {}
-    for c in columns:
+    for c in searched:
         solver.limit(nodes=QUICK_NODES)
         try:
             quick[c] = solver.move_score(current, mask, c)
@@ -73,10 +81,12 @@ def move_scores(solver: Solver, current: int, mask: int, threads: int
             pass
         finally:
             solver.limit()
-    left = [c for c in columns if c not in quick]
+    left = [c for c in searched if c not in quick]
     if threads <= 1 or len(left) <= 1:
         for c in columns:
-            if c not in quick:
+            if c not in searched:
+                quick[c] = quick[twin[c]]
+            elif c not in quick:
                 quick[c] = solver.move_score(current, mask, c)
             yield c, quick[c], 0
         return
@@ -87,7 +97,10 @@ def move_scores(solver: Solver, current: int, mask: int, threads: int
             c: pool.submit(_solve_move, geo.width, geo.height, solver.capacity, current,
                            mask, c, cache_path) for c in left}
         for c in columns:
-            if c in quick:
+            if c not in searched:
+                c_twin = twin[c]
+                yield c, (quick[c_twin] if c_twin in quick else jobs[c_twin].result()[0]), 0
+            elif c in quick:
                 yield c, quick[c], 0
             else:
                 score, nodes = jobs[c].result()

@@ -363,17 +363,20 @@ class Solver:
         geo = self.geo
         return bool(self._threats(current, mask) & geo.possible(mask))
 
-    def solve(self, current: int, mask: int, weak: bool = False) -> int:
-        """The exact score of the position (with `weak`, only its sign: -1, 0 or 1)."""
+    def solve(self, current: int, mask: int, weak: bool = False,
+              known: tuple[int, int] | None = None) -> int:
+        """The exact score of the position (with `weak`, only its sign: -1, 0 or 1).
+        `known`: an interval [lo, hi] the score is already proven to lie in (an earlier
+        solve's, stopped: see `watch`); the bisection starts from it."""
         geo = self.geo
         moves = mask.bit_count()
         if moves >= geo.cells:
             return 0
         if self.can_win_now(current, mask):
             return 1 if weak else (geo.cells + 1 - moves) // 2
-        known = None if self.book is None else self.book.score(current, mask)
-        if known is not None:
-            return (known > 0) - (known < 0) if weak else known
+        booked = None if self.book is None else self.book.score(current, mask)
+        if booked is not None:
+            return (booked > 0) - (booked < 0) if weak else booked
         # The true interval (tlo, thi) and the one searched (lo, hi): the same, but a
         # weak solve searches scores clamped to -1..1.
         tlo = -((geo.cells - moves) // 2)
@@ -381,6 +384,8 @@ class Solver:
         cached = None if self.cache is None else self.cache.bounds(geo, current, mask)
         if cached is not None:
             tlo, thi = max(tlo, cached[0]), min(thi, cached[1])
+        if known is not None:
+            tlo, thi = max(tlo, known[0]), min(thi, known[1])
         lo, hi = (max(tlo, -1), min(thi, 1)) if weak else (tlo, thi)
         try:
             while lo < hi:
@@ -405,14 +410,17 @@ class Solver:
             return (lo > 0) - (lo < 0)
         return lo
 
-    def move_score(self, current: int, mask: int, column: int) -> int:
-        """The score of playing `column`, from the mover's side."""
+    def move_score(self, current: int, mask: int, column: int,
+                   known: tuple[int, int] | None = None) -> int:
+        """The score of playing `column`, from the mover's side (`known`: an interval
+        of it already proven, as `solve`'s)."""
         geo = self.geo
         move = geo.move_bit(mask, column)
         moves = mask.bit_count()
         if geo.has_four(current | move):
             return (geo.cells + 1 - moves) // 2
-        return -self.solve(current ^ mask, mask | move)
+        child = None if known is None else (-known[1], -known[0])
+        return -self.solve(current ^ mask, mask | move, known=child)
 
     def analyse(self, current: int, mask: int, pv: bool = True,
                 all_scores: bool = False) -> Solution:

@@ -11,6 +11,7 @@ const W = 600, H = 140, PAD = 14; // the value graph's drawing
 let session = null;
 let socket = null;
 let values = new Map(); // move text -> {outcome, label, title, proven}
+let bounds = new Map(); // move text -> what its interval proven so far tells, in words
 let drawn = ""; // the line whose value graph is drawn
 let history = []; // its points
 
@@ -27,8 +28,19 @@ function legend() {
   if (p.hidden) return;
   const who = session.to_move;
   p.replaceChildren("Values for ", tag("b", "", who), `, to move: W5 ${who} wins in 5 plies `
-    + `by playing there, L9 ${who} loses in 9, D a draw, ≈+0.05 an estimate (+ good for `
-    + `${who}, − bad).`);
+    + `by playing there, L9 ${who} loses in 9, D a draw, ≥D a draw or better and ≤D a loss `
+    + `or draw proven so far, ≈+0.05 an estimate (+ good for ${who}, − bad).`);
+}
+
+// A move being proven, on its badge: what its interval tells so far.
+const BOUND_LABELS = { "win": "W", "loss": "L", "win or draw": "≥D", "loss or draw": "≤D", "draw": "D" };
+
+function signed(x) { return x > 0 ? `+${x}` : `${x}`; }
+
+// 1234567 -> "1.2M": a count that changes many times a second, kept short.
+function count(n) {
+  return n >= 1e9 ? `${(n / 1e9).toFixed(1)}G` : n >= 1e6 ? `${(n / 1e6).toFixed(1)}M`
+    : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : `${n}`;
 }
 
 function short(m) {
@@ -66,6 +78,7 @@ function onMessage(m) {
   if (m.type === "started") {
     $("analysis-status").textContent = `solving (up to ${m.seconds} s)…`;
     $("analysis-moves").replaceChildren();
+    bounds = new Map();
     for (const move of m.moves) row(move);
   } else if (m.type === "estimate") {
     if (values.get(m.move)?.proven) return;
@@ -75,7 +88,26 @@ function onMessage(m) {
     show(m.move, "estimate", label, `the engine's estimate, not proven: ${m.text}`);
     values.set(m.move, { outcome: "estimate", label, title: `estimate: ${m.text}`, proven: false });
     publish();
+  } else if (m.type === "bound") {
+    // A move still being proven: what the interval proven so far tells, and the work.
+    // An interval that tells nothing yet leaves the engine's estimate shown.
+    if (values.get(m.move)?.proven) return;
+    const div = row(m.move);
+    const open = m.outcome === "open";
+    if (!open) show(m.move, `bound ${m.outcome.replaceAll(" ", "-")}`, m.words, "");
+    div.classList.add("bound");
+    div.title = `${open ? "nothing proven yet" : `proven so far: ${m.words}`} (solver score in `
+      + `[${signed(m.lo)}, ${signed(m.hi)}]), ${m.nodes.toLocaleString("en")} nodes searched for it`;
+    div.querySelector(".mv-note").textContent = `[${signed(m.lo)}, ${signed(m.hi)}] · ${count(m.nodes)} nodes`;
+    bounds.set(m.move, `score in [${signed(m.lo)}, ${signed(m.hi)}]${open ? "" : ", not exact"}`);
+    if (!open) {
+      const label = BOUND_LABELS[m.outcome];
+      values.set(m.move, { outcome: "estimate", label, title: `proven so far: ${m.words}`, proven: false });
+    }
+    $("analysis-status").textContent = `solving: move ${m.move} ${m.words} so far (${count(m.nodes)} nodes)…`;
+    publish();
   } else if (m.type === "move") {
+    row(m.move).querySelector(".mv-note").textContent = "";
     show(m.move, `proven ${m.outcome}`, m.verdict, m.text);
     values.set(m.move, { outcome: m.outcome, label: short(m), title: `${m.verdict}: ${m.text}`, proven: true });
     publish();
@@ -83,11 +115,13 @@ function onMessage(m) {
     for (const move of m.unproven) {
       const div = row(move);
       div.classList.add("unproven");
-      div.querySelector(".mv-note").textContent = "not proven";
+      const bound = bounds.get(move);
+      div.querySelector(".mv-note").textContent = bound ?? "not proven";
     }
     const why = m.why || (m.stopped ? "stopped" : "not proven"); // the server says why
     finish(m.unproven.length === 0 ? "done: every move proven"
-      : `${why}: ${m.unproven.length} move(s) not proven (engine estimate shown)`);
+      : `${why}: ${m.unproven.length} move(s) not proven (what is proven so far, else the `
+        + "engine's estimate, shown)");
     // What was proven is the session's now: the graph draws it (and the moves it marks).
     drawn = "";
     if (!session.thinking) drawGraph();

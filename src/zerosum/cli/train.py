@@ -30,7 +30,8 @@ def register(sub: Any) -> None:
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
         g.add_argument("--method", default=methods[0], choices=methods,
                        help="the learning method (default: %(default)s; ntuple: TD n-tuple "
-                       "networks, samuel: Samuel's checkers features by TD-Leaf)")
+                       "networks, samuel: Samuel's checkers features by TD-Leaf, "
+                       "texel: the engine's evaluation fitted to solver labels, at once)")
         length = g.add_mutually_exclusive_group()
         length.add_argument("--games", type=int_arg(1, None), metavar="N",
                             help="train until N games have been played in all")
@@ -67,8 +68,11 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from zerosum.learn.methods import METHODS
     from zerosum.learn.train import train
 
+    if getattr(METHODS[args.method], "fitted_not_played", False):
+        return run_fit(args)
     if args.games is None and args.minutes is None:
         raise InputError("say how long to train: --games N or --minutes M")
     spec = get_game(args.game)
@@ -93,4 +97,23 @@ def run(args: argparse.Namespace) -> int:
         plot_curve(weights.header["run"]["history"], args.plot,
                    f"{spec.title}, {args.method}: mistakes against perfect play")
         print(f"learning curve: {args.plot}")
+    return 0
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    """A method fitted to solver labels at once (texel): fit, save, show the weights
+    before and after."""
+    from zerosum.fileio import check_writable
+    from zerosum.learn import weights as weights_file
+    from zerosum.learn.texel import fit_file
+
+    spec = get_game(args.game)
+    options = {o.name: getattr(args, o.name) for o in spec.options}
+    game = spec.create(**options)
+    out = args.out or f"{spec.name}.zsnet"
+    check_writable(out, "weights file")
+    weights, fit = fit_file(spec, game, options, report=lambda s: print(s, flush=True))
+    weights_file.write(out, weights)
+    print(fit.table())
+    print(f"saved {out}: play it as learned,depth=N:{out} (the engine with these weights)")
     return 0

@@ -14,7 +14,7 @@ from typing import Any
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
 from zerosum.learn.methods import Learner, learner_of, read
-from zerosum.players.agents import ComputerAgent
+from zerosum.players.agents import ComputerAgent, engines_of
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.search import alphabeta, mcts
 from zerosum.stop import Stop
@@ -63,6 +63,7 @@ class LearnedAgent(ComputerAgent):
             f", mcts {simulations}" if simulations else ""
         self.name = f"learned ({os.path.basename(self.path)}{how})"
         self._learners: dict[int, tuple[AnyGame, Learner]] = {}
+        self._engine_games: dict[int, tuple[AnyGame, Any]] = {}
 
     def learner(self, game: AnyGame) -> Learner:
         """The learner for this game (its board checked against the file's)."""
@@ -82,6 +83,13 @@ class LearnedAgent(ComputerAgent):
                                                        seconds=limit.seconds),
                                   on_info, stop, seed=self.seeds.randrange(2**32))
             result.algorithm = "learned mcts"
+            return result
+        if limit.depth and hasattr(learner, "engine_game"):
+            tuned = self._engine_games.get(id(game))
+            if tuned is None or tuned[0] is not game:  # one per game: the engine's memory
+                tuned = self._engine_games[id(game)] = (game, learner.engine_game(game))
+            result = engines_of(self.spec)["engine"](tuned[1], state, limit, on_info, stop)
+            result.algorithm = f"engine, {learner.method} weights"
             return result
         if limit.depth:
             searched: Any = LearnedGame(game, learner)

@@ -31,7 +31,8 @@ def register(sub: Any) -> None:
         g.add_argument("--method", default=methods[0], choices=methods,
                        help="the learning method (default: %(default)s; ntuple: TD n-tuple "
                        "networks, samuel: Samuel's checkers features by TD-Leaf, "
-                       "texel: the engine's evaluation fitted to solver labels, at once)")
+                       "texel: the engine's evaluation fitted to solver labels, at once, "
+                       "alphazero: a policy-value network guiding PUCT search)")
         length = g.add_mutually_exclusive_group()
         length.add_argument("--games", type=int_arg(1, None), metavar="N",
                             help="train until N games have been played in all")
@@ -63,6 +64,9 @@ def register(sub: Any) -> None:
                        "else 0.5)")
         g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the alpha-beta depth "
                        "of each self-play move (default: 2)")
+        g.add_argument("--simulations", type=int_arg(1, 100_000), help="alphazero: the "
+                       "simulations of a full search (default: 100 on a board of 30 cells "
+                       "or more, else 32)")
         add_options(g, spec.options)
     p.set_defaults(func=run)
 
@@ -79,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     options = {o.name: getattr(args, o.name) for o in spec.options}
     game = spec.create(**options)
     settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon",
-                                                     "depth")
+                                                     "depth", "simulations")
                 if getattr(args, k) is not None}
     out = args.out or f"{spec.name}.zsnet"
     if args.plot is not None:

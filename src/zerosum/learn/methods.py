@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from zerosum.game import AnyGame, InputError, shown
 from zerosum.games.registry import GameSpec
 from zerosum.learn import weights as weights_file
+from zerosum.learn.alphazero import AlphaZeroLearner
 from zerosum.learn.ntuple import NTupleLearner
 from zerosum.learn.samuel import SamuelLearner
 from zerosum.learn.texel import TexelLearner
@@ -54,7 +55,7 @@ class Learner(Protocol):
 # `engine_game(game)` is played with a depth by the game's own engine on that game (the
 # engine with the learned evaluation) rather than by the generic alpha-beta.
 METHODS: dict[str, Any] = {"ntuple": NTupleLearner, "samuel": SamuelLearner,
-                           "texel": TexelLearner}
+                           "texel": TexelLearner, "alphazero": AlphaZeroLearner}
 
 
 def new_learner(method: str, spec: GameSpec, game: AnyGame, rng: random.Random,

@@ -3,7 +3,9 @@ weights of a training run (zerosum.learn.weights) playing alone, one ply (each m
 afterstate valued, the best taken); given a depth, as the evaluation at the leaves of
 alpha-beta (search/alphabeta.py) to that depth; given a number of simulations, as the
 playout policy of Monte Carlo tree search (search/mcts.py): its playouts play the
-learned move, and a random one a tenth of the time (PLAYOUT_EPSILON)."""
+learned move, and a random one a tenth of the time (PLAYOUT_EPSILON). A learner with
+its own search says so: a policy-value network (alphazero) searches by its PUCT
+(`puct`), a fitted engine evaluation (texel) by the game's engine (`engine_game`)."""
 
 from __future__ import annotations
 
@@ -77,6 +79,16 @@ class LearnedAgent(ComputerAgent):
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
         limit = limit or self.limit
         learner = self.learner(game)
+        if self.simulations is not None and hasattr(learner, "puct"):
+            # A policy-value network searches with its own PUCT (zerosum.learn.alphazero).
+            action, mine, root = learner.puct(state, self.simulations)
+            value = mine if game.is_maxs_turn(state) else -mine
+            result = SearchResult(value * game.values.win * INSIDE, action, [action],
+                                  depth=1, algorithm="learned puct", unit="simulations")
+            result.stats.nodes = self.simulations
+            result.details["visits"] = dict(zip(root.actions, root.visits, strict=True))
+            result.details["priors"] = dict(zip(root.actions, root.priors, strict=True))
+            return result
         if self.simulations is not None:
             guided: Any = LearnedGame(game, learner)
             result = mcts.analyse(guided, state, Limit(nodes=self.simulations,

@@ -12,16 +12,16 @@ import pytest
 
 pytest.importorskip("numpy")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from zerosum.game import InputError  # noqa: E402
-from zerosum.games.registry import get_game  # noqa: E402
-from zerosum.learn import alphazero  # noqa: E402
-from zerosum.learn import grade as grading  # noqa: E402
-from zerosum.learn import weights as weights_file  # noqa: E402
-from zerosum.learn.methods import learner_of, new_learner, read  # noqa: E402
-from zerosum.learn.train import train  # noqa: E402
-from zerosum.players.spec import agent_from_spec  # noqa: E402
+from zerosum.game import InputError
+from zerosum.games.registry import get_game
+from zerosum.learn import alphazero
+from zerosum.learn import grade as grading
+from zerosum.learn import weights as weights_file
+from zerosum.learn.methods import learner_of, new_learner, read
+from zerosum.learn.train import train
+from zerosum.players.spec import agent_from_spec
 
 TTT = get_game("tictactoe")
 GAME = TTT.create()

@@ -126,6 +126,13 @@ def grade_learner(game: AnyGame, learner: Learner,
             for name, rows in sample]
 
 
+def learner_snapshot(learner: Learner) -> dict[str, Any]:
+    """What a method shows of itself at each checkpoint, kept in the run's history (a
+    learner's optional `snapshot()`: Samuel's feature weights, to plot their history)."""
+    snapshot = getattr(learner, "snapshot", None)
+    return dict(snapshot()) if snapshot is not None else {}
+
+
 def _rng_state(rng: random.Random) -> list[Any]:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
@@ -195,7 +202,8 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
             sample = grade_sample(spec, game, grade_positions)
         latest = grade_learner(game, learner, sample)
         history.append({"games": played, "seconds": round(seconds_before + elapsed(), 3),
-                        "mistakes": {g.set: round(g.mistake_rate, 6) for g in latest}})
+                        "mistakes": {g.set: round(g.mistake_rate, 6) for g in latest},
+                        **learner_snapshot(learner)})
         header = {"game": spec.name, "options": options, "zerosum": __version__,
                   "grade": [{"set": g.set, "positions": g.positions,
                              "mistakes": g.mistakes, "kept": g.kept} for g in latest],

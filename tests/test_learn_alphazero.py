@@ -137,5 +137,5 @@ def test_a_file_for_another_board_and_a_missing_numpy_are_one_line(
     with pytest.raises(InputError, match="is for a"):
         learner_of(read(tmp_path / "c4.zsnet", c4), c4, c4.create(), "c4.zsnet")
     monkeypatch.setitem(sys.modules, "numpy", None)
-    with pytest.raises(InputError, match=r"pip install 'zerosum\[learn\]'"):
+    with pytest.raises(InputError, match=r"needs numpy \(the learn extra\): .*learn"):
         new_learner("alphazero", TTT, GAME, random.Random(0), {})

@@ -55,8 +55,10 @@ def numpy() -> Any:
     try:
         import numpy as np
     except ImportError:
-        raise InputError("the alphazero method needs numpy: pip install 'zerosum[learn]'"
-                         ) from None
+        from zerosum.extras import install_hint
+
+        raise InputError("the alphazero method needs numpy (the learn extra): "
+                         + install_hint("learn")) from None
     return np
 
 

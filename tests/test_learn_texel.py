@@ -104,6 +104,8 @@ def test_fit_command_saves_a_player_of_the_engine(tmp_path: Path,
     agent = agent_from_spec(SPEC, f"learned,depth=5:{out}")
     result = agent.analyse(GAME, position("4453"))
     assert result.algorithm == "engine, texel weights" and result.depth == 5
+    timed = agent_from_spec(SPEC, f"learned,time=0.2:{out}").analyse(GAME, position("4453"))
+    assert timed.algorithm == "engine, texel weights"  # the engine by time, as engine:time
     alone = agent_from_spec(SPEC, f"learned:{out}").analyse(GAME, position("4453"))
     assert alone.depth == 1 and -1 < alone.value < 1
 

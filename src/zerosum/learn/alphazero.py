@@ -76,6 +76,7 @@ class Settings:
     dirichlet: float = 0.0  # the noise's alpha; 0: 10 / cells
     noise: float = -1.0  # its share of the root's priors
     temperature_plies: int = -1  # the first moves drawn by visit counts
+    leaves: int = 0  # simulations whose leaves go through the network in one batch
     lr: float = 0.0  # Adam's step size
     batch: int = 64
     replay: int = 0  # samples kept
@@ -103,7 +104,8 @@ def sized(cells: Cells, s: Settings) -> Settings:
         noise=s.noise if s.noise >= 0 else 0.25 if big else 0.5,
         temperature_plies=s.temperature_plies if s.temperature_plies >= 0 else
         (8 if big else n),
-        lr=s.lr or (0.001 if big else 0.003), replay=s.replay or (20000 if big else 5000))
+        lr=s.lr or (0.001 if big else 0.003), replay=s.replay or (20000 if big else 5000),
+        leaves=s.leaves or (8 if big else 1))
 
 
 # -- the network ----------------------------------------------------------------------------
@@ -290,26 +292,45 @@ class AlphaZeroLearner:
     def expand(self, state: Any) -> Node:
         """The node of `state`: the network's priors and value (a finished game's value
         exact)."""
-        game = self.game
-        if game.is_terminal(state):
-            u = game.utility(state)
-            red = (u > 0) - (u < 0)
-            return Node(state, [], [], [], float(red if self.mover(state) == 1 else -red),
-                        True)
-        np = numpy()
-        board = self.cells.read(state)
-        actions = list(game.actions(state))
-        filled = [placed(board, self.cells.read(game.result(state, a))) for a in actions]
-        legal = np.zeros((1, len(board)), dtype=bool)
-        legal[0, filled] = True
-        policy, value, _ = self.net.forward(self.encode(board, self.mover(state))[None, :],
-                                            legal)
-        return Node(state, actions, filled, [float(policy[0, c]) for c in filled],
-                    float(value[0]), False)
+        return self.expand_all([state])[0]
+
+    def expand_all(self, states: Sequence[Any]) -> list[Node]:
+        """The nodes of `states`, their positions through the network in one batch."""
+        np, game = numpy(), self.game
+        nodes: list[Node | None] = []
+        waiting, inputs, masks = [], [], []
+        for state in states:
+            if game.is_terminal(state):
+                u = game.utility(state)
+                red = (u > 0) - (u < 0)
+                nodes.append(Node(state, [], [], [],
+                                  float(red if self.mover(state) == 1 else -red), True))
+                continue
+            board = np.asarray(self.cells.read(state))
+            actions = list(game.actions(state))
+            filled = [placed(board, np.asarray(self.cells.read(game.result(state, a))))
+                      for a in actions]
+            legal = np.zeros(board.size, dtype=bool)
+            legal[filled] = True
+            waiting.append((len(nodes), state, actions, filled))
+            inputs.append(self.encode(board, self.mover(state)))
+            masks.append(legal)
+            nodes.append(None)
+        if waiting:
+            policy, value, _ = self.net.forward(np.array(inputs), np.array(masks))
+            for row, (k, state, actions, filled) in enumerate(waiting):
+                nodes[k] = Node(state, actions, filled, [float(policy[row, c]) for c in filled],
+                                float(value[row]), False)
+        return [n for n in nodes if n is not None]
 
     def search(self, state: Any, simulations: int, noise: bool) -> Node:
         """The root after `simulations` PUCT simulations from `state` (Dirichlet noise on
-        its priors if `noise`)."""
+        its priors if `noise`).
+
+        Batched: `leaves` simulations descend one after the other, each leaving a
+        virtual loss on its path (the move counted as visited and lost) so that the
+        next tends to take another; their new leaves go through the network at once;
+        then the virtual losses are taken back and the true values backed up."""
         s, game = self.settings, self.game
         root = self.expand(state)
         if root.terminal:
@@ -319,25 +340,41 @@ class AlphaZeroLearner:
             total = sum(draws) or 1.0
             root.priors = [(1 - s.noise) * p + s.noise * d / total
                            for p, d in zip(root.priors, draws, strict=True)]
-        for _ in range(simulations):
-            node, path = root, []
-            while True:
-                if node.terminal:
-                    value = node.value
-                    break
-                i = select(node, s.c_puct)
-                path.append((node, i))
-                child = node.children[i]
-                if child is None:
-                    child = node.children[i] = self.expand(game.result(node.state,
-                                                                       node.actions[i]))
-                    value = child.value
-                    break
-                node = child
-            for parent, i in reversed(path):
-                value = -value  # the child's mover is the parent's opponent
-                parent.visits[i] += 1
-                parent.totals[i] += value
+        done = 0
+        while done < simulations:
+            paths: list[list[tuple[Node, int]]] = []
+            ends: list[Node | None] = []  # the finished game a path ended on, if it did
+            for _ in range(min(s.leaves, simulations - done)):
+                node, path = root, []
+                while not node.terminal:
+                    i = select(node, s.c_puct)
+                    path.append((node, i))
+                    node.visits[i] += 1
+                    node.totals[i] -= 1.0  # the virtual loss
+                    child = node.children[i]
+                    if child is None:
+                        break
+                    node = child
+                paths.append(path)
+                ends.append(node if node.terminal else None)
+            new = {(id(path[-1][0]), path[-1][1]): path[-1] for path, end in
+                   zip(paths, ends, strict=True) if end is None}
+            expanded = self.expand_all([game.result(n.state, n.actions[i])
+                                        for n, i in new.values()])
+            for (n, i), child in zip(new.values(), expanded, strict=True):
+                n.children[i] = child
+            for path, end in zip(paths, ends, strict=True):
+                if end is not None:
+                    value = end.value
+                else:
+                    last, i = path[-1]
+                    leaf = last.children[i]
+                    assert leaf is not None
+                    value = leaf.value
+                for parent, i in reversed(path):
+                    value = -value  # the child's mover is the parent's opponent
+                    parent.totals[i] += 1.0 + value  # the virtual loss taken back
+            done += len(paths)
         return root
 
     # -- play --
@@ -517,13 +554,14 @@ def select(node: Node, c_puct: float) -> int:
     return best
 
 
-def placed(before: Sequence[int], after: Sequence[int]) -> int:
-    """The one cell a move filled; InputError for a game whose moves do otherwise."""
-    changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+def placed(before: Any, after: Any) -> int:
+    """The one cell a move filled (the boards as numpy arrays); InputError for a game
+    whose moves do otherwise."""
+    changed = numpy().flatnonzero(before != after)
     if len(changed) != 1 or before[changed[0]] != 0:
         raise InputError("the alphazero method learns games whose every move places one "
                          "piece on an empty cell")
-    return changed[0]
+    return int(changed[0])
 
 
 def check_game(spec: GameSpec, game: AnyGame) -> Cells:

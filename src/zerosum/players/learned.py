@@ -96,7 +96,7 @@ class LearnedAgent(ComputerAgent):
                                   on_info, stop, seed=self.seeds.randrange(2**32))
             result.algorithm = "learned mcts"
             return result
-        if limit.depth and hasattr(learner, "engine_game"):
+        if (limit.depth or limit.seconds) and hasattr(learner, "engine_game"):
             tuned = self._engine_games.get(id(game))
             if tuned is None or tuned[0] is not game:  # one per game: the engine's memory
                 tuned = self._engine_games[id(game)] = (game, learner.engine_game(game))

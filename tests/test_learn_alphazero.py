@@ -139,3 +139,24 @@ def test_a_file_for_another_board_and_a_missing_numpy_are_one_line(
     monkeypatch.setitem(sys.modules, "numpy", None)
     with pytest.raises(InputError, match=r"needs numpy \(the learn extra\): .*learn"):
         new_learner("alphazero", TTT, GAME, random.Random(0), {})
+
+
+def test_the_glass_box_on_connect4_gets_the_solvers_values() -> None:
+    c4 = get_game("connect4")
+    game = c4.create()
+    learner = new_learner("alphazero", c4, game, random.Random(0), {"hidden": 8,
+                                                                    "blocks": 1})
+    from zerosum.games.connect4.game import position_from_stones
+    from zerosum.games.connect4.notation import parse_moves
+
+    # An end game of Pons's End-Easy set: the solver proves every move at once.
+    state = position_from_stones(parse_moves("2252576253462244111563365343671351441", game.geo))
+    rows = alphazero.glass_box(c4, learner, state, simulations=16)
+    exact = {r["move"]: r["exact"] for r in rows}
+    assert set(exact) == set(game.actions(state))
+    assert set(exact.values()) <= {-1, 0, 1} and None not in exact.values()
+    assert sum(r["visits"] for r in rows) == 16
+    ttt_rows = alphazero.glass_box(TTT, new_learner("alphazero", TTT, GAME,
+                                                    random.Random(0), TINY),
+                                   ("XX.OO....", "X"))
+    assert [r["exact"] for r in ttt_rows] == [1, 0, -1, -1, -1]  # win, block, or lose

@@ -592,3 +592,40 @@ def explain(learner: AlphaZeroLearner, state: Any, simulations: int = 0,
             row["exact"] = exact.get(a)
         rows.append(row)
     return rows
+
+
+OUTCOME = {"win": 1, "draw": 0, "loss": -1}
+
+
+def exact_values(spec: GameSpec, game: AnyGame, state: Any, seconds: float = 10.0
+                 ) -> dict[Any, int]:
+    """The solver's value of each legal move for its mover (+1/0/-1): Connect Four's
+    own move solver, else the generic solver; the moves proven within `seconds` (a
+    small game: all of them)."""
+    from zerosum.stop import SearchStopped, Stop
+
+    if spec.move_solver is not None:
+        out: dict[Any, int] = {}
+        try:
+            for mv in spec.move_solver(game, state, Stop(seconds=seconds)):
+                out[mv.action] = OUTCOME[mv.outcome]
+        except SearchStopped:
+            pass
+        return out
+    from zerosum.search.solve import TooBig, Unsolvable, solve
+
+    try:
+        solution = solve(game, state)
+    except (TooBig, Unsolvable):
+        return {}
+    side = 1 if game.is_maxs_turn(state) else -1
+    return {a: (side * v.value > 0) - (side * v.value < 0)
+            for a, v in solution.move_values(state)}
+
+
+def glass_box(spec: GameSpec, learner: AlphaZeroLearner, state: Any, simulations: int = 0,
+              seconds: float = 10.0) -> list[dict[str, Any]]:
+    """`explain` beside the solver's exact values (`exact_values`): what a notebook or
+    the page shows of the network on one position."""
+    return explain(learner, state, simulations,
+                   exact_values(spec, learner.game, state, seconds))

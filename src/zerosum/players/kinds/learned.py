@@ -33,4 +33,6 @@ register(PlayerKind(
     explain="plays with weights learned by self-play (`zerosum train`): alone it values "
     "the position after each move and takes the best; with depth=N, alpha-beta to depth "
     "N judges its leaves by the learned value; with mcts=N, Monte Carlo tree search of N "
-    "simulations plays its playouts with the learned moves."))
+    "simulations plays its playouts with the learned moves (an AlphaZero network: its "
+    "own PUCT search, guided by its priors). A texel file is the engine with fitted "
+    "weights, by depth or time."))

@@ -118,6 +118,11 @@ def test_texel_is_not_trained_by_self_play(tmp_path: Path,
         train(SPEC, GAME, {}, "texel", tmp_path / "x.zsnet", games=1)
     status, _, err = zerosum(["train", "tictactoe", "--method", "texel"], capsys)
     assert status == 2 and "invalid choice" in err
+    status, _, err = zerosum(["train", "connect4", "--method", "texel", "--games", "5",
+                              "--out", str(tmp_path / "y.zsnet")], capsys)
+    assert (status, err) == (2, "zerosum: error: texel is fitted at once to solver labels: "
+                                "no --games, --minutes or --resume\n")
+    assert not (tmp_path / "y.zsnet").exists()
 
 
 def test_a_texel_file_without_its_weights_is_refused(tmp_path: Path) -> None:

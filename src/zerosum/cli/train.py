@@ -111,6 +111,9 @@ def run_fit(args: argparse.Namespace) -> int:
     from zerosum.learn import weights as weights_file
     from zerosum.learn.texel import fit_file
 
+    if args.games is not None or args.minutes is not None or args.resume:
+        raise InputError(f"{args.method} is fitted at once to solver labels: no --games, "
+                         "--minutes or --resume")
     spec = get_game(args.game)
     options = {o.name: getattr(args, o.name) for o in spec.options}
     game = spec.create(**options)

@@ -53,7 +53,9 @@ class Learner(Protocol):
 # weights, name)` reads one back. A class with `fitted_not_played` is fitted to solver
 # labels at once (texel: `fit_file`), not trained by self-play. A learner with
 # `engine_game(game)` is played with a depth by the game's own engine on that game (the
-# engine with the learned evaluation) rather than by the generic alpha-beta.
+# engine with the learned evaluation) rather than by the generic alpha-beta; one with
+# `puct(state, n)` searches mcts=N by its own PUCT (alphazero); `snapshot()`, if a
+# learner has it, is kept in the run's history at each checkpoint (Samuel's weights).
 METHODS: dict[str, Any] = {"ntuple": NTupleLearner, "samuel": SamuelLearner,
                            "texel": TexelLearner, "alphazero": AlphaZeroLearner}
 

@@ -160,3 +160,9 @@ def test_the_glass_box_on_connect4_gets_the_solvers_values() -> None:
                                                     random.Random(0), TINY),
                                    ("XX.OO....", "X"))
     assert [r["exact"] for r in ttt_rows] == [1, 0, -1, -1, -1]  # win, block, or lose
+
+
+def test_alphazero_refuses_several_workers(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="one process only"):
+        train(TTT, GAME, {}, "alphazero", tmp_path / "w.zsnet", games=4, workers=2)
+    assert not (tmp_path / "w.zsnet").exists()

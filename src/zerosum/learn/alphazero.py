@@ -256,6 +256,7 @@ class AlphaZeroLearner:
     """The method as the trainer uses it (zerosum.learn.methods.Learner)."""
 
     method = METHOD
+    one_worker = True  # the policy targets are the visit counts of the player's searches
 
     def __init__(self, spec: GameSpec, game: AnyGame, settings: Settings, net: Net,
                  rng: random.Random, adam: Adam | None = None) -> None:

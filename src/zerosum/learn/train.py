@@ -169,6 +169,9 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
     if method not in METHODS:
         raise InputError(f"no learning method {shown(method)}; choose from "
                          f"{', '.join(METHODS)}")
+    if workers > 1 and getattr(METHODS[method], "one_worker", False):
+        raise InputError(f"{method} self-plays in one process only (its searches' visit "
+                         "counts stay with the player): --workers 1")
     name = os.fspath(out)
     rng = random.Random(seed)
     history: list[dict[str, Any]] = []

@@ -130,3 +130,19 @@ def test_train_command_offers_samuel_for_checkers(tmp_path: Path,
     assert (status, err) == (0, "")
     assert said.splitlines()[-1] == f"saved {out}: 2 games"
     assert weights_file.read(out).header["settings"]["depth"] == 1
+
+
+def test_the_history_keeps_the_weights_and_the_plot_draws_them(tmp_path: Path) -> None:
+    out = tmp_path / "s.zsnet"
+    saved = train(CHECKERS, CHECKERS.create(size=6), {"size": 6}, "samuel", out, games=3,
+                  seed=1, settings={"depth": 1}, checkpoint_seconds=1e9, grade_positions=0)
+    last = saved.header["run"]["history"][-1]
+    assert last["games"] == 3 and list(last["weights"]) == list(FEATURES)
+    assert [last["weights"][f] for f in FEATURES] == \
+        [round(w, 6) for w in saved.arrays["weights"]]
+    pytest.importorskip("matplotlib")
+    from zerosum.learn.curve import plot_curve
+
+    png = tmp_path / "weights.png"
+    plot_curve(saved.header["run"]["history"], png, "samuel")
+    assert png.read_bytes().startswith(b"\x89PNG\r\n")

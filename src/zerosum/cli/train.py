@@ -32,7 +32,9 @@ def register(sub: Any) -> None:
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
         g.add_argument("--method", default=methods[0], choices=methods,
                        help="the learning method (default: %(default)s; ntuple: TD n-tuple "
-                       "networks, samuel: Samuel's checkers features by TD-Leaf)")
+                       "networks, samuel: Samuel's checkers features by TD-Leaf, "
+                       "texel: the engine's evaluation fitted to solver labels, at once, "
+                       "alphazero: a policy-value network guiding PUCT search)")
         length = g.add_mutually_exclusive_group()
         length.add_argument("--games", type=int_arg(1, None), metavar="N",
                             help="train until N games have been played in all")
@@ -75,20 +77,26 @@ def register(sub: Any) -> None:
                        "else 0.5)")
         g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the alpha-beta depth "
                        "of each self-play move (default: 2)")
+        g.add_argument("--simulations", type=int_arg(1, 100_000), help="alphazero: the "
+                       "simulations of a full search (default: 100 on a board of 30 cells "
+                       "or more, else 32)")
         add_options(g, spec.options)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from zerosum.learn.methods import METHODS
     from zerosum.learn.train import train
 
+    if getattr(METHODS[args.method], "fitted_not_played", False):
+        return run_fit(args)
     if args.games is None and args.minutes is None:
         raise InputError("say how long to train: --games N or --minutes M")
     spec = get_game(args.game)
     options = {o.name: getattr(args, o.name) for o in spec.options}
     game = spec.create(**options)
     settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon",
-                                                     "depth")
+                                                     "depth", "simulations")
                 if getattr(args, k) is not None}
     out = args.out or f"{spec.name}.zsnet"
     if args.backend != "ray" and args.address is not None:
@@ -136,4 +144,26 @@ def run(args: argparse.Namespace) -> int:
                    f"{spec.title}, {args.method}: mistakes against perfect play",
                    run.get("ratings", []))
         print(f"learning curve: {args.plot}")
+    return 0
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    """A method fitted to solver labels at once (texel): fit, save, show the weights
+    before and after."""
+    from zerosum.fileio import check_writable
+    from zerosum.learn import weights as weights_file
+    from zerosum.learn.texel import fit_file
+
+    if args.games is not None or args.minutes is not None or args.resume:
+        raise InputError(f"{args.method} is fitted at once to solver labels: no --games, "
+                         "--minutes or --resume")
+    spec = get_game(args.game)
+    options = {o.name: getattr(args, o.name) for o in spec.options}
+    game = spec.create(**options)
+    out = args.out or f"{spec.name}.zsnet"
+    check_writable(out, "weights file")
+    weights, fit = fit_file(spec, game, options, report=lambda s: print(s, flush=True))
+    weights_file.write(out, weights)
+    print(fit.table())
+    print(f"saved {out}: play it as learned,depth=N:{out} (the engine with these weights)")
     return 0

@@ -1,7 +1,9 @@
 """A training run's learning curve: the mistake rate on each set at each checkpoint
-against the games played (the history a weights file keeps), and, where checkpoints
-were gated, their ratings; as data (`curve_data`, what the /train page draws), as a
-matplotlib figure (`curve_figure`, for a notebook) or a PNG file (`plot_curve`).
+against the games played (the history a weights file keeps); below it, where
+checkpoints were gated, their ratings, and for a method whose checkpoints keep named
+weights (Samuel's features), each weight against the games played. As data
+(`curve_data`, what the /train page draws), as a matplotlib figure (`curve_figure`, for
+a notebook) or a PNG file (`plot_curve`).
 
 Needs matplotlib (the `plot` extra) to draw, imported only when drawing, on its own
 Agg canvas as zerosum.ratingplot draws."""
@@ -39,9 +41,11 @@ def curve_figure(history: Sequence[dict[str, Any]], title: str,
     curves = curve_data(history)
     rated = sorted((int(r["checkpoint"].rpartition("-")[2]), r) for r in ratings
                    if r["checkpoint"].rpartition("-")[2].isdigit())
-    figure = Figure(figsize=(7.0, 7.0 if rated else 4.5), dpi=100)
+    named: list[str] = next((list(p["weights"]) for p in history if "weights" in p), [])
+    panels = 1 + bool(rated) + bool(named)
+    figure = Figure(figsize=(7.0, 4.5 + 3.0 * (panels - 1)), dpi=100)
     FigureCanvasAgg(figure)
-    axes = figure.add_subplot(2, 1, 1) if rated else figure.add_subplot()
+    axes = figure.add_subplot(panels, 1, 1)
     for label, points in curves.items():
         axes.plot([g for g, _ in points], [m for _, m in points], marker="o", label=label)
     axes.set_xlabel("self-play games")
@@ -52,7 +56,7 @@ def curve_figure(history: Sequence[dict[str, Any]], title: str,
     if curves:
         axes.legend(fontsize="small", ncol=2)
     if rated:
-        below = figure.add_subplot(2, 1, 2, sharex=axes)
+        below = figure.add_subplot(panels, 1, 2, sharex=axes)
         below.errorbar([g for g, _ in rated], [r["elo"] for _, r in rated],
                        yerr=[[r["elo"] - r["low"] for _, r in rated],
                              [r["high"] - r["elo"] for _, r in rated]],
@@ -60,6 +64,17 @@ def curve_figure(history: Sequence[dict[str, Any]], title: str,
         below.set_xlabel("self-play games")
         below.set_ylabel("Elo of the checkpoint (mean 0)")
         below.grid(alpha=0.3)
+    if named:
+        weights = figure.add_subplot(panels, 1, panels, sharex=axes)
+        for f in named:
+            points = [(p["games"], p["weights"][f]) for p in history
+                      if f in p.get("weights", {})]
+            weights.plot([g for g, _ in points], [w for _, w in points], marker=".", label=f)
+        weights.set_xlabel("self-play games")
+        weights.set_ylabel("feature weight")
+        weights.set_title("the evaluation's weights as they were learned")
+        weights.grid(alpha=0.3)
+        weights.legend(fontsize="small", ncol=2)
     figure.tight_layout()
     return figure
 

@@ -202,3 +202,41 @@ def grades(spec: GameSpec, game: AnyGame, choose: Callable[[AnyGame, Any], Any],
     """The player's grade on each set, one by one."""
     for name in sets:
         yield grade(game, name, labelled(spec, game, name, positions), choose)
+
+
+EXACT_BUDGET = 200_000  # a solver's nodes (positions for the generic one) for each move
+EXACT_SECONDS = 5.0  # for a game's own per-move solver, all moves of a position
+
+
+def exact_outcomes(spec: GameSpec, game: AnyGame, state: Any,
+                   seconds: float = EXACT_SECONDS) -> dict[Any, int]:
+    """Each legal move's exact outcome for the side making it (+1 a win, 0 a draw, -1 a
+    loss), for the moves settled: by the game's own per-move solver (its Solver's
+    move_values: Connect Four's) within `seconds`, else by a solver within EXACT_BUDGET
+    (review.Valuer: the game's solver, or the generic one). What the /train page and
+    AlphaZero's glass box show beside a learned player's values."""
+    from zerosum.review import Valuer
+    from zerosum.stop import SearchStopped, Stop
+
+    found: dict[Any, int] = {}
+    move_solver = spec.solver.move_values if spec.solver is not None else None
+    if move_solver is not None:
+        try:
+            for mv in move_solver(game, state, Stop(seconds=seconds)):
+                if mv.interval is None:  # proven, not a move still being proven
+                    found[mv.action] = OUTCOMES[mv.outcome]
+        except SearchStopped:
+            pass  # the rest stay unsettled
+        return found
+    valuer = Valuer(spec, game, EXACT_BUDGET, depth=1)
+    sign = 1 if game.is_maxs_turn(state) else -1
+    for action in game.actions(state):
+        exact = valuer.exact_value(game.result(state, action))
+        if exact is not None:
+            mine = sign * exact.value
+            found[action] = (mine > 0) - (mine < 0)
+    return found
+
+
+OUTCOMES = {"win": 1, "draw": 0, "loss": -1}
+

@@ -17,8 +17,10 @@ from typing import Any, Protocol
 from zerosum.game import AnyGame, InputError, shown
 from zerosum.games.registry import GameSpec
 from zerosum.learn import weights as weights_file
+from zerosum.learn.alphazero import AlphaZeroLearner
 from zerosum.learn.ntuple import NTupleLearner
 from zerosum.learn.samuel import SamuelLearner
+from zerosum.learn.texel import TexelLearner
 from zerosum.learn.weights import Weights
 
 
@@ -48,8 +50,14 @@ class Learner(Protocol):
 
 # name -> the learner's class: `learns(spec)` says which games it learns, `new(spec,
 # game, rng, settings)` starts one (its random choices drawn from rng), `load(spec, game,
-# weights, name)` reads one back.
-METHODS: dict[str, Any] = {"ntuple": NTupleLearner, "samuel": SamuelLearner}
+# weights, name)` reads one back. A class with `fitted_not_played` is fitted to solver
+# labels at once (texel: `fit_file`), not trained by self-play. A learner with
+# `engine_game(game)` is played with a depth by the game's own engine on that game (the
+# engine with the learned evaluation) rather than by the generic alpha-beta; one with
+# `puct(state, n)` searches mcts=N by its own PUCT (alphazero); `snapshot()`, if a
+# learner has it, is kept in the run's history at each checkpoint (Samuel's weights).
+METHODS: dict[str, Any] = {"ntuple": NTupleLearner, "samuel": SamuelLearner,
+                           "texel": TexelLearner, "alphazero": AlphaZeroLearner}
 
 
 def new_learner(method: str, spec: GameSpec, game: AnyGame, rng: random.Random,

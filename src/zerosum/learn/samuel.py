@@ -133,6 +133,10 @@ class SamuelLearner:
         """The weights by feature name."""
         return dict(zip(FEATURES, self.weights, strict=True))
 
+    def snapshot(self) -> dict[str, Any]:
+        """The weights at a checkpoint, for the run's history (their plot)."""
+        return {"weights": {f: round(w, 6) for f, w in self.named().items()}}
+
     # -- play --
 
     def afterstate_value(self, state: Any) -> float:

@@ -168,6 +168,13 @@ def grade_learner(game: AnyGame, learner: Learner,
             for name, rows in sample]
 
 
+def learner_snapshot(learner: Learner) -> dict[str, Any]:
+    """What a method shows of itself at each checkpoint, kept in the run's history (a
+    learner's optional `snapshot()`: Samuel's feature weights, to plot their history)."""
+    snapshot = getattr(learner, "snapshot", None)
+    return dict(snapshot()) if snapshot is not None else {}
+
+
 def _rng_state(rng: random.Random) -> list[Any]:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
@@ -214,6 +221,9 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
     if method not in METHODS:
         raise InputError(f"no learning method {shown(method)}; choose from "
                          f"{', '.join(METHODS)}")
+    if (workers > 1 or pool is not None) and getattr(METHODS[method], "one_worker", False):
+        raise InputError(f"{method} self-plays in one process only (its searches' visit "
+                         "counts stay with the player): --workers 1")
     name = os.fspath(out)
     folder = gating.run_folder(name)
     gating.check_folder(folder)
@@ -271,7 +281,8 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
         point: dict[str, Any] = {
             "games": played, "seconds": round(seconds_before + elapsed(), 3),
             "per_second": round(progress().per_second, 2),
-            "mistakes": {g.set: round(g.mistake_rate, 6) for g in latest}}
+            "mistakes": {g.set: round(g.mistake_rate, 6) for g in latest},
+            **learner_snapshot(learner)}
         loser = None
         if gatekeeper is not None:
             new = gating.checkpoint_name(played)

@@ -20,11 +20,10 @@ from zerosum.games.registry import GameSpec
 from zerosum.learn import gate as gating
 from zerosum.learn import weights as weights_file
 from zerosum.learn.curve import curve_data, curve_figure
+from zerosum.learn.grade import EXACT_SECONDS, exact_outcomes
 from zerosum.learn.methods import Learner
 from zerosum.learn.weights import Weights
 
-EXACT_BUDGET = 200_000  # a solver's nodes (positions for the generic one) for each move
-EXACT_SECONDS = 5.0  # for a game's own per-move solver, all moves of a position
 WORDS = {1: "win", 0: "draw", -1: "loss"}
 
 
@@ -64,30 +63,10 @@ def figure(path: str | os.PathLike[str]) -> Any:
 def exact_values(spec: GameSpec, game: AnyGame, state: Any,
                  seconds: float = EXACT_SECONDS) -> dict[str, str | None]:
     """Each legal move's exact outcome for the side making it ("win", "draw", "loss"),
-    by its text; None where it is not settled: by the game's own per-move solver
-    (the Solver capability's move_values: Connect Four's) within `seconds`, else by a solver within
-    EXACT_BUDGET (review.Valuer: the game's solver, or the generic one)."""
-    from zerosum.review import Valuer
-    from zerosum.stop import SearchStopped, Stop
-
-    actions = list(game.actions(state))
-    found: dict[str, str | None] = {game.format_move(a): None for a in actions}
-    move_solver = spec.solver.move_values if spec.solver is not None else None
-    if move_solver is not None:
-        try:
-            for mv in move_solver(game, state, Stop(seconds=seconds)):
-                found[game.format_move(mv.action)] = mv.outcome
-        except SearchStopped:
-            pass  # the rest stay unsettled
-        return found
-    valuer = Valuer(spec, game, EXACT_BUDGET, depth=1)
-    sign = 1 if game.is_maxs_turn(state) else -1
-    for action in actions:
-        exact = valuer.exact_value(game.result(state, action))
-        if exact is not None:
-            mine = sign * exact.value
-            found[game.format_move(action)] = WORDS[(mine > 0) - (mine < 0)]
-    return found
+    by its text; None where it is not settled (grade.exact_outcomes)."""
+    found = exact_outcomes(spec, game, state, seconds)
+    return {game.format_move(a): WORDS[found[a]] if a in found else None
+            for a in game.actions(state)}
 
 
 def move_values(spec: GameSpec, game: AnyGame, learner: Learner, state: Any,

@@ -3,7 +3,9 @@ weights of a training run (zerosum.learn.weights) playing alone, one ply (each m
 afterstate valued, the best taken); given a depth, as the evaluation at the leaves of
 alpha-beta (search/alphabeta.py) to that depth; given a number of simulations, as the
 playout policy of Monte Carlo tree search (search/mcts.py): its playouts play the
-learned move, and a random one a tenth of the time (PLAYOUT_EPSILON)."""
+learned move, and a random one a tenth of the time (PLAYOUT_EPSILON). A learner with
+its own search says so: a policy-value network (alphazero) searches by its PUCT
+(`puct`), a fitted engine evaluation (texel) by the game's engine (`engine_game`)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Any
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
 from zerosum.learn.methods import Learner, learner_of, read
-from zerosum.players.agents import ComputerAgent
+from zerosum.players.agents import ComputerAgent, engines_of
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.search import alphabeta, mcts
 from zerosum.stop import Stop
@@ -63,6 +65,7 @@ class LearnedAgent(ComputerAgent):
             f", mcts {simulations}" if simulations else ""
         self.name = f"learned ({os.path.basename(self.path)}{how})"
         self._learners: dict[int, tuple[AnyGame, Learner]] = {}
+        self._engine_games: dict[int, tuple[AnyGame, Any]] = {}
 
     def learner(self, game: AnyGame) -> Learner:
         """The learner for this game (its board checked against the file's)."""
@@ -76,12 +79,29 @@ class LearnedAgent(ComputerAgent):
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
         limit = limit or self.limit
         learner = self.learner(game)
+        if self.simulations is not None and hasattr(learner, "puct"):
+            # A policy-value network searches with its own PUCT (zerosum.learn.alphazero).
+            action, mine, root = learner.puct(state, self.simulations)
+            value = mine if game.is_maxs_turn(state) else -mine
+            result = SearchResult(value * game.values.win * INSIDE, action, [action],
+                                  depth=1, algorithm="learned puct", unit="simulations")
+            result.stats.nodes = self.simulations
+            result.details["visits"] = dict(zip(root.actions, root.visits, strict=True))
+            result.details["priors"] = dict(zip(root.actions, root.priors, strict=True))
+            return result
         if self.simulations is not None:
             guided: Any = LearnedGame(game, learner)
             result = mcts.analyse(guided, state, Limit(nodes=self.simulations,
                                                        seconds=limit.seconds),
                                   on_info, stop, seed=self.seeds.randrange(2**32))
             result.algorithm = "learned mcts"
+            return result
+        if (limit.depth or limit.seconds) and hasattr(learner, "engine_game"):
+            tuned = self._engine_games.get(id(game))
+            if tuned is None or tuned[0] is not game:  # one per game: the engine's memory
+                tuned = self._engine_games[id(game)] = (game, learner.engine_game(game))
+            result = engines_of(self.spec)["engine"](tuned[1], state, limit, on_info, stop)
+            result.algorithm = f"engine, {learner.method} weights"
             return result
         if limit.depth:
             searched: Any = LearnedGame(game, learner)

@@ -52,9 +52,19 @@ WEAK_SHARE = 0.5  # of the time that proof may take
 DEPTH_STEP = 2
 INFINITY = 10**9  # beyond every value
 # The evaluation's weights (`evaluation`): a threat, one on the side's good rows, one
-# playable next. The compiled twin is given these, never a copy of its own.
+# playable next. The compiled twin is given these, never a copy of its own. A game object
+# may carry others as `evaluation_weights` (weights fitted to the solver's values,
+# zerosum.learn.texel); the unit is a stone's weight per four through its cell.
 THREAT, GOOD_ROW_THREAT, PLAYABLE_THREAT = 24, 36, 16
 WEIGHTS = (THREAT, GOOD_ROW_THREAT, PLAYABLE_THREAT)
+Weights3 = tuple[int, int, int]
+
+
+def weights_of(game: Any) -> Weights3:
+    """The evaluation weights the engine uses for `game`: its own `evaluation_weights`
+    if it carries them, else WEIGHTS."""
+    w = getattr(game, "evaluation_weights", WEIGHTS)
+    return int(w[0]), int(w[1]), int(w[2])
 
 
 class EvaluationTables:
@@ -96,22 +106,24 @@ def tables(geo: Geometry) -> EvaluationTables:
     return _TABLES[key]
 
 
-def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None = None) -> int:
+def heuristic(geo: Geometry, current: int, mask: int, first_to_move: bool | None = None,
+              weights: Weights3 = WEIGHTS) -> int:
     """An estimate from the mover's side, within +-(SCALE - 1): `evaluation`, the one
     definition the search's leaves use, for a position given whole."""
     if first_to_move is None:
         first_to_move = mask.bit_count() % 2 == 0
-    return evaluation(geo)(current, mask, winning_cells(current, mask, geo.h1, geo.board),
+    return evaluation(geo, weights)(current, mask, winning_cells(current, mask, geo.h1, geo.board),
                            winning_cells(current ^ mask, mask, geo.h1, geo.board),
                            first_to_move)
 
 
 Evaluate = Callable[[int, int, int, int, bool], int]
-_EVALUATIONS: dict[tuple[int, int], Evaluate] = {}
+_EVALUATIONS: dict[tuple[int, int, Weights3], Evaluate] = {}
 
 
-def evaluation(geo: Geometry) -> Evaluate:
-    """The evaluation for one board size, a closure over its constants (the node function
+def evaluation(geo: Geometry, weights: Weights3 = WEIGHTS) -> Evaluate:
+    """The evaluation for one board size and weights (THREAT, GOOD_ROW_THREAT,
+    PLAYABLE_THREAT by default), a closure over its constants (the node function
     calls it at every leaf; closure variables are CPython's fastest reads):
     `evaluate(current, mask, mine, theirs, first_to_move)`, `mine` and `theirs` the
     mover's and the opponent's threats (the node function has the latter already).
@@ -121,7 +133,7 @@ def evaluation(geo: Geometry) -> Evaluate:
     rows for the first player, even for the second) and most if they are playable
     right now or next; then stones on cells crossed by many lines (centre control).
     """
-    known = _EVALUATIONS.get((geo.width, geo.height))
+    known = _EVALUATIONS.get((geo.width, geo.height, weights))
     if known is not None:
         return known
     t = tables(geo)
@@ -129,7 +141,7 @@ def evaluation(geo: Geometry) -> Evaluate:
     plane0, plane1, plane2, plane3, plane4 = t.planes
     bottom, board = geo.bottom, geo.board
     top = SCALE - 1
-    threat, good_row, playable = WEIGHTS
+    threat, good_row, playable = weights
 
     def evaluate(current: int, mask: int, mine: int, theirs: int, first_to_move: bool) -> int:
         opponent = current ^ mask
@@ -148,7 +160,7 @@ def evaluation(geo: Geometry) -> Evaluate:
               + 16 * ((current & plane4).bit_count() - (opponent & plane4).bit_count()))
         return top if v > top else -top if v < -top else v
 
-    _EVALUATIONS[(geo.width, geo.height)] = evaluate
+    _EVALUATIONS[(geo.width, geo.height, weights)] = evaluate
     return evaluate
 
 
@@ -256,6 +268,7 @@ class Connect4Kernel:
         current: int = state.current
         mask: int = state.mask
         self.geo, self.current, self.mask, self.stop = geo, current, mask, stop
+        self.weights = weights_of(game)
         self.enhancements = enhancements
         self.keep = Memory(game, native) if memory is None else memory
         self.table = self.keep.table
@@ -287,7 +300,7 @@ class Connect4Kernel:
         and hit counts to the kernel."""
         geo = self.geo
         cells, board, bottom = geo.cells, geo.board, geo.bottom
-        evaluate, order = evaluation(geo), self.order
+        evaluate, order = evaluation(geo, self.weights), self.order
         use_table, use_pvs = self.enhancements.table, self.enhancements.pvs
         table = self.table
         entries = table.entries
@@ -373,7 +386,7 @@ class Connect4Kernel:
             return stop.observe(kernel.base + nodes)
 
         native = twin.Search(geo.width, geo.height, geo.centre_order, t.planes, t.odd_rows,
-                             WEIGHTS, self.enhancements.table, self.enhancements.ordering,
+                             self.weights, self.enhancements.table, self.enhancements.ordering,
                              self.enhancements.pvs, self.table, observe, SearchStopped)
 
         def sync() -> None:

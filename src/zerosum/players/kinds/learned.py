@@ -2,7 +2,8 @@
 written `learned:FILE` (one ply: the move whose position the weights value most),
 `learned,depth=N:FILE` (alpha-beta to depth N, the learned value at its leaves) or
 `learned,mcts=N:FILE` (Monte Carlo tree search of N simulations, its playouts played by
-the learned moves)."""
+the learned moves); `time=S` bounds a search's time per move (a texel file: the engine
+with the fitted weights, given a time, as `engine:time=S`)."""
 
 from __future__ import annotations
 
@@ -33,10 +34,12 @@ MCTS = Setting("mcts", "Monte Carlo tree search of this many simulations, 1 or m
 
 register(PlayerKind(
     "learned", "weights learned by self-play (zerosum train), alone or searching",
-    build_learned, ("depth", "seed"),
+    build_learned, ("depth", "time", "seed"),
     applies=lambda spec: learnable(spec),
     argument="FILE", own_settings=(MCTS,),
     explain="plays with weights learned by self-play (`zerosum train`): alone it values "
     "the position after each move and takes the best; with depth=N, alpha-beta to depth "
     "N judges its leaves by the learned value; with mcts=N, Monte Carlo tree search of N "
-    "simulations plays its playouts with the learned moves."))
+    "simulations plays its playouts with the learned moves (an AlphaZero network: its "
+    "own PUCT search, guided by its priors). A texel file is the engine with fitted "
+    "weights, by depth or time."))

@@ -1,0 +1,138 @@
+"""Tuning Connect Four's evaluation with solver labels (zerosum.learn.texel): the
+features are the engine's evaluation, the fit recovers known coefficients, the fitted
+weights play through the engine itself, node for node on both node functions."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirun import zerosum
+
+from zerosum import native
+from zerosum.games.connect4.engine import WEIGHTS, Connect4Kernel, Memory, heuristic
+from zerosum.games.connect4.game import position_from_stones
+from zerosum.games.connect4.notation import parse_moves
+from zerosum.games.registry import get_game
+from zerosum.kernel import ALL, Enhancements
+from zerosum.learn import texel
+from zerosum.learn import weights as weights_file
+from zerosum.result import Limit
+from zerosum.search.driver import analyse_with
+from zerosum.stop import Stop
+
+SPEC = get_game("connect4")
+GAME = SPEC.create()
+
+
+def position(moves: str) -> Any:
+    return position_from_stones(parse_moves(moves, GAME.geo))
+
+
+def test_the_features_are_the_engines_evaluation() -> None:
+    for moves in ("4", "4453", "44536", "3344556", "123456712345"):
+        p = position(moves)
+        f = texel.features(GAME.geo, p.current, p.mask)
+        assert sum(w * x for w, x in zip(WEIGHTS, f[:3], strict=True)) + f[3] \
+            == heuristic(GAME.geo, p.current, p.mask)
+    # Red's first stone in the centre column: 7 fours through it, no threats.
+    assert texel.features(GAME.geo, *position("4")[:2]) == (0, 0, 0, -7)
+
+
+def test_logistic_fit_recovers_known_coefficients() -> None:
+    rows = [[x / 10, 1.0] for x in range(-30, 31)]
+    ys = [texel.sigmoid(2 * x - 1) for x, _ in rows]
+    c = texel.logistic_fit(rows, ys)
+    assert c[0] == pytest.approx(2.0, abs=0.02) and c[1] == pytest.approx(-1.0, abs=0.02)
+    assert texel.loss(rows, ys, c) < texel.loss(rows, ys, [1.0, 0.0])
+
+
+def test_the_fit_on_pons_sets() -> None:
+    data = texel.samples(SPEC, GAME)
+    assert len(data) == 15947  # the sets' positions and their children, each once
+    assert {s.value for s in data} == {0.0, 0.5, 1.0}
+    fit = texel.fit(data, WEIGHTS)
+    assert fit.before == WEIGHTS and fit.after == (4, 9, 4)
+    assert fit.positions == (7974, 7973)
+    assert fit.loss_held_out[1] < fit.loss_held_out[0]  # better on positions not fitted
+    assert "| threat | 24 | 4 |" in fit.table()
+
+
+def engine(game: Any, state: Any, depth: int, use_native: bool) -> Any:
+    def make(g: Any, s: Any, stop: Stop, enhancements: Enhancements) -> Connect4Kernel:
+        return Connect4Kernel(g, s, stop, enhancements, Memory(g, use_native),
+                              native=use_native)
+    return analyse_with(make, game, state, Limit(depth=depth), enhancements=ALL)
+
+
+@pytest.mark.parametrize("use_native", [False, True])
+def test_tuned_weights_change_only_the_leaves(use_native: bool) -> None:
+    if use_native and native.twin("connect4 engine", None) is None:
+        pytest.skip("the compiled twin is not built here")
+    p = position("4453")
+    plain = engine(GAME, p, 7, use_native)
+    same = engine(texel.TunedGame(GAME, WEIGHTS), p, 7, use_native)
+    assert (same.action, same.value, same.stats.nodes) == \
+        (plain.action, plain.value, plain.stats.nodes)
+    tuned = engine(texel.TunedGame(GAME, (4, 9, 4)), p, 7, use_native)
+    assert tuned.stats.nodes != plain.stats.nodes
+
+
+def test_the_twins_agree_on_tuned_weights() -> None:
+    if native.twin("connect4 engine", None) is None:
+        pytest.skip("the compiled twin is not built here")
+    p = position("44536")
+    pure = engine(texel.TunedGame(GAME, (4, 9, 4)), p, 7, False)
+    compiled = engine(texel.TunedGame(GAME, (4, 9, 4)), p, 7, True)
+    assert (pure.action, pure.value, pure.stats.nodes) == \
+        (compiled.action, compiled.value, compiled.stats.nodes)
+
+
+def test_fit_command_saves_a_player_of_the_engine(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "tuned.zsnet"
+    status, text, err = zerosum(["train", "connect4", "--method", "texel", "--out", str(out)],
+                                capsys)
+    assert status == 0, err
+    assert "15947 labelled positions" in text and "| good_row_threat | 36 | 9 |" in text
+    saved = weights_file.read(out, "connect4")
+    assert saved.method == "texel" and list(saved.arrays["weights"]) == [4.0, 9.0, 4.0]
+    from zerosum.players.spec import agent_from_spec
+
+    agent = agent_from_spec(SPEC, f"learned,depth=5:{out}")
+    result = agent.analyse(GAME, position("4453"))
+    assert result.algorithm == "engine, texel weights" and result.depth == 5
+    timed = agent_from_spec(SPEC, f"learned,time=0.2:{out}").analyse(GAME, position("4453"))
+    assert timed.algorithm == "engine, texel weights"  # the engine by time, as engine:time
+    alone = agent_from_spec(SPEC, f"learned:{out}").analyse(GAME, position("4453"))
+    assert alone.depth == 1 and -1 < alone.value < 1
+
+
+def test_texel_is_not_trained_by_self_play(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from zerosum.learn.train import train
+
+    with pytest.raises(texel.InputError, match="fitted to solver labels"):
+        train(SPEC, GAME, {}, "texel", tmp_path / "x.zsnet", games=1)
+    status, _, err = zerosum(["train", "tictactoe", "--method", "texel"], capsys)
+    assert status == 2 and "invalid choice" in err
+    status, _, err = zerosum(["train", "connect4", "--method", "texel", "--games", "5",
+                              "--out", str(tmp_path / "y.zsnet")], capsys)
+    assert (status, err) == (2, "zerosum: error: texel is fitted at once to solver labels: "
+                                "no --games, --minutes or --resume\n")
+    assert not (tmp_path / "y.zsnet").exists()
+
+
+def test_a_texel_file_without_its_weights_is_refused(tmp_path: Path) -> None:
+    w = weights_file.Weights({"game": "connect4", "options": {}, "method": "texel",
+                              "features": ["threat"], "k": 0.1})
+    path = tmp_path / "bad.zsnet"
+    weights_file.write(path, w)
+    from zerosum.players.spec import agent_from_spec
+
+    agent = agent_from_spec(SPEC, f"learned:{path}")
+    with pytest.raises(texel.InputError, match="3 texel weights"):
+        agent.analyse(GAME, position("4"))
+    assert math.isfinite(texel.sigmoid(-1000.0))

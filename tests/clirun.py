@@ -7,6 +7,7 @@ import signal
 import sqlite3
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,13 +34,19 @@ def count_games(db: Path) -> int:
         return 0
 
 
-def killed_after(command: list[str], db: Path, games: int) -> int:
-    """Start the tournament `command`, kill it (SIGKILL: nothing saved after) once `db`
-    holds `games` games, and return how many it holds then."""
+def killed_when(command: list[str], done: Callable[[], bool]) -> None:
+    """Start `command` and kill it (SIGKILL: nothing saved after) once `done()` says
+    what it saved is there (or it ended, or two minutes passed)."""
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while count_games(db) < games and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.02)  # polling another process's database: no event to wait on
+    while not done() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.02)  # polling another process's files: no event to wait on
     os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=30)
+
+
+def killed_after(command: list[str], db: Path, games: int) -> int:
+    """Start the tournament `command`, kill it once `db` holds `games` games, and return
+    how many it holds then."""
+    killed_when(command, lambda: count_games(db) >= games)
     return count_games(db)

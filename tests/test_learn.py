@@ -10,12 +10,11 @@ import pickle
 import random
 import subprocess
 import sys
-import time
 from array import array
 from pathlib import Path
 
 import pytest
-from clirun import zerosum
+from clirun import killed_when, zerosum
 
 from zerosum import native
 from zerosum.game import InputError
@@ -306,18 +305,9 @@ def test_the_compiled_twin_refuses_a_board_that_does_not_fit() -> None:
 
 def test_resume_after_kill_9_continues_the_same_run(tmp_path: Path) -> None:
     out = tmp_path / "killed.zsnet"
-    proc = subprocess.Popen([sys.executable, "-m", "zerosum", "train", "tictactoe",
-                             "--games", "1000000", "--seed", "7", "--out", str(out),
-                             "--checkpoint-minutes", "0.001"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(600):
-            if out.exists() and weights_file.read(out).header["run"]["games"] >= 50:
-                break
-            time.sleep(0.1)
-    finally:
-        proc.kill()  # SIGKILL: no chance to save anything more
-        proc.wait()
+    killed_when([sys.executable, "-m", "zerosum", "train", "tictactoe", "--games", "1000000",
+                 "--seed", "7", "--out", str(out), "--checkpoint-minutes", "0.001"],
+                lambda: out.exists() and weights_file.read(out).header["run"]["games"] >= 50)
     done = weights_file.read(out).header["run"]["games"]
     assert done >= 50
     train(TTT, TTT.create(), {}, "ntuple", out, games=done + 40, resume=True,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clirun import zerosum
+from clirun import killed_when, zerosum
 
 from zerosum.games.registry import get_game
 from zerosum.learn import gate as gating
@@ -180,20 +180,12 @@ def test_a_run_killed_with_its_gates_resumes_the_same(tmp_path: Path) -> None:
     run), then --resume: the same weights, gates and ratings as a run never stopped."""
     import subprocess
     import sys
-    import time
 
     out = tmp_path / "killed.zsnet"
     command = [sys.executable, "-m", "zerosum", "train", "tictactoe", "--games", "1200",
                "--checkpoint-games", "400", "--seed", "1", "--out", str(out)]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(1200):
-            if out.exists() and weights_file.read(out).header["run"]["games"] >= 400:
-                break
-            time.sleep(0.05)
-    finally:
-        proc.kill()  # SIGKILL: no chance to save anything more
-        proc.wait()
+    killed_when(command,
+                lambda: out.exists() and weights_file.read(out).header["run"]["games"] >= 400)
     assert weights_file.read(out).header["run"]["games"] in (400, 800)
     done = subprocess.run([*command, "--resume"], capture_output=True, text=True,
                           timeout=600)

@@ -277,7 +277,10 @@ class AlphaZeroLearner:
 
     @classmethod
     def learns(cls, spec: GameSpec) -> bool:
-        return spec.cells is not None and spec.name != "checkers"
+        from zerosum.games.checkers.rules import Checkers
+
+        # A game of cells whose every move places a piece: checkers moves its pieces.
+        return spec.cells is not None and spec.make is not Checkers
 
     # -- the board as the network reads it --
 
@@ -566,7 +569,7 @@ def placed(before: Any, after: Any) -> int:
 
 
 def check_game(spec: GameSpec, game: AnyGame) -> Cells:
-    if spec.cells is None or spec.name == "checkers":
+    if spec.cells is None or not AlphaZeroLearner.learns(spec):
         raise InputError(f"the alphazero method learns games that place pieces on a board "
                          f"of cells, not {spec.name}")
     return spec.cells(game)

@@ -56,7 +56,7 @@ class Sample:
 
 def check_game(spec: GameSpec, game: AnyGame) -> Any:
     geo = getattr(game, "geo", None)
-    if spec.name != "connect4" or geo is None:
+    if not TexelLearner.learns(spec) or geo is None:
         raise InputError(f"the texel method tunes Connect Four's engine only, not {spec.name}")
     return geo
 
@@ -259,7 +259,9 @@ class TexelLearner:
 
     @classmethod
     def learns(cls, spec: GameSpec) -> bool:
-        return spec.name == "connect4"
+        from zerosum.games.connect4.game import Connect4
+
+        return spec.make is Connect4  # its features are the Connect Four engine's
 
     @classmethod
     def new(cls, spec: GameSpec, game: AnyGame, rng: random.Random,

@@ -25,16 +25,17 @@ BADGE_FIT = """() => [...document.querySelectorAll('#board g.badge')].map((g) =>
 
 
 def yellow_to_move_with_values(page: Any, url: str) -> None:
-    """Connect Four, the engine (Red) opens; the person, Yellow, asks for move values:
-    from the empty board but one stone the solver proves nothing in a moment, so every
-    badge is the engine's estimate, the widest label there is (≈-0.01)."""
-    page.goto(f"{url}/?game=connect4&player=engine&first=computer")
+    """Connect Four 8x6 (no opening book: on 7x6 the book proves every move at once),
+    the engine (Red) opens; the person, Yellow, asks for move values: the solver proves
+    nothing in a moment, so every badge is the engine's estimate, the widest label there
+    is (≈-0.01)."""
+    page.goto(f"{url}/?game=connect4&width=8&player=engine&first=computer")
     page.fill("#seconds", "0.3")
     page.click("#setup button[type=submit]")
     page.wait_for_function("document.querySelector('#status').textContent === "
                            "'Yellow to move (you)'")
     page.check("#show-values")
-    page.wait_for_function("document.querySelectorAll('#board g.badge.estimate').length === 7")
+    page.wait_for_function("document.querySelectorAll('#board g.badge.estimate').length === 8")
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -44,7 +45,7 @@ def test_estimates_fit_their_cells_at_desktop_and_phone_widths(
         yellow_to_move_with_values(page, url)
         fits = page.evaluate(BADGE_FIT)
         screenshot(page, f"connect4-estimates-{width}")
-    assert len(fits) == 7 and all(f["label"].startswith("≈") for f in fits), fits
+    assert len(fits) == 8 and all(f["label"].startswith("≈") for f in fits), fits
     assert [f for f in fits if not f["inside"]] == []
 
 
@@ -296,7 +297,7 @@ def test_checkers_is_too_big_for_the_solver_at_once(url: str, page: Any) -> None
                            ".includes('not proven')")
     assert page.inner_text("#analysis-status") == (
         "too big for the solver within 200,000 positions: 7 move(s) not proven "
-        "(engine estimate shown)")
+        "(what is proven so far, else the engine's estimate, shown)")
     moves = page.locator(".move-value .mv-move").all_inner_texts()
     verdicts = page.locator(".move-value .mv-verdict").all_inner_texts()
     assert moves == ["C2-D1", "C4-D3", "C6-D5", "C8-D7", "C2-D3", "C4-D5", "C6-D7"]

@@ -665,3 +665,18 @@ def test_an_interval_says_what_it_already_tells() -> None:
     assert interval_words(-4, -1, 5).endswith("the player to move loses")
     assert interval_words(0, 3, 5).endswith("does not lose")
     assert interval_words(-3, 0, 5).endswith("does not win")
+
+
+def test_two_searches_at_once_never_share_a_solver() -> None:
+    """The "solver" player keeps one solver from search to search, but a second search
+    while it is out (a server's other session, a value graph) gets a solver of its own:
+    a solver serves one search at a time (solver.Lender)."""
+    from zerosum.games.connect4.analysis import playing_solver
+
+    geo = Connect4(5, 4).geo
+    with playing_solver(geo) as first, playing_solver(geo) as second:
+        assert second is not first
+    with playing_solver(geo) as again:
+        assert again in (first, second)
+        with playing_solver(geo) as other:
+            assert {again, other} == {first, second}  # no third: two ran at once, at most

@@ -141,3 +141,27 @@ def test_a_bound_on_memory_caps_what_an_engine_keeps(name: str) -> None:
     assert 0 < kept_entries(bounded) <= 2000 + slack < kept_entries(free)
     forget(free)
     assert kept_entries(free) == 0
+
+
+def test_two_searches_of_one_game_at_once_never_share_its_memory() -> None:
+    """A game's engine memory is lent to one search at a time (kernel.memory_of): the
+    next search gets the same one back (its table keeps serving), a search while it is
+    out gets another (a native search lets other threads run at its checks: a table
+    changed under it would crash it), and what both keep is counted."""
+    from zerosum.kernel import forget, kept_entries, memory_of
+
+    game = Connect4()
+    made: list[dict[int, int]] = []
+
+    def make() -> dict[int, int]:
+        made.append({len(made): 0})
+        return made[-1]
+
+    with memory_of(game, make) as first, memory_of(game, make) as second:
+        assert first is not second
+    with memory_of(game, make) as again:
+        assert again is first  # the one given back last (the inner block ended first)
+    assert len(made) == 2 and kept_entries(game) == 2
+    forget(game)
+    with memory_of(game, make) as fresh:
+        assert fresh is made[2]

@@ -473,3 +473,36 @@ def test_the_positions_are_seeded() -> None:
     assert open_positions(MaxConnect4(), 1, 2, 0, 9) == open_positions(MaxConnect4(), 1, 2,
                                                                        0, 9)
     assert DATA.is_dir()
+
+
+def test_a_native_solver_refuses_a_second_search_while_it_searches() -> None:
+    """The native search lets other threads run at its checks; one that entered the same
+    kernel would grow or clear its table under it (a crash, seen with a server's value
+    graph beside its analysis). Here the second search comes from the checkpoint itself:
+    refused with an error, and the first one's score is still right."""
+    from zerosum.games.connect4.game import position_from_stones
+    from zerosum.games.connect4.notation import parse_moves
+    from zerosum.games.connect4.solver import Progress, Solver
+
+    needs(TWINS["connect4 solver"])
+    line = (DATA / "Test_L1_R1").read_text().split("\n")[0].split()
+    p = position_from_stones(parse_moves(line[0]))
+    solver = Solver(book=False)
+    kernel = solver._kernel
+    refused: list[str] = []
+
+    def report(progress: Progress) -> None:
+        if progress.answered:  # between two searches: the kernel is free
+            return
+        moves = p.mask.bit_count()
+        for second in (kernel.clear, lambda: kernel.negamax(p.current, p.mask, moves, -1, 1,
+                                                            -1, 1 << 62, lambda: 1 << 62)):
+            try:
+                second()
+            except RuntimeError as e:
+                refused.append(str(e))
+
+    solver.watch(report, every=500)
+    assert solver.solve(p.current, p.mask) == int(line[1])
+    assert refused and set(refused) == {"this solver is searching in another thread"}
+    assert len(refused) % 2 == 0

@@ -15,10 +15,12 @@ It lives on the ground floor because games implement it and know no search algor
 from __future__ import annotations
 
 import importlib
+import threading
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from zerosum.result import Limit
@@ -126,10 +128,12 @@ class KernelSpec:
     `module` (imported when the engine first plays, so `zerosum --help` stays quick)
     defines `Memory(game)`, what the engine keeps for one game object from move to move
     (its table, sized by `capacity_for(game, ...)`), and the kernel class `name`, made
-    as `name(game, state, stop, enhancements, memory)`. Called, the spec is the game's
-    KernelFactory: the game object's memory (`memory_of`), then the kernel. Whether the
-    kernel's node function is the Python one or its compiled twin is decided inside the
-    kernel class, by `zerosum.native`, never here or by a caller."""
+    as `name(game, state, stop, enhancements, memory)`. The driver asks for a kernel
+    with `kernel_for`, which lends it the game object's memory (`memory_of`) for the
+    search; called, the spec is a KernelFactory making a kernel over a fresh memory
+    (nothing to give back: for a caller outside the driver). Whether
+    the kernel's node function is the Python one or its compiled twin is decided inside
+    the kernel class, by `zerosum.native`, never here or by a caller."""
 
     module: str
     name: str
@@ -137,25 +141,81 @@ class KernelSpec:
     def __call__(self, game: Any, state: Any, stop: Stop,
                  enhancements: Enhancements = ALL) -> Kernel:
         engine = importlib.import_module(self.module)
-        memory = memory_of(game, lambda: engine.Memory(game))
-        kernel: Kernel = getattr(engine, self.name)(game, state, stop, enhancements, memory)
+        kernel: Kernel = getattr(engine, self.name)(game, state, stop, enhancements,
+                                                    engine.Memory(game))
         return kernel
 
+    @contextmanager
+    def lend(self, game: Any, state: Any, stop: Stop,
+             enhancements: Enhancements = ALL) -> Iterator[Kernel]:
+        """A kernel over a memory of `game` lent to it until the block ends."""
+        engine = importlib.import_module(self.module)
+        with memory_of(game, lambda: engine.Memory(game)) as memory:
+            yield getattr(engine, self.name)(game, state, stop, enhancements, memory)
 
-M = TypeVar("M")
-_MEMORIES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+@contextmanager
+def kernel_for(make_kernel: KernelFactory, game: Any, state: Any, stop: Stop,
+               enhancements: Enhancements = ALL) -> Iterator[Kernel]:
+    """The kernel of one search: a game's KernelSpec's with a memory lent for the
+    search; any other factory's (a bench's, a test's, with a memory of its own) as made."""
+    if isinstance(make_kernel, KernelSpec):
+        with make_kernel.lend(game, state, stop, enhancements) as kernel:
+            yield kernel
+    else:
+        yield make_kernel(game, state, stop, enhancements)
+
+
+T = TypeVar("T")
+
+
+class Lender(Generic[T]):
+    """Things lent to one user at a time (a search's tables, a solver). A borrower gets
+    the one the last gave back, so what it keeps keeps serving, or, while every one is
+    out, a new one from `make`: two borrowers at once never share one, and no more are
+    made than were out at once. Searches need it: a native search lets other threads
+    run at its checks, and a table grown or cleared under it would crash it."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self.make = make
+        self.made: list[T] = []
+        self.idle: list[T] = []
+        self.lock = threading.Lock()
+
+    @contextmanager
+    def lend(self) -> Iterator[T]:
+        with self.lock:
+            thing = self.idle.pop() if self.idle else None
+        if thing is None:
+            thing = self.make()
+            with self.lock:
+                self.made.append(thing)
+        try:
+            yield thing
+        finally:
+            with self.lock:
+                self.idle.append(thing)
+
+
+_MEMORIES: weakref.WeakKeyDictionary[Any, Lender[Any]] = weakref.WeakKeyDictionary()
+_MEMORIES_LOCK = threading.Lock()
 _BOUNDS: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 
 
-def memory_of(game: Any, make: Callable[[], M]) -> M:
+@contextmanager
+def memory_of(game: Any, make: Callable[[], T]) -> Iterator[T]:
     """What a game's engine keeps from move to move (its table, say), one per game
-    object: made by `make` the first time, forgotten with the game. A new game object
-    (a new match) starts afresh; two matches never share what one of them learnt.
-    `make` sizes its tables by `capacity_for(game, ...)`."""
-    kept = _MEMORIES.get(game)
-    if kept is None:
-        kept = _MEMORIES[game] = make()
-    return kept
+    object, lent to one search at a time: made by `make` the first time, forgotten with
+    the game. A new game object (a new match) starts afresh; two matches never share
+    what one of them learnt. Two searches of one game at once (a server's analysis
+    beside its engine's move) get one each (a `Lender`). `make` sizes its tables by
+    `capacity_for(game, ...)`."""
+    with _MEMORIES_LOCK:
+        lender = _MEMORIES.get(game)
+        if lender is None:
+            lender = _MEMORIES[game] = Lender(make)
+    with lender.lend() as memory:
+        yield memory
 
 
 def bound_memory(game: Any, entries: int) -> None:
@@ -182,9 +242,11 @@ def forget(game: Any) -> None:
 def kept_entries(game: Any) -> int:
     """How many entries the tables kept for `game` hold: the kept table's, or those of
     the kept object's attributes (tables, dicts, a solver's table)."""
-    kept = _MEMORIES.get(game)
-    if kept is None:
-        return 0
+    lender = _MEMORIES.get(game)
+    return 0 if lender is None else sum(_kept_entries(kept) for kept in lender.made)
+
+
+def _kept_entries(kept: Any) -> int:
     own = _entries(kept)
     if own is not None:
         return own

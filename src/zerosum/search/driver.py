@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum.kernel import ALL, Enhancements, Kernel, KernelFactory, Verdict
+from zerosum.kernel import ALL, Enhancements, Kernel, KernelFactory, Verdict, kernel_for
 from zerosum.result import Clock, Info, InfoSink, Limit, SearchResult, SearchStats
 from zerosum.stop import SearchStopped, Stop
 
@@ -59,8 +59,8 @@ def analyse_with(make_kernel: KernelFactory, game: Any, state: Any, limit: Limit
                  enhancements: Enhancements = ALL, algorithm: str = "engine") -> SearchResult:
     """A game's engine as an Analyser (zerosum.result): its kernel, driven here."""
     stop = stop_for(limit, stop)
-    kernel = make_kernel(game, state, stop, enhancements)
-    return deepen(kernel, limit, stop, on_info, enhancements, algorithm)
+    with kernel_for(make_kernel, game, state, stop, enhancements) as kernel:
+        return deepen(kernel, limit, stop, on_info, enhancements, algorithm)
 
 
 def deepen(kernel: Kernel, limit: Limit, stop: Stop, on_info: InfoSink | None = None,

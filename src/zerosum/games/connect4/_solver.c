@@ -469,6 +469,12 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_ValueError, "not a position of this board");
         return NULL;
     }
+    /* The search lets other threads run at its checks (see `check`): one of them
+     * entering this kernel too would grow or clear the table under it. */
+    if (k->checkpoint != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
+        return NULL;
+    }
     k->python_check = next_check;
     plan_check(k);
     k->checkpoint = args[7];
@@ -494,6 +500,10 @@ static PyObject *Kernel_threats(Kernel *k, PyObject *const *args, Py_ssize_t nar
 
 static PyObject *Kernel_clear(Kernel *k, PyObject *Py_UNUSED(ignored))
 {
+    if (k->checkpoint != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
+        return NULL;
+    }
     table_clear(k);
     Py_RETURN_NONE;
 }

@@ -3,8 +3,10 @@ the solver as a player."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from zerosum.game import InputError, plies_text
 from zerosum.games.connect4.bitboard import Geometry, geometry
@@ -13,6 +15,7 @@ from zerosum.games.connect4.game import Connect4, Position, ordinal, plies_to_wi
 from zerosum.games.connect4.notation import format_moves, parse_position
 from zerosum.games.connect4.parallel import default_threads, move_scores
 from zerosum.games.connect4.solver import Progress, Solver, plies_to_end
+from zerosum.kernel import Lender
 from zerosum.result import Clock, Info, InfoSink, Limit, SearchResult, SearchStats
 from zerosum.stop import SearchStopped, Stop
 
@@ -206,18 +209,23 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
 
 
 
-_PLAYING: dict[tuple[int, int], Solver] = {}
+_PLAYING: dict[tuple[int, int], Lender[Solver]] = {}
+_PLAYING_LOCK = threading.Lock()
 
 
-def playing_solver(geo: Geometry) -> Solver:
+@contextmanager
+def playing_solver(geo: Geometry) -> Iterator[Solver]:
     """The solver the "solver" player keeps from move to move (its table holds proven
-    bounds, true in any later search), with the user's cache (cache.py): `zerosum
-    review` values positions with it."""
+    bounds, true in any later search), with the user's cache (cache.py), lent for one
+    search: `zerosum review` values positions with it, and a server's sessions and value
+    graphs search at once, each with a solver of its own."""
     key = (geo.width, geo.height)
-    if key not in _PLAYING:
-        _PLAYING[key] = Solver(geo.width, geo.height)
-    _PLAYING[key].cache = user_cache()  # ZEROSUM_CACHE may have changed
-    return _PLAYING[key]
+    with _PLAYING_LOCK:
+        if key not in _PLAYING:
+            _PLAYING[key] = Lender(lambda: Solver(geo.width, geo.height))
+    with _PLAYING[key].lend() as solver:
+        solver.cache = user_cache()  # ZEROSUM_CACHE may have changed
+        yield solver
 
 
 def solver_analyser(game: Connect4, state: Position, limit: Limit,
@@ -231,25 +239,26 @@ def solver_analyser(game: Connect4, state: Position, limit: Limit,
 
     clock = Clock()
     geo, current, mask = game.geo, state.current, state.mask
-    solver = playing_solver(geo)
-    solver.clock, solver.stop = time.perf_counter if stop is None else stop.clock, stop
-    nodes0 = solver.nodes
-    solver.limit(seconds=limit.seconds, nodes=limit.nodes)
-    sign = 1 if state.red_to_move else -1
-    try:
-        score = solver.solve(current, mask)
-        column = solver.best_move(current, mask, score)
-        value, decided, plies = float(sign * score), True, plies_to_end(geo, mask.bit_count(),
-                                                                         score)
-    except SearchStopped:
-        kernel = Connect4Kernel(game, state, Stop())
-        column = kernel.action(kernel.start_pass(1)[0])
-        estimate = heuristic(geo, current, mask, state.red_to_move) / SCALE
-        value, decided, plies = sign * estimate, False, None
-    finally:
-        solver.limit()
-        solver.stop = None
-    stats = SearchStats(nodes=solver.nodes - nodes0)
+    with playing_solver(geo) as solver:
+        solver.clock, solver.stop = time.perf_counter if stop is None else stop.clock, stop
+        nodes0 = solver.nodes
+        solver.limit(seconds=limit.seconds, nodes=limit.nodes)
+        sign = 1 if state.red_to_move else -1
+        try:
+            score = solver.solve(current, mask)
+            column = solver.best_move(current, mask, score)
+            value, decided = float(sign * score), True
+            plies = plies_to_end(geo, mask.bit_count(), score)
+        except SearchStopped:
+            kernel = Connect4Kernel(game, state, Stop())
+            column = kernel.action(kernel.start_pass(1)[0])
+            estimate = heuristic(geo, current, mask, state.red_to_move) / SCALE
+            value, decided, plies = sign * estimate, False, None
+        finally:
+            solver.limit()
+            solver.stop = None
+        nodes = solver.nodes - nodes0
+    stats = SearchStats(nodes=nodes)
     clock.stamp(stats)
     if on_info is not None:
         on_info(Info(None if decided else 0, value, (column,), stats.nodes, stats.wall_time,

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from zerosum import native as native_kernels
 from zerosum.games.connect4.bitboard import Geometry, threat_finder, winning_cells
 from zerosum.games.connect4.solver import Solver, plies_to_end
-from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for
+from zerosum.kernel import ALL, Enhancements, Lender, Verdict, capacity_for
 from zerosum.stop import SearchStopped
 from zerosum.table import TranspositionTable
 
@@ -238,8 +238,9 @@ class Memory:
             else TranspositionTable(sizes[0], same_depth=False)
         self.threats: dict[int, int] = {}
         self.threats_capacity = sizes[1]
-        self.solver = Solver(geo.width, geo.height, capacity=sizes[2],
-                             native=native is not False)
+        # Lent one search at a time: a server may search one game from two threads.
+        self.solvers = Lender(lambda: Solver(geo.width, geo.height, capacity=sizes[2],
+                                             native=native is not False))
 
 
 Search = Callable[[int, int, int, int, int, int, int], int]
@@ -546,14 +547,14 @@ class Connect4Kernel:
         """The solver, stopped (SearchStopped) after `seconds` or by the kernel's stop;
         afterwards its nodes are counted as the kernel's and its table is cleared for
         the next use."""
-        solver = self.keep.solver
-        solver.clock, solver.stop = self.stop.clock, self.stop
-        solver.limit(seconds=seconds)
-        try:
-            yield solver
-        finally:
-            self.base += solver.nodes
-            self.sync()
-            solver.reset()
-            solver.limit()
-            solver.stop = None
+        with self.keep.solvers.lend() as solver:
+            solver.clock, solver.stop = self.stop.clock, self.stop
+            solver.limit(seconds=seconds)
+            try:
+                yield solver
+            finally:
+                self.base += solver.nodes
+                self.sync()
+                solver.reset()
+                solver.limit()
+                solver.stop = None

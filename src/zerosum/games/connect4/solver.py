@@ -111,7 +111,12 @@ def plies_to_end(geo: Geometry, moves: int, score: int) -> int:
 
 class Solver:
     """Solves positions `(current, mask)` of one board geometry; keeps its table between
-    calls (call `reset()` to forget it, as the benchmark does before each position)."""
+    calls (call `reset()` to forget it, as the benchmark does before each position).
+
+    One search at a time: its table, limits and stop belong to the search running, and
+    the native search lets other threads run at its checks (the kernel refuses a second
+    search then). Code that may search from several threads at once (a server's
+    sessions, a value graph beside a game) borrows its solvers from a `kernel.Lender`."""
 
     def __init__(self, width: int = 7, height: int = 6, capacity: int = 2_000_000,
                  clock: Callable[[], float] = time.perf_counter, native: bool = True,
@@ -497,3 +502,4 @@ class Solver:
             current, mask = current ^ mask, mask | move
             score = -score
         return line
+

@@ -172,13 +172,19 @@ def test_running_or_entering_what_it_cannot_see_is_named(tmp_path: Path, secret:
                                 "tried to enter /home (hidden)"]
 
 
-@pytest.mark.parametrize("language", ["python3", "java", "c"])
+@pytest.mark.parametrize("language", ["python3", "java", "c", "node"])
 def test_a_well_behaved_program_tries_nothing(tmp_path: Path, language: str) -> None:
     """No false attempt: an interpreter's probing of its own libraries, a JVM's look at
-    /sys and /proc, the C library's files are what they may use."""
+    /sys and /proc, the C library's files, Node.js's search for a package.json in every
+    folder above its script are what they may do."""
     folder = tmp_path / language
     folder.mkdir()
-    if language == "python3":
+    if language == "node":
+        if shutil.which("node") is None:
+            pytest.skip("no Node.js here")
+        (folder / "main.js").write_text("console.log(JSON.stringify([1].length === 1));\n")
+        command = ["node", "main.js"]
+    elif language == "python3":
         (folder / "prog.py").write_text("import json, random, subprocess, tempfile\n"
                                         "with tempfile.TemporaryFile() as f: f.write(b'x')\n"
                                         "print(json.dumps(random.Random(3).random() < 1))\n")
@@ -750,6 +756,12 @@ def test_attempts_are_judged_by_where_a_path_lies() -> None:
         '12 openat(3, "x", O_RDONLY) = 4',  # relative to a folder it opened: not judged
         '12 chdir("/etc") = 0',
         '12 openat(AT_FDCWD, "ssh/key", O_RDONLY) = -1 ENOENT (No such file or directory)',
+        # Node.js's search upward for its package's settings, libselinux's probe: none
+        '12 openat(AT_FDCWD, "/tmp/zerosum-run-x/package.json", O_RDONLY) = -1 ENOENT (No '
+        'such file or directory)',
+        '12 openat(AT_FDCWD, "/package.json", O_RDONLY) = -1 ENOENT (No such file)',
+        '12 statx(AT_FDCWD, "/tmp/node_modules", 0, 0x7ff, 0x6) = -1 ENOENT (No such file)',
+        '12 statfs("/selinux", 0x7) = -1 ENOENT (No such file or directory)',
     ]:
         seen.line(line)
     assert seen.said() == ["tried to read /root/x (hidden)",
@@ -757,3 +769,25 @@ def test_attempts_are_judged_by_where_a_path_lies() -> None:
                            "tried to read /etc/shadow (refused)",
                            "tried to run /home/a/réf (hidden)",
                            "tried to read /etc/ssh/key (hidden)"]
+
+
+def test_outside_bubblewrap_the_callers_tmp_is_not_its_own() -> None:
+    """Where nothing is hidden (unshare, limits), its TMPDIR is a folder of the call's:
+    what it reads or writes in the caller's /tmp (another run's folder, a file planted
+    for the next) is an attempt, and a package.json above it that is there is read."""
+    from zerosum.sandbox import Attempts
+
+    seen = Attempts(Path("/tmp/zerosum-run-x/run"), [], shell=True, hidden=False,
+                    tmp="/tmp/zerosum-run-x/private/tmp")
+    for line in [
+        '10 execve("/usr/bin/unshare", ["unshare"], 0x1 /* 3 vars */) = 0',
+        '11 execve("/bin/sh", ["/bin/sh", "-c", "..."], 0x2 /* 8 vars */) = 0',
+        '12 openat(AT_FDCWD, "/tmp/zerosum-run-x/private/tmp/scratch", O_RDWR|O_CREAT, '
+        '0600) = 3',
+        '12 openat(AT_FDCWD, "/tmp/planted", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3',
+        '12 openat(AT_FDCWD, "/tmp/zerosum-run-y/run/answer.txt", O_RDONLY) = 3',
+        '12 openat(AT_FDCWD, "/srv/package.json", O_RDONLY) = 3',
+    ]:
+        seen.line(line)
+    assert seen.said() == ["wrote /tmp/planted", "read /tmp/zerosum-run-y/run/answer.txt",
+                           "read /srv/package.json"]

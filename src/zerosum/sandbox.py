@@ -269,10 +269,12 @@ def _bwrap_words(visible: Sequence[str], here: Path | None, env: list[str],
     return words
 
 
-def _environment(here: Path, limits: Limits, shown: Sequence[str] | None = None) -> list[str]:
+def _environment(here: Path, limits: Limits, shown: Sequence[str] | None = None,
+                 tmp: str = "/tmp") -> list[str]:
     """What the program's environment holds: the locale and the PATH (with `shown`, the
     paths the sandbox shows it, only its folders among them: no search of folders it
-    cannot see), its folder as HOME, and a JVM's options within the memory limit (a JVM
+    cannot see), its folder as HOME, `tmp` as TMPDIR, and a JVM's options within the
+    memory limit (a JVM
     reserves far more address space than it uses: a heap of half the limit, small
     reserved code and class spaces)."""
     env = [f"{k}={os.environ[k]}" for k in KEPT_ENVIRONMENT if k in os.environ and k != "PATH"]
@@ -283,7 +285,7 @@ def _environment(here: Path, limits: Limits, shown: Sequence[str] | None = None)
         path = [d for d in path if any(Path(d).is_relative_to(s) for s in inside)]
     env.append("PATH=" + os.pathsep.join(path or ["/usr/bin", "/bin"]))
     heap = max(16, limits.memory_mb // 2)
-    env += [f"HOME={here}", "TMPDIR=/tmp",
+    env += [f"HOME={here}", f"TMPDIR={tmp}",
             f"JAVA_TOOL_OPTIONS=-Xmx{heap}m -Xss1m -XX:ReservedCodeCacheSize=32m "
             "-XX:CompressedClassSpaceSize=64m -XX:MaxMetaspaceSize=128m -XX:+UseSerialGC "
             "-XX:-UsePerfData -XX:TieredStopAtLevel=1"]
@@ -524,13 +526,17 @@ FIRST_PATH_ONLY = frozenset(("readlink", "readlinkat", "getxattr", "lgetxattr", 
                              "execveat", "mount"))
 LAST_PATH_ONLY = frozenset(("symlink", "symlinkat"))
 # What runtimes ask the system without being shown it (a JVM's /sys/fs/cgroup, glibc's
-# count of processors): looking there, always answered "not there", is no attempt. And
-# nobody's home in the sandbox's /etc/passwd, which a JVM looks for.
-PROBED = ("/sys", "/nonexistent")
+# count of processors, libselinux's old mount point): looking there, always answered "not
+# there", is no attempt. And nobody's home in the sandbox's /etc/passwd, which a JVM looks
+# for.
+PROBED = ("/sys", "/selinux", "/nonexistent")
 # What an interpreter installed outside the system's folders (a pyenv Python) looks for
-# in the folders above its installation, to find its own library: no attempt either.
+# in the folders above its installation, to find its own library, and what Node.js looks
+# for in every folder above a script (its package's settings, its modules): no attempt
+# either, where it is not there.
 LANDMARKS = re.compile(r"/(pyvenv\.cfg|pybuilddir\.txt|Modules/Setup\.local|"
-                       r"lib/python3\d*\.zip|lib/python3\.\d+/(os\.py|lib-dynload))$")
+                       r"lib/python3\d*\.zip|lib/python3\.\d+/(os\.py|lib-dynload)|"
+                       r"package\.json|node_modules(/.*)?)$")
 TRACE_PIPE = 1 << 20  # bytes of strace's lines the pipe holds before strace waits
 TRACE_BATCH = 0.005  # seconds between reads of them
 FILE_ATTEMPTS_SHOWN = 10  # file attempts named for a call; the rest are counted
@@ -561,13 +567,16 @@ class Attempts:
     the shell) and of bubblewrap's monitor are not the program's."""
 
     def __init__(self, here: Path, visible: Sequence[str], shell: bool,
-                 hidden: bool) -> None:
+                 hidden: bool, tmp: str = "/tmp") -> None:
+        """`tmp`: its temporary folder (its TMPDIR: its private /tmp where what lies
+        outside is hidden, else a folder of the call's own, and the caller's /tmp is
+        not its to use)."""
         self.here = str(here)
         self.shell = shell
         self.hidden = hidden  # is what lies outside hidden from it (bubblewrap)?
-        self.readable = (*SYSTEM, "/etc", "/proc", "/dev", "/tmp", *PROBED, self.here,
+        self.readable = (*SYSTEM, "/etc", "/proc", "/dev", tmp, *PROBED, self.here,
                          *visible)
-        self.writable = ("/tmp", "/dev", "/proc", self.here)
+        self.writable = (tmp, "/dev", "/proc", self.here)
         self.parents = {str(p) for v in (self.here, *visible) for p in Path(v).parents}
         self.started = not shell  # without the shell, its first line is the program's
         self.first: str | None = None  # the pid that strace started: the container's
@@ -616,7 +625,8 @@ class Attempts:
             if kind == "enter" and result == "0" and self.allowed(where, "read"):
                 self.cwd[pid] = where
             if (self.allowed(where, kind) and not self.callers(where, error)) \
-                    or (kind == "look" and self.landmark(where)):
+                    or (kind == "look" and self.landmark(where)) \
+                    or (kind == "read" and error == "ENOENT" and self.searched_up(where)):
                 continue
             done, tried = VERBS[kind]
             if result.startswith("-"):
@@ -643,15 +653,22 @@ class Attempts:
                 and not _within(path, (self.here,))):
             return False
         parent = os.path.dirname(path)
-        return os.path.lexists(path) or (parent != "/tmp" and os.path.isdir(parent))
+        # a file not there in a folder above its own (the call's): a tool's search upward
+        return os.path.lexists(path) or (parent != "/tmp" and parent not in self.parents
+                                         and os.path.isdir(parent))
 
     def landmark(self, path: str) -> bool:
         """Does it look for what tools look for in the folders above theirs (an
         interpreter's library, a hidden file of settings: pyenv's .python-version)?"""
         if os.path.basename(path).startswith(".") and os.path.dirname(path) in self.parents:
             return True
+        return self.searched_up(path)
+
+    def searched_up(self, path: str) -> bool:
+        """Is it what a runtime opens in each folder above its own to find its library or
+        its package (a file not there is no attempt: a hidden file of settings, read, is)?"""
         match = LANDMARKS.search(path)
-        return match is not None and path[:match.start()] in self.parents
+        return match is not None and (path[:match.start()] or "/") in self.parents
 
     def add(self, path: str, kind: str, attempt: str) -> None:
         """Once a path, said by the most it tried with it (looking, reading, running,
@@ -699,7 +716,8 @@ class _Trace:
         self.writer: int | None = os.open(self.fifo, os.O_WRONLY)
         os.set_blocking(self.fd, True)
         self.attempts = Attempts(p.here, visible, shell=mode != "limits",
-                                 hidden=mode == "bwrap")
+                                 hidden=mode == "bwrap",
+                                 tmp="/tmp" if mode == "bwrap" else str(p.private / "tmp"))
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
@@ -778,7 +796,8 @@ def _wrapped(command: Sequence[str], args: Sequence[str], p: Place, limits: Limi
 def _child_environment(p: Place, limits: Limits, mode: str) -> dict[str, str] | None:
     if mode == "bwrap":
         return None  # bubblewrap sets the program's own
-    return dict(item.split("=", 1) for item in _environment(p.here, limits))
+    return dict(item.split("=", 1) for item in _environment(p.here, limits,
+                                                             tmp=str(p.private / "tmp")))
 
 
 def _start(command: Sequence[str], args: Sequence[str], p: Place, limits: Limits, text: bool

@@ -190,6 +190,9 @@ def working_folder(doc: Path, tmp_path: Path) -> Path:
         copy = tmp_path / doc.parent.name
         shutil.copytree(doc.parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
         return copy
+    # The project's examples write what they make under build/ (ignored by git), which a
+    # fresh clone has only once something made it.
+    (ROOT / "build").mkdir(exist_ok=True)
     return ROOT
 
 

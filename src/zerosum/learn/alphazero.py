@@ -402,20 +402,22 @@ class AlphaZeroLearner:
             done += len(paths)
         return root
 
-    def move_stats(self, node: Node) -> tuple[MoveStats, ...]:
+    def move_stats(self, node: Node, in_flight: bool = True) -> tuple[MoveStats, ...]:
         """Each move of `node` as PUCT weighs it now (zerosum.result.MoveStats): its
-        visits (in flight included), Q for the mover as the exploitation term, the
-        exploration c * P * sqrt(N) / (1 + n), the prior P; `mean` is Q from Max's
-        side; a finished game's move is `proven` with its result (Max's side)."""
-        c, maxs = exploration(node, self.settings.c_puct), self.mover(node.state) == 1
+        visits, Q for the mover as the exploitation term, the exploration
+        c * P * sqrt(N) / (1 + n), the prior P; `mean` is Q from Max's side; a finished
+        game's move is `proven` with its result (Max's side). The simulations in flight
+        count as visited and lost, unless `in_flight` is False: the figures backed up."""
+        c_puct, maxs = self.settings.c_puct, self.mover(node.state) == 1
+        c = exploration(node, c_puct, in_flight)
         out = []
         for i, a in enumerate(node.actions):
-            q, u = terms(node, i, c)
+            q, u = terms(node, i, c, in_flight)
             child = node.children[i]
             proven = None if child is None or not child.terminal else (
                 -child.value if maxs else child.value)
-            out.append(MoveStats(a, node.visits[i] + node.pending[i], q if maxs else -q, q, u,
-                                 proven, node.priors[i]))
+            n = node.visits[i] + (node.pending[i] if in_flight else 0)
+            out.append(MoveStats(a, n, q if maxs else -q, q, u, proven, node.priors[i]))
         return tuple(out)
 
     def traced(self, root: Node, path: list[tuple[Node, int]], leaf: Node,
@@ -427,7 +429,8 @@ class AlphaZeroLearner:
         `utility` is the leaf's value from Max's side (the network's; a finished game's
         result), its `reward` Max's reward (1 + value) / 2 as MCTS scores a win 1 and a
         draw 1/2; `updates` each node on the path from the leaf up, its reward the
-        summed (1 + value) / 2 of the player who moved into it."""
+        summed (1 + value) / 2 of the player who moved into it; `root_moves` as backed
+        up so far (the simulations of its batch still in flight left out)."""
         moves = tuple(n.actions[i] for n, i in path)
         leaf_max = leaf.value if self.mover(leaf.state) == 1 else -leaf.value
         updates = []
@@ -442,7 +445,7 @@ class AlphaZeroLearner:
                 proven = leaf_max
             updates.append(Update(moves[:depth], visits, (visits + total) / 2, proven))
         return Simulation(number, weighed, moves if first else None, (), leaf_max,
-                          (1 + leaf_max) / 2, tuple(updates), self.move_stats(root))
+                          (1 + leaf_max) / 2, tuple(updates), self.move_stats(root, False))
 
     # -- play --
 
@@ -611,20 +614,22 @@ class AlphaZeroLearner:
         return learner
 
 
-def terms(node: Node, i: int, c_sqrt_n: float) -> tuple[float, float]:
+def terms(node: Node, i: int, c_sqrt_n: float, in_flight: bool = True
+          ) -> tuple[float, float]:
     """PUCT's two terms for move i of `node`: Q, the mean value of its simulations for
     the mover (an unvisited move valued as the position itself; one in flight counted
-    as visited and lost), and the exploration c_puct * P * sqrt(N) / (1 + n), given
-    c_puct * sqrt(N) (`exploration`)."""
-    n = node.visits[i] + node.pending[i]
-    q = (node.totals[i] - node.pending[i]) / n if n else node.value
+    as visited and lost unless `in_flight` is False), and the exploration
+    c_puct * P * sqrt(N) / (1 + n), given c_puct * sqrt(N) (`exploration`)."""
+    pending = node.pending[i] if in_flight else 0
+    n = node.visits[i] + pending
+    q = (node.totals[i] - pending) / n if n else node.value
     return q, c_sqrt_n * node.priors[i] / (1 + n)
 
 
-def exploration(node: Node, c_puct: float) -> float:
-    """c_puct * sqrt(N), N the node's simulations (in flight included) + 1, so that the
-    priors count before the first visit."""
-    return c_puct * math.sqrt(sum(node.visits) + sum(node.pending) + 1)
+def exploration(node: Node, c_puct: float, in_flight: bool = True) -> float:
+    """c_puct * sqrt(N), N the node's simulations (in flight included, unless
+    `in_flight` is False) + 1, so that the priors count before the first visit."""
+    return c_puct * math.sqrt(sum(node.visits) + (sum(node.pending) if in_flight else 0) + 1)
 
 
 def select(node: Node, c_puct: float) -> int:

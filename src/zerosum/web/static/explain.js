@@ -505,7 +505,8 @@ function showGuides() {
     ? (playersOf[$("game").value] || []).filter((p) => p.startsWith("learned:") || p.startsWith("learned,")) : [];
   const keep = $("guide").value;
   $("guide").replaceChildren(new Option("random playouts (UCT)", ""),
-    ...learned.map((p) => new Option(`the network's PUCT (${p})`, p, false, p === keep)));
+    ...learned.map((p) => Object.assign(new Option(`the network's PUCT (${p.split("/").pop()})`, p, false, p === keep),
+                                        { title: p })));
   $("guide-field").hidden = learned.length === 0;
   $("guide-legend").hidden = learned.length === 0;
 }
@@ -539,7 +540,14 @@ function inside(d, u) {
 function above(d, i, u) {
   const n = d.nodes[i];
   if (!d.guide) return u && u.proven !== null && n.role !== "leaf" ? `= ${u.proven}` : null;
-  return u && n.prior !== null ? `P ${n.prior} Q ${u.q}` : null;
+  return u && n.prior !== null ? `P ${brief(n.prior)} Q ${brief(u.q, true)}` : null;
+}
+
+// A figure from -1 to 1 in two decimals, drawn small over a node: "0.157" as ".16", "+0.9" as
+// "+.90" (`signed`), "-1.000" as "-1.00".
+function brief(text, signed = false) {
+  const x = Number(text);
+  return (signed && x >= 0 ? "+" : "") + x.toFixed(2).replace(/^(-?)0\./, "$1.");
 }
 
 // Each node's latest update after the first `step` simulations.
@@ -684,7 +692,8 @@ function showSimulation(p) {
   $("simulation").replaceChildren(...items.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
   const best = e ? Math.max(...e.root_moves.map((m) => m.visits)) : 0;
   const columns = ROOT_COLUMNS[p.data.guide ? "puct" : "mcts"];
-  $("root-moves-caption").textContent = columns.caption;
+  $("root-moves-caption").textContent = columns.caption + (p.data.guide && p.data.guide.leaves > 1
+    ? " (the simulations of its batch still in flight left out)." : "");
   const head = document.createElement("tr");
   for (const text of columns.head) head.append(Object.assign(document.createElement("th"), { textContent: text }));
   $("root-moves").tHead.replaceChildren(head);

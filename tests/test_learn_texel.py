@@ -108,6 +108,9 @@ def test_fit_command_saves_a_player_of_the_engine(tmp_path: Path,
     assert timed.algorithm == "engine, texel weights"  # the engine by time, as engine:time
     alone = agent_from_spec(SPEC, f"learned:{out}").analyse(GAME, position("4453"))
     assert alone.depth == 1 and -1 < alone.value < 1
+    with pytest.raises(texel.InputError, match="texel weights have no PUCT search"):
+        agent_from_spec(SPEC, f"learned,mcts=5:{out}").puct(GAME, position("4453"), 5,
+                                                            Limit())
 
 
 def test_texel_is_not_trained_by_self_play(tmp_path: Path,

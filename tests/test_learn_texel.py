@@ -201,3 +201,33 @@ def test_maxconnect4_tuned_weights_change_only_the_leaves(use_native: bool) -> N
         (pure.action, pure.value, pure.stats.nodes)
     with pytest.raises(ValueError, match="5 whole weights"):
         mc4_engine(texel.TunedGame(game, (1, 2, 3)), s, 5, use_native)
+
+
+def test_maxconnect4_fit_to_its_shipped_endgame_labels(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    """The 1,200 endgame positions solved by the engine (tools/maxconnect4_labels.py):
+    the fit's weights and held-out cross-entropy as docs/learning.md reports them, the
+    file the engine with those weights."""
+    out = tmp_path / "mc4.zsnet"
+    status, text, err = zerosum(["train", "maxconnect4", "--method", "texel", "--out",
+                                 str(out)], capsys)
+    assert status == 0, err
+    assert "1200 labelled positions" in text
+    assert "| threat_own_row | 80 | 133 |" in text
+    assert "| cross-entropy, 600 held out | 0.5159 | 0.5062 |" in text
+    saved = weights_file.read(out, "maxconnect4")
+    assert list(saved.arrays["weights"]) == [16.0, 35.0, 68.0, 133.0, 7.0]
+    assert saved.header["features"] == list(texel.MAXCONNECT4_NAMES)
+    from zerosum.players.spec import agent_from_spec
+
+    game = MC4.create()
+    s = mc4_position("44536")
+    agent = agent_from_spec(MC4, f"learned,depth=5:{out}")
+    result = agent.analyse(game, s)
+    tuned = mc4_engine(texel.TunedGame(game, (16, 35, 68, 133, 7)), s, 5, True)
+    assert result.algorithm == "engine, texel weights"
+    assert (result.action, result.value, result.stats.nodes) == \
+        (tuned.action, tuned.value, tuned.stats.nodes)
+    alone = agent_from_spec(MC4, f"learned:{out}").analyse(game, s)
+    assert alone.depth == 1 and alone.action in game.actions(s)

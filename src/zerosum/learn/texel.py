@@ -101,7 +101,7 @@ def tuning_of(spec: GameSpec) -> Tuning | None:
     if spec.make is MaxConnect4:
         from zerosum.games.maxconnect4.bitboard import POTENTIAL_WEIGHTS
 
-        return Tuning(MAXCONNECT4_NAMES, "lead (100 a point)", POTENTIAL_WEIGHTS,
+        return Tuning(MAXCONNECT4_NAMES, "lead in hundredths", POTENTIAL_WEIGHTS,
                       maxconnect4_samples, maxconnect4_eval)
     return None
 

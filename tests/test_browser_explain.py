@@ -352,3 +352,85 @@ def test_no_table_hits_are_explained_on_the_page(page: Any, url: str) -> None:
     page.select_option("#depth", "4")
     page.click("button[type=submit]")
     page.wait_for_function("document.querySelector('#table-note').hidden")
+
+
+@pytest.fixture(scope="module")
+def network(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A tic-tac-toe AlphaZero network (two games of a tiny run) watched by the server,
+    which offers it as a player; the server's URL and the network's path."""
+    pytest.importorskip("numpy")
+    from browser import live_server
+
+    from zerosum.games.registry import get_game
+    from zerosum.learn.train import train
+    from zerosum.web.app import create_app
+
+    spec = get_game("tictactoe")
+    out = tmp_path_factory.mktemp("net") / "ttt.zsnet"
+    train(spec, spec.create(), {}, "alphazero", out, games=2, seed=1,
+          settings={"hidden": 16, "simulations": 8, "fast": 4}, checkpoint_seconds=1e9)
+    with live_server(create_app(train=str(out))) as base:
+        yield base, out
+
+
+def test_a_learned_networks_puct_stepped_in_the_mcts_view(page: Any, network: Any) -> None:
+    """Tic-tac-toe after 1 4 2 5 (X wins at 3), 30 simulations of the network's PUCT: the
+    tree and the root's moves as the learner's own search traced them, each node with its
+    visits inside and the prior of the move into it and its Q above."""
+    from zerosum.games.registry import get_game
+    from zerosum.learn.methods import learner_of, read
+    from zerosum.search.mcts import Simulation
+
+    base, path = network
+    spec = get_game("tictactoe")
+    game = spec.create()
+    learner: Any = learner_of(read(path, spec), spec, game, str(path))
+    state = game.initial_state()
+    for move in ("1", "4", "2", "5"):
+        state = game.result(state, game.parse_move(state, move))
+    sims: list[Simulation] = []
+    root = learner.search(state, 30, noise=False, tracer=sims.append)
+
+    page.goto(base + "/explain")
+    assert not page.is_visible("#guide-field")  # a textbook tree: no network to guide it
+    page.select_option("#kind", "game")
+    page.wait_for_selector("#game option[value='tictactoe']", state="attached")
+    page.select_option("#game", "tictactoe")
+    page.fill("#moves", "1 4 2 5")
+    page.select_option("#algorithm", "mcts")
+    assert page.is_visible("#guide-field")
+    page.select_option("#guide", f"learned:{path}")
+    page.fill("#simulations", "30")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#drawing svg")
+    assert page.inner_text("#step") == "step 0 of 30"
+    assert page.inner_text("#counts tbody").split()[:3] == ["PUCT", "(shown)", "30"]
+    assert page.is_visible("#puct-panel-legend") and not page.is_visible("#mcts-panel-legend")
+    page.click("#next")
+    first = sims[0]
+    chosen = next(o for o in first.selected[0].options if o.action == first.selected[0].chosen)
+    move = game.format_move(chosen.action)
+    assert page.inner_text("#summary").startswith(
+        f"PUCT: simulation 1: selects {move} (P {chosen.prior:.3f}, "
+        f"{chosen.uct_exploit + chosen.uct_explore:.3f}); expands {move}; ")
+    assert labels(page, "g.node") == ["start", move]
+    assert page.text_content(f"g.node[data-label='{move}'] text.value") == "1"
+    q = 2 * first.updates[0].reward - 1
+    prior = f"{chosen.prior:.2f}".lstrip("0")
+    assert page.text_content(f"g.node[data-label='{move}'] text.prior") == (
+        f"P {prior} Q {'+' if q >= 0 else ''}{q:.2f}".replace("0.", ".", 1))
+    steps = page.inner_text("#simulation").splitlines()
+    assert steps[0].startswith("Selection by PUCT: at start, 3 ")
+    assert steps[2].startswith("Evaluation (no playout): ")
+    page.click("#end")
+    assert page.text_content("g.node[data-label='start'] text.value") == "30"
+    rows = [r.split("\t") for r in page.inner_text("#root-moves tbody").splitlines()]
+    assert [(r[0], r[1], int(r[2])) for r in rows] == [
+        (game.format_move(a), f"{p:.3f}", n)
+        for a, p, n in zip(root.actions, root.priors, root.visits, strict=True)]
+    assert rows[0][0] == "3" and rows[0][7] == "+1"  # X wins there: the game's end
+    assert page.text_content("g.node[data-label='3'] text.prior").endswith("Q +1.00")
+    screenshot(page, "explain-puct-end")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing overflows
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "explain-puct-phone")

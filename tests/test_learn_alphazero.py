@@ -22,6 +22,8 @@ from zerosum.learn import weights as weights_file
 from zerosum.learn.methods import learner_of, new_learner, read
 from zerosum.learn.train import train
 from zerosum.players.spec import agent_from_spec
+from zerosum.search.mcts import Simulation, Update
+from zerosum.stop import Stop
 
 TTT = get_game("tictactoe")
 GAME = TTT.create()
@@ -77,6 +79,106 @@ def test_puct_finds_the_win_and_the_block() -> None:
     assert learner.puct(win, 50)[0] == 2
     block = ("XX.O.....", "O")  # O must block at 2
     assert learner.puct(block, 200)[0] == 2
+
+
+def test_puct_reads_the_stop_before_each_simulation() -> None:
+    """A node budget on the Stop counts simulations; a request or the deadline ends the
+    search at the next one (here from the tracer, after the fifth: no timing); stopped
+    before any, the move is the network's own choice, the highest prior."""
+    learner = new_learner("alphazero", TTT, GAME, random.Random(0), TINY)
+    state = ("XX.O.....", "O")
+    stop = Stop(nodes=7)
+    root = learner.search(state, 100, noise=False, stop=stop)
+    assert sum(root.visits) == 7 and stop.nodes_used == 7 and stop.reason() == "nodes"
+
+    stop = Stop()
+    seen: list[int] = []
+
+    def request_at_five(sim: Simulation) -> None:
+        seen.append(sim.number)
+        if sim.number == 5:
+            stop.request()
+
+    assert sum(learner.search(state, 100, False, stop, request_at_five).visits) == 5
+    assert seen == [1, 2, 3, 4, 5]
+
+    now = [0.0]
+    timed = Stop(seconds=1.0, clock=lambda: now[0])
+
+    def late_after_three(sim: Simulation) -> None:
+        if sim.number == 3:
+            now[0] = 2.0
+
+    assert sum(learner.search(state, 100, False, timed, late_after_three).visits) == 3
+    assert timed.reason() == "time"
+
+    stopped = Stop()
+    stopped.request()
+    move, _, root = learner.puct(state, 100, stopped)
+    assert sum(root.visits) == 0
+    assert move == root.actions[max(range(len(root.priors)), key=root.priors.__getitem__)]
+
+
+def test_the_learned_player_passes_its_stop_to_puct(tmp_path: Path) -> None:
+    out = trained(tmp_path, 2)
+    agent = agent_from_spec(TTT, f"learned,mcts=50:{out}")
+    state = ("XX.O.....", "O")
+    result = agent.analyse(GAME, state, stop=Stop(nodes=9))
+    assert result.stats.nodes == 9 and sum(result.details["visits"].values()) == 9
+    assert result.complete  # a budget spent, not a request
+    stop = Stop()
+    stop.request()
+    result = agent.analyse(GAME, state, stop=stop)
+    assert not result.complete and result.stats.nodes == 0
+    priors = result.details["priors"]
+    assert result.action == max(priors, key=priors.__getitem__)
+    assert agent.analyse(GAME, ("XXXOO....", "O")).action is None  # over: no move
+
+
+def test_batched_puct_stops_at_the_simulation_not_the_batch() -> None:
+    """Connect Four's search sends 8 leaves to the network at once; a budget of 20
+    still gets 20 simulations (8, 8, then 4), each traced after its own back-up."""
+    spec = get_game("connect4")
+    game = spec.create()
+    learner = new_learner("alphazero", spec, game, random.Random(0), {"hidden": 16})
+    assert learner.settings.leaves == 8
+    sims: list[Simulation] = []
+    root = learner.search(game.initial_state(), 100, False, Stop(nodes=20), sims.append)
+    assert sum(root.visits) == 20 and [s.number for s in sims] == list(range(1, 21))
+    assert all(n == 0 for n in root.pending)  # every virtual loss taken back
+    # after its own back-up the root has counted this simulation and those before it
+    assert [s.updates[-1].visits for s in sims] == list(range(1, 21))
+    # the root's moves as backed up so far: the batch's simulations in flight left out
+    assert [sum(m.visits for m in s.root_moves) for s in sims] == list(range(1, 21))
+
+
+def test_a_traced_search_is_the_same_search_told_step_by_step() -> None:
+    learner = new_learner("alphazero", TTT, GAME, random.Random(0), TINY)
+    state = ("XX.OO....", "X")  # X to play: 2 wins at once
+    plain = learner.search(state, 30, noise=False)
+    sims: list[Simulation] = []
+    traced = learner.search(state, 30, noise=False, tracer=sims.append)
+    assert traced.visits == plain.visits and traced.totals == plain.totals
+    assert len(sims) == 30 and traced.visits == [21, 1, 3, 3, 2]
+    # the first simulation: every move unvisited, so the highest prior (7) is chosen
+    first = sims[0].selected[0]
+    assert [o.action for o in first.options] == [2, 5, 6, 7, 8] and first.chosen == 7
+    assert [o.prior for o in first.options] == traced.priors
+    assert sum(o.prior or 0 for o in first.options) == pytest.approx(1.0)
+    assert all(o.visits == 0 and o.uct_exploit == traced.value for o in first.options)
+    assert sims[0].expanded == (7,) and sims[0].playout == ()
+    # the network's value of the leaf, Max's side, backed up as MCTS's reward (1 + v) / 2
+    v = sims[0].utility
+    assert sims[0].updates[0] == Update((7,), 1, (1 + v) / 2, None)
+    assert sims[0].updates[1] == Update((), 1, (1 - v) / 2, None)  # O "moved" to the root
+    # the third finds the win: a finished game, its exact value; later ones reach it again
+    win = sims[2]
+    assert [s.chosen for s in win.selected] == [2] and win.expanded == (2,)
+    assert win.utility == 1 and win.reward == 1 and win.updates[0] == Update((2,), 1, 1, 1)
+    assert sims[3].expanded is None and sims[3].updates[0] == Update((2,), 2, 2, 1)
+    last = sims[-1].root_moves
+    assert [m.visits for m in last] == traced.visits
+    assert last[0].proven == 1 and last[0].mean == 1.0  # a win: Q is 1, Max's side too
 
 
 def test_the_same_seed_gives_the_same_weights(tmp_path: Path) -> None:

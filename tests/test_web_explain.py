@@ -315,3 +315,79 @@ def test_a_search_summary_for_the_comparison(client: TestClient) -> None:
     assert data["summary"]["trace"] == (
         "206 inner nodes entered, 768 nodes returned, 111 cuts pruning 521 children, "
         "35 table hits")
+
+
+@pytest.fixture(scope="module")
+def network(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tic-tac-toe AlphaZero network, two games of a tiny run (what it learned does not
+    matter here: its search is checked against the learner's own)."""
+    pytest.importorskip("numpy")
+    from zerosum.games.registry import get_game
+    from zerosum.learn.train import train
+
+    spec = get_game("tictactoe")
+    out = tmp_path_factory.mktemp("net") / "ttt.zsnet"
+    train(spec, spec.create(), {}, "alphazero", out, games=2, seed=1,
+          settings={"hidden": 16, "simulations": 8, "fast": 4}, checkpoint_seconds=1e9)
+    return out
+
+
+def test_a_learned_networks_puct_in_the_mcts_view(network: Path) -> None:
+    """A training run the server watches offers its network as MCTS's guide: the search
+    is the network's PUCT (the same visits as the learner's own search), each move with
+    its prior P (summing to 1 over the legal moves) and Q, the root's visits summing to
+    the simulations; a player the server does not offer is refused in one line."""
+    from zerosum.games.registry import get_game
+    from zerosum.learn.methods import learner_of, read
+
+    player = f"learned:{network}"
+    with TestClient(create_app(train=str(network))) as client:
+        games = client.get("/api/games").json()["games"]
+        assert player in next(g for g in games if g["name"] == "tictactoe")["players"]
+        data = explain(client, game="tictactoe", moves="1 4 2 5", algorithm="mcts",
+                       simulations=30, player=player)
+
+        def refused(**body: Any) -> str:
+            return bad(client.post("/api/explain", json={"algorithm": "mcts", **body}))
+
+        assert refused(game="tictactoe", player="learned:/etc/passwd") == (
+            "player 'learned:/etc/passwd' is not offered here for tictactoe "
+            "(zerosum serve --train FILE offers a run's weights)")
+        assert refused(game="connect4", player=player).startswith(
+            f"player '{player}' is not offered here for connect4")
+        assert refused(tree=FIG52, player=player) == (
+            "player: name a learned player offered for a game position")
+        assert refused(game="tictactoe", player=3).startswith("player: name a learned")
+    spec = get_game("tictactoe")
+    game = spec.create()
+    learner: Any = learner_of(read(network, spec), spec, game, str(network))
+    state = game.initial_state()
+    for move in ("1", "4", "2", "5"):
+        state = game.result(state, game.parse_move(state, move))
+    _, _, root = learner.puct(state, 30)
+    assert data["guide"] == {"player": player, "name": player, "c_puct": 2.5, "leaves": 1}
+    assert data["counts"]["mcts"]["simulations"] == 30
+    last = data["events"][-1]
+    assert len(data["events"]) == 30 and last["updates"][-1]["node"] == 0
+    assert last["updates"][-1]["visits"] == 30  # the root: every simulation went through it
+    moves = [m["move"] for m in last["root_moves"]]
+    assert moves == ["3", "6", "7", "8", "9"]  # the legal moves
+    assert [m["visits"] for m in last["root_moves"]] == root.visits
+    assert sum(m["visits"] for m in last["root_moves"]) == 30
+    assert sum(float(m["prior"]) for m in last["root_moves"]) == pytest.approx(1, abs=0.003)
+    assert [float(m["prior"]) for m in last["root_moves"]] == [
+        round(p, 3) for p in root.priors]
+    nodes = data["nodes"]
+    assert nodes[0]["prior"] is None
+    for m in last["root_moves"]:  # each child drawn with its prior, as the root weighed it
+        if m["node"] is not None:
+            assert nodes[m["node"]]["prior"] == m["prior"]
+    # X wins at 3: a finished game, its Q exact; a network's leaf is valued, not played out
+    win = next(m for m in last["root_moves"] if m["move"] == "3")
+    assert win["proven"] == "+1" and win["exploit"] == "1.000"
+    assert all(e["playout"] == [] for e in data["events"])
+    ends = [e for e in data["events"] if nodes[e["node"]]["label"] == "3"]
+    assert ends and all(e["result"] == "X wins: three in a row" for e in ends)
+    assert ends[0]["updates"][0] == {"node": win["node"], "visits": 1, "reward": "1",
+                                     "mean": "1.000", "proven": "+1", "q": "+1.000"}
+    assert data["best"] == game.format_move(learner.puct(state, 30)[0])

@@ -53,7 +53,11 @@ class MoveStats:
     selection score is `uct_exploit + uct_explore`: the mean reward in [0, 1] of the
     player to move at the root, and c * sqrt(ln N / n), the bonus for few visits.
     `proven`: the value MCTS-Solver proved for the move (Max's side), else None; a
-    proven move is scored by that value alone (uct_explore 0)."""
+    proven move is scored by that value alone (uct_explore 0).
+
+    PUCT (zerosum.learn.alphazero) reports its moves in the same terms: the exploitation
+    is Q in [-1, 1] for the player to move, the exploration c * P * sqrt(N) / (1 + n),
+    `prior` the network's P (None for MCTS), `proven` a finished game's result."""
 
     action: Any
     visits: int
@@ -61,6 +65,7 @@ class MoveStats:
     uct_exploit: float
     uct_explore: float
     proven: float | None = None
+    prior: float | None = None
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,9 @@ from typing import Any
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import Cells, GameSpec
 from zerosum.learn.weights import Weights
+from zerosum.result import MoveStats
+from zerosum.search.mcts import Selection, Simulation, SimulationTracer, Update
+from zerosum.stop import Stop
 
 METHOD = "alphazero"
 
@@ -228,13 +231,15 @@ class Adam:
 
 class Node:
     """A position of the search tree: its legal moves, the cells they fill, the
-    network's priors, each move's visits and total value (for this node's mover), its
+    network's priors, each move's visits, total value (for this node's mover) and
+    simulations in flight (descended, not yet backed up: a batch's virtual losses), its
     children (None until visited) and the position's own value for its mover."""
 
     __slots__ = (
         "actions",
         "cells",
         "children",
+        "pending",
         "priors",
         "state",
         "terminal",
@@ -249,6 +254,7 @@ class Node:
         self.value, self.terminal = value, terminal
         self.visits = [0] * len(actions)
         self.totals = [0.0] * len(actions)
+        self.pending = [0] * len(actions)
         self.children: list[Node | None] = [None] * len(actions)
 
 
@@ -327,14 +333,18 @@ class AlphaZeroLearner:
                                 float(value[row]), False)
         return [n for n in nodes if n is not None]
 
-    def search(self, state: Any, simulations: int, noise: bool) -> Node:
+    def search(self, state: Any, simulations: int, noise: bool, stop: Stop | None = None,
+               tracer: SimulationTracer | None = None) -> Node:
         """The root after `simulations` PUCT simulations from `state` (Dirichlet noise on
-        its priors if `noise`).
+        its priors if `noise`), fewer if `stop` expires first: it is read before each
+        simulation, whose count it keeps in its nodes_used (a node budget on it counts
+        simulations, as MCTS's does).
 
         Batched: `leaves` simulations descend one after the other, each leaving a
-        virtual loss on its path (the move counted as visited and lost) so that the
-        next tends to take another; their new leaves go through the network at once;
-        then the virtual losses are taken back and the true values backed up."""
+        virtual loss on its path (the move counted as visited and lost: `pending`) so
+        that the next tends to take another; their new leaves go through the network at
+        once; then each path in turn takes back its virtual losses and backs up its true
+        value. `tracer` receives each simulation as it is backed up (see `traced`)."""
         s, game = self.settings, self.game
         root = self.expand(state)
         if root.terminal:
@@ -345,41 +355,97 @@ class AlphaZeroLearner:
             root.priors = [(1 - s.noise) * p + s.noise * d / total
                            for p, d in zip(root.priors, draws, strict=True)]
         done = 0
-        while done < simulations:
+        while done < simulations and not (stop is not None and stop.expired()):
             paths: list[list[tuple[Node, int]]] = []
             ends: list[Node | None] = []  # the finished game a path ended on, if it did
+            seen: list[tuple[Selection, ...]] = []  # each path's choices, as weighed
             for _ in range(min(s.leaves, simulations - done)):
-                node, path = root, []
+                if paths and stop is not None and stop.expired():
+                    break
+                node, path, weighed = root, [], []
                 while not node.terminal:
                     i = select(node, s.c_puct)
+                    if tracer is not None:
+                        weighed.append(Selection(self.move_stats(node), node.actions[i]))
                     path.append((node, i))
-                    node.visits[i] += 1
-                    node.totals[i] -= 1.0  # the virtual loss
+                    node.pending[i] += 1
                     child = node.children[i]
                     if child is None:
                         break
                     node = child
                 paths.append(path)
                 ends.append(node if node.terminal else None)
+                seen.append(tuple(weighed))
+                if stop is not None:
+                    stop.nodes_used += 1
             new = {(id(path[-1][0]), path[-1][1]): path[-1] for path, end in
                    zip(paths, ends, strict=True) if end is None}
             expanded = self.expand_all([game.result(n.state, n.actions[i])
                                         for n, i in new.values()])
             for (n, i), child in zip(new.values(), expanded, strict=True):
                 n.children[i] = child
-            for path, end in zip(paths, ends, strict=True):
-                if end is not None:
-                    value = end.value
-                else:
-                    last, i = path[-1]
-                    leaf = last.children[i]
-                    assert leaf is not None
-                    value = leaf.value
-                for parent, i in reversed(path):
+            added = set(new)
+            for k, (path, end) in enumerate(zip(paths, ends, strict=True)):
+                last, i = path[-1]
+                leaf = end or last.children[i]
+                assert leaf is not None
+                value = leaf.value
+                for parent, j in reversed(path):
                     value = -value  # the child's mover is the parent's opponent
-                    parent.totals[i] += 1.0 + value  # the virtual loss taken back
+                    parent.pending[j] -= 1
+                    parent.visits[j] += 1
+                    parent.totals[j] += value
+                if tracer is not None:
+                    first = (id(last), i) in added
+                    added.discard((id(last), i))
+                    tracer(self.traced(root, path, leaf, seen[k], first, done + k + 1))
             done += len(paths)
         return root
+
+    def move_stats(self, node: Node, in_flight: bool = True) -> tuple[MoveStats, ...]:
+        """Each move of `node` as PUCT weighs it now (zerosum.result.MoveStats): its
+        visits, Q for the mover as the exploitation term, the exploration
+        c * P * sqrt(N) / (1 + n), the prior P; `mean` is Q from Max's side; a finished
+        game's move is `proven` with its result (Max's side). The simulations in flight
+        count as visited and lost, unless `in_flight` is False: the figures backed up."""
+        c_puct, maxs = self.settings.c_puct, self.mover(node.state) == 1
+        c = exploration(node, c_puct, in_flight)
+        out = []
+        for i, a in enumerate(node.actions):
+            q, u = terms(node, i, c, in_flight)
+            child = node.children[i]
+            proven = None if child is None or not child.terminal else (
+                -child.value if maxs else child.value)
+            n = node.visits[i] + (node.pending[i] if in_flight else 0)
+            out.append(MoveStats(a, n, q if maxs else -q, q, u, proven, node.priors[i]))
+        return tuple(out)
+
+    def traced(self, root: Node, path: list[tuple[Node, int]], leaf: Node,
+               weighed: tuple[Selection, ...], first: bool, number: int) -> Simulation:
+        """A simulation just backed up, in MCTS's terms (zerosum.search.mcts.Simulation)
+        so that one view shows both: the moves PUCT selected (`selected`, as weighed),
+        the node it `expanded` (None when its path ended on a finished game already in
+        the tree, or on a leaf another simulation of its batch added), no playout: its
+        `utility` is the leaf's value from Max's side (the network's; a finished game's
+        result), its `reward` Max's reward (1 + value) / 2 as MCTS scores a win 1 and a
+        draw 1/2; `updates` each node on the path from the leaf up, its reward the
+        summed (1 + value) / 2 of the player who moved into it; `root_moves` as backed
+        up so far (the simulations of its batch still in flight left out)."""
+        moves = tuple(n.actions[i] for n, i in path)
+        leaf_max = leaf.value if self.mover(leaf.state) == 1 else -leaf.value
+        updates = []
+        for depth in range(len(path), -1, -1):
+            if depth:
+                n, i = path[depth - 1]
+                visits, total = n.visits[i], n.totals[i]
+            else:
+                visits, total = sum(root.visits), -sum(root.totals)
+            proven = None
+            if depth == len(path) and leaf.terminal:
+                proven = leaf_max
+            updates.append(Update(moves[:depth], visits, (visits + total) / 2, proven))
+        return Simulation(number, weighed, moves if first else None, (), leaf_max,
+                          (1 + leaf_max) / 2, tuple(updates), self.move_stats(root, False))
 
     # -- play --
 
@@ -395,11 +461,13 @@ class AlphaZeroLearner:
         i = max(range(len(node.actions)), key=lambda k: node.priors[k])
         return node.actions[i], node.value
 
-    def puct(self, state: Any, simulations: int) -> tuple[Any, float, Node]:
-        """The network inside PUCT search: the most visited move, its mean value for the
-        side to move, the root (its visits and priors)."""
-        root = self.search(state, simulations, noise=False)
-        i = max(range(len(root.actions)), key=lambda k: root.visits[k])
+    def puct(self, state: Any, simulations: int, stop: Stop | None = None,
+             tracer: SimulationTracer | None = None) -> tuple[Any, float, Node]:
+        """The network inside PUCT search: the most visited move (of equals, the higher
+        prior: stopped before any simulation, the network's own choice), its mean value
+        for the side to move, the root (its visits and priors)."""
+        root = self.search(state, simulations, noise=False, stop=stop, tracer=tracer)
+        i = max(range(len(root.actions)), key=lambda k: (root.visits[k], root.priors[k]))
         q = root.totals[i] / root.visits[i] if root.visits[i] else root.value
         return root.actions[i], q, root
 
@@ -546,15 +614,32 @@ class AlphaZeroLearner:
         return learner
 
 
+def terms(node: Node, i: int, c_sqrt_n: float, in_flight: bool = True
+          ) -> tuple[float, float]:
+    """PUCT's two terms for move i of `node`: Q, the mean value of its simulations for
+    the mover (an unvisited move valued as the position itself; one in flight counted
+    as visited and lost unless `in_flight` is False), and the exploration
+    c_puct * P * sqrt(N) / (1 + n), given c_puct * sqrt(N) (`exploration`)."""
+    pending = node.pending[i] if in_flight else 0
+    n = node.visits[i] + pending
+    q = (node.totals[i] - pending) / n if n else node.value
+    return q, c_sqrt_n * node.priors[i] / (1 + n)
+
+
+def exploration(node: Node, c_puct: float, in_flight: bool = True) -> float:
+    """c_puct * sqrt(N), N the node's simulations (in flight included, unless
+    `in_flight` is False) + 1, so that the priors count before the first visit."""
+    return c_puct * math.sqrt(sum(node.visits) + (sum(node.pending) if in_flight else 0) + 1)
+
+
 def select(node: Node, c_puct: float) -> int:
     """The move PUCT descends by (the first of equals)."""
-    root_n = math.sqrt(sum(node.visits) + 1)
     best, best_score = 0, -math.inf
-    for i, (p, n, w) in enumerate(zip(node.priors, node.visits, node.totals, strict=True)):
-        q = w / n if n else node.value
-        score = q + c_puct * p * root_n / (1 + n)
-        if score > best_score:
-            best, best_score = i, score
+    c = exploration(node, c_puct)
+    for i in range(len(node.actions)):
+        q, u = terms(node, i, c)
+        if q + u > best_score:
+            best, best_score = i, q + u
     return best
 
 

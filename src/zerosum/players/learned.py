@@ -19,6 +19,8 @@ from zerosum.learn.methods import Learner, learner_of, read
 from zerosum.players.agents import ComputerAgent, engines_of
 from zerosum.result import InfoSink, Limit, SearchResult
 from zerosum.search import alphabeta, mcts
+from zerosum.search.driver import bounded
+from zerosum.search.mcts import SimulationTracer
 from zerosum.stop import Stop
 from zerosum.table import TranspositionTable
 
@@ -80,15 +82,7 @@ class LearnedAgent(ComputerAgent):
         limit = limit or self.limit
         learner = self.learner(game)
         if self.simulations is not None and hasattr(learner, "puct"):
-            # A policy-value network searches with its own PUCT (zerosum.learn.alphazero).
-            action, mine, root = learner.puct(state, self.simulations)
-            value = mine if game.is_maxs_turn(state) else -mine
-            result = SearchResult(value * game.values.win * INSIDE, action, [action],
-                                  depth=1, algorithm="learned puct", unit="simulations")
-            result.stats.nodes = self.simulations
-            result.details["visits"] = dict(zip(root.actions, root.visits, strict=True))
-            result.details["priors"] = dict(zip(root.actions, root.priors, strict=True))
-            return result
+            return self.puct(game, state, self.simulations, limit, stop)
         if self.simulations is not None:
             guided: Any = LearnedGame(game, learner)
             result = mcts.analyse(guided, state, Limit(nodes=self.simulations,
@@ -116,4 +110,29 @@ class LearnedAgent(ComputerAgent):
         result = SearchResult(mine * game.values.win * INSIDE, action, [action], depth=1,
                               algorithm="learned")
         result.stats.nodes = len(game.actions(state))
+        return result
+
+    def puct(self, game: AnyGame, state: Any, simulations: int, limit: Limit,
+             stop: Stop | None = None, tracer: SimulationTracer | None = None
+             ) -> SearchResult:
+        """A policy-value network's own PUCT search (zerosum.learn.alphazero) of
+        `simulations`, ended sooner by the limit's time or by `stop` (its best move so
+        far then; stopped by a request, not complete); `tracer` receives each simulation
+        (the explain page's MCTS view). InputError for weights of another method."""
+        learner: Any = self.learner(game)
+        if not hasattr(learner, "puct"):
+            raise InputError(f"{self.name}: {learner.method} weights have no PUCT search "
+                             "(only a policy-value network, alphazero, has)")
+        if game.is_terminal(state):
+            return SearchResult(game.utility(state), None, [], depth=0,
+                                algorithm="learned puct", unit="simulations")
+        budget = bounded(Limit(seconds=limit.seconds), stop)
+        action, mine, root = learner.puct(state, simulations, budget, tracer)
+        value = mine if game.is_maxs_turn(state) else -mine
+        result = SearchResult(value * game.values.win * INSIDE, action, [action], depth=1,
+                              complete=not (stop is not None and stop.requested),
+                              algorithm="learned puct", unit="simulations")
+        result.stats.nodes = sum(root.visits)
+        result.details["visits"] = dict(zip(root.actions, root.visits, strict=True))
+        result.details["priors"] = dict(zip(root.actions, root.priors, strict=True))
         return result

@@ -27,11 +27,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from zerosum.convert import json_number
+from zerosum.convert import json_number, shown
 from zerosum.explain import cut_reason, fmt, trace_steps, trace_tree
 from zerosum.game import AnyGame, InputError, format_number, format_value, replay
-from zerosum.games.registry import get_game
+from zerosum.games.registry import GameSpec, get_game
 from zerosum.games.tree import Node, Path, TreeGame
+from zerosum.players.spec import agent_from_spec
 from zerosum.result import Limit, MoveStats, SearchResult, TraceEvent
 from zerosum.search import alphabeta, minimax, minimax_search
 from zerosum.search.mcts import Simulation, mcts_search
@@ -48,6 +49,7 @@ MAX_DEPTH = 4  # a game position's search depth: Connect Four at 4 plies is 2,80
 MAX_GAME_NODES = 3000  # the page expands such a tree lazily, one node's children at a time
 
 BodyReader = Callable[[Request], Awaitable[dict[str, Any]]]
+Players = Callable[[GameSpec], list[str]]  # the players the server offers beside the kinds
 
 
 def kids(path: Path, node: Node) -> list[Path]:
@@ -121,10 +123,11 @@ def flag(body: dict[str, Any], key: str) -> bool:
     return value
 
 
-def explain_json(body: dict[str, Any]) -> dict[str, Any]:
-    """The answer of POST /api/explain {tree, algorithm?, min_first?}."""
+def explain_json(body: dict[str, Any], players: Players = lambda spec: []) -> dict[str, Any]:
+    """The answer of POST /api/explain {tree, algorithm?, min_first?} (`players`: those
+    the server offers for a game, which may guide MCTS, see mcts_json)."""
     if algorithm_of(body) == "mcts":
-        return mcts_json(body)
+        return mcts_json(body, players)
     if "game" in body:
         return game_json(body)
     text = body.get("tree")
@@ -418,23 +421,59 @@ def below(path: tuple[Any, ...], action: Any) -> tuple[Any, ...]:
     return (*path, action)
 
 
-def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
+def fmt_prior(p: float | None) -> str | None:
+    """A network's prior as the page shows it (the root has none)."""
+    return None if p is None else f"{p:.3f}"
+
+
+def guide_of(body: dict[str, Any], players: Players) -> Any:
+    """The learned player guiding the search, if the request names one (`player`): it
+    must be one the server offers for the game (a training run's `learned:FILE`, never
+    a file the page names), and a policy-value network (alphazero), searched by its own
+    PUCT. None for MCTS's random playouts."""
+    player = body.get("player")
+    if player is None:
+        return None
+    name = body.get("game")
+    if not isinstance(player, str) or not isinstance(name, str):
+        raise InputError("player: name a learned player offered for a game position")
+    spec = get_game(name)
+    if player not in players(spec):
+        raise InputError(f"player {shown(player, 60)} is not offered here for {spec.name} "
+                         "(zerosum serve --train FILE offers a run's weights)")
+    agent = agent_from_spec(spec, player)
+    if not hasattr(agent, "puct"):
+        raise InputError(f"player {shown(player, 60)} is not a learned player")
+    return agent
+
+
+def mcts_json(body: dict[str, Any], players: Players = lambda spec: []) -> dict[str, Any]:
     """The answer of POST /api/explain {algorithm: "mcts", game and moves or tree,
-    simulations?, seed?}: MCTS's tree as it ended (nodes in pre-order, each with the
-    simulation that added it) and each simulation's four steps, from the search's own
-    tracer (zerosum.search.mcts.Simulation). A game whose values are a score (a tree's
-    leaves) is searched with its utilities' range as the reward scale."""
+    simulations?, seed?, player?}: MCTS's tree as it ended (nodes in pre-order, each with
+    the simulation that added it) and each simulation's four steps, from the search's
+    own tracer (zerosum.search.mcts.Simulation). A game whose values are a score (a
+    tree's leaves) is searched with its utilities' range as the reward scale.
+
+    With `player` (a learned policy-value network the server offers, see guide_of) the
+    search is that network's PUCT, traced in the same terms (no playout: the leaf's
+    value is the network's), and each node and move also shows its prior P and its Q
+    (`guide` says whose search it is)."""
     game, state, name = position_of(body)
     simulations = whole(body, "simulations", 50, *MCTS_SIMULATIONS)
     seed = whole(body, "seed", 1, 0, 2**31 - 1)
     if game.is_terminal(state):
         raise InputError("the game is already over in this position: nothing to search")
-    values = game.values
-    bounds = ((values.lo, values.hi) if values.kind == "score" and values.lo < values.hi
-              and math.isfinite(values.hi - values.lo) else None)
+    agent = guide_of(body, players)
     sims: list[Simulation] = []
-    result = mcts_search(game, state, simulations=simulations, seconds=MCTS_SECONDS,
-                         seed=seed, bounds=bounds, tracer=sims.append)
+    if agent is None:
+        values = game.values
+        bounds = ((values.lo, values.hi) if values.kind == "score" and values.lo < values.hi
+                  and math.isfinite(values.hi - values.lo) else None)
+        result = mcts_search(game, state, simulations=simulations, seconds=MCTS_SECONDS,
+                             seed=seed, bounds=bounds, tracer=sims.append)
+    else:
+        result = agent.puct(game, state, simulations, Limit(seconds=MCTS_SECONDS),
+                            tracer=sims.append)
     if result.stats.nodes < simulations and not result.decided:
         raise InputError(f"{simulations:,} simulations take over {MCTS_SECONDS:g} s here; "
                          "choose fewer")
@@ -446,11 +485,15 @@ def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
         return name(path) if is_tree else game.format_move(path[-1])
 
     def stats(options: tuple[MoveStats, ...], parent: tuple[Any, ...]) -> list[dict[str, Any]]:
-        return [{"node": index[below(parent, o.action)], "move": move(below(parent, o.action)),
+        """Each move as the selection weighed it (PUCT weighs the moves not yet in the
+        tree too: their node is None)."""
+        return [{"node": index.get(below(parent, o.action)),
+                 "move": move(below(parent, o.action)),
                  "visits": o.visits, "mean": number(o.mean),
                  "exploit": f"{o.uct_exploit:.3f}", "explore": f"{o.uct_explore:.3f}",
                  "score": f"{o.uct_exploit + o.uct_explore:.3f}",
-                 "proven": None if o.proven is None else number(o.proven)} for o in options]
+                 "proven": None if o.proven is None else number(o.proven),
+                 **({} if o.prior is None else {"prior": fmt_prior(o.prior)})} for o in options]
 
     # the tree: each node's children in the order they were added
     kids: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {(): []}
@@ -460,6 +503,12 @@ def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
             kids[sim.expanded[:-1]].append(sim.expanded)
             kids[sim.expanded] = []
             added[sim.expanded] = sim.number
+    priors: dict[tuple[Any, ...], float | None] = {}  # PUCT's: the network's, at the parent
+    for sim in sims:
+        parent: tuple[Any, ...] = ()
+        for step in sim.selected:
+            priors |= {below(parent, o.action): o.prior for o in step.options}
+            parent = below(parent, step.chosen)
     nodes: list[dict[str, Any]] = []
     index: dict[tuple[Any, ...], int] = {}
     states: dict[tuple[Any, ...], Any] = {}
@@ -470,7 +519,8 @@ def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
         role = ("leaf" if game.is_terminal(s) else "max" if game.is_maxs_turn(s) else "min")
         nodes.append({"path": [], "label": name(path),
                       "short": move(path) if path else name(path),
-                      "role": role, "added": added[path], "children": [], "at": path})
+                      "role": role, "added": added[path], "children": [], "at": path,
+                      **({} if agent is None else {"prior": fmt_prior(priors.get(path))})})
         todo.extend((kid, game.result(s, kid[-1])) for kid in reversed(kids[path]))
     for node in nodes:
         path = node.pop("at")
@@ -478,11 +528,14 @@ def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
         node["path"] = [kids[path[:i]].index(path[: i + 1]) for i in range(len(path))]
 
     def ended(sim: Simulation, at: tuple[Any, ...]) -> str:
-        """How the simulation's playout ended (from a proven node: its value)."""
+        """How the simulation's playout ended (from a proven node: its value); under
+        PUCT, the network's value of the leaf (Max's side) or the game's end."""
         s = states[at]
         for action in sim.playout:
             s = game.result(s, action)
         words = "" if is_tree or not game.is_terminal(s) else game.outcome(s)
+        if agent is not None:
+            return words or f"{sim.utility:+.3f}"
         return number(sim.utility) + (f" ({words})" if words else "")
 
     def playout(sim: Simulation, at: tuple[Any, ...]) -> list[str]:
@@ -496,7 +549,7 @@ def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
         at = sim.expanded if sim.expanded is not None else (
             tuple(step.chosen for step in sim.selected))
         selection = []
-        parent: tuple[Any, ...] = ()
+        parent = ()
         for step in sim.selected:
             selection.append({"node": index[parent], "chosen": index[below(parent, step.chosen)],
                               "options": stats(step.options, parent)})
@@ -510,7 +563,9 @@ def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
             "result": ended(sim, at), "reward": f"{sim.reward:.3f}",
             "updates": [{"node": index[u.path], "visits": u.visits,
                          "reward": f"{u.reward:g}", "mean": f"{u.reward / u.visits:.3f}",
-                         "proven": None if u.proven is None else number(u.proven)}
+                         "proven": None if u.proven is None else number(u.proven),
+                         **({} if agent is None else
+                            {"q": f"{2 * u.reward / u.visits - 1:+.3f}"})}
                         for u in sim.updates],
             "root_moves": stats(sim.root_moves, ()),
         })
@@ -518,19 +573,27 @@ def mcts_json(body: dict[str, Any]) -> dict[str, Any]:
     value = (fmt(result.value) + ("" if result.decided else " (estimate)") if is_tree
              else format_value(game, result.value, decided=result.decided))
     proven = len({u.path for sim in sims for u in sim.updates if u.proven is not None})
+    depth = max(len(n["path"]) for n in nodes)
+    guide = None
+    if agent is not None:
+        settings = agent.learner(game).settings
+        guide = {"player": body["player"], "name": agent.name, "c_puct": settings.c_puct,
+                 "leaves": settings.leaves}
     return {
         "algorithm": "mcts",
         "value": value,
         "best": best,
         "counts": {"mcts": {"simulations": result.stats.nodes, "tree_nodes": len(nodes),
-                            "tree_depth": result.stats.max_depth}},
+                            "tree_depth": depth}},
         "seed": seed,
+        "guide": guide,
         "nodes": nodes,
         "events": events,
         "summary": {
             "effort": f"{result.stats.nodes:,} simulations",
-            "trace": (f"a tree of {len(nodes):,} nodes {result.stats.max_depth} deep, "
-                      f"{proven} proven by the solver"
+            "trace": (f"a tree of {len(nodes):,} nodes {depth} deep, "
+                      + (f"{proven} proven by the solver" if agent is None else
+                         f"{proven} finished games reached")
                       + ("; the root proven" if result.decided else "")
                       + (f"; {best} visited {result.details['visits'][result.action]} "
                          f"times of {result.stats.nodes}" if best is not None else "")),
@@ -559,14 +622,17 @@ def position_json(body: dict[str, Any]) -> dict[str, Any]:
     return {"view": view_of(spec, game, state, last), "text": game.render(state)}
 
 
-def explain_routes(read_body: BodyReader) -> list[BaseRoute]:
-    """The page and its API; `read_body` is the app's bounded JSON body reader."""
+def explain_routes(read_body: BodyReader, players: Players = lambda spec: []
+                   ) -> list[BaseRoute]:
+    """The page and its API; `read_body` is the app's bounded JSON body reader,
+    `players` the players the server offers for a game beside the catalogue's kinds
+    (a training run's weights: their PUCT search may be explained)."""
 
     async def page(request: Request) -> Response:
         return HTMLResponse(PAGE.read_text(encoding="utf-8"))
 
     async def explain(request: Request) -> Response:
-        return JSONResponse(explain_json(await read_body(request)))
+        return JSONResponse(explain_json(await read_body(request), players))
 
     async def position(request: Request) -> Response:
         return JSONResponse(position_json(await read_body(request)))

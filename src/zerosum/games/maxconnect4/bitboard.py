@@ -127,8 +127,11 @@ LOW = (1 << THEIRS) - 1
 BOARD2 = BOARD | BOARD << THEIRS
 
 
-def potential(mine: int, theirs: int, mask: int) -> int:
-    """The mover's expected gain of further points minus the opponent's, in hundredths.
+def potential(mine: int, theirs: int, mask: int,
+              weights: tuple[int, int, int, int, int] = POTENTIAL_WEIGHTS) -> int:
+    """The mover's expected gain of further points minus the opponent's, in hundredths,
+    under `weights` (OPEN_ONE, OPEN_TWO, THREAT_NOW, THREAT_OWN_ROW, THREAT_OTHER_ROW: the
+    hand-written ones, or others a game carries, e.g. fitted by zerosum.learn.texel).
 
     Open quadruples (free of the other side's pieces) count by the pieces they hold.
     A quadruple holding three is a threat on its empty cell; who can expect which
@@ -142,6 +145,7 @@ def potential(mine: int, theirs: int, mask: int) -> int:
     the quadruple starting at cell s holds a piece of its owner; adding the four a_k
     bit by bit (a small adder circuit) counts the pieces of every quadruple at once.
     """
+    open_one, open_two, threat_now, threat_own_row, threat_other_row = weights
     empty = BOARD & ~mask
     own = mine | theirs << THEIRS
     free = (mine | empty) | (theirs | empty) << THEIRS
@@ -155,8 +159,8 @@ def potential(mine: int, theirs: int, mask: int) -> int:
         ones = starts & (low1 ^ low2)  # bit 0 of the count (a count of 4 has
         twos = starts & (high1 ^ high2 ^ (low1 & low2))  # neither bit 0 nor bit 1)
         holding1, holding2, holding3 = ones & ~twos, twos & ~ones, ones & twos
-        value += OPEN_ONE * ((holding1 & LOW).bit_count() - (holding1 >> THEIRS).bit_count())
-        value += OPEN_TWO * ((holding2 & LOW).bit_count() - (holding2 >> THEIRS).bit_count())
+        value += open_one * ((holding1 & LOW).bit_count() - (holding1 >> THEIRS).bit_count())
+        value += open_two * ((holding2 & LOW).bit_count() - (holding2 >> THEIRS).bit_count())
         if holding3:
             threats |= holding3 & ~a0 | (holding3 & ~a1) << d | (holding3 & ~a2) << 2 * d
             threats |= (holding3 & ~a3) << 3 * d
@@ -165,9 +169,9 @@ def potential(mine: int, theirs: int, mask: int) -> int:
         my_rows = ODD_ROWS if mask.bit_count() % 2 == 0 else EVEN_ROWS
         mine_later = threats & empty & ~playable
         their_later = threats >> THEIRS & empty & ~playable
-        value += THREAT_NOW * (threats & playable).bit_count()
-        value += THREAT_OWN_ROW * (mine_later & my_rows).bit_count()
-        value += THREAT_OTHER_ROW * (mine_later & ~my_rows).bit_count()
-        value -= THREAT_OWN_ROW * (their_later & ~my_rows).bit_count()
-        value -= THREAT_OTHER_ROW * (their_later & my_rows).bit_count()
+        value += threat_now * (threats & playable).bit_count()
+        value += threat_own_row * (mine_later & my_rows).bit_count()
+        value += threat_other_row * (mine_later & ~my_rows).bit_count()
+        value -= threat_own_row * (their_later & ~my_rows).bit_count()
+        value -= threat_other_row * (their_later & my_rows).bit_count()
     return value

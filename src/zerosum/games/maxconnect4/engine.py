@@ -61,6 +61,17 @@ CHECK_EVERY = 1024  # nodes between two looks at the stop (a power of two)
 LEFT_TO_RIGHT = tuple(range(COLS))
 
 
+def weights_of(game: object) -> PotentialWeights:
+    """The evaluation weights the engine uses for `game`: its own `evaluation_weights`
+    if it carries some (weights fitted to exact values, zerosum.learn.texel), else the
+    hand-written POTENTIAL_WEIGHTS."""
+    w = getattr(game, "evaluation_weights", POTENTIAL_WEIGHTS)
+    if len(w) != len(POTENTIAL_WEIGHTS) or not all(isinstance(x, int) for x in w):
+        raise ValueError(f"Max-Connect4's evaluation takes {len(POTENTIAL_WEIGHTS)} whole "
+                         f"weights, not {w!r}")
+    return (w[0], w[1], w[2], w[3], w[4])
+
+
 def orders(base: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
     """The column orders starting with the table's move (-1: none), then `base`."""
     return {-1: base} | {first: (first, *(c for c in base if c != first)) for first in base}
@@ -103,6 +114,7 @@ def mirror(board: int) -> int:
 
 Negamax = Callable[[int, int, int, int, int, int], int]
 Evaluation = Callable[[int, int, int], int]
+PotentialWeights = tuple[int, int, int, int, int]
 Child = tuple[int, int, int]  # (points the move scores, column, the mover's pieces after it)
 
 
@@ -145,7 +157,8 @@ class MaxConnect4Kernel:
 
     `evaluation(mine, theirs, mask)` estimates the mover's further gain in hundredths of
     a point (the score so far is added to it); replace it to experiment with other
-    heuristics. `memory`: the table to use and fill (a new one if None).
+    heuristics. By default it is `potential` with the game's weights (`weights_of`),
+    in Python and C alike. `memory`: the table to use and fill (a new one if None).
     """
 
     grain: float | None = 1  # values are whole hundredths
@@ -154,13 +167,16 @@ class MaxConnect4Kernel:
 
     def __init__(self, game: object, pos: Position, stop: Stop,
                  enhancements: Enhancements = ALL, memory: Memory | None = None,
-                 evaluation: Evaluation = potential, native: bool = True) -> None:
+                 evaluation: Evaluation | None = None, native: bool = True) -> None:
         self.stop = stop
         self.enhancements = enhancements
         if memory is None:
             memory = Memory(game)
         self.table = memory.table if enhancements.table else None
-        self.evaluation = evaluation
+        self.weights = weights_of(game)
+        weights = self.weights
+        self.evaluation = evaluation or (
+            lambda mine, theirs, mask: potential(mine, theirs, mask, weights))
         self.mine, self.theirs = (pos.p1, pos.p2) if pos.p1_to_move else (pos.p2, pos.p1)
         self.diff = pos.score1 - pos.score2 if pos.p1_to_move else pos.score2 - pos.score1
         self.sign = 1 if pos.p1_to_move else -1
@@ -172,9 +188,9 @@ class MaxConnect4Kernel:
         self.searched = 0  # how deep the current pass searches
         # The node function's compiled twin (_engine.c), where it is built, allowed
         # (zerosum.native) and asked for (native=False: the closure below); it knows
-        # only the evaluation `potential`.
+        # only the evaluation `potential` (with any weights).
         self.compiled: ModuleType | None = None
-        if evaluation is potential:
+        if evaluation is None:
             self.compiled = twin("maxconnect4 engine", native)
         self.negamax = self.node_function()
 
@@ -289,7 +305,7 @@ class MaxConnect4Kernel:
         if self.compiled is not None:
             search = self.compiled.Search(None if table is None else entries, capacity,
                                           make_room, observe, counter, SearchStopped,
-                                          ordering, pvs, POTENTIAL_WEIGHTS)
+                                          ordering, pvs, self.weights)
             compiled: Negamax = search.negamax
             return compiled
 

@@ -7,7 +7,9 @@
 // by side with", another algorithm's search is drawn next to it, stepped in step with it,
 // and the two compared in a table. MCTS is stepped simulation by simulation: its tree grows
 // a node a step, the path selected, the node expanded, the playout and the statistics
-// back-propagated shown as its search traced them (the page computes none of them).
+// back-propagated shown as its search traced them (the page computes none of them). A learned
+// policy-value network the server offers (a training run's weights) may guide it: then the
+// search is the network's own PUCT, drawn in the same view with each node's prior and Q.
 import { drawBoard } from "/static/board.js";
 import { $, api, el } from "/static/common.js";
 
@@ -34,7 +36,11 @@ function newPane(data, box) {
   data.nodes.forEach((n, i) => { for (const c of n.children) parents[c] = i; });
   if (data.algorithm === "mcts") {  // the final statistics size each node, so nodes stay put
     const finals = new Map();
-    for (const e of data.events) for (const u of e.updates) finals.set(u.node, { value: tally(u), alpha: null });
+    for (const e of data.events) {
+      for (const u of e.updates) {
+        finals.set(u.node, { value: inside(data, u), alpha: null, above: data.guide ? above(data, u.node, u) : null });
+      }
+    }
     return { data, step: 0, parents, box, finals, open: null };
   }
   const exits = data.events.filter((e) => e.kind === "exit");
@@ -48,6 +54,7 @@ let explained = null;  // a game position's {game, moves}, whose nodes' boards a
 let boardFor = null;  // the node whose board is drawn (or being fetched)
 let timer = null;
 let measurer = null;  // a canvas context, to measure texts
+let playersOf = {};  // each game's players offered by the server, learned ones among them
 
 async function search(body) { return api("/api/explain", body); }
 
@@ -59,8 +66,10 @@ async function explain() {
         algorithm: $("algorithm").value, table: $("table").checked }
     : { tree: $("tree-text").value, algorithm: $("algorithm").value,
         min_first: $("min-first").checked };
+  const guide = $("kind").value === "game" && $("guide").value;
   const asked = (algorithm) => (algorithm !== "mcts" ? { ...body, algorithm }
-    : { ...body, algorithm, simulations: Number($("simulations").value), seed: Number($("seed").value) });
+    : { ...body, algorithm, simulations: Number($("simulations").value), seed: Number($("seed").value),
+        ...(guide ? { player: guide } : {}) });
   const compare = $("compare").value;
   const both = compare !== "" && compare !== body.algorithm;
   const other = asked(compare);
@@ -80,6 +89,11 @@ async function explain() {
   $("drawings").classList.toggle("both", both);
   $("pane2").hidden = !both;
   $("mcts-panel").hidden = data.algorithm !== "mcts";
+  $("mcts-panel-legend").hidden = Boolean(data.guide);
+  $("puct-panel-legend").hidden = !data.guide;
+  $("batch-note").textContent = data.guide && data.guide.leaves > 1
+    ? `This network's search sends ${data.guide.leaves} leaves to the network at once: a simulation's selection ` +
+      "counts the moves of the others still in flight as visited and lost (a virtual loss)." : "";
   showCounts();
   showComparison();
   $("table-note").hidden = !data.table_note;
@@ -101,7 +115,7 @@ function showCounts() {
   $("counts").tBodies[0].replaceChildren(...entries.map(([name, c]) => {
     const row = document.createElement("tr");
     if (name === data.algorithm) row.className = "chosen";
-    const cells = [NAMES[name] + (name === data.algorithm ? " (shown)" : ""), ...keys.map((k) => c[k])];
+    const cells = [nameOf(data, name) + (name === data.algorithm ? " (shown)" : ""), ...keys.map((k) => c[k])];
     for (const text of cells) {
       row.insertCell().textContent = String(text);
     }
@@ -114,7 +128,7 @@ function showComparison() {
   $("compare-table").hidden = panes.length < 2;
   $("compare-table").tBodies[0].replaceChildren(...panes.map(({ data: d }) => {
     const row = document.createElement("tr");
-    for (const text of [NAMES[d.algorithm], d.best || "-", d.value, d.summary.effort, d.summary.trace]) {
+    for (const text of [nameOf(d), d.best || "-", d.value, d.summary.effort, d.summary.trace]) {
       row.insertCell().textContent = text;
     }
     return row;
@@ -198,7 +212,8 @@ function ownRoom(p, i) {
   if (packed(p, i)) return shape + PAD / 2;
   const event = p.finals.get(i);
   const window = event && event.alpha !== null && node.role !== "leaf" ? textWidth(windowText(event), WINDOW_PX) : 0;
-  return Math.max(shape, window, GAP) + PAD;
+  const over = event && event.above ? textWidth(event.above, WINDOW_PX) : 0;  // MCTS's proof, PUCT's P and Q
+  return Math.max(shape, window, over, GAP) + PAD;
 }
 
 function windowText(event) {
@@ -366,10 +381,10 @@ function caption(p) {
   const { data: d, step } = p;
   const root = d.lazy || d.nodes[0].label === "start" ? "the position" : d.nodes[0].label;
   if (step === d.events.length) {
-    return `${NAMES[d.algorithm]}: the value of ${root} is ${d.value}` +
+    return `${nameOf(d)}: the value of ${root} is ${d.value}` +
       (d.best ? `, best move ${d.best}` : "") + `; ${d.summary.effort}.`;
   }
-  return `${NAMES[d.algorithm]}: ${step === 0 ? "press Next or Play" : describe(p, d.events[step - 1])}`;
+  return `${nameOf(d)}: ${step === 0 ? "press Next or Play" : describe(p, d.events[step - 1])}`;
 }
 
 // The most steps of the searches shown: stepping goes on while one is not at its end.
@@ -478,10 +493,26 @@ function showFields() {
 // The games to choose from, tic-tac-toe first selected; the play page's list.
 async function loadGames() {
   const { games } = await api("/api/games");
+  playersOf = Object.fromEntries(games.map((g) => [g.name, g.players]));
   $("game").replaceChildren(...games.map((g) => new Option(g.title, g.name, false, g.name === "tictactoe")));
+  showGuides();
 }
 
-$("kind").addEventListener("change", showFields);
+// The learned players the server offers for the chosen game, which may guide MCTS (their
+// network's PUCT); the choice shown only when there is one.
+function showGuides() {
+  const learned = $("kind").value === "game"
+    ? (playersOf[$("game").value] || []).filter((p) => p.startsWith("learned:") || p.startsWith("learned,")) : [];
+  const keep = $("guide").value;
+  $("guide").replaceChildren(new Option("random playouts (UCT)", ""),
+    ...learned.map((p) => Object.assign(new Option(`the network's PUCT (${p.split("/").pop()})`, p, false, p === keep),
+                                        { title: p })));
+  $("guide-field").hidden = learned.length === 0;
+  $("guide-legend").hidden = learned.length === 0;
+}
+
+$("kind").addEventListener("change", () => { showFields(); showGuides(); });
+$("game").addEventListener("change", showGuides);
 $("tree-text").value = FIG52;
 showFields();
 loadGames();
@@ -492,6 +523,31 @@ loadGames();
 // into it (a win 1, a draw 1/2) over its visits, "2.5/4".
 function tally(u) {
   return `${Math.round(Number(u.reward) * 10) / 10}/${u.visits}`;
+}
+
+// The search's name: MCTS, or PUCT when a learned network guides it.
+function nameOf(d, algorithm = d.algorithm) {
+  return algorithm === "mcts" && d.guide ? "PUCT" : NAMES[algorithm];
+}
+
+// What a node of the tree shows inside: MCTS's reward/visits; PUCT's visits N.
+function inside(d, u) {
+  return d.guide ? String(u.visits) : tally(u);
+}
+
+// What a node of the tree shows above it: under MCTS a proven inner node's value ("= 3");
+// under PUCT the prior P of the move into it and its Q (none at the root).
+function above(d, i, u) {
+  const n = d.nodes[i];
+  if (!d.guide) return u && u.proven !== null && n.role !== "leaf" ? `= ${u.proven}` : null;
+  return u && n.prior !== null ? `P ${brief(n.prior)} Q ${brief(u.q, true)}` : null;
+}
+
+// A figure from -1 to 1 in two decimals, drawn small over a node: "0.157" as ".16", "+0.9" as
+// "+.90" (`signed`), "-1.000" as "-1.00".
+function brief(text, signed = false) {
+  const x = Number(text);
+  return (signed && x >= 0 ? "+" : "") + x.toFixed(2).replace(/^(-?)0\./, "$1.");
 }
 
 // Each node's latest update after the first `step` simulations.
@@ -536,26 +592,38 @@ function drawTree(p) {
     if (u && u.proven !== null) classes.push("proven");
     const g = el("g", { class: classes.join(" "), "data-label": n.label });
     let title = `${n.label} (${n.role})`;
-    if (u) title += `: ${u.visits} visits, reward ${u.reward} (mean ${u.mean}) for the side that moved here`;
-    if (u && u.proven !== null) title += `; proven ${u.proven}`;
+    const puct = Boolean(p.data.guide);
+    if (u && puct) {
+      title += `: N ${u.visits}` + (n.prior !== null ? `, prior P ${n.prior}` : "") +
+        `, Q ${u.q} for the side that moved here`;
+    } else if (u) {
+      title += `: ${u.visits} visits, reward ${u.reward} (mean ${u.mean}) for the side that moved here`;
+    }
+    if (u && u.proven !== null) title += puct ? `; the game is over: ${u.proven}` : `; proven ${u.proven}`;
     const half = halfWidth(p, i);
     g.append(el("title", {}, title), shape(n.role, x, y, half));
-    if (u) g.append(el("text", { x, y: y + (n.role === "min" ? -1 : n.role === "max" ? 9 : 5), class: "value" }, tally(u)));
+    if (u) g.append(el("text", { x, y: y + (n.role === "min" ? -1 : n.role === "max" ? 9 : 5), class: "value" }, inside(p.data, u)));
     const label = shortLabel(p, i);
     if (n.role === "leaf") g.append(el("text", { x, y: y + R + 16, class: "label" }, label));
     else g.append(el("text", { x: x - half - 6, y: y - 4, class: "label", "text-anchor": "end" }, label));
-    if (u && u.proven !== null && n.role !== "leaf") {
-      g.append(el("text", { x, y: y - R - 7, class: "proof" }, `= ${u.proven}`));
-    }
+    const over = above(p.data, i, u);
+    if (over !== null) g.append(el("text", { x, y: y - R - 7, class: puct ? "prior" : "proof" }, over));
     svg.append(g);
   });
   p.box.replaceChildren(svg);
   if (e) p.box.scrollLeft = at[e.node].x * zoom - p.box.clientWidth / 2;
 }
 
-// A simulation in one line: its four steps.
+// A simulation in one line: its four steps (PUCT's: no playout, the network's value).
 function describeSimulation(p, e) {
   const name = (i) => p.data.nodes[i].label;
+  if (p.data.guide) {
+    const chosen = e.selection.map((s) => s.options.find((opt) => opt.node === s.chosen))
+      .map((o) => `${o.move} (P ${o.prior}, ${o.score})`);
+    return [`simulation ${e.number}: selects ${chosen.join(", ")}`,
+      e.expanded !== null ? `expands ${name(e.expanded)}` : `${name(e.node)} is already in the tree`,
+      leafValue(p, e), `backs it up ${e.updates.length} nodes`].join("; ");
+  }
   const chosen = e.selection.map((s) => {
     const o = s.options.find((opt) => opt.node === s.chosen);
     return `${o.move} (${o.score})`;
@@ -573,13 +641,43 @@ function cell(row, text) {
   row.insertCell().textContent = String(text);
 }
 
+// How PUCT valued the leaf a simulation reached: the network's value, or the game's end.
+function leafValue(p, e) {
+  const leaf = p.data.nodes[e.node];
+  return leaf.role === "leaf" ? `${leaf.label} ends the game: ${e.result}`
+    : `the network values ${leaf.label} at ${e.result} for Max`;
+}
+
+// The root's moves table: MCTS's UCB1 figures, or PUCT's with the network's priors.
+const ROOT_COLUMNS = {
+  mcts: { caption: "The root's moves after this simulation, as UCB1 weighs them next: mean reward " +
+            "(exploitation) + c\u2009\u00b7\u2009sqrt(ln N / n) (exploration)",
+          head: ["move", "visits", "mean value", "exploitation", "exploration", "UCB1", "proven"],
+          row: (m) => [m.move, m.visits, m.mean, m.exploit, m.explore, m.score, m.proven ?? ""] },
+  puct: { caption: "The root's moves after this simulation, as PUCT weighs them next: Q (the mean value " +
+            "for the side to move, -1 to +1; a move not yet tried: the position's own value) + " +
+            "U = c\u2009\u00b7\u2009P\u2009\u00b7\u2009sqrt(N) / (1 + n)",
+          head: ["move", "prior P", "visits n", "mean value (Max)", "Q", "U", "Q + U", "game over"],
+          row: (m) => [m.move, m.prior, m.visits, m.mean, m.exploit, m.explore, m.score, m.proven ?? ""] },
+};
+
 // The current simulation step by step, and the root's moves as the next selection weighs them.
 function showSimulation(p) {
   const e = p.step > 0 ? p.data.events[p.step - 1] : null;
   const name = (i) => p.data.nodes[i].label;
   $("sim-title").textContent = e ? `Simulation ${e.number} of ${p.data.events.length}` : "Simulation";
   const items = [];
-  if (e) {
+  if (e && p.data.guide) {
+    items.push("Selection by PUCT: " + e.selection.map((s) => `at ${name(s.node)}, ` + s.options.map((o) =>
+      `${o.move} ${o.exploit} + ${o.explore} (P ${o.prior}, n ${o.visits}) = ${o.score}` +
+      (o.node === s.chosen ? " chosen" : "")).join(", ")).join("; then ") + ".");
+    items.push(e.expanded !== null
+      ? `Expansion: ${name(e.expanded)} is added to the tree; the network gives its moves' priors and its value.`
+      : `Expansion: none, ${name(e.node)} is already in the tree.`);
+    items.push(`Evaluation (no playout): ${leafValue(p, e)}.`);
+    items.push("Back-up, each node's visits N and Q for the side that moved into it: " +
+      e.updates.map((u) => `${name(u.node)} N ${u.visits} Q ${u.q}`).join(", ") + ".");
+  } else if (e) {
     items.push(e.selection.length === 0 ? "Selection: the root still has untried moves; it is the node selected."
       : "Selection by UCB1: " + e.selection.map((s) => `at ${name(s.node)}, ` + s.options.map((o) =>
         `${o.move} ${o.exploit} + ${o.explore}` + (o.proven !== null ? ` (proven ${o.proven})` : "") +
@@ -593,10 +691,16 @@ function showSimulation(p) {
   }
   $("simulation").replaceChildren(...items.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
   const best = e ? Math.max(...e.root_moves.map((m) => m.visits)) : 0;
+  const columns = ROOT_COLUMNS[p.data.guide ? "puct" : "mcts"];
+  $("root-moves-caption").textContent = columns.caption + (p.data.guide && p.data.guide.leaves > 1
+    ? " (the simulations of its batch still in flight left out)." : "");
+  const head = document.createElement("tr");
+  for (const text of columns.head) head.append(Object.assign(document.createElement("th"), { textContent: text }));
+  $("root-moves").tHead.replaceChildren(head);
   $("root-moves").tBodies[0].replaceChildren(...(e ? e.root_moves : []).map((m) => {
     const row = document.createElement("tr");
     if (m.visits === best) row.className = "chosen";
-    for (const text of [m.move, m.visits, m.mean, m.exploit, m.explore, m.score, m.proven ?? ""]) cell(row, text);
+    for (const text of columns.row(m)) cell(row, text);
     return row;
   }));
 }

@@ -133,6 +133,12 @@ def test_resume_continues_the_same_run(tmp_path: Path) -> None:
     assert resumed.arrays["weights"] == straight.arrays["weights"]
     assert resumed.header["run"]["rng"] == straight.header["run"]["rng"]
     assert [h["games"] for h in resumed.header["run"]["history"]] == [120, 300]
+    # Resuming a finished run adds no checkpoint: none is graded or gated twice.
+    train(TTT, TTT.create(), {}, "ntuple", half, games=300, resume=True,
+          checkpoint_seconds=1e9)
+    again = weights_file.read(half)
+    assert [h["games"] for h in again.header["run"]["history"]] == [120, 300]
+    assert again.arrays["weights"] == straight.arrays["weights"]
 
 
 def test_train_command_progress_and_save(tmp_path: Path,

@@ -268,3 +268,18 @@ def test_alphazero_refuses_several_workers(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="one process only"):
         train(TTT, GAME, {}, "alphazero", tmp_path / "w.zsnet", games=4, workers=2)
     assert not (tmp_path / "w.zsnet").exists()
+
+
+def test_alphazero_refuses_a_ray_cluster_before_joining_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused in one line before any cluster is joined or started (the address is
+    one nobody listens at: joining it would fail otherwise, or hang)."""
+    from zerosum.cli import main
+
+    status = main(["train", "tictactoe", "--method", "alphazero", "--games", "4",
+                   "--backend", "ray", "--address", "127.0.0.1:9", "--out",
+                   str(tmp_path / "w.zsnet")])
+    assert (status, capsys.readouterr().err) == (
+        2, "zerosum: error: alphazero plays its self-play in this process (its policy "
+           "targets are its own searches' visits): no --backend ray\n")
+    assert not (tmp_path / "w.zsnet").exists()

@@ -123,8 +123,15 @@ def test_texel_is_not_trained_by_self_play(tmp_path: Path,
     assert status == 2 and "invalid choice" in err
     status, _, err = zerosum(["train", "connect4", "--method", "texel", "--games", "5",
                               "--out", str(tmp_path / "y.zsnet")], capsys)
-    assert (status, err) == (2, "zerosum: error: texel is fitted at once to solver labels: "
-                                "no --games, --minutes or --resume\n")
+    assert (status, err) == (2, "zerosum: error: texel is fitted at once to solver labels, "
+                                "with no self-play: no --games\n")
+    # every option of self-play is named, none ignored in silence
+    status, _, err = zerosum(["train", "connect4", "--method", "texel", "--workers", "4",
+                              "--gate-games", "3", "--backend", "ray", "--seed", "2",
+                              "--out", str(tmp_path / "y.zsnet")], capsys)
+    assert (status, err) == (2, "zerosum: error: texel is fitted at once to solver labels, "
+                                "with no self-play: no --seed, --workers, --backend, "
+                                "--gate-games\n")
     assert not (tmp_path / "y.zsnet").exists()
 
 

@@ -81,6 +81,7 @@ def register(sub: Any) -> None:
                        "simulations of a full search (default: 100 on a board of 30 cells "
                        "or more, else 32)")
         add_options(g, spec.options)
+        g.set_defaults(defaults={name: g.get_default(name) for name in SELF_PLAY_ONLY})
     p.set_defaults(func=run)
 
 
@@ -101,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or f"{spec.name}.zsnet"
     if args.backend != "ray" and args.address is not None:
         raise InputError("--address goes with --backend ray")
+    if getattr(METHODS[args.method], "one_worker", False) and args.backend == "ray":
+        raise InputError(f"{args.method} plays its self-play in this process (its policy "
+                         "targets are its own searches' visits): no --backend ray")
     if args.plot is not None:
         from zerosum.ratingplot import check_plot
 
@@ -147,6 +151,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+# What only self-play uses: a fitted method takes none of it (each given if not its default).
+SELF_PLAY_ONLY = ("games", "minutes", "resume", "seed", "plot", "workers", "backend",
+                  "address", "checkpoint_minutes", "checkpoint_games", "gate_games",
+                  "tuples", "length", "alpha", "lam", "epsilon", "depth", "simulations")
+
+
 def run_fit(args: argparse.Namespace) -> int:
     """A method fitted to solver labels at once (texel): fit, save, show the weights
     before and after."""
@@ -154,9 +164,11 @@ def run_fit(args: argparse.Namespace) -> int:
     from zerosum.learn import weights as weights_file
     from zerosum.learn.texel import fit_file
 
-    if args.games is not None or args.minutes is not None or args.resume:
-        raise InputError(f"{args.method} is fitted at once to solver labels: no --games, "
-                         "--minutes or --resume")
+    given = [f"--{name.replace('_', '-')}" for name in SELF_PLAY_ONLY
+             if getattr(args, name) != args.defaults[name]]
+    if given:
+        raise InputError(f"{args.method} is fitted at once to solver labels, with no "
+                         f"self-play: no {', '.join(given)}")
     spec = get_game(args.game)
     options = {o.name: getattr(args, o.name) for o in spec.options}
     game = spec.create(**options)

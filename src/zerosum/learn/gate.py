@@ -7,7 +7,7 @@ above the players, and the players above zerosum.learn). Here: where a run keeps
 checkpoints and progress, and what a gate tells the trainer.
 
 A run keeps this beside its weights file FILE, in the folder FILE.run: a copy of each
-checkpoint (`games-N.zsnet`), a tournament database for each gate (`gate-N.sqlite`)
+checkpoint (`games-N.zsnet`), a tournament database for each gate (`gate-games-N.sqlite`)
 and the latest progress line (`progress.json`, read by the /train page). A checkpoint
 that loses its gate is deleted once the gate is recorded (its games, in the database,
 keep rating it); the best stays, so the best and the newest can always be played.

@@ -351,6 +351,9 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
     finally:
         if pool is not None:
             pool.close()
-    final = checkpoint()
+    # The last round may have ended on a checkpoint (or a finished run was resumed): it
+    # is saved, graded and gated already, and its gate games are counted once.
+    done = bool(history) and history[-1]["games"] == played
+    final = learner.save(header()) if done else checkpoint()
     tell(gated_note())
     return final

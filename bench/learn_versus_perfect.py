@@ -65,7 +65,11 @@ class PerfectPlayer:
             self.solver.limit()
             self.seconds += time.process_time() - t0
         self.scores.append(score)
-        return Move(self.rng.choice(sorted(best)))
+        move = self.rng.choice(sorted(best))
+        print(f"  ply {state.mask.bit_count() + 1}: score {score:+d}, best "
+              f"{' '.join(str(c + 1) for c in sorted(best))}, played {move + 1} "
+              f"({time.process_time() - t0:.1f} s)", file=sys.stderr, flush=True)
+        return Move(move)
 
 
 def main() -> None:

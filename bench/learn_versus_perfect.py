@@ -20,7 +20,8 @@ that game unscored, and the games so ended are counted apart, so that a short
 measurement says what it left out rather than scoring it.
 
 Printed: wins, draws and losses with the score and its 95 % interval (the tournament's
-trinomial figures, zerosum.ratings), the ply at which the player first let a won
+trinomial figures, zerosum.ratings; without draws Wilson's interval of the share of
+wins), the ply at which the player first let a won
 position go (Red's mistakes against perfect play, by the same solves), the distinct
 games, and the solver's CPU time.
 """
@@ -38,6 +39,7 @@ from zerosum.games.connect4.cache import user_cache
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.connect4.solver import Solver
 from zerosum.games.registry import get_game
+from zerosum.learn.grade import wilson
 from zerosum.match import Move, play_match
 from zerosum.players.spec import agent_from_spec
 from zerosum.ratings import trinomial
@@ -70,6 +72,24 @@ class PerfectPlayer:
               f"{' '.join(str(c + 1) for c in sorted(best))}, played {move + 1} "
               f"({time.process_time() - t0:.1f} s)", file=sys.stderr, flush=True)
         return Move(move)
+
+
+def summary(results: Counter[str]) -> str:
+    """'3W 1D 6L of 10: score 0.350 (95 % interval ...)': the tournament's trinomial
+    interval, or with no draws Wilson's for the share of wins (which, unlike the
+    normal approximation, says something when every game ended alike)."""
+    wins, draws, losses = results["win"], results["draw"], results["loss"]
+    games = wins + draws + losses
+    if games == 0:
+        return "no games"
+    if draws == 0:
+        score = wins / games
+        low, high = wilson(wins, games)
+    else:
+        stats = trinomial(wins, draws, losses)
+        score, low, high = stats.score, stats.low, stats.high
+    return (f"{wins}W {draws}D {losses}L of {games}: score {score:.3f} "
+            f"(95 % interval {low:.3f}-{high:.3f})")
 
 
 def main() -> None:
@@ -115,12 +135,11 @@ def main() -> None:
             thrown[lost] += 1
         print(f"game {n}: {moves} {'1-0' if score == 1 else '1/2' if score == 0.5 else '0-1'}"
               f"{'' if lost is None else f', the win let go at ply {lost}'}"
-              f" ({perfect.seconds:.1f} s of solving)", file=sys.stderr, flush=True)
-    stats = trinomial(results["win"], results["draw"], results["loss"])
+              f" ({perfect.seconds:.1f} s of solving); so far {summary(results)}",
+              file=sys.stderr, flush=True)
     print(f"{args.player} moving first against the perfect player (ties at random, "
           f"seed {args.seed}):")
-    print(f"  {stats.wins}W {stats.draws}D {stats.losses}L of {stats.games}: score "
-          f"{stats.score:.3f} (95 % interval {stats.low:.3f}-{stats.high:.3f})")
+    print(f"  {summary(results)}")
     print(f"  distinct games: {len(lines)}; games left unscored (a position unsolved in "
           f"{args.budget} s): {unfinished}")
     if thrown:

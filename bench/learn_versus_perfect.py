@@ -140,8 +140,9 @@ def main() -> None:
     print(f"{args.player} moving first against the perfect player (ties at random, "
           f"seed {args.seed}):")
     print(f"  {summary(results)}")
-    print(f"  distinct games: {len(lines)}; games left unscored (a position unsolved in "
-          f"{args.budget} s): {unfinished}")
+    budget = "no budget" if args.budget is None else \
+        f"games left unscored (a position unsolved in {args.budget:g} s): {unfinished}"
+    print(f"  distinct games: {len(lines)}; {budget}")
     if thrown:
         where = ", ".join(f"ply {ply}: {k}" for ply, k in sorted(thrown.items()))
         print(f"  the won position first let go at (Red's move of) {where}")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from clirun import killed_when, zerosum
+from sanitized import run_sanitized
 
 from zerosum import native
 from zerosum.game import InputError
@@ -25,7 +26,14 @@ from zerosum.games.registry import get_game
 from zerosum.learn import grade as grading
 from zerosum.learn import weights as weights_file
 from zerosum.learn.ntuple import NTupleLearner, Settings
-from zerosum.learn.train import grade_learner, grade_sample, self_play, train
+from zerosum.learn.train import (
+    grade_learner,
+    grade_sample,
+    learn_from,
+    play_self,
+    self_play,
+    train,
+)
 from zerosum.match import play_match
 from zerosum.players.agents import RandomAgent
 from zerosum.players.spec import agent_from_spec
@@ -295,6 +303,91 @@ def test_the_compiled_twin_learns_the_same_weights_to_the_bit() -> None:
     pure, compiled = run(False), run(True)
     assert pure == compiled
     assert sum(1 for w in pure if w) > 1000  # it did learn
+
+
+@pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")
+@pytest.mark.parametrize(("name", "options", "games"), [
+    ("tictactoe", {}, 600), ("connect4", {"width": 5, "height": 4}, 150), ("connect4", {}, 60)])
+def test_whole_games_in_the_twin_play_and_learn_as_the_python(
+        name: str, options: dict[str, int], games: int) -> None:
+    """The compiled play_self and learn_from against the Python's game loop and learn:
+    the same moves, the same draws from the generator (its state after), the same
+    weights to the bit; a third of the moves random, so both kinds of move are met."""
+    spec = get_game(name)
+    game = spec.create(**options)
+
+    def run(wanted: bool) -> tuple[list[object], object, array[float]]:
+        rng = random.Random(11)
+        learner = NTupleLearner(spec, game, Settings(epsilon=0.3), rng)
+        learner.net.twin = native.twin("ntuple", wanted)
+        assert learner.whole_games() == wanted
+        played = []
+        for _ in range(games):
+            one = play_self(game, learner, rng)
+            learn_from(game, learner, one)
+            played.append(one)
+        return played, rng.getstate(), learner.net.weights
+
+    pure, compiled = run(False), run(True)
+    assert pure[0] == compiled[0]
+    assert pure[1] == compiled[1]
+    assert pure[2] == compiled[2]
+    explored = [e for _, flags in pure[0] for e in flags]  # type: ignore[attr-defined]
+    assert 0.2 < sum(explored) / len(explored) < 0.4
+
+
+@pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")
+def test_the_compiled_learn_from_refuses_what_is_not_a_game() -> None:
+    game = C4.create(width=4, height=4)
+    learner = NTupleLearner(C4, game, Settings(), random.Random(0))
+    before = array("d", learner.net.weights)
+    for moves, why in (([0, 0, 0, 0, 0], "not legal"),  # a fifth stone in a column of 4
+                       ([0, 1, 0, 1], "does not end"),
+                       ([0, 1, 0, 1, 0, 1, 0, 2], "not legal"),  # a move after the win
+                       ([0, -1], "not legal")):
+        with pytest.raises(ValueError, match=why):
+            learner.learn_from(moves, [False] * len(moves))
+    with pytest.raises(ValueError, match="explored flag"):
+        learner.learn_from([0, 1, 0, 1, 0, 1, 0], [False])
+    assert learner.net.weights == before
+    learner.learn_from([0, 1, 0, 1, 0, 1, 0], [False] * 7)  # Max's four down column 1
+    assert learner.net.weights != before
+
+
+SANITIZED_WHOLE_GAMES = """
+import importlib.util, random, sys
+spec = importlib.util.spec_from_file_location("_ntuple", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+from zerosum.games.registry import get_game
+from zerosum.learn.ntuple import NTupleLearner, Settings
+from zerosum.learn.train import self_play
+for name, options, games in (("tictactoe", {}, 200), ("connect4", {"width": 5, "height": 4}, 40)):
+    spec = get_game(name)
+    game = spec.create(**options)
+    weights = []
+    for twin in (None, module):
+        rng = random.Random(2)
+        learner = NTupleLearner(spec, game, Settings(epsilon=0.3), rng)
+        learner.net.twin = twin
+        for _ in range(games):
+            self_play(game, learner, rng)
+        weights.append(learner.net.weights)
+    assert weights[0] == weights[1], name
+    for moves in ([0, 0, 0, 0, 0], [0, 1], [0, 1, 0, 1, 0, 1, 0, 2]):
+        try:
+            learner.learn_from(moves, [False] * len(moves))
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(moves)
+print("sanitized ok")
+"""
+
+
+@pytest.mark.sanitizer
+def test_whole_games_in_the_twin_under_the_sanitizers(tmp_path: Path) -> None:
+    run_sanitized("ntuple", SANITIZED_WHOLE_GAMES, tmp_path)
 
 
 @pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")

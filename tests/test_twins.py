@@ -32,7 +32,8 @@ from zerosum.stop import Stop
 
 TWINS = twins()
 # Every native kernel that searches has its entry in twins.py; the n-tuple network's
-# twin (a value and an update, no search) is held to the same weights in test_learn.py.
+# twin (a value and an update, and whole self-play games; no search) is held to the same
+# games and weights in test_learn.py.
 NOT_SEARCHES = {"ntuple"}
 assert set(TWINS) == set(native.KERNELS) - NOT_SEARCHES, \
     "every native kernel has its entry in twins.py"

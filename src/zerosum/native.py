@@ -4,7 +4,8 @@ A kernel may have a native twin in C beside its readable Python (the Connect Fou
 solver's search, games/connect4/_solver.c, and engine's node function,
 games/connect4/_engine.c; checkers' move generator, perft and engine search,
 games/checkers/native/; the Max-Connect4 engine's node function,
-games/maxconnect4/_engine.c; the n-tuple network's value and update, learn/_ntuple.c).
+games/maxconnect4/_engine.c; the n-tuple network's value and update, and a whole game of
+self-play and its learning for a game of k in a row, learn/_ntuple.c).
 setup.py compiles them when the package is installed on a
 machine with a C compiler; without one the package installs and runs in pure Python. The
 Python stays the reference: a native twin returns the same values,

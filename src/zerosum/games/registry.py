@@ -133,19 +133,35 @@ class Solver:
 
 
 @dataclass(frozen=True)
+class InARow:
+    """The rules of a game of `k` in a row (an m,n,k-game): Max moves first, each move
+    puts one piece of the mover's on an empty cell, `k` of a side's pieces in a line
+    (across, down or diagonally) win, and a full board is a draw. A move is the
+    number of the cell it fills (tic-tac-toe), or with `drop` a column, which fills its
+    lowest empty cell (Connect Four); the legal moves in increasing order, as the
+    game's `actions` lists them. A game that declares these beside its cells can be
+    self-played whole by a compiled kernel (zerosum.learn.ntuple)."""
+
+    k: int
+    drop: bool = False
+
+
+@dataclass(frozen=True)
 class Cells:
     """A game's board as a grid of cells, for learners that read boards (the n-tuple
     networks of zerosum.learn.ntuple): `rows` x `cols` cells numbered row by row,
     `read(state)` the content of each (0 empty, 1 Max's piece, 2 Min's piece; up to
     `kinds` - 1 for games with more, e.g. kings), and `symmetries`, the permutations
     of the cell numbers that map a position onto an equivalent one (`p[i]` is where
-    cell i goes), the identity first."""
+    cell i goes), the identity first. `in_a_row`: the game's rules, where they are
+    those of InARow (row 0 the top, where a dropped piece enters)."""
 
     rows: int
     cols: int
     read: Callable[[Any], Sequence[int]]
     symmetries: tuple[tuple[int, ...], ...]
     kinds: int = 3
+    in_a_row: InARow | None = None
 
 
 @dataclass(frozen=True)

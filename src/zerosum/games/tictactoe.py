@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from zerosum.convert import parse_int, shown
 from zerosum.game import OUTCOME_BOUNDED, GameBase, InputError
-from zerosum.games.registry import Cells, GameSpec, View, register
+from zerosum.games.registry import Cells, GameSpec, InARow, View, register
 
 State = tuple[str, str]
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -120,7 +120,8 @@ def cells(game: TicTacToe) -> Cells:
         turns.append(_turn(turns[-1]))
     mirrored = [tuple(t[r * 3 + 2 - c] for r in range(3) for c in range(3)) for t in turns]
     code = {".": 0, "X": 1, "O": 2}
-    return Cells(3, 3, lambda state: [code[c] for c in state[0]], (*turns, *mirrored))
+    return Cells(3, 3, lambda state: [code[c] for c in state[0]], (*turns, *mirrored),
+                 in_a_row=InARow(3))
 
 
 register(

@@ -55,7 +55,9 @@ class Learner(Protocol):
 # `engine_game(game)` is played with a depth by the game's own engine on that game (the
 # engine with the learned evaluation) rather than by the generic alpha-beta; one with
 # `puct(state, n)` searches mcts=N by its own PUCT (alphazero); `snapshot()`, if a
-# learner has it, is kept in the run's history at each checkpoint (Samuel's weights).
+# learner has it, is kept in the run's history at each checkpoint (Samuel's weights);
+# `play_self(rng)` and `learn_from(moves, explored)`, compiled twins of the trainer's
+# functions of those names, play and learn a whole game where they can (n-tuples).
 METHODS: dict[str, Any] = {"ntuple": NTupleLearner, "samuel": SamuelLearner,
                            "texel": TexelLearner, "alphazero": AlphaZeroLearner}
 

@@ -224,6 +224,40 @@ class NTupleLearner:
             return rng.choice(list(self.game.actions(state))), True
         return self.best(state)[0], False
 
+    # -- a whole game in the compiled twin --
+
+    def whole_games(self) -> bool:
+        """Whether the compiled twin plays and learns whole games of this game (a game
+        of k in a row: its cells declare InARow)."""
+        return self.net.twin is not None and self.net.cells.in_a_row is not None
+
+    def _rules(self) -> tuple[Any, ...]:
+        net, rules = self.net, self.net.cells.in_a_row
+        assert rules is not None
+        return (net.weights, net.plan, net.length, net.cells.kinds, net.half,
+                net.cells.rows, net.cells.cols, rules.k, rules.drop)
+
+    def play_self(self, rng: random.Random) -> tuple[list[Any], list[bool]] | None:
+        """A whole game of self-play from the start, by the compiled twin: the moves and
+        which were random, the same as zerosum.learn.train.play_self gives with
+        self_play_move (the same draws from `rng`); None where whole_games() is not."""
+        if not self.whole_games():
+            return None
+        assert self.net.twin is not None
+        moves, explored = self.net.twin.play_self(*self._rules(), self.settings.epsilon, rng)
+        return moves, explored
+
+    def learn_from(self, moves: Sequence[Any], explored: Sequence[bool]) -> bool:
+        """Learn from a game of self-play given by its moves from the start, by the
+        compiled twin: the same weights as `learn` on its positions. False (nothing
+        done) where whole_games() is not."""
+        if not self.whole_games():
+            return False
+        assert self.net.twin is not None
+        self.net.twin.learn_from(*self._rules(), moves, explored, self.settings.alpha,
+                                 self.settings.lam)
+        return True
+
     # -- learning --
 
     def learn(self, states: Sequence[Any], explored: Sequence[bool]) -> None:

@@ -59,15 +59,26 @@ Game = tuple[list[Any], list[bool]]  # a self-play game: its moves, which were r
 
 
 def play_self(game: AnyGame, learner: Learner, rng: random.Random) -> Game:
-    """One game of self-play: its moves and which of them were random."""
+    """One game of self-play: its moves and which of them were random. A learner with
+    a compiled twin of this (`play_self(rng)`, the n-tuple network's on a game of k in
+    a row) plays the same game there, the Python's loop around each evaluation being
+    most of a game's time."""
+    compiled = getattr(learner, "play_self", None)
+    played: Game | None = compiled(rng) if compiled is not None else None
+    if played is not None:
+        return played
     player = SelfPlayer(learner, rng)
     record = play_match(game, [player, player])
     return [move.action for move in record.moves], player.explored
 
 
 def learn_from(game: AnyGame, learner: Learner, played: Game) -> None:
-    """The learner learns from a game of self-play."""
+    """The learner learns from a game of self-play (in its compiled twin of this,
+    `learn_from(moves, explored)`, where it has one that can)."""
     moves, explored = played
+    compiled = getattr(learner, "learn_from", None)
+    if compiled is not None and compiled(moves, explored):
+        return
     states, state = [], game.initial_state()
     for action in moves:
         state = game.result(state, action)

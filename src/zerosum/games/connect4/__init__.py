@@ -17,6 +17,7 @@ from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import (
     Cells,
     GameSpec,
+    InARow,
     MoveValue,
     Option,
     PositionFormat,
@@ -145,7 +146,7 @@ def _cells(game: Any) -> Cells:
 
     identity = tuple(range(width * height))
     mirror = tuple(r * width + width - 1 - c for r in range(height) for c in range(width))
-    return Cells(height, width, read, (identity, mirror))
+    return Cells(height, width, read, (identity, mirror), in_a_row=InARow(4, drop=True))
 
 
 def _size(low: int, high: int) -> tuple[int, ...]:

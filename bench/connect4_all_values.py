@@ -16,7 +16,11 @@ memory), in a child process killed at --budget seconds (shown as >budget).
 "before" and "after" differ only in the opening book the solver reads: --before (by
 default the depth-1 book this project shipped first, from git: `git show
 1830bff:src/zerosum/games/connect4/book_7x6.txt`) and --after (default: the book
-shipped now). Give the same file twice to measure one book.
+shipped now); `none` for no book at all (`--before none`: the search alone). Give the
+same file twice to measure one book.
+
+A stone count has at most as many positions as the games give it, mirror images once:
+the empty board is one, the first stone four (of seven columns, mirrored).
 
 The load average is printed before and after: on a shared machine the wall times
 mean little; compare the runs of one sitting, and say so.
@@ -70,14 +74,14 @@ def games(count: int, depth: int, seed: int) -> list[list[Position]]:
     return out
 
 
-def all_values(book: Book, current: int, mask: int, threads: int) -> None:
+def all_values(book: Book | None, current: int, mask: int, threads: int) -> None:
     os.setpgrp()  # its own process group, with its workers: killed as one at the budget
-    solver = Solver(capacity=COMMAND_CAPACITY, book=book)
+    solver = Solver(capacity=COMMAND_CAPACITY, book=False if book is None else book)
     for _ in move_scores(solver, current, mask, threads):
         pass
 
 
-def timed(book: Book, current: int, mask: int, threads: int, budget: float) -> float:
+def timed(book: Book | None, current: int, mask: int, threads: int, budget: float) -> float:
     """Wall seconds to every move's score; infinity past the budget."""
     t0 = time.perf_counter()
     child = multiprocessing.get_context("fork").Process(
@@ -99,8 +103,10 @@ def quantiles(times: list[float], budget: float) -> str:
                       for q in (statistics.median(ranked), p95))
 
 
-def load_book(path: str | None, first: bool) -> Book:
+def load_book(path: str | None, first: bool) -> Book | None:
     game = Connect4()
+    if path == "none":
+        return None
     if path is not None:
         return parse(game.geo, Path(path).read_text())
     if first:
@@ -120,17 +126,21 @@ def main() -> None:
     p.add_argument("--budget", type=float, default=30.0)
     p.add_argument("--depth", type=int, default=6, help="the engine's plies in the games")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--before", help="the book before (default: the first one shipped)")
-    p.add_argument("--after", help="the book after (default: the one shipped now)")
+    p.add_argument("--before", help="the book before (default: the first one shipped; "
+                   "none: no book)")
+    p.add_argument("--after", help="the book after (default: the one shipped now; none: "
+                   "no book)")
     args = p.parse_args()
     os.environ["ZEROSUM_CACHE"] = "off"
     low, _, high = args.stones.partition("-")
     stones = list(range(int(low), int(high) + 1)) if high else \
         [int(s) for s in args.stones.split(",")]
     books = {"before": load_book(args.before, True), "after": load_book(args.after, False)}
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; books: before "
-          f"depth {books['before'].depth} ({len(books['before'])} positions), after depth "
-          f"{books['after'].depth} ({len(books['after'])} positions)", flush=True)
+    named = {name: "no book" if book is None else
+             f"a book of depth {book.depth} ({len(book)} positions)"
+             for name, book in books.items()}
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; before: "
+          f"{named['before']}, after: {named['after']}; no cache", flush=True)
     played = games(args.games, args.depth, args.seed)
     geo = Connect4().geo
     print(f"{args.games} games (engine at depth {args.depth} against itself, random "

@@ -1,14 +1,17 @@
 """Speed of the perfect Connect Four solver on Pascal Pons's benchmark sets.
 
-    python bench/connect4_solver.py [--sets L3_R1,L2_R1,L1_R1,L2_R2] [--step N] [--repeat R]
+    python bench/connect4_solver.py [--sets L3_R1,L2_R1,L1_R1,L2_R2] [--step N] [--first K]
+                                    [--repeat R]
 
-For each set: every position (or every N-th with --step) is solved from a cleared table,
+For each set: every position (or every N-th with --step, or the first K) is solved from a
+cleared table,
 checked against its published score, and timed in CPU time (time.process_time, so other
 processes on a shared machine disturb it less than wall time; they still do, through
 caches and clock speed: nodes/position and nodes/s are the figures to compare). Prints
 mean CPU time per position, the ratio to Pons's C++ solver (figures from
 tests/data/README.md), the issue's target, nodes per position (Pons's mean in
-brackets) and nodes per second.
+brackets), the total nodes (exact: the figure to compare between two versions of
+the search, whatever the load) and nodes per second.
 
 Where installed, OpenSpiel (pyspiel, alpha-beta on connect_four) and easyAI (Negamax) are
 timed on the first few positions of each set too; neither is a dependency of zerosum.
@@ -34,19 +37,20 @@ PUBLISHED = {
     "L1_R1": (0.25e-3, 3298, 10e-3),
     "L2_R2": (6.1e-3, 39907, 100e-3),
     "L1_R2": (155e-3, 1200785, None),
+    "L1_R3": (9.0, 66_000_000, None),  # his time on the first 100; nodes "about 66M"
 }
 
 
-def load(name: str, step: int) -> list[tuple[str, int]]:
+def load(name: str, step: int, first: int | None = None) -> list[tuple[str, int]]:
     rows = []
-    for line in (DATA / f"Test_{name}").read_text().splitlines()[::step]:
+    for line in (DATA / f"Test_{name}").read_text().splitlines()[:first][::step]:
         moves, score = line.split()
         rows.append((moves, int(score)))
     return rows
 
 
-def run_set(name: str, step: int, repeat: int) -> None:
-    positions = load(name, step)
+def run_set(name: str, step: int, repeat: int, first: int | None = None) -> None:
+    positions = load(name, step, first)
     solver = Solver()
     best_cpu = float("inf")
     nodes = 0
@@ -70,7 +74,7 @@ def run_set(name: str, step: int, repeat: int) -> None:
         f"target {target * 1e3:g} ms: {'met' if mean <= target else 'NOT met'}"
     print(f"{name}: {n} positions, {wrong} wrong; {mean * 1e3:8.3f} ms/position CPU "
           f"({mean / cpp:5.0f}x C++ {cpp * 1e3:g} ms); {verdict}; "
-          f"{nodes / n:9.0f} nodes/position (Pons {pons_nodes}); "
+          f"{nodes / n:9.0f} nodes/position (Pons {pons_nodes}), {nodes:,} in all; "
           f"{nodes / best_cpu:7.0f} nodes/s", flush=True)
 
 
@@ -158,6 +162,8 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sets", default="L3_R1,L2_R1,L1_R1,L2_R2")
     p.add_argument("--step", type=int, default=1, help="solve every N-th position only")
+    p.add_argument("--first", type=int, default=None,
+                   help="only the first K positions of each set (L1_R3: minutes each)")
     p.add_argument("--repeat", type=int, default=1, help="take the best of R runs")
     p.add_argument("--compare", default="L3_R1",
                    help="sets on which to time OpenSpiel and easyAI, where installed")
@@ -169,9 +175,10 @@ def main() -> int:
         if name not in PUBLISHED:
             print(f"unknown set {name}; choose from {', '.join(PUBLISHED)}", file=sys.stderr)
             return 2
-    print("pure-Python solver, CPU time per position (machine shared with other jobs)")
+    print(f"{'native' if _SOLVER.native else 'pure-Python'} solver, CPU time per position "
+          "(machine shared with other jobs)")
     for name in names:
-        run_set(name, args.step, args.repeat)
+        run_set(name, args.step, args.repeat, args.first)
     compare_others([n for n in names if n in args.compare], args.compare_count)
     return 0
 

@@ -122,8 +122,8 @@ def test_the_shipped_book_is_consistent() -> None:
     if all(k in book.scores for k in leaves):  # complete: every position of every ply
         assert len(book) == len(every)
         assert checked == len(book) - len(leaves)
-    else:  # the shipped depth-3 book: 47 leaves, 7 positions of ply 2 backed up
-        assert checked >= 7
+    else:  # the shipped depth-3 book: 93 leaves, 16 positions of ply 2 backed up
+        assert checked >= 16
     assert book.score(0, 0) == 1  # the first player wins, with their last stone
     for c, current, mask in children(geo, 0, 0):
         assert book.score(current, mask) == [2, 1, 0, -1, 0, 1, 2][c]
@@ -242,3 +242,19 @@ def test_the_book_script_writes_what_is_solved_so_far(tmp_path: Path) -> None:
     assert book.scores.items() <= full.scores.items()
     assert f"{len(mine)} of the {len(positions(SMALL, 2))} positions" in out.read_text()
     assert (tmp_path / "book_5x4.txt.partial").exists()
+
+
+def test_a_worker_reads_the_book_of_the_solver_that_sent_it() -> None:
+    """--all-moves' worker processes solve with the caller's book (none, or the one it
+    was given), not the shipped one: a book saying the position after 4 4 4 scores +7
+    (it does not) is what the worker answers from, with no node searched."""
+    from zerosum.games.connect4.game import position_from_stones
+    from zerosum.games.connect4.notation import parse_moves
+    from zerosum.games.connect4.parallel import _solve_move
+
+    geo = geometry(7, 6)
+    child = position_from_stones(parse_moves("444"))
+    wrong = Book(geo, 3, {canonical(geo, child.current, child.mask): 7})
+    p = position_from_stones(parse_moves("44"))
+    assert _solve_move(7, 6, 1000, wrong, p.current, p.mask, 3, None) == (-7, 0)
+    assert Solver(book=wrong).move_score(p.current, p.mask, 3) == -7

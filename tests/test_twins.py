@@ -297,8 +297,13 @@ def connect4_table_behaves_as_the_dict(c: Any) -> None:
 
 
 def solver_null_windows_and_a_small_table(c: Any) -> None:
-    """Any window, any position: the fail-soft value and the nodes. A table of 500
-    entries is cleared hundreds of times, as the dict is."""
+    """Any window, any position: the fail-soft value and the nodes, with a table of 500
+    entries (113 buckets of 4). Then a table full from the start: a position of Pons's
+    L2_R2 (score +2, 104,390 nodes with the default 2M entries) solved with 1,000
+    entries (241 buckets of 4), its buckets giving up their deepest entries over and
+    over, the same ones in both."""
+    from zerosum.games.connect4.game import position_from_stones
+    from zerosum.games.connect4.notation import parse_moves
     from zerosum.games.connect4.solver import Solver
 
     rng = random.Random(24)
@@ -313,6 +318,12 @@ def solver_null_windows_and_a_small_table(c: Any) -> None:
         wide = [s._negamax(p.current, p.mask, n, -21, 21, -1) for s in (fast, pure)]
         assert wide[0] == wide[1] == score and fast.nodes == pure.nodes
         assert fast._kernel.size == len(pure.table)  # the same entries kept
+    fast, pure = Solver(capacity=1000, book=False), Solver(capacity=1000, book=False,
+                                                         native=False)
+    p = position_from_stones(parse_moves("2531276566711153"))
+    assert fast.solve(p.current, p.mask) == pure.solve(p.current, p.mask) == 2
+    assert fast.nodes == pure.nodes == 191_315  # the replacement policy's count
+    assert fast._kernel.size == len(pure.table) == 4 * pure.table.buckets == 964
 
 
 ONLY_ONE = {

@@ -16,6 +16,9 @@ backed up from them (a position's score is the best of its moves': each move's s
 minus its child's, all in the book) and the book is written beside book.py as
 book_WxH.txt, its header stating its depth, its size and the CPU time the leaves took
 (summed over runs). A deeper book's leaves are new positions: it starts over.
+
+The book shipped (docs/connect4.md, "The opening book"): depth 3 from 93 of its 121
+leaves (`--now`), 114 positions, 1,579 bytes, the leaves solved in 3,596 s of CPU.
 """
 
 from __future__ import annotations
@@ -114,7 +117,9 @@ def main() -> None:
     p.add_argument("--depth", type=int, default=2)
     p.add_argument("--width", type=int, default=7)
     p.add_argument("--height", type=int, default=6)
-    p.add_argument("--capacity", type=int, default=30_000_000, help="solver table entries")
+    p.add_argument("--capacity", type=int, default=30_000_000,
+                   help="solver table entries (16 bytes each natively: 458 MiB a worker "
+                   "by default)")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: the cores); on Ray, every CPU of "
                    "the cluster works")

@@ -1,11 +1,12 @@
 /* The Connect Four solver's search, compiled: a twin of `Solver._build_negamax` in
  * solver.py, which stays the reference. Everything that decides which nodes are visited
  * is the same here, step for step: the forced moves, the bounds by stone count, the
- * transposition table (an exact map from position key to one bound, cleared when it holds
- * `capacity` entries, as the Python dict is), the refutation move tried first, the move
- * ordering, the win-by-two-threats shortcut. So the values, the moves and the node counts
- * are identical; only the cost per node differs (a 64-bit machine word instead of
- * CPython's arbitrary-precision ints, an open-addressing table instead of a dict).
+ * transposition table (buckets of 4 entries, a position's bucket its key modulo a prime,
+ * the entry with the most stones replaced when the bucket is full: solver.py's Table), the
+ * refutation move tried first, the move ordering, the win-by-two-threats shortcut. So the
+ * values, the moves and the node counts are identical; only the cost per node differs (a
+ * 64-bit machine word instead of CPython's arbitrary-precision ints, an array of slots
+ * instead of dicts).
  *
  * Built by setup.py when a C compiler is present (zerosum.games.connect4._solver); the
  * package runs without it. Only boards whose bitboard fits in 63 bits (width * (height+1)
@@ -37,13 +38,18 @@
 
 #include "_bitboard.h"
 
-/* One table slot. A slot belongs to the table only if its generation is the table's:
- * clearing the table is then one increment, not a pass over the memory. */
+/* One table slot, 16 bytes: a bucket of BUCKET is one 64-byte cache line. A slot
+ * belongs to the table only if its generation is the table's: clearing the table is then
+ * one increment, not a pass over the memory. `moves`: the position's stone count, what
+ * decides which entry a full bucket gives up. */
 typedef struct {
     bitboard key;
     int32_t entry;
-    uint32_t generation;
+    uint16_t generation;
+    uint16_t moves;
 } Slot;
+
+#define BUCKET 4 /* as solver.py's BUCKET */
 
 typedef struct {
     PyObject_HEAD
@@ -54,12 +60,11 @@ typedef struct {
     int rank_of_column[MAX_WIDTH];       /* column -> its rank in centre order */
     int lost[MAX_CELLS + 1], lowest_at[MAX_CELLS + 1], highest_at[MAX_CELLS + 1];
     int last_two, offset;
-    /* the transposition table */
+    /* the transposition table: `buckets` (a prime) buckets of BUCKET slots */
     Slot *slots;
-    uint64_t slot_mask, max_slots; /* the table grows up to max_slots, see table_set */
-    int hash_shift;
-    long long size, capacity;
-    uint32_t generation;
+    uint64_t buckets;
+    long long size; /* live entries */
+    uint16_t generation;
     /* the count and the way back to Python */
     long long nodes, next_check; /* next_check: the next of python_check and a yield */
     long long python_check;      /* when Python asked to be called back */
@@ -72,12 +77,13 @@ static bitboard threats(const Kernel *k, bitboard p, bitboard mask)
     return threats_on(k->h1, k->board, p, mask);
 }
 
-/* -- the table: the Python dict's behaviour (exact keys, `len`, `clear`) ----------- */
+/* -- the table: solver.py's Table ---------------------------------------------------- */
 
 /* The slots, zeroed. The probes land anywhere in tens of megabytes: with 4 KB pages
  * nearly every one misses the TLB as well as the caches, which measured as most of the
  * time per node; on Linux the table asks for 2 MB pages (transparent huge pages), so a
- * few dozen TLB entries cover it. Elsewhere, plain zeroed memory. */
+ * few dozen TLB entries cover it. Elsewhere, plain zeroed memory. Either way a page
+ * costs memory only once a slot in it is written. */
 static Slot *slots_alloc(size_t count)
 {
     const size_t bytes = count * sizeof(Slot);
@@ -104,93 +110,56 @@ static void slots_free(Slot *slots, size_t count)
 #endif
 }
 
-static uint64_t slot_of(const Kernel *k, bitboard key)
+static Slot *bucket_of(const Kernel *k, bitboard key)
 {
-    /* Fibonacci hashing: keys differ mostly in low bits, the product spreads them. */
-    return (key * 0x9E3779B97F4A7C15ULL) >> k->hash_shift;
+    return &k->slots[(key % k->buckets) * BUCKET];
 }
 
-/* The entry stored for `key`, or 0 (no entry is 0: see the encoding in negamax). */
+/* The entry stored for `key`, or 0 (no entry is 0: see the encoding in negamax). A
+ * bucket fills in order, so the first slot not in use ends the search. */
 static int32_t table_get(const Kernel *k, bitboard key)
 {
-    for (uint64_t i = slot_of(k, key);; i = (i + 1) & k->slot_mask) {
-        const Slot *s = &k->slots[i];
-        if (s->generation != k->generation)
+    const Slot *s = bucket_of(k, key);
+    for (int i = 0; i < BUCKET; i++) {
+        if (s[i].generation != k->generation)
             return 0;
-        if (s->key == key)
-            return s->entry;
+        if (s[i].key == key)
+            return s[i].entry;
     }
+    return 0;
 }
 
 static void table_clear(Kernel *k)
 {
     k->size = 0;
     if (++k->generation == 0) { /* wrapped: old generations would come back to life */
-        memset(k->slots, 0, (k->slot_mask + 1) * sizeof(Slot));
+        memset(k->slots, 0, k->buckets * BUCKET * sizeof(Slot));
         k->generation = 1;
     }
 }
 
-static int table_set(Kernel *k, bitboard key, int32_t entry);
-
-/* Four times the slots, the entries moved over. The table starts small and grows with
- * its entries, as a dict does: a short search touches little memory (and with huge
- * pages a full-size table would take all of it at once). Which slots exist changes no
- * entry, so no node count. */
-static int table_grow(Kernel *k)
+/* `table.store(key, entry, moves)`: the key's slot, else the bucket's first free one,
+ * else the one whose position has the most stones (the first of them). */
+static void table_store(Kernel *k, bitboard key, int32_t entry, int moves)
 {
-    const uint64_t old_count = k->slot_mask + 1;
-    uint64_t count = old_count * 4;
-    if (count > k->max_slots)
-        count = k->max_slots;
-    Slot *old = k->slots, *fresh = slots_alloc(count);
-    if (fresh == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    const uint32_t live = k->generation;
-    k->slots = fresh;
-    k->slot_mask = count - 1;
-    k->hash_shift = 64 - __builtin_ctzll(count);
-    k->generation = 1;
-    k->size = 0;
-    for (uint64_t i = 0; i < old_count; i++)
-        if (old[i].generation == live)
-            table_set(k, old[i].key, old[i].entry); /* cannot grow again: half empty */
-    slots_free(old, old_count);
-    return 0;
-}
-
-/* `table[key] = entry`, 0 or -1 (out of memory). The table grows before it is half
- * full; at its largest it has twice `capacity + 1` slots, so a free slot is always
- * found and the probe sequences stay short. */
-static int table_set(Kernel *k, bitboard key, int32_t entry)
-{
-    if (2 * (uint64_t)(k->size + 1) > k->slot_mask + 1 && k->slot_mask + 1 < k->max_slots
-        && table_grow(k) < 0)
-        return -1;
-    for (uint64_t i = slot_of(k, key);; i = (i + 1) & k->slot_mask) {
-        Slot *s = &k->slots[i];
-        if (s->generation != k->generation) {
-            s->generation = k->generation;
-            s->key = key;
-            s->entry = entry;
+    Slot *s = bucket_of(k, key), *slot = NULL;
+    for (int i = 0; i < BUCKET; i++) {
+        if (s[i].generation != k->generation) {
             k->size++;
-            return 0;
+            slot = &s[i];
+            break;
         }
-        if (s->key == key) {
-            s->entry = entry;
-            return 0;
+        if (s[i].key == key) {
+            s[i].entry = entry;
+            return;
         }
+        if (slot == NULL || s[i].moves > slot->moves)
+            slot = &s[i];
     }
-}
-
-/* `if len(table) >= capacity: table.clear()` then `table[key] = entry`. */
-static int table_store(Kernel *k, bitboard key, int32_t entry)
-{
-    if (k->size >= k->capacity)
-        table_clear(k);
-    return table_set(k, key, entry);
+    slot->key = key;
+    slot->entry = entry;
+    slot->generation = k->generation;
+    slot->moves = (uint16_t)moves;
 }
 
 /* -- the search --------------------------------------------------------------------- */
@@ -249,7 +218,7 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
     /* The table is far bigger than the caches: ask for this position's slot now, and
      * compute the threats while it comes. */
     const bitboard key = current + mask;
-    __builtin_prefetch(&k->slots[slot_of(k, key)]);
+    __builtin_prefetch(bucket_of(k, key));
     const bitboard opponent = current ^ mask;
     bitboard possible = (mask + k->bottom) & k->board;
     if (opp_threats < 0)
@@ -302,9 +271,8 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
             return ERROR;
         score = -score;
         if (score >= beta) {
-            /* No capacity check here, as in solver.py (the key was just there). */
-            if (table_set(k, key, -(((score + k->offset) << RANK_BITS) | rank_of(k, first))) < 0)
-                return ERROR;
+            table_store(k, key, -(((score + k->offset) << RANK_BITS) | rank_of(k, first)),
+                        moves);
             return score;
         }
         if (score > alpha)
@@ -349,16 +317,14 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
             return ERROR;
         score = -score;
         if (score >= beta) {
-            if (table_store(k, key, -(((score + k->offset) << RANK_BITS)
-                                      | rank_of(k, order[i].move))) < 0)
-                return ERROR;
+            table_store(k, key, -(((score + k->offset) << RANK_BITS)
+                                  | rank_of(k, order[i].move)), moves);
             return score;
         }
         if (score > alpha)
             alpha = score;
     }
-    if (table_store(k, key, alpha + k->offset) < 0)
-        return ERROR;
+    table_store(k, key, alpha + k->offset, moves);
     return alpha;
 }
 
@@ -369,23 +335,23 @@ static bitboard as_bitboard(PyObject *o)
     return (bitboard)PyLong_AsUnsignedLongLong(o);
 }
 
-/* Kernel(width, height, capacity, centre_order) */
+/* Kernel(width, height, buckets, centre_order): `buckets` as solver.py's Table has */
 static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
 {
-    static char *names[] = {"width", "height", "capacity", "centre_order", NULL};
+    static char *names[] = {"width", "height", "buckets", "centre_order", NULL};
     int width, height;
-    long long capacity;
+    long long buckets;
     PyObject *order;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiLO", names, &width, &height,
-                                     &capacity, &order))
+                                     &buckets, &order))
         return -1;
     if (width < 4 || height < 4 || width > MAX_WIDTH || width * (height + 1) > 63) {
         PyErr_Format(PyExc_ValueError, "the native solver takes boards of at most 63 "
                      "bits (width * (height + 1)), not %dx%d", width, height);
         return -1;
     }
-    if (capacity < 1) {
-        PyErr_SetString(PyExc_ValueError, "capacity must be at least 1");
+    if (buckets < 1 || buckets > ((long long)1 << 40)) {
+        PyErr_SetString(PyExc_ValueError, "buckets must be 1 to 2**40");
         return -1;
     }
     PyObject *seq = PySequence_Fast(order, "centre_order must be a sequence");
@@ -424,19 +390,13 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
     }
     k->last_two = cells - 2;
     k->offset = cells + 1;
-    k->max_slots = 1024;
-    while (k->max_slots < 2 * (uint64_t)capacity + 2)
-        k->max_slots <<= 1;
-    const uint64_t slots = k->max_slots < (1 << 16) ? k->max_slots : (1 << 16);
-    slots_free(k->slots, k->slots ? k->slot_mask + 1 : 0);
-    k->slots = slots_alloc(slots);
+    slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
+    k->slots = slots_alloc((size_t)buckets * BUCKET);
     if (k->slots == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    k->slot_mask = slots - 1;
-    k->hash_shift = 64 - __builtin_ctzll(slots);
-    k->capacity = capacity;
+    k->buckets = (uint64_t)buckets;
     k->size = 0;
     k->generation = 1;
     k->nodes = 0;
@@ -446,7 +406,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
 
 static void Kernel_dealloc(Kernel *k)
 {
-    slots_free(k->slots, k->slots ? k->slot_mask + 1 : 0);
+    slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
 

@@ -99,9 +99,9 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
                    default_threads() if threads is None else threads, memory)
 
 
-# The command's table, twice the default (128 MB natively, each worker process too): on
-# hard positions a table cleared less often saves nodes (Pons's L1_R3, its first 6
-# positions: 204.4M nodes with 2M entries, 179.3M with 4M, 158.9M with 8M).
+# The command's table, twice the default (64 MB natively, each worker process too): on
+# hard positions a bigger table saves some nodes (Pons's L1_R3, its first 6 positions:
+# 131.8M nodes with 2M entries, 126.0M with 8M).
 COMMAND_CAPACITY = (1 << 22) - 2
 
 

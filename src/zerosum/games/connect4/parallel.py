@@ -24,7 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from zerosum.games.connect4.bitboard import Geometry
-from zerosum.games.connect4.book import mirror
+from zerosum.games.connect4.book import Book, mirror
 from zerosum.games.connect4.cache import SolvedCache
 from zerosum.games.connect4.solver import Solver
 from zerosum.stop import SearchStopped
@@ -40,11 +40,13 @@ def default_threads() -> int:
         return os.cpu_count() or 1
 
 
-def _solve_move(width: int, height: int, capacity: int, current: int, mask: int,
-                column: int, cache_path: str | None) -> tuple[int, int]:
-    """A worker's task: (the move's exact score, the nodes visited)."""
+def _solve_move(width: int, height: int, capacity: int, book: Book | None, current: int,
+                mask: int, column: int, cache_path: str | None) -> tuple[int, int]:
+    """A worker's task: (the move's exact score, the nodes visited), with the book of
+    the caller's solver (none, or the one it was given, not the shipped one)."""
     cache = None if cache_path is None else SolvedCache(cache_path)
-    solver = Solver(width, height, capacity=capacity, cache=cache)
+    solver = Solver(width, height, capacity=capacity, book=False if book is None else book,
+                    cache=cache)
     try:
         return solver.move_score(current, mask, column), solver.nodes
     finally:
@@ -94,8 +96,8 @@ def move_scores(solver: Solver, current: int, mask: int, threads: int
     cache_path = None if cache is None else str(Path(cache.path))
     with ProcessPoolExecutor(min(threads, len(left)), mp_context=_context()) as pool:
         jobs: dict[int, Future[tuple[int, int]]] = {
-            c: pool.submit(_solve_move, geo.width, geo.height, solver.capacity, current,
-                           mask, c, cache_path) for c in left}
+            c: pool.submit(_solve_move, geo.width, geo.height, solver.capacity, solver.book,
+                           current, mask, c, cache_path) for c in left}
         for c in columns:
             if c not in searched:
                 c_twin = twin[c]

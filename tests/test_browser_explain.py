@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from browser import screenshot
+from networks import learner_after, tiny_network
 
 pytest.importorskip("starlette")
 
@@ -361,14 +362,9 @@ def network(tmp_path_factory: pytest.TempPathFactory) -> Any:
     pytest.importorskip("numpy")
     from browser import live_server
 
-    from zerosum.games.registry import get_game
-    from zerosum.learn.train import train
     from zerosum.web.app import create_app
 
-    spec = get_game("tictactoe")
-    out = tmp_path_factory.mktemp("net") / "ttt.zsnet"
-    train(spec, spec.create(), {}, "alphazero", out, games=2, seed=1,
-          settings={"hidden": 16, "simulations": 8, "fast": 4}, checkpoint_seconds=1e9)
+    out = tiny_network(tmp_path_factory.mktemp("net"))
     with live_server(create_app(train=str(out))) as base:
         yield base, out
 
@@ -377,17 +373,10 @@ def test_a_learned_networks_puct_stepped_in_the_mcts_view(page: Any, network: An
     """Tic-tac-toe after 1 4 2 5 (X wins at 3), 30 simulations of the network's PUCT: the
     tree and the root's moves as the learner's own search traced them, each node with its
     visits inside and the prior of the move into it and its Q above."""
-    from zerosum.games.registry import get_game
-    from zerosum.learn.methods import learner_of, read
     from zerosum.search.mcts import Simulation
 
     base, path = network
-    spec = get_game("tictactoe")
-    game = spec.create()
-    learner: Any = learner_of(read(path, spec), spec, game, str(path))
-    state = game.initial_state()
-    for move in ("1", "4", "2", "5"):
-        state = game.result(state, game.parse_move(state, move))
+    learner, game, state = learner_after(path, ("1", "4", "2", "5"))
     sims: list[Simulation] = []
     root = learner.search(state, 30, noise=False, tracer=sims.append)
 

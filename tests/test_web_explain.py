@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from networks import learner_after, tiny_network
 from starlette.testclient import TestClient
 from test_web import bad
 
@@ -322,14 +323,7 @@ def network(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tic-tac-toe AlphaZero network, two games of a tiny run (what it learned does not
     matter here: its search is checked against the learner's own)."""
     pytest.importorskip("numpy")
-    from zerosum.games.registry import get_game
-    from zerosum.learn.train import train
-
-    spec = get_game("tictactoe")
-    out = tmp_path_factory.mktemp("net") / "ttt.zsnet"
-    train(spec, spec.create(), {}, "alphazero", out, games=2, seed=1,
-          settings={"hidden": 16, "simulations": 8, "fast": 4}, checkpoint_seconds=1e9)
-    return out
+    return tiny_network(tmp_path_factory.mktemp("net"))
 
 
 def test_a_learned_networks_puct_in_the_mcts_view(network: Path) -> None:
@@ -337,8 +331,6 @@ def test_a_learned_networks_puct_in_the_mcts_view(network: Path) -> None:
     is the network's PUCT (the same visits as the learner's own search), each move with
     its prior P (summing to 1 over the legal moves) and Q, the root's visits summing to
     the simulations; a player the server does not offer is refused in one line."""
-    from zerosum.games.registry import get_game
-    from zerosum.learn.methods import learner_of, read
 
     player = f"learned:{network}"
     with TestClient(create_app(train=str(network))) as client:
@@ -361,12 +353,7 @@ def test_a_learned_networks_puct_in_the_mcts_view(network: Path) -> None:
         assert refused(tree=FIG52, player=player) == (
             "player: name a learned player offered for a game position")
         assert refused(game="tictactoe", player=3).startswith("player: name a learned")
-    spec = get_game("tictactoe")
-    game = spec.create()
-    learner: Any = learner_of(read(network, spec), spec, game, str(network))
-    state = game.initial_state()
-    for move in ("1", "4", "2", "5"):
-        state = game.result(state, game.parse_move(state, move))
+    learner, game, state = learner_after(network, ("1", "4", "2", "5"))
     _, _, root = learner.puct(state, 30)
     assert data["guide"] == {"player": player, "name": player, "c_puct": 2.5, "leaves": 1}
     assert data["counts"]["mcts"]["simulations"] == 30

@@ -29,14 +29,13 @@ mean little; compare the runs of one sitting, and say so.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import random
-import signal
 import statistics
 import subprocess
-import time
 from pathlib import Path
+
+from budget import within
 
 from zerosum.games.connect4.analysis import COMMAND_CAPACITY
 from zerosum.games.connect4.book import Book, book_path, canonical, parse, shipped
@@ -75,7 +74,6 @@ def games(count: int, depth: int, seed: int) -> list[list[Position]]:
 
 
 def all_values(book: Book | None, current: int, mask: int, threads: int) -> None:
-    os.setpgrp()  # its own process group, with its workers: killed as one at the budget
     solver = Solver(capacity=COMMAND_CAPACITY, book=False if book is None else book)
     for _ in move_scores(solver, current, mask, threads):
         pass
@@ -83,17 +81,8 @@ def all_values(book: Book | None, current: int, mask: int, threads: int) -> None
 
 def timed(book: Book | None, current: int, mask: int, threads: int, budget: float) -> float:
     """Wall seconds to every move's score; infinity past the budget."""
-    t0 = time.perf_counter()
-    child = multiprocessing.get_context("fork").Process(
-        target=all_values, args=(book, current, mask, threads))
-    child.start()
-    child.join(budget)
-    if child.is_alive():
-        assert child.pid is not None
-        os.killpg(child.pid, signal.SIGKILL)
-        child.join()
-        return float("inf")
-    return time.perf_counter() - t0
+    seconds = within(budget, all_values, book, current, mask, threads)
+    return float("inf") if seconds is None else seconds
 
 
 def quantiles(times: list[float], budget: float) -> str:

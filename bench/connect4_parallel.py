@@ -25,10 +25,11 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import signal
 import statistics
 import time
 from pathlib import Path
+
+from budget import within
 
 from zerosum.games.connect4.bitboard import geometry
 from zerosum.games.connect4.book import book_path, canonical, shipped
@@ -96,7 +97,6 @@ def old_all_moves(current: int, mask: int, deadline: float) -> dict[int, int]:
 
 
 def new_all_moves(current: int, mask: int, threads: int) -> dict[int, int]:
-    os.setpgrp()  # its own process group, with its workers: killed as one at the budget
     return {c: s for c, s, _ in move_scores(Solver(), current, mask, threads)}
 
 
@@ -110,16 +110,7 @@ def timed(target: str, current: int, mask: int, threads: int, budget: float) -> 
         except SearchStopped:
             return None
         return time.perf_counter() - t0
-    ctx = multiprocessing.get_context("fork")
-    child = ctx.Process(target=new_all_moves, args=(current, mask, threads))
-    child.start()
-    child.join(budget)
-    if child.is_alive():
-        assert child.pid is not None
-        os.killpg(child.pid, signal.SIGKILL)
-        child.join()
-        return None
-    return time.perf_counter() - t0
+    return within(budget, new_all_moves, current, mask, threads)
 
 
 def sample(stones: int, count: int) -> list[tuple[int, int]]:

@@ -165,3 +165,22 @@ def test_two_searches_of_one_game_at_once_never_share_its_memory() -> None:
     forget(game)
     with memory_of(game, make) as fresh:
         assert fresh is made[2]
+
+
+@pytest.mark.parametrize("name", ["connect4", "maxconnect4", "checkers"])
+def test_what_an_engine_keeps_goes_with_its_game(name: str) -> None:
+    """A game object searched by its engine is freed with everything kept for it (a
+    server's sessions come and go): nothing kept holds the game."""
+    import gc
+    import weakref
+
+    from zerosum.games.registry import get_game
+    from zerosum.players.agents import engines_of
+
+    spec = get_game(name)
+    game = spec.create()
+    engines_of(spec)["engine"](game, game.initial_state(), Limit(depth=3))
+    gone = weakref.ref(game)
+    del game
+    gc.collect()
+    assert gone() is None

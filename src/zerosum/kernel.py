@@ -172,22 +172,23 @@ T = TypeVar("T")
 class Lender(Generic[T]):
     """Things lent to one user at a time (a search's tables, a solver). A borrower gets
     the one the last gave back, so what it keeps keeps serving, or, while every one is
-    out, a new one from `make`: two borrowers at once never share one, and no more are
-    made than were out at once. Searches need it: a native search lets other threads
-    run at its checks, and a table grown or cleared under it would crash it."""
+    out, a new one made by the borrower's `make`: two borrowers at once never share
+    one, and no more are made than were out at once. Searches need it: a native search
+    lets other threads run at its checks, and a table grown or cleared under it would
+    crash it. (The lender keeps no `make`: one that holds a game would keep the game,
+    and so its memories, alive in `memory_of`'s weak map.)"""
 
-    def __init__(self, make: Callable[[], T]) -> None:
-        self.make = make
+    def __init__(self) -> None:
         self.made: list[T] = []
         self.idle: list[T] = []
         self.lock = threading.Lock()
 
     @contextmanager
-    def lend(self) -> Iterator[T]:
+    def lend(self, make: Callable[[], T]) -> Iterator[T]:
         with self.lock:
             thing = self.idle.pop() if self.idle else None
         if thing is None:
-            thing = self.make()
+            thing = make()
             with self.lock:
                 self.made.append(thing)
         try:
@@ -213,8 +214,8 @@ def memory_of(game: Any, make: Callable[[], T]) -> Iterator[T]:
     with _MEMORIES_LOCK:
         lender = _MEMORIES.get(game)
         if lender is None:
-            lender = _MEMORIES[game] = Lender(make)
-    with lender.lend() as memory:
+            lender = _MEMORIES[game] = Lender()
+    with lender.lend(make) as memory:
         yield memory
 
 

@@ -222,8 +222,8 @@ def playing_solver(geo: Geometry) -> Iterator[Solver]:
     key = (geo.width, geo.height)
     with _PLAYING_LOCK:
         if key not in _PLAYING:
-            _PLAYING[key] = Lender(lambda: Solver(geo.width, geo.height))
-    with _PLAYING[key].lend() as solver:
+            _PLAYING[key] = Lender()
+    with _PLAYING[key].lend(lambda: Solver(geo.width, geo.height)) as solver:
         solver.cache = user_cache()  # ZEROSUM_CACHE may have changed
         yield solver
 

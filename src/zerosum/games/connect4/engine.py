@@ -239,8 +239,8 @@ class Memory:
         self.threats: dict[int, int] = {}
         self.threats_capacity = sizes[1]
         # Lent one search at a time: a server may search one game from two threads.
-        self.solvers = Lender(lambda: Solver(geo.width, geo.height, capacity=sizes[2],
-                                             native=native is not False))
+        self.solvers: Lender[Solver] = Lender()
+        self.solver_size = (geo.width, geo.height, sizes[2], native is not False)
 
 
 Search = Callable[[int, int, int, int, int, int, int], int]
@@ -547,7 +547,9 @@ class Connect4Kernel:
         """The solver, stopped (SearchStopped) after `seconds` or by the kernel's stop;
         afterwards its nodes are counted as the kernel's and its table is cleared for
         the next use."""
-        with self.keep.solvers.lend() as solver:
+        width, height, capacity, native = self.keep.solver_size
+        with self.keep.solvers.lend(lambda: Solver(width, height, capacity=capacity,
+                                                   native=native)) as solver:
             solver.clock, solver.stop = self.stop.clock, self.stop
             solver.limit(seconds=seconds)
             try:

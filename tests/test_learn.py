@@ -84,6 +84,17 @@ def test_grade_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert (status, err) == (2, "zerosum: error: no set 'Hard' of tictactoe; choose from all\n")
 
 
+def test_train_help_names_only_the_methods_of_its_game(capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    from zerosum.cli.train import METHOD_HELP
+    from zerosum.learn.methods import METHODS
+    assert set(METHOD_HELP) == set(METHODS)
+    status, out, _ = zerosum(["train", "connect4", "--help"], capsys)
+    text = " ".join(out.split())
+    assert status == 0 and "alphazero: a" in text and "Samuel's" not in text
+    status, out, _ = zerosum(["train", "checkers", "--help"], capsys)
+    text = " ".join(out.split())
+    assert status == 0 and "--method {samuel}" in text and "ntuple" not in text
 def test_connect4_labels_agree_with_the_solver() -> None:
     """The shipped labels of End-Easy, checked on their first positions against each
     move's exact score."""

@@ -12,6 +12,14 @@ from zerosum.convert import float_arg, int_arg
 from zerosum.game import InputError
 from zerosum.games.registry import add_options, all_games, get_game
 
+# What each method is, in the help of the games it learns (only those are listed).
+METHOD_HELP = {
+    "ntuple": "TD n-tuple networks",
+    "samuel": "Samuel's checkers features by TD-Leaf",
+    "texel": "the engine's evaluation fitted to solver labels, at once",
+    "alphazero": "a policy-value network guiding PUCT search",
+}
+
 
 def register(sub: Any) -> None:
     from zerosum.learn.gate import GATE_GAMES
@@ -31,10 +39,8 @@ def register(sub: Any) -> None:
             continue  # no method here learns this game
         g = games.add_parser(spec.name, help=spec.title, description=spec.summary or spec.title)
         g.add_argument("--method", default=methods[0], choices=methods,
-                       help="the learning method (default: %(default)s; ntuple: TD n-tuple "
-                       "networks, samuel: Samuel's checkers features by TD-Leaf, "
-                       "texel: the engine's evaluation fitted to solver labels, at once, "
-                       "alphazero: a policy-value network guiding PUCT search)")
+                       help="the learning method (default: %(default)s; " + ", ".join(
+                           f"{name}: {METHOD_HELP[name]}" for name in methods) + ")")
         length = g.add_mutually_exclusive_group()
         length.add_argument("--games", type=int_arg(1, None), metavar="N",
                             help="train until N games have been played in all")

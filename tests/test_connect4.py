@@ -92,6 +92,15 @@ def test_malformed_course_strings(text: str, message: str) -> None:
         parse_course(text)
 
 
+def test_a_move_sequence_with_spaces_and_columns_past_nine() -> None:
+    assert parse_moves("4 4 5 5") == parse_moves("4455") == parse_moves(" 4  4\t5 5 ")
+    wide = geometry(12, 6)
+    stones = parse_moves("12 1 10", wide)
+    assert stones.red == wide.bit(11, 0) | wide.bit(9, 0) and stones.yellow == wide.bit(0, 0)
+    with pytest.raises(InputError, match=re.escape("'13' (move 1) is not a column 1-12")):
+        parse_moves("13 1", wide)
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -99,6 +108,12 @@ def test_malformed_course_strings(text: str, message: str) -> None:
         ("40", "'0' at position 2"),
         ("1111111", "move 7 plays in column 1, which is full"),
         ("12121212", "move 8 comes after the game was won"),
+        ("4 4 x", "'x' (move 3) is not a column 1-7"),
+        ("4 4 ²", "'²' (move 3) is not a column 1-7"),
+        ("4 ٣", "'٣' (move 2) is not a column 1-7"),
+        ("4 8", "'8' (move 2) is not a column 1-7"),
+        ("4 0", "'0' (move 2) is not a column 1-7"),
+        ("1 1 1 1 1 1 1", "move 7 plays in column 1, which is full"),
     ],
 )
 def test_malformed_move_sequences(text: str, message: str) -> None:

@@ -64,9 +64,9 @@ def adjudicate(game: Any, state: Any) -> float | None:
 
 def _solver_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("position", metavar="POSITION",
-                   help="the columns played from the empty board, 1 = leftmost (e.g. 4455; "
-                        "'-' for the empty board), or a course string of rows bottom first "
-                        "(e.g. '.ryyrry,.rryry.,..y.r..,..y....,.......,.......')")
+                   help="the columns played from the empty board, 1 = leftmost (e.g. 4455 or "
+                        "'4 4 5 5'; '-' for the empty board), or a course string of rows "
+                        "bottom first (e.g. '.ryyrry,.rryry.,..y.r..,..y....,.......,.......')")
     p.add_argument("--weak", action="store_true",
                    help="only win, draw or loss (faster), no best moves")
     p.add_argument("--no-pv", action="store_true", help="skip the principal variation")

@@ -3,7 +3,8 @@
 - the course string: rows of 'r', 'y', '.' separated by commas, bottom row first
   (`.ryyrry,.rryry.,..y.r..,..y....,.......,.......`);
 - the move sequence: the columns played from the empty board, 1 = leftmost
-  (`4455`, the notation of Pascal Pons's benchmark sets); '' or '-' is the empty board;
+  (`4455`, the notation of Pascal Pons's benchmark sets, or `4 4 5 5` with spaces, which
+  also names columns past 9); '' or '-' is the empty board;
 - the grid: one line per row, top row first, 'X' (red, first player), 'O' (yellow), '.'
   (spaces ignored; 'r'/'y' accepted too), as people draw it.
 
@@ -119,27 +120,40 @@ def format_course(stones: Stones, geo: Geometry | None = None) -> str:
 
 
 def parse_moves(text: str, geo: Geometry | None = None) -> Stones:
-    """The move sequence from the empty board; the first player is red."""
+    """The move sequence from the empty board; the first player is red. Columns are one
+    digit each (`4455`, Pons's notation) or, separated by spaces, numbers (`4 4 5 5`: the
+    only way to name a column past 9 on a wider board)."""
     geo = geo or geometry()
     text = text.strip()
     if text == "-":
         text = ""
     stones = [0, 0]
     mask = 0
-    for i, ch in enumerate(text):
-        if not "1" <= ch <= "9" or int(ch) > geo.width:  # ASCII digits only
-            raise InputError(
-                f"move sequence: {ch!r} at position {i + 1} is not a column 1-{geo.width}"
-            )
-        col = int(ch) - 1
+    for i, col in enumerate(_columns(text, geo)):
         if not geo.playable(mask, col):
-            raise InputError(f"move sequence: move {i + 1} plays in column {ch}, which is full")
+            raise InputError(f"move sequence: move {i + 1} plays in column {col + 1}, "
+                             "which is full")
         if geo.has_four(stones[0]) or geo.has_four(stones[1]):
             raise InputError(f"move sequence: move {i + 1} comes after the game was won")
         move = geo.move_bit(mask, col)
         stones[i % 2] |= move
         mask |= move
     return Stones(stones[0], stones[1])
+
+
+def _columns(text: str, geo: Geometry) -> list[int]:
+    """The 0-based columns of a move sequence's text, checked to be on the board."""
+    spaced = len(text.split()) > 1
+    tokens = text.split() if spaced else list(text)
+    columns = []
+    for i, token in enumerate(tokens):
+        # ASCII digits only: str.isdigit would take '²'.
+        if not (token.isascii() and token.isdigit()) or not 1 <= int(token) <= geo.width:
+            where = f"(move {i + 1})" if spaced else f"at position {i + 1}"
+            raise InputError(f"move sequence: {shown(token, 20)} {where} is not a column "
+                             f"1-{geo.width}")
+        columns.append(int(token) - 1)
+    return columns
 
 
 def format_moves(columns: list[int]) -> str:

@@ -95,6 +95,24 @@ def test_train_help_names_only_the_methods_of_its_game(capsys: pytest.CaptureFix
     status, out, _ = zerosum(["train", "checkers", "--help"], capsys)
     text = " ".join(out.split())
     assert status == 0 and "--method {samuel}" in text and "ntuple" not in text
+
+
+def test_each_graded_position_starts_afresh() -> None:
+    # The engine keeps its table from move to move; graded positions are not one game,
+    # so what it kept from one must not steer the next (a grade would then depend on
+    # the order and the subset of the positions graded).
+    from zerosum.kernel import kept_entries
+    spec = get_game("connect4")
+    rows = grading.labelled(spec, spec.create(), "L2_R2", 2)
+    kept = []
+    for graded in (rows, rows[1:]):
+        game = spec.create()
+        agent = agent_from_spec(spec, "engine:depth=6", default_seed=0)
+        grading.grade(game, "L2_R2", graded, lambda g, s: agent.choose(g, s).action)
+        kept.append(kept_entries(game))
+    assert kept[0] == kept[1] > 0
+
+
 def test_connect4_labels_agree_with_the_solver() -> None:
     """The shipped labels of End-Easy, checked on their first positions against each
     move's exact score."""

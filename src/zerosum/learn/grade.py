@@ -28,6 +28,7 @@ from typing import Any
 
 from zerosum.game import AnyGame, InputError, shown
 from zerosum.games.registry import GameSpec
+from zerosum.kernel import forget
 from zerosum.search.solve import TooBig, Unsolvable, solve
 
 ALL = "all"
@@ -184,9 +185,13 @@ def labelled(spec: GameSpec, game: AnyGame, name: str,
 
 def grade(game: AnyGame, name: str, rows: Sequence[Labelled],
           choose: Callable[[AnyGame, Any], Any]) -> Grade:
-    """The grade of the player whose move in a position is `choose(game, state)`."""
+    """The grade of the player whose move in a position is `choose(game, state)`. Each
+    position is played from a fresh start: what an engine kept from the position before
+    (its table) is forgotten first, so a position's grade is the same whatever was graded
+    before it (another set, or a subset of this one with --positions)."""
     mistakes = kept = 0
     for row in rows:
+        forget(game)
         action = choose(game, row.state)
         if action not in row.moves:
             raise InputError(f"the player chose {action!r}, not a legal move, in\n"

@@ -45,7 +45,7 @@ def masks(n: int) -> Masks:
 
 
 def terms(b: Board, black: int, white: int, kings: int,
-          weights: Sequence[int] = WEIGHTS) -> tuple[int, ...]:
+          weights: Sequence[float] = WEIGHTS) -> tuple[int, ...]:
     """The counts each of WEIGHTS multiplies (named TERMS), from black's side: `score`
     is their weighted sum. Linear in the weights but for one thing: whether a side is
     ahead (which turns the trading and chasing terms) is judged by the material under

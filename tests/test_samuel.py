@@ -205,6 +205,12 @@ def test_the_history_keeps_the_weights_and_the_plot_draws_them(tmp_path: Path) -
     assert last["games"] == 3 and list(last["weights"]) == list(FEATURES)
     assert [last["weights"][f] for f in FEATURES] == \
         [round(w, 6) for w in saved.arrays["weights"]]
+    # The /train page's chart of them (zerosum.learn.watch.status, its data).
+    from zerosum.learn.watch import status
+
+    assert status(out)["weights"] == {
+        f: [[h["games"], h["weights"][f]] for h in saved.header["run"]["history"]]
+        for f in FEATURES}
     pytest.importorskip("matplotlib")
     from zerosum.learn.curve import plot_curve
 

@@ -56,6 +56,7 @@ def test_the_run_as_json(run: Path) -> None:
     assert [c[0] for c in data["curves"]["all"]] == [400, 800, 1200]
     assert data["ratings"] == w.header["run"]["ratings"] and data["best"] == "games-1200"
     assert [g["decision"] for g in data["gates"]] == ["H1", "H0", "H1"]
+    assert data["weights"] == {}  # n-tuples keep no named weights: no chart of them
     assert data["progress"]["games"] == 1200
     assert data["player"] == f"learned:{run}"
     # The weights are a player of their game only.
@@ -105,6 +106,7 @@ def test_the_page_watches_the_run_and_plays_its_weights(server: str, browser: An
             assert page.locator("#values tbody tr").count() == 9
             assert page.inner_text("#summary").startswith("Tic-tac-toe, ntuple: 1,200 games")
             assert page.locator("#heat rect").count() == 9
+            assert page.locator("#weights-section").is_hidden()  # n-tuples: no weights
             if name == "train-desktop":
                 page.click("[aria-label='cell 1']")
                 page.wait_for_function("document.querySelector('#line').textContent"
@@ -139,6 +141,30 @@ def test_the_page_watches_the_run_and_plays_its_weights(server: str, browser: An
         # table above), drawn in the top left cell.
         assert page.locator("#board text.mark.side-a").count() == 1
         assert page.locator("#board text.mark.side-a").get_attribute("x") == "30"
+
+
+def test_the_page_draws_samuels_weights(tmp_path: Path, browser: Any) -> None:
+    from zerosum.learn import train as train_module
+    from zerosum.learn.samuel import FEATURES
+    from zerosum.web.app import create_app
+
+    checkers, out = get_game("checkers"), tmp_path / "s.zsnet"
+    with pytest.MonkeyPatch.context() as patch:
+        # 6x6 is too big to grade on every position; the solver takes minutes to say so.
+        patch.setattr(train_module, "grade_sample", lambda *args: [])
+        train(checkers, checkers.create(size=6), {"size": 6}, "samuel", out, games=4,
+              seed=1, settings={"depth": 1}, checkpoint_games=2, checkpoint_seconds=1e9)
+    with live_server(create_app(train=str(out))) as base, fresh_page(browser) as page:
+        page.goto(f"{base}/train")
+        # (A weight that stayed put is a flat line, which has no height to be visible.)
+        page.wait_for_selector("#weights polyline", state="attached")
+        lines = page.locator("#weights polyline")
+        # By name, as the run's file keeps them.
+        assert [lines.nth(i).get_attribute("data-set") for i in range(lines.count())] == \
+            sorted(FEATURES)
+        assert page.locator("#weights circle").count() == 2 * len(FEATURES)  # 2 checkpoints
+        assert page.inner_text("#weights-key").split() == sorted(FEATURES)
+        screenshot(page, "train-samuel")
 
 
 def test_serve_refuses_a_file_that_is_no_run_in_one_line(

@@ -1,5 +1,6 @@
-"""Samuel's checkers (zerosum.learn.samuel): its features, TD-Leaf's leaf, seeded runs,
-the weights file and the learned player."""
+"""Samuel's checkers (zerosum.learn.samuel): the engine's evaluation terms as its
+features, TD-Leaf's leaf, seeded and resumed runs, the weights file and the learned
+player (the engine with the learned weights)."""
 
 from __future__ import annotations
 
@@ -11,23 +12,42 @@ import pytest
 
 from zerosum.cli import main
 from zerosum.game import InputError
+from zerosum.games.checkers.engine import CheckersKernel, Memory
+from zerosum.games.checkers.evaluation import WEIGHTS, score, to_utility_scale
 from zerosum.games.checkers.rules import Checkers
 from zerosum.games.registry import get_game
+from zerosum.learn import train as train_module
 from zerosum.learn import weights as weights_file
 from zerosum.learn.methods import new_learner
-from zerosum.learn.samuel import FEATURES, INITIAL, SamuelLearner, Settings, features
+from zerosum.learn.samuel import (
+    FEATURES,
+    LearnedGame,
+    SamuelLearner,
+    Settings,
+    engine_weights,
+    features,
+)
 from zerosum.learn.train import train
+from zerosum.learn.weights import Weights
 from zerosum.match import play_match
 from zerosum.players.spec import agent_from_spec
+from zerosum.result import Limit
+from zerosum.search.driver import analyse_with
 
 CHECKERS = get_game("checkers")
 KNOWN = "B:W14,17:B1,K10"  # 6x6: a black man and king against two white men
 
 
+@pytest.fixture(autouse=True)
+def ungraded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """6x6 is too big to grade on every position, but the generic solver takes minutes
+    to find that out: the runs here train ungraded at once."""
+    monkeypatch.setattr(train_module, "grade_sample", lambda *args: [])
+
+
 def trained(tmp_path: Path, size: int = 6, games: int = 6, seed: int = 1,
             name: str = "s.zsnet") -> Path:
     out = tmp_path / name
-    # 6x6 is too big to grade on every position: the run trains ungraded, quickly.
     train(CHECKERS, CHECKERS.create(size=size), {"size": size}, "samuel", out, games=games,
           seed=seed, settings={"depth": 1}, checkpoint_seconds=1e9)
     return out
@@ -37,63 +57,87 @@ def test_features_of_a_known_position() -> None:
     game = Checkers(size=6)
     state = game.from_fen(KNOWN)
     got = dict(zip(FEATURES, features(game, state), strict=True))
-    # 6 pieces a side at the start; the king on 10 is central, steps: black 1+4, white 4.
-    assert got == {"men": -1 / 6, "kings": 1 / 6, "mobility": 1 / 6, "centre": 0.0,
-                   "back_rank": 0.0, "advancement": -1 / 30, "attackers": 0.0,
-                   "turn": 1.0}
-    assert features(game, game.initial_state()) == [0.0] * 7 + [1.0]
+    # Black is ahead (a king, 140, for a man, 100) with 4 of 12 pieces left: trading
+    # counts the 8 gone; the king (row 3, column 0) is 2 king steps from the man on 17;
+    # steps: black 1 + 4, white 4; white's man on 14 is a row advanced.
+    assert got == {"man": -1, "king": 1, "advance": -1, "back_row": 0, "centre": 0,
+                   "king_centre": 0, "mobility": 1, "trade": 8, "chase": -2}
+    assert score(game.board, state.black, state.white, state.kings) == \
+        sum(w * f for w, f in zip(WEIGHTS, got.values(), strict=True)) == 59
+    # Under weights where a king is worth less than a man, Black is behind.
+    assert features(game, state, (100, 90, *WEIGHTS[2:]))[7:] == [-8, 0]
+    assert features(game, game.initial_state()) == [0] * len(FEATURES)
 
 
-def test_the_search_value_is_the_pv_leafs_value() -> None:
-    # TD-Leaf trains the leaf because the search's value is the leaf's evaluation.
-    game = Checkers(size=6)
-    learner = SamuelLearner(CHECKERS, game, Settings(depth=3))
-    state = game.initial_state()
+def test_the_engine_is_given_the_weights_scaled_to_a_man_of_100() -> None:
+    assert engine_weights([w * 2.5 for w in WEIGHTS]) == WEIGHTS
+    assert engine_weights([50.0, 75.0, 1.2, 0, 0, 0, 0, 0, -0.6]) == \
+        (100, 150, 2, 0, 0, 0, 0, 0, -1)
+    assert engine_weights([-1.0, 2.4, *[0.0] * 7])[:2] == (-1, 2)
+
+
+def test_the_search_value_is_the_quiet_pv_leafs_value() -> None:
+    # TD-Leaf trains the leaf because the search's value is the leaf's evaluation;
+    # here a capture is due past the depth, so the leaf is the quiescence's.
+    game = Checkers(size=8)
+    state = game.from_fen("W:W18,22,23,27:B9,10,11,14")
+    learner = SamuelLearner(CHECKERS, game, Settings(depth=2))
     action, value, leaf = learner.search(state)
-    assert action in game.actions(state)
-    assert leaf.ply == 3 or game.has_capture(leaf) is False
-    assert value == pytest.approx(0.999 * learner.afterstate_value(leaf))
+    assert action in game.actions(state) and not game.has_capture(leaf)
+    black = to_utility_scale(score(game.board, leaf.black, leaf.white, leaf.kings))
+    assert value == pytest.approx(black if game.is_maxs_turn(state) else -black)
+
+
+def test_learned_weights_search_alike_in_python_and_c() -> None:
+    # The engine with other weights: the compiled twin's search is the Python's, node
+    # for node (a machine without a compiler plays the same moves).
+    game = Checkers(size=8)
+    learned = LearnedGame(game, (100, 170, 5, 4, 9, 2, 3, 1, 6))
+    state = game.from_fen("B:W18,21,22,23,25,27,30:B1,5,9,10,11,14,K26")
+    results = [analyse_with(lambda g, s, stop, e, n=native: CheckersKernel(
+        g, s, stop, e, Memory(g), native=n), learned, state, Limit(depth=5))
+        for native in (True, False)]
+    assert [(r.action, r.pv, r.value, r.stats.nodes) for r in results[:1]] == \
+        [(r.action, r.pv, r.value, r.stats.nodes) for r in results[1:]]
+    plain = analyse_with(CHECKERS.kernel, game, state, Limit(depth=5))  # type: ignore[arg-type]
+    assert plain.value != results[0].value  # the weights were used
 
 
 def test_the_same_seed_gives_the_same_weights(tmp_path: Path) -> None:
     a, b, c = (weights_file.read(trained(tmp_path, seed=s, name=f"{i}.zsnet"))
                for i, s in enumerate((4, 4, 5)))
     assert a.arrays["weights"] == b.arrays["weights"] != c.arrays["weights"]
-    initial = [INITIAL.get(f, 0.0) for f in FEATURES]
-    assert list(a.arrays["weights"]) != initial
+    assert list(a.arrays["weights"]) != list(WEIGHTS)
     assert a.header["features"] == list(FEATURES) and a.header["board"] == 6
     assert a.header["run"]["games"] == 6 and a.header["grade"] == []
 
 
+def test_a_resumed_run_continues_the_same(tmp_path: Path) -> None:
+    whole = weights_file.read(trained(tmp_path, games=4, seed=3, name="whole.zsnet"))
+    part = trained(tmp_path, games=2, seed=3, name="part.zsnet")
+    train(CHECKERS, CHECKERS.create(size=6), {"size": 6}, "samuel", part, games=4, seed=3,
+          resume=True, settings={"depth": 1}, checkpoint_seconds=1e9)
+    assert weights_file.read(part).arrays["weights"] == whole.arrays["weights"]
+
+
 def test_td_leaf_rewards_the_winners_material() -> None:
-    # One game Black wins: the men weight moves toward the result at every leaf where
-    # Black is a man ahead.
-    game = CHECKERS.create(size=4)
-    learner = SamuelLearner(CHECKERS, game, Settings(depth=1, opening=0, epsilon=0.0,
-                                                     lam=1.0, alpha=0.5),
+    # A game Black wins, each leaf a man up for Black but valued at 0 by the weights
+    # (all 0: no side is ahead, so trading and chasing count nothing).
+    game = Checkers(size=6)
+    learner = SamuelLearner(CHECKERS, game, Settings(lam=1.0, alpha=0.5),
                             [0.0] * len(FEATURES))
-    searcher: Any = _Searcher(learner)
-    record = play_match(game, [searcher, searcher])
-    states, state = [], game.initial_state()
-    for move in record.moves:
-        state = game.result(state, move.action)
-        states.append(state)
-    assert list(learner.weights) == [0.0] * len(FEATURES)
-    learner.learn(states, [False] * len(states))
-    assert game.utility(states[-1]) != 0
-    assert list(learner.weights) != [0.0] * len(FEATURES)
+    ahead = game.from_fen("W:W16:B1,3")
+    won = game.from_fen("W:W:B1,3")
+    learner._leaves = [ahead, ahead]
+    learner.learn([ahead, won], [False, False])
+    f = features(game, ahead, [0.0] * len(FEATURES))
+    assert f == [1, 0, 0, 1, 0, 0, 2, 0, 0] and game.utility(won) > 0
+    # V was 0 at both leaves, the target 1 (the result): step = alpha * SCALE *
+    # sum(h) / (sum(h^2) + PRIOR) for each term, h = f (1 - 0).
+    from zerosum.learn.samuel import PRIOR, SCALE
 
-
-class _Searcher:
-    name = "searcher"
-
-    def __init__(self, learner: SamuelLearner) -> None:
-        self.learner = learner
-
-    def choose(self, game: Any, state: Any) -> Any:
-        from zerosum.match import Move
-
-        return Move(self.learner.self_play_move(state, random.Random(0))[0])
+    assert list(learner.weights) == pytest.approx(
+        [0.5 * SCALE * 2 * x / (2 * x * x + PRIOR) for x in f])
 
 
 def test_samuel_learns_checkers_only() -> None:
@@ -112,13 +156,34 @@ def test_weights_for_another_board_are_refused(tmp_path: Path) -> None:
         agent.learner(CHECKERS.create(size=8))
 
 
-def test_learned_weights_play_a_match_searching(tmp_path: Path) -> None:
+def test_learned_weights_are_played_by_the_engine(tmp_path: Path) -> None:
     path = trained(tmp_path, games=2)
     game = Checkers(size=6)
-    learned = agent_from_spec(CHECKERS, f"learned,depth=2:{path}")
-    hand = agent_from_spec(CHECKERS, "alphabeta:depth=2")
+    learned: Any = agent_from_spec(CHECKERS, f"learned,depth=3:{path}")
+    state = game.initial_state()
+    result = learned.analyse(game, state)
+    assert result.algorithm == "engine, samuel weights"
+    saved = weights_file.read(path).arrays["weights"]
+    by_hand = analyse_with(CHECKERS.kernel, LearnedGame(game, engine_weights(saved)),  # type: ignore[arg-type]
+                           state, Limit(depth=3))
+    assert (result.action, result.value, result.stats.nodes) == \
+        (by_hand.action, by_hand.value, by_hand.stats.nodes)
+    hand = agent_from_spec(CHECKERS, "engine:depth=3")
     record = play_match(game, [learned, hand])
     assert record.moves and record.utility in (-1.0, 0.0, 1.0)
+
+
+def test_a_file_of_the_old_features_is_refused(tmp_path: Path) -> None:
+    path = trained(tmp_path, games=1)
+    w = weights_file.read(path)
+    old = ["men", "kings", "mobility", "centre", "back_rank", "advancement", "attackers",
+           "turn"]
+    weights_file.write(path, Weights({**w.header, "features": old},
+                                     {"weights": w.arrays["weights"][:8]}))
+    with pytest.raises(InputError, match=r"its features are not the checkers engine's .*"
+                       r"train it again"):
+        agent: Any = agent_from_spec(CHECKERS, f"learned:{path}")
+        agent.learner(Checkers(size=6))
 
 
 def test_train_command_offers_samuel_for_checkers(tmp_path: Path,
@@ -140,6 +205,12 @@ def test_the_history_keeps_the_weights_and_the_plot_draws_them(tmp_path: Path) -
     assert last["games"] == 3 and list(last["weights"]) == list(FEATURES)
     assert [last["weights"][f] for f in FEATURES] == \
         [round(w, 6) for w in saved.arrays["weights"]]
+    # The /train page's chart of them (zerosum.learn.watch.status, its data).
+    from zerosum.learn.watch import status
+
+    assert status(out)["weights"] == {
+        f: [[h["games"], h["weights"][f]] for h in saved.header["run"]["history"]]
+        for f in FEATURES}
     pytest.importorskip("matplotlib")
     from zerosum.learn.curve import plot_curve
 

@@ -224,6 +224,10 @@ def checkers_moves_evaluation_and_perft(c: Any) -> None:
                                   game.max_capture) == mine
                 assert c.score(size, s.black, s.white, s.kings, WEIGHTS) == score(
                     b, s.black, s.white, s.kings)
+                # Other weights (learned ones), a man's sometimes below a king's loss.
+                other = tuple(rng.randrange(-40, 200) for _ in WEIGHTS)
+                assert c.score(size, s.black, s.white, s.kings, other) == score(
+                    b, s.black, s.white, s.kings, other)
                 captures += any(abs(p[1] - p[0]) > size + 2 for p in mine)
             assert captures > 5  # the random positions do test captures
             start = game.initial_state()

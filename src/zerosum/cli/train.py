@@ -81,8 +81,8 @@ def register(sub: Any) -> None:
         g.add_argument("--epsilon", type=float_arg(0, 1), help="the share of random "
                        "moves in self-play (default: 0.1 on a board of 30 cells or more, "
                        "else 0.5)")
-        g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the alpha-beta depth "
-                       "of each self-play move (default: 2)")
+        g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the depth of the "
+                       "engine's search of each self-play move (default: 4)")
         g.add_argument("--simulations", type=int_arg(1, 100_000), help="alphazero: the "
                        "simulations of a full search (default: 100 on a board of 30 cells "
                        "or more, else 32)")

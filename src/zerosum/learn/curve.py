@@ -29,6 +29,14 @@ def curve_data(history: Sequence[dict[str, Any]]) -> dict[str, list[tuple[int, f
             for name in sets}
 
 
+def weight_data(history: Sequence[dict[str, Any]]) -> dict[str, list[tuple[int, float]]]:
+    """Each feature's weight at each checkpoint that kept them (a learner's `snapshot`:
+    Samuel's), by feature name: (games, weight)."""
+    named: list[str] = next((list(p["weights"]) for p in history if "weights" in p), [])
+    return {f: [(int(p["games"]), float(p["weights"][f])) for p in history
+                if f in p.get("weights", {})] for f in named}
+
+
 def curve_figure(history: Sequence[dict[str, Any]], title: str,
                  ratings: Sequence[dict[str, Any]] = ()) -> Any:
     """The curve as a matplotlib Figure: a line per set; below it, when checkpoints were
@@ -41,7 +49,7 @@ def curve_figure(history: Sequence[dict[str, Any]], title: str,
     curves = curve_data(history)
     rated = sorted((int(r["checkpoint"].rpartition("-")[2]), r) for r in ratings
                    if r["checkpoint"].rpartition("-")[2].isdigit())
-    named: list[str] = next((list(p["weights"]) for p in history if "weights" in p), [])
+    named = weight_data(history)
     panels = 1 + bool(rated) + bool(named)
     figure = Figure(figsize=(7.0, 4.5 + 3.0 * (panels - 1)), dpi=100)
     FigureCanvasAgg(figure)
@@ -66,9 +74,7 @@ def curve_figure(history: Sequence[dict[str, Any]], title: str,
         below.grid(alpha=0.3)
     if named:
         weights = figure.add_subplot(panels, 1, panels, sharex=axes)
-        for f in named:
-            points = [(p["games"], p["weights"][f]) for p in history
-                      if f in p.get("weights", {})]
+        for f, points in named.items():
             weights.plot([g for g, _ in points], [w for _, w in points], marker=".", label=f)
         weights.set_xlabel("self-play games")
         weights.set_ylabel("feature weight")

@@ -1,19 +1,31 @@
-"""Samuel's checkers: a linear evaluation over named features, learned by TD-Leaf.
+"""Samuel's checkers: the engine's linear evaluation, its weights learned by TD-Leaf.
 
 Samuel (1959) scored a checkers position as a weighted sum of features a player would
-name (pieces, kings, mobility, centre control...) and tuned the weights by making the
-evaluation of a position agree with that of a deeper search later in the game. TD-Leaf
-(Baxter, Tridgell and Weaver, 1998) is the modern form: at each move of self-play the
-learner searches alpha-beta to `depth` with its own evaluation; the leaf of that
-search's principal variation is what the search's value really is, so it is that leaf
-whose value is moved toward the next search's value (a lambda-return of the leaves
-that follow, the game's result at the end):
+name and tuned the weights by making the evaluation of a position agree with that of a
+deeper search later in the game. Here the features are the checkers engine's own: the
+nine terms its hand-written evaluation weighs (games/checkers/evaluation.py, TERMS:
+men, kings, advancement, back row, centre, kings in the centre, mobility, trading down
+when ahead, chasing with kings when ahead), so the learner starts from the engine's
+WEIGHTS and what it learns is played by the engine itself, with the same search, node
+for node, but for the leaves' values (`engine_game`).
 
-    w += alpha * (target_t - V(leaf_t)) * dV/dw (leaf_t)
+TD-Leaf (Baxter, Tridgell and Weaver, 1998): at each move of self-play the engine
+searches to `depth` with the learner's weights; the search's value is the static value
+of its principal variation's leaf (quiescence included: the leaf is quiet), so it is
+that leaf whose value moves toward the next search's value (a lambda-return of the
+leaves that follow, the game's result at the end):
 
-with V = tanh(w . features), from Black's (Max's) side. A feature is Black's count
-minus White's, divided by the pieces each side starts with, so a weight reads as "a
-side's whole army of this is worth w" and weights of different boards compare.
+    w_i += alpha * sum_t (target_t - V_t) g_ti / (sum_t g_ti^2 + PRIOR / SCALE^2)
+
+over a game's leaves, with V = tanh(score / SCALE) from Black's (Max's) side, score the
+engine's points under w (a man about 100) and g_ti = dV_t/dw_i: a diagonal Gauss-Newton
+step, a fraction alpha of the way to the weight the game's leaves would fit, so a term
+counted in tens (advancement) moves no faster than one counted in ones (men).
+
+The engine is given integer weights: the learned ones scaled so a man is MAN points
+(the hand-written 100) and rounded. Scaling all weights by one positive factor changes
+no move of the search (every value scales with it, a draw is 0, a win beyond any
+score), so this loses only the rounding, under half a point a weight.
 """
 
 from __future__ import annotations
@@ -26,27 +38,27 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from zerosum.game import AnyGame, InputError
-from zerosum.games.checkers.board import count_steps, jumpers
-from zerosum.games.checkers.evaluation import masks
+from zerosum.games.checkers.evaluation import MAN, TERMS, WEIGHTS, terms
 from zerosum.games.checkers.rules import Checkers
 from zerosum.games.registry import GameSpec
 from zerosum.learn.weights import Weights
-from zerosum.search.alphabeta import alphabeta_search
+from zerosum.result import Limit, SearchResult
+from zerosum.search.driver import analyse_with
 
 METHOD = "samuel"
-FEATURES = ("men", "kings", "mobility", "centre", "back_rank", "advancement",
-            "attackers", "turn")
-# Samuel began with material alone; the rest is for the learning to find.
-INITIAL = {"men": 1.0, "kings": 1.5}
+FEATURES = TERMS  # the engine's evaluation terms, in WEIGHTS' order
+SCALE = 250.0  # points at which V is tanh(1), about 0.76: two and a half men ahead
+PRIOR = 10.0  # the damping of a weight's step, in leaves where its term is 1
+QUIET_LOOKS = 40  # at most this many captures followed past the principal variation
 
 
 @dataclass(frozen=True)
 class Settings:
-    depth: int = 2  # the search of each self-play move, and of `best`
-    alpha: float = 0.05  # the step size
+    depth: int = 4  # the engine's search of each self-play move
+    alpha: float = 0.02  # the step: this share of the way to the fit of a game
     lam: float = 0.7  # TD lambda
     epsilon: float = 0.05  # the share of random moves after the opening
-    opening: int = 2  # plies played at random at the start, so games differ
+    opening: int = 4  # plies played at random at the start, so games differ
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -59,44 +71,27 @@ def check_game(spec: GameSpec, game: AnyGame) -> Checkers:
     return game
 
 
-def features(game: Checkers, state: Any) -> list[float]:
-    """The FEATURES of a checkers position, each Black's count minus White's over the
-    pieces a side starts with (`turn`: +1 with Black to move, -1 with White)."""
-    b, m = game.board, masks(game.size)
-    black, white, kings = state.black, state.white, state.kings
-    bm, wm, bk, wk = black & ~kings, white & ~kings, black & kings, white & kings
-    empty = b.valid & ~(black | white)
-    last = b.n - 1
-    # Rows advanced by each man: black moves down the rows, white up.
-    advance = sum(r * (bm & row).bit_count() - (last - r) * (wm & row).bit_count()
-                  for r, row in enumerate(m.rows)) / last
-    counts = (
-        bm.bit_count() - wm.bit_count(),
-        bk.bit_count() - wk.bit_count(),
-        count_steps(b, black, kings, empty, True) - count_steps(b, white, kings, empty, False),
-        (black & m.centre).bit_count() - (white & m.centre).bit_count(),
-        (bm & m.black_back).bit_count() - (wm & m.white_back).bit_count(),
-        advance,
-        # Pieces that could capture if it were their side's turn.
-        jumpers(b, black, white, empty, kings, True).bit_count()
-        - jumpers(b, white, black, empty, kings, False).bit_count(),
-    )
-    scale = m.start_pieces
-    return [c / scale for c in counts] + [1.0 if state.black_to_move else -1.0]
+def features(game: Checkers, state: Any, weights: Sequence[float] = WEIGHTS) -> list[int]:
+    """The FEATURES of a position, from Black's side: the engine's evaluation terms
+    (whether a side is ahead, for trading and chasing, judged under `weights`)."""
+    return list(terms(game.board, state.black, state.white, state.kings, weights))
 
 
-class Evaluated:
-    """`game` evaluated by the learner's V at the leaves of a search (on the utility's
-    scale, a win being 1, kept inside it)."""
+def engine_weights(weights: Sequence[float]) -> tuple[int, ...]:
+    """The integer weights the engine is given: scaled so a man is MAN points, rounded
+    (as they are if a man's weight is not positive: no scale keeps their order then)."""
+    scale = MAN / weights[0] if weights[0] > 0 else 1.0
+    return tuple(round(w * scale) for w in weights)
 
-    def __init__(self, game: AnyGame, learner: SamuelLearner) -> None:
-        self._game, self._learner = game, learner
+
+class LearnedGame:
+    """`game` carrying learned weights, for its engine (evaluation.weights_of) to use."""
+
+    def __init__(self, game: AnyGame, weights: tuple[int, ...]) -> None:
+        self._game, self.evaluation_weights = game, weights
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
-
-    def evaluate(self, state: Any) -> float:
-        return 0.999 * self._learner.afterstate_value(state)
 
 
 class SamuelLearner:
@@ -109,10 +104,9 @@ class SamuelLearner:
         self.spec, self.game = spec, check_game(spec, game)
         self.size = self.game.size
         self.settings = settings
-        self.weights = array("d", weights if weights is not None
-                             else [INITIAL.get(f, 0.0) for f in FEATURES])
+        self.weights = array("d", weights if weights is not None else WEIGHTS)
         self._leaves: list[Any] = []  # the PV leaf of each self-play search of a game
-        self._searched = Evaluated(game, self)
+        self._searched: Any = None  # the game with the weights the engine last had
 
     @classmethod
     def learns(cls, spec: GameSpec) -> bool:
@@ -139,36 +133,64 @@ class SamuelLearner:
 
     # -- play --
 
+    def engine_game(self, game: AnyGame) -> Any:
+        """`game` as the engine plays it with these weights (a new object when they
+        change: the engine's table, kept per game object, holds values of old ones)."""
+        return LearnedGame(game, engine_weights(self.weights))
+
     def afterstate_value(self, state: Any) -> float:
         """V of a position from Black's side: exact at the end of the game."""
         game = self.game
         if game.is_terminal(state):
             u = game.utility(state)
             return float((u > 0) - (u < 0))
-        return math.tanh(sum(w * f for w, f in zip(self.weights, features(game, state),
-                                                   strict=True)))
+        return math.tanh(self.points(state) / SCALE)
+
+    def points(self, state: Any) -> float:
+        """The evaluation under the learned weights, from Black's side."""
+        return sum(w * f for w, f in zip(self.weights, features(self.game, state,
+                                                                  self.weights),
+                                         strict=True))
 
     def search(self, state: Any) -> tuple[Any, float, Any]:
-        """Alpha-beta to the settings' depth with V at the leaves: the move, its value
-        for the side to move and the principal variation's leaf."""
-        result = alphabeta_search(self._searched, state, self.settings.depth, order=True)
+        """The engine's search to the settings' depth with these weights: the move, its
+        value for the side to move and the principal variation's quiet leaf."""
+        game = self.game
+        if self._searched is None or \
+                self._searched.evaluation_weights != engine_weights(self.weights):
+            self._searched = self.engine_game(game)
+        result = self.engine(state, self.settings.depth)
         leaf = state
         for action in result.pv:
-            leaf = self.game.result(leaf, action)
-        mine = result.value if self.game.is_maxs_turn(state) else -result.value
+            leaf = game.result(leaf, action)
+        # Quiescence searched on past the depth while captures were due: follow the
+        # engine's choice of capture to the leaf it evaluated.
+        for _ in range(QUIET_LOOKS):
+            if game.is_terminal(leaf) or not game.has_capture(leaf):
+                break
+            leaf = game.result(leaf, self.engine(leaf, 1).action)
+        mine = result.value if game.is_maxs_turn(state) else -result.value
         return result.action, mine, leaf
+
+    def engine(self, state: Any, depth: int) -> SearchResult:
+        kernel = self.spec.kernel
+        assert kernel is not None  # checkers has its engine
+        return analyse_with(kernel, self._searched, state, Limit(depth=depth))
 
     def best(self, state: Any) -> tuple[Any, float]:
         action, value, _ = self.search(state)
         return action, value
 
     def self_play_move(self, state: Any, rng: random.Random) -> tuple[Any, bool]:
-        if state.ply == 0:
-            self._leaves = []  # a new game
+        if state.ply == 0:  # a new game, searched afresh (so a resumed run is the same)
+            self._leaves, self._searched = [], self.engine_game(self.game)
+        s = self.settings
+        if state.ply < s.opening:
+            self._leaves.append(None)  # no search, nothing to learn
+            return rng.choice(list(self.game.actions(state))), True
         action, _, leaf = self.search(state)
         self._leaves.append(leaf)
-        s = self.settings
-        if state.ply < s.opening or rng.random() < s.epsilon:
+        if rng.random() < s.epsilon:
             return rng.choice(list(self.game.actions(state))), True
         return action, False
 
@@ -182,7 +204,8 @@ class SamuelLearner:
         if not states:
             return
         last = len(leaves)
-        values = [self.afterstate_value(x) for x in leaves]
+        values: list[float] = [0.0 if x is None else self.afterstate_value(x)
+                               for x in leaves]
         values.append(self.afterstate_value(states[-1]))
         s, w = self.settings, self.weights
         g = values[last]
@@ -192,14 +215,23 @@ class SamuelLearner:
                 else (1 - s.lam) * values[t + 1] + s.lam * g
             targets[t] = None if explored[t] else after
             g = after if not explored[t] else values[t]
+        # One step for the game, each weight's its own: the errors' correlation with
+        # the weight's gradient over the game's leaves, divided by that gradient's
+        # squares (a diagonal Gauss-Newton step, damped by PRIOR leaves' worth), so a
+        # term counted in tens (advancement) moves no faster than one counted in ones.
+        n = len(FEATURES)
+        num, den = [0.0] * n, [0.0] * n
         for t in range(last):
-            target = targets[t]
-            if target is None or self.game.is_terminal(leaves[t]):
+            target, leaf = targets[t], leaves[t]
+            if target is None or leaf is None or self.game.is_terminal(leaf):
                 continue
             v = values[t]
-            step = s.alpha * (target - v) * (1 - v * v)
-            for i, f in enumerate(features(self.game, leaves[t])):
-                w[i] += step * f
+            for i, x in enumerate(features(self.game, leaf, w)):
+                h = (1 - v * v) * x
+                num[i] += (target - v) * h
+                den[i] += h * h
+        for i in range(n):
+            w[i] += s.alpha * SCALE * num[i] / (den[i] + PRIOR)
 
     # -- the file --
 
@@ -212,13 +244,14 @@ class SamuelLearner:
     def load(cls, spec: GameSpec, game: AnyGame, weights: Weights,
              name: str) -> SamuelLearner:
         size = check_game(spec, game).size
+        if weights.header.get("features") != list(FEATURES):
+            raise InputError(f"weights file {name}: its features are not the checkers "
+                             f"engine's ({', '.join(FEATURES)}); a samuel file of an "
+                             "older version: train it again")
         try:
             settings = Settings(**weights.header["settings"])
         except (KeyError, TypeError):
             raise InputError(f"weights file {name}: no samuel settings in its header") from None
-        if weights.header.get("features") != list(FEATURES):
-            raise InputError(f"weights file {name}: its features are not "
-                             f"{', '.join(FEATURES)}")
         if weights.header.get("board") != size:
             raise InputError(f"weights file {name} is for a {weights.header.get('board')}"
                              f"x{weights.header.get('board')} board, not {size}x{size}")

@@ -19,7 +19,7 @@ from zerosum.game import AnyGame, InputError, shown
 from zerosum.games.registry import GameSpec
 from zerosum.learn import gate as gating
 from zerosum.learn import weights as weights_file
-from zerosum.learn.curve import curve_data, curve_figure
+from zerosum.learn.curve import curve_data, curve_figure, weight_data
 from zerosum.learn.grade import EXACT_SECONDS, exact_outcomes
 from zerosum.learn.methods import Learner
 from zerosum.learn.weights import Weights
@@ -46,6 +46,8 @@ def status(path: str | os.PathLike[str], weights: Weights | None = None) -> dict
                    for label, points in curve_data(history).items()},
         "speed": [[int(h["games"]), float(h["per_second"])] for h in history
                   if "per_second" in h],
+        "weights": {f: [[g, w] for g, w in points]
+                    for f, points in weight_data(history).items()},
         "gates": [h["gate"] for h in history if "gate" in h],
         "ratings": list(run.get("ratings", [])), "best": run.get("best"),
         "progress": progress,

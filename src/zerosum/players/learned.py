@@ -5,7 +5,8 @@ alpha-beta (search/alphabeta.py) to that depth; given a number of simulations, a
 playout policy of Monte Carlo tree search (search/mcts.py): its playouts play the
 learned move, and a random one a tenth of the time (PLAYOUT_EPSILON). A learner with
 its own search says so: a policy-value network (alphazero) searches by its PUCT
-(`puct`), a fitted engine evaluation (texel) by the game's engine (`engine_game`)."""
+(`puct`), a fitted or learned engine evaluation (texel, samuel) by the game's engine
+(`engine_game`)."""
 
 from __future__ import annotations
 

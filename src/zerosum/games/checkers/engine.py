@@ -11,7 +11,9 @@ iterative-deepening driver (zerosum.search.driver) runs under a time limit.
   heuristic.
 - Draws inside the search: repetition of a position on the current line (since the last
   irreversible move), the course move limit, the tournament 40-move rule.
-- Evaluation: `evaluation.score` (material, advancement, back row, centre, mobility).
+- Evaluation: `evaluation.score` (material, advancement, back row, centre, mobility),
+  by the game's `evaluation_weights` if it carries them (Samuel's learned weights,
+  zerosum.learn.samuel), else the hand-written WEIGHTS.
 
 Before any search (`prepare`): on boards small enough to solve (4x4) it plays from the
 exact solution (`solve.py`), which is perfect play; a win in one is played at once, and
@@ -40,7 +42,7 @@ from zerosum.games.checkers.board import (
     hash_after,
     zobrist_hash,
 )
-from zerosum.games.checkers.evaluation import WEIGHTS, score, to_utility_scale
+from zerosum.games.checkers.evaluation import score, to_utility_scale, weights_of
 from zerosum.games.checkers.rules import TOURNAMENT_QUIET_PLIES, Checkers, State
 from zerosum.games.checkers.solve import Placement, Solution, best_moves, solve
 from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for
@@ -96,6 +98,7 @@ class CheckersKernel:
         self.seldepth = 0
         self.hits = 0
         self.sign = 1 if state.black_to_move else -1
+        self.weights = weights_of(game)  # WEIGHTS, or learned ones the game carries
         b = self.b
         self.h = zobrist_hash(b, state.black, state.white, state.kings, state.black_to_move)
         self.line = list(state.history) if game.draw == "tournament" else [self.h]
@@ -110,7 +113,7 @@ class CheckersKernel:
             self.compiled = module.Search(
                 b.n, b.zobrist, b.zobrist_black, game.max_capture, game.ply_limit,
                 game.draw == "tournament", self.ordering, self.pvs, self.killing,
-                self.quiescence, self.entries, WEIGHTS, SearchStopped)
+                self.quiescence, self.entries, self.weights, SearchStopped)
 
     # --- the Kernel protocol -----------------------------------------------------------
 
@@ -225,7 +228,8 @@ class CheckersKernel:
         except SearchStopped:
             s = self.state
             nb, nw, nk = apply(self.b, s.black, s.white, s.kings, s.black_to_move, move)
-            return Verdict(to_utility_scale(score(self.b, nb, nw, nk)), False, None)
+            return Verdict(to_utility_scale(score(self.b, nb, nw, nk, self.weights)), False,
+                           None)
 
     # --- the search -----------------------------------------------------------------------
 
@@ -245,7 +249,7 @@ class CheckersKernel:
         return False
 
     def evaluate(self, black: int, white: int, kings: int, btm: bool) -> int:
-        s = score(self.b, black, white, kings)
+        s = score(self.b, black, white, kings, self.weights)
         return s if btm else -s
 
     def negamax(self, black: int, white: int, kings: int, btm: bool, h: int, depth: int,

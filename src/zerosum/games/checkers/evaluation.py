@@ -8,8 +8,10 @@ for more with fewer pieces left) and for bringing its kings near the enemy.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from zerosum.games.bits import bits
 from zerosum.games.checkers.board import Board, board, count_steps
@@ -18,6 +20,9 @@ MAN, KING = 100, 140
 ADVANCE, BACK_ROW, CENTRE, KING_CENTRE, MOBILITY, TRADE, CHASE = 3, 10, 4, 6, 2, 3, 2
 # The weights in one tuple, as the compiled twin is given them (native/evaluation.c).
 WEIGHTS = (MAN, KING, ADVANCE, BACK_ROW, CENTRE, KING_CENTRE, MOBILITY, TRADE, CHASE)
+# What each weight multiplies (`terms`), in the same order.
+TERMS = ("man", "king", "advance", "back_row", "centre", "king_centre", "mobility", "trade",
+         "chase")
 
 
 @dataclass(frozen=True)
@@ -39,33 +44,55 @@ def masks(n: int) -> Masks:
     return Masks(rows, rows[0], rows[n - 1], centre, b.black_start.bit_count())
 
 
-def score(b: Board, black: int, white: int, kings: int) -> int:
+def terms(b: Board, black: int, white: int, kings: int,
+          weights: Sequence[float] = WEIGHTS) -> tuple[int, ...]:
+    """The counts each of WEIGHTS multiplies (named TERMS), from black's side: `score`
+    is their weighted sum. Linear in the weights but for one thing: whether a side is
+    ahead (which turns the trading and chasing terms) is judged by the material under
+    `weights`."""
     m = masks(b.n)
     bm, wm = black & ~kings, white & ~kings
     bk, wk = black & kings, white & kings
     nbm, nwm, nbk, nwk = bm.bit_count(), wm.bit_count(), bk.bit_count(), wk.bit_count()
-    material = MAN * (nbm - nwm) + KING * (nbk - nwk)
-    s = material
+    advance = back_row = 0
     if bm or wm:
         last = b.n - 1
-        for r, row in enumerate(m.rows):
-            s += ADVANCE * (r * (bm & row).bit_count() - (last - r) * (wm & row).bit_count())
-        s += BACK_ROW * ((bm & m.black_back).bit_count() - (wm & m.white_back).bit_count())
-    s += CENTRE * ((bm & m.centre).bit_count() - (wm & m.centre).bit_count())
-    s += KING_CENTRE * ((bk & m.centre).bit_count() - (wk & m.centre).bit_count())
+        advance = sum(r * (bm & row).bit_count() - (last - r) * (wm & row).bit_count()
+                      for r, row in enumerate(m.rows))
+        back_row = (bm & m.black_back).bit_count() - (wm & m.white_back).bit_count()
     empty = b.valid & ~(black | white)
-    s += MOBILITY * (count_steps(b, black, kings, empty, True)
-                     - count_steps(b, white, kings, empty, False))
+    material = weights[0] * (nbm - nwm) + weights[1] * (nbk - nwk)
+    trade = chase = 0
     if material:
         # Ahead: fewer pieces left is better (trade down); behind: keep pieces on.
         left = 2 * m.start_pieces - (nbm + nwm + nbk + nwk)
-        s += TRADE * left if material > 0 else -TRADE * left
+        trade = left if material > 0 else -left
         # Ahead with kings: bring them to the enemy (a lead is won by attacking).
         if material > 0 and bk:
-            s -= CHASE * king_distance(b, bk, white)
+            chase = -king_distance(b, bk, white)
         elif material < 0 and wk:
-            s += CHASE * king_distance(b, wk, black)
-    return s
+            chase = king_distance(b, wk, black)
+    return (nbm - nwm, nbk - nwk, advance, back_row,
+            (bm & m.centre).bit_count() - (wm & m.centre).bit_count(),
+            (bk & m.centre).bit_count() - (wk & m.centre).bit_count(),
+            count_steps(b, black, kings, empty, True) - count_steps(b, white, kings, empty, False),
+            trade, chase)
+
+
+def score(b: Board, black: int, white: int, kings: int,
+          weights: Sequence[int] = WEIGHTS) -> int:
+    """Points from black's side under `weights` (WEIGHTS' order)."""
+    return sum(w * t for w, t in zip(weights, terms(b, black, white, kings, weights),
+                                     strict=True))
+
+
+def weights_of(game: Any) -> tuple[int, ...]:
+    """The weights the engine evaluates `game` by: its own `evaluation_weights` if it
+    carries them (learned ones, zerosum.learn.samuel), else WEIGHTS."""
+    w = getattr(game, "evaluation_weights", WEIGHTS)
+    if len(w) != len(WEIGHTS):
+        raise ValueError(f"{len(WEIGHTS)} checkers evaluation weights expected")
+    return tuple(int(x) for x in w)
 
 
 def king_distance(b: Board, kings: int, targets: int) -> int:

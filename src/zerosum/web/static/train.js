@@ -6,7 +6,8 @@ import { $, api, el, tag } from "/static/common.js";
 import { drawBoard } from "/static/board.js";
 
 const REFRESH_MS = 3000;
-const COLOURS = ["#2b7bba", "#d9622b", "#2e9e5b", "#b23a8f", "#8a6d1f", "#5c5fd6"];
+const COLOURS = ["#2b7bba", "#d9622b", "#2e9e5b", "#b23a8f", "#8a6d1f", "#5c5fd6", "#1a9fa0",
+                 "#c9a100", "#7d7d7d"];  // nine: Samuel's weights each their own
 const PAD = { left: 52, right: 16, top: 12, bottom: 40 };
 let W = 640, H = 300;  // a chart's size in its own units: the width it is shown at, so
                        // that its text keeps its size on a phone
@@ -50,31 +51,45 @@ function axes(svg, xs, ys, x0, x1, y0, y1, xLabel, yLabel) {
     transform: `rotate(-90 12 ${(PAD.top + H - PAD.bottom) / 2})` }, yLabel));
 }
 
-function drawCurve(curves) {
-  const names = Object.keys(curves);
-  const points = names.flatMap((n) => curves[n]);
-  fit($("curve"));
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "mistakes per set against games" });
+// Lines of (games, y) points, one a series, in the box `box` with its key in `key`.
+function drawLines(box, key, series, yLabel, fromZero, unit, empty) {
+  const names = Object.keys(series);
+  const points = names.flatMap((n) => series[n]);
+  fit($(box));
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${yLabel} against games` });
   const x1 = Math.max(1, ...points.map((p) => p[0]));
-  const y1 = Math.max(5, ...points.map((p) => p[1]));
-  const xs = scale(0, x1, PAD.left, W - PAD.right), ys = scale(0, y1, H - PAD.bottom, PAD.top);
-  axes(svg, xs, ys, 0, x1, 0, y1, "self-play games", "mistakes, %");
+  const y0 = fromZero ? 0 : Math.min(0, ...points.map((p) => p[1]));
+  const y1 = Math.max(fromZero ? 5 : 1, ...points.map((p) => p[1]));
+  const xs = scale(0, x1, PAD.left, W - PAD.right), ys = scale(y0, y1, H - PAD.bottom, PAD.top);
+  axes(svg, xs, ys, 0, x1, y0, y1, "self-play games", yLabel);
   names.forEach((name, i) => {
     const c = COLOURS[i % COLOURS.length];
-    const line = curves[name].map((p) => `${xs(p[0]).toFixed(1)},${ys(p[1]).toFixed(1)}`).join(" ");
+    const line = series[name].map((p) => `${xs(p[0]).toFixed(1)},${ys(p[1]).toFixed(1)}`).join(" ");
     svg.append(el("polyline", { points: line, class: "curve", stroke: c, "data-set": name }));
-    for (const p of curves[name]) {
+    for (const p of series[name]) {
       const dot = el("circle", { cx: xs(p[0]), cy: ys(p[1]), r: 3.5, fill: c });
-      dot.append(el("title", {}, `${name}: ${p[1].toFixed(1)} % after ${p[0].toLocaleString("en")} games`));
+      dot.append(el("title", {}, `${name}: ${p[1].toFixed(1)}${unit} after ${p[0].toLocaleString("en")} games`));
       svg.append(dot);
     }
   });
-  $("curve").replaceChildren(points.length ? svg : tag("p", "legend", "No checkpoint graded yet."));
-  $("curve-key").replaceChildren(...names.map((name, i) => {
+  $(box).replaceChildren(points.length ? svg : tag("p", "legend", empty));
+  $(key).replaceChildren(...names.map((name, i) => {
     const s = tag("span", "", name);
     s.style.setProperty("--c", COLOURS[i % COLOURS.length]);
     return s;
   }));
+}
+
+function drawCurve(curves) {
+  drawLines("curve", "curve-key", curves, "mistakes, %", true, " %", "No checkpoint graded yet.");
+}
+
+// The evaluation's weights at each checkpoint (a method that keeps them: Samuel's).
+function drawWeights(weights) {
+  $("weights-section").hidden = !Object.keys(weights || {}).length;
+  if (!$("weights-section").hidden) {
+    drawLines("weights", "weights-key", weights, "weight", false, "", "");
+  }
 }
 
 function games(name) { return Number(name.split("-").pop()); }
@@ -133,6 +148,7 @@ async function refresh() {
   $("summary").textContent = `${run.title}, ${run.method}: ${played.toLocaleString("en")} games` +
     `${rate ? `, ${rate}` : ""}${left}; last checkpoint at ${run.games.toLocaleString("en")} games`;
   drawCurve(run.curves);
+  drawWeights(run.weights);
   drawRatings(run.ratings, run.best);
   const gates = run.gates.slice(-4).map(describeGate);
   $("gates").textContent = gates.length ? `Gates (SPRT against the best): ${gates.join("; ")}.` : "";

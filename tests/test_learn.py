@@ -91,7 +91,7 @@ def test_train_help_names_only_the_methods_of_its_game(capsys: pytest.CaptureFix
     assert set(METHOD_HELP) == set(METHODS)
     status, out, _ = zerosum(["train", "connect4", "--help"], capsys)
     text = " ".join(out.split())
-    assert status == 0 and "alphazero: a" in text and "Samuel's" not in text
+    assert status == 0 and "alphazero: a" in text and "Samuel's way" not in text
     status, out, _ = zerosum(["train", "checkers", "--help"], capsys)
     text = " ".join(out.split())
     assert status == 0 and "--method {samuel}" in text and "ntuple" not in text

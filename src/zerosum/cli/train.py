@@ -15,7 +15,7 @@ from zerosum.games.registry import add_options, all_games, get_game
 # What each method is, in the help of the games it learns (only those are listed).
 METHOD_HELP = {
     "ntuple": "TD n-tuple networks",
-    "samuel": "Samuel's checkers features by TD-Leaf",
+    "samuel": "Samuel's way: the checkers engine's evaluation weights by TD-Leaf",
     "texel": "the engine's evaluation fitted to solver labels, at once",
     "alphazero": "a policy-value network guiding PUCT search",
 }

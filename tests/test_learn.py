@@ -107,8 +107,8 @@ def test_each_graded_position_starts_afresh() -> None:
     kept = []
     for graded in (rows, rows[1:]):
         game = spec.create()
-        agent = agent_from_spec(spec, "engine:depth=6", default_seed=0)
-        grading.grade(game, "L2_R2", graded, lambda g, s: agent.choose(g, s).action)
+        choose = agent_from_spec(spec, "engine:depth=6", default_seed=0).choose
+        grading.grade(game, "L2_R2", graded, lambda g, s, c=choose: c(g, s).action)
         kept.append(kept_entries(game))
     assert kept[0] == kept[1] > 0
 

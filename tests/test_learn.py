@@ -261,8 +261,11 @@ def test_weights_header_is_self_describing(tmp_path: Path) -> None:
     h = w.header
     assert (h["game"], h["options"], h["method"], h["board"], h["kinds"]) == \
         ("tictactoe", {}, "ntuple", [3, 3], 3)
+    # A small board's alpha and epsilon stay as they are; the decay is planned over
+    # the run's games all the same.
     assert h["settings"] == {"tuples": 8, "length": 6, "alpha": 0.5, "lam": 0.5,
-                             "epsilon": 0.5}
+                             "epsilon": 0.5, "alpha_final": 0.5, "epsilon_final": 0.5,
+                             "decay_games": 10}
     assert (h["run"]["seed"], h["run"]["games"]) == (3, 10)
     assert len(w.arrays["weights"]) == 2 * 8 * 3 ** 6  # a half for each side to move
     again = weights_file.encode(w)
@@ -481,3 +484,96 @@ def test_train_draws_its_learning_curve(tmp_path: Path,
     assert (status, err) == (0, "")
     assert said.splitlines()[-1] == f"learning curve: {png}"
     assert png.read_bytes().startswith(b"\x89PNG\r\n")
+
+
+# -- the schedule of alpha and epsilon --
+
+def test_the_schedule_decays_alpha_and_epsilon_geometrically() -> None:
+    learner = NTupleLearner(C4, C4.create(), Settings(), random.Random(0))
+    s = learner.settings
+    assert (s.alpha, s.alpha_final, s.epsilon, s.epsilon_final, s.decay_games) == \
+        (0.5, 0.05, 0.1, 0.02, 0)
+    learner.at_game(10**6)
+    assert (learner.alpha, learner.epsilon) == (0.5, 0.1)  # no decay planned yet
+    learner.plan_games(1000)
+    learner.plan_games(2000)  # planned already: a resumed run keeps its schedule
+    assert learner.settings.decay_games == 1000
+    seen = []
+    for k in (0, 500, 1000, 5000):
+        learner.at_game(k)
+        seen.append((learner.alpha, learner.epsilon))
+    assert seen == [(0.5, 0.1), (0.15811388300841897, 0.044721359549995794),
+                    (0.05, 0.02), (0.05, 0.02)]
+    small = NTupleLearner(TTT, TTT.create(), Settings(), random.Random(0))
+    small.plan_games(1000)
+    small.at_game(500)
+    assert (small.alpha, small.epsilon) == (0.5, 0.5)  # a small board: constant
+    with pytest.raises(InputError, match="the decay is geometric"):
+        NTupleLearner(C4, C4.create(), Settings(epsilon_final=0.0), random.Random(0))
+
+
+def test_a_file_from_before_the_schedule_keeps_its_values(tmp_path: Path) -> None:
+    out = tmp_path / "old.zsnet"
+    learner = NTupleLearner(C4, C4.create(), Settings(tuples=2, length=3), random.Random(0))
+    w = learner.save({"game": "connect4", "options": {}})
+    for name in ("alpha_final", "epsilon_final", "decay_games"):
+        del w.header["settings"][name]
+    weights_file.write(out, w)
+    old = NTupleLearner.load(C4, C4.create(), weights_file.read(out), "old.zsnet")
+    old.plan_games(100)
+    old.at_game(100)
+    assert (old.alpha, old.epsilon) == (0.5, 0.1)
+
+
+@pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")
+def test_a_scheduled_run_is_the_same_in_both_paths() -> None:
+    game = C4.create(width=5, height=4)
+    scheduled = Settings(epsilon=0.3, epsilon_final=0.05, alpha_final=0.05, decay_games=100)
+
+    def run(wanted: bool, settings: Settings) -> tuple[object, array[float]]:
+        rng = random.Random(11)
+        learner = NTupleLearner(C4, game, settings, rng)
+        learner.net.twin = native.twin("ntuple", wanted)
+        for k in range(150):
+            learner.at_game(k)
+            learn_from(game, learner, play_self(game, learner, rng))
+        assert (learner.alpha, learner.epsilon) == (0.05, 0.05)
+        return rng.getstate(), learner.net.weights
+
+    pure, compiled = run(False, scheduled), run(True, scheduled)
+    assert pure == compiled
+    constant = run(True, Settings(epsilon=0.05, alpha=0.05))
+    assert constant[1] != compiled[1]  # the schedule changed what was learned
+
+
+def test_a_scheduled_run_resumes_on_its_schedule(tmp_path: Path) -> None:
+    decay = {"alpha_final": 0.05, "epsilon_final": 0.1}
+    straight = weights_file.read(trained(tmp_path, 300, seed=2, name="s.zsnet", **decay))
+    again = weights_file.read(trained(tmp_path, 300, seed=2, name="a.zsnet", **decay))
+    assert straight.arrays["weights"] == again.arrays["weights"]
+    assert straight.header["settings"]["decay_games"] == 300
+    half = trained(tmp_path, 120, seed=2, name="half.zsnet", **decay)
+    # The first session planned 120 games: resuming to 300 keeps that schedule, so
+    # give the plan of the whole run from the start to get the same run.
+    assert weights_file.read(half).header["settings"]["decay_games"] == 120
+    planned = trained(tmp_path, 120, seed=2, name="planned.zsnet", decay_games=300, **decay)
+    history = weights_file.read(planned).header["run"]["history"]
+    assert (history[-1]["games"], history[-1]["alpha"]) == (120, 0.19905358527674863)
+    assert history[-1]["epsilon"] == 0.2626527804403767
+    train(TTT, TTT.create(), {}, "ntuple", planned, games=300, resume=True,
+          checkpoint_seconds=1e9)
+    resumed = weights_file.read(planned)
+    assert resumed.arrays["weights"] == straight.arrays["weights"]
+    assert resumed.header["run"]["history"][-1]["alpha"] == 0.05
+
+
+def test_a_run_of_some_minutes_plans_its_decay_by_its_rate(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    monkeypatch.setattr("zerosum.learn.train.WARM_UP", 0.2)
+    out = tmp_path / "m.zsnet"
+    train(TTT, TTT.create(), {}, "ntuple", out, minutes=0.02, seed=1,
+          settings={"alpha_final": 0.05}, checkpoint_seconds=1e9)
+    w = weights_file.read(out)
+    # planned after 0.12 s (a tenth of the run) for the 1.08 s left at that rate
+    assert 0 < w.header["run"]["games"] / w.header["settings"]["decay_games"] < 2

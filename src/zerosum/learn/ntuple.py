@@ -25,6 +25,15 @@ lambda G_{t+1}, with G_{T-1} the game's result; each x_t's weights moved by alph
 position before it is not updated and the return before it stops there (G = V of the
 position it left), as Thill et al. do.
 
+A schedule. A constant step size and exploration keep the weights moving as much as
+they learn once the easy things are learned; so both decay over a run, geometrically
+from `alpha` to `alpha_final` and from `epsilon` to `epsilon_final` over its first
+`decay_games` games (the run's planned games unless given), then stay there: at game k
+of K, alpha_k = alpha (alpha_final / alpha)^(k / K). Thill, Koch and Konen decay both
+over their Connect-4 runs too (the values they chose are not copied here). The trainer
+says which game is next (`at_game`) and how many are planned (`plan_games`); the
+compiled twin is given the values of the game, so both paths stay the same.
+
 The weights live in one flat array (`weights`); `features` lists, for each tuple and
 symmetry, where its table starts and which cells it reads.
 """
@@ -35,7 +44,7 @@ import math
 import random
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zerosum import native as native_kernels
@@ -50,30 +59,53 @@ METHOD = "ntuple"
 class Settings:
     """The method's settings (saved with the weights). `tuples` of `length` cells each
     (fewer on a small board); `alpha` the step size (shared among the active weights),
-    `lam` lambda, `epsilon` the exploration rate of self-play."""
+    `lam` lambda, `epsilon` the exploration rate of self-play; both decay to
+    `alpha_final` and `epsilon_final` over the first `decay_games` games (see the
+    module)."""
 
     tuples: int = 0  # 0: chosen by the board's size (see default_settings)
     length: int = 0
     alpha: float = 0.5
     lam: float = 0.5
     epsilon: float = -1.0  # below 0: chosen by the board's size
+    alpha_final: float = -1.0  # below 0: chosen by the board's size
+    epsilon_final: float = -1.0  # below 0: chosen by the board's size
+    decay_games: int = 0  # 0: the run's planned games (fixed by the trainer)
 
     def as_dict(self) -> dict[str, Any]:
         return {"tuples": self.tuples, "length": self.length, "alpha": self.alpha,
-                "lam": self.lam, "epsilon": self.epsilon}
+                "lam": self.lam, "epsilon": self.epsilon, "alpha_final": self.alpha_final,
+                "epsilon_final": self.epsilon_final, "decay_games": self.decay_games}
+
+
+def decayed(start: float, final: float, games: int, decay_games: int) -> float:
+    """A value decaying geometrically from `start` at game 0 to `final` at game
+    `decay_games` and after (`start` throughout while no decay is planned)."""
+    if decay_games <= 0 or start == final:
+        return start
+    return start * float((final / start) ** min(1.0, games / decay_games))
 
 
 def default_settings(cells: Cells, settings: Settings) -> Settings:
     """Settings not given, by the board's size: on a board of 30 cells or more (Connect
-    Four's), Thill et al.'s 70 tuples of 8 cells and 10 % random moves; on a smaller
-    one, 8 tuples of 6 and half the moves random (a small game has few positions, and
-    a player graded on all of them must have seen them)."""
+    Four's), Thill et al.'s 70 tuples of 8 cells and 10 % random moves, decaying to a
+    tenth of alpha and 2 % random moves (never none: greedy self-play from the empty
+    board would play one game over and over); on a smaller one, 8 tuples of 6 and half
+    the moves random, constant (a small game has few positions, and a player graded on
+    all of them must have seen them)."""
     big = cells.rows * cells.cols >= 30
     tuples = settings.tuples or (70 if big else 8)
     length = settings.length or (8 if big else 6)
     epsilon = settings.epsilon if settings.epsilon >= 0 else 0.1 if big else 0.5
+    alpha_final = settings.alpha_final if settings.alpha_final >= 0 \
+        else settings.alpha / 10 if big else settings.alpha
+    epsilon_final = settings.epsilon_final if settings.epsilon_final >= 0 \
+        else min(epsilon, 0.02) if big else epsilon
+    if (alpha_final == 0) != (settings.alpha == 0) or (epsilon_final == 0) != (epsilon == 0):
+        raise InputError("a final alpha or epsilon of 0 from a start above 0 (or the other "
+                         "way): the decay is geometric, give a small number instead")
     return Settings(tuples, min(length, cells.rows * cells.cols), settings.alpha,
-                    settings.lam, epsilon)
+                    settings.lam, epsilon, alpha_final, epsilon_final, settings.decay_games)
 
 
 def random_walk(cells: Cells, length: int, rng: random.Random) -> tuple[int, ...]:
@@ -186,6 +218,26 @@ class NTupleLearner:
             s = self.settings
             net = NTupleNet(cells, [random_walk(cells, s.length, rng) for _ in range(s.tuples)])
         self.net = net
+        self.alpha, self.epsilon = self.settings.alpha, self.settings.epsilon
+        self.at_game(0)
+
+    # -- the schedule --
+
+    def at_game(self, games: int) -> None:
+        """The step size and exploration of the game after `games` games of the run."""
+        s = self.settings
+        self.alpha = decayed(s.alpha, s.alpha_final, games, s.decay_games)
+        self.epsilon = decayed(s.epsilon, s.epsilon_final, games, s.decay_games)
+
+    def plan_games(self, games: int) -> None:
+        """Decay over `games` games, unless the run's decay is planned already (a
+        resumed run keeps its schedule)."""
+        if self.settings.decay_games <= 0 < games:
+            self.settings = replace(self.settings, decay_games=games)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The schedule's values now, kept in the run's history at each checkpoint."""
+        return {"alpha": self.alpha, "epsilon": self.epsilon}
 
     @classmethod
     def learns(cls, spec: GameSpec) -> bool:
@@ -220,7 +272,7 @@ class NTupleLearner:
 
     def self_play_move(self, state: Any, rng: random.Random) -> tuple[Any, bool]:
         """(the move, whether it was a random one to explore)."""
-        if rng.random() < self.settings.epsilon:
+        if rng.random() < self.epsilon:
             return rng.choice(list(self.game.actions(state))), True
         return self.best(state)[0], False
 
@@ -244,7 +296,7 @@ class NTupleLearner:
         if not self.whole_games():
             return None
         assert self.net.twin is not None
-        moves, explored = self.net.twin.play_self(*self._rules(), self.settings.epsilon, rng)
+        moves, explored = self.net.twin.play_self(*self._rules(), self.epsilon, rng)
         return moves, explored
 
     def learn_from(self, moves: Sequence[Any], explored: Sequence[bool]) -> bool:
@@ -254,7 +306,7 @@ class NTupleLearner:
         if not self.whole_games():
             return False
         assert self.net.twin is not None
-        self.net.twin.learn_from(*self._rules(), moves, explored, self.settings.alpha,
+        self.net.twin.learn_from(*self._rules(), moves, explored, self.alpha,
                                  self.settings.lam)
         return True
 
@@ -282,7 +334,7 @@ class NTupleLearner:
             target[t] = g
         for t in range(last):
             if not explored[t + 1]:
-                net.update(boards[t], sides[t], s.alpha * (target[t] - values[t]))
+                net.update(boards[t], sides[t], self.alpha * (target[t] - values[t]))
 
     # -- what it weighs --
 
@@ -330,7 +382,11 @@ class NTupleLearner:
              name: str) -> NTupleLearner:
         cells = check_game(spec, game)
         try:
-            settings = Settings(**weights.header["settings"])
+            saved = dict(weights.header["settings"])
+            # A file from before the schedule kept its alpha and epsilon throughout.
+            saved.setdefault("alpha_final", saved.get("alpha"))
+            saved.setdefault("epsilon_final", saved.get("epsilon"))
+            settings = Settings(**saved)
             tuples = [tuple(int(c) for c in t) for t in weights.header["tuples"]]
         except (KeyError, TypeError, ValueError):
             raise InputError(f"weights file {name}: no n-tuple settings or tuples in its "

@@ -577,3 +577,21 @@ def test_a_run_of_some_minutes_plans_its_decay_by_its_rate(tmp_path: Path,
     w = weights_file.read(out)
     # planned after 0.12 s (a tenth of the run) for the 1.08 s left at that rate
     assert 0 < w.header["run"]["games"] / w.header["settings"]["decay_games"] < 2
+
+
+def test_the_schedule_from_the_command_line(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "c.zsnet"
+    status, _, err = zerosum(["train", "tictactoe", "--games", "20", "--out", str(out),
+                              "--alpha-final", "0.1", "--epsilon-final", "0.2",
+                              "--decay-games", "40"], capsys)
+    assert (status, err) == (0, "")
+    settings = weights_file.read(out).header["settings"]
+    assert (settings["alpha_final"], settings["epsilon_final"], settings["decay_games"]) == \
+        (0.1, 0.2, 40)
+    status, _, err = zerosum(["train", "connect4", "--games", "10", "--out",
+                              str(tmp_path / "z.zsnet"), "--epsilon-final", "0"], capsys)
+    assert (status, err) == (2, "zerosum: error: a final alpha or epsilon of 0 from a start "
+                                "above 0 (or the other way): the decay is geometric, give a "
+                                "small number instead\n")
+    assert not (tmp_path / "z.zsnet").exists() and not (tmp_path / "z.zsnet.run").exists()

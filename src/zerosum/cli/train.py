@@ -86,6 +86,9 @@ def register(sub: Any) -> None:
                        help="ntuple: the games over which alpha and epsilon decay (default: "
                        "--games, or the games --minutes has time for at the rate of its "
                        "first minute)")
+        g.add_argument("--tcl", action="store_true", default=None, help="ntuple: temporal "
+                       "coherence learning, each weight's step scaled by how consistently "
+                       "it is pushed one way (Beal and Smith)")
         g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the alpha-beta depth "
                        "of each self-play move (default: 2)")
         g.add_argument("--simulations", type=int_arg(1, 100_000), help="alphazero: the "
@@ -109,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
     game = spec.create(**options)
     settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon",
                                                      "alpha_final", "epsilon_final",
-                                                     "decay_games", "depth", "simulations")
+                                                     "decay_games", "tcl", "depth",
+                                                     "simulations")
                 if getattr(args, k) is not None}
     out = args.out or f"{spec.name}.zsnet"
     if args.backend != "ray" and args.address is not None:
@@ -167,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
 SELF_PLAY_ONLY = ("games", "minutes", "resume", "seed", "plot", "workers", "backend",
                   "address", "checkpoint_minutes", "checkpoint_games", "gate_games",
                   "tuples", "length", "alpha", "lam", "epsilon", "alpha_final",
-                  "epsilon_final", "decay_games", "depth", "simulations")
+                  "epsilon_final", "decay_games", "tcl", "depth", "simulations")
 
 
 def run_fit(args: argparse.Namespace) -> int:

@@ -34,6 +34,13 @@ over their Connect-4 runs too (the values they chose are not copied here). The t
 says which game is next (`at_game`) and how many are planned (`plan_games`); the
 compiled twin is given the values of the game, so both paths stay the same.
 
+Temporal coherence learning (TCL; Beal and Smith 1999, "Temporal coherence and
+prediction decay in TD learning", used for Connect-4 by Bagheri, Thill, Koch and Konen
+2015), with `tcl`: each weight keeps the sum of the changes asked of it (N) and of
+their sizes (A), and moves by the change times |N| / A (1 before any): a weight pushed
+one way again and again keeps its full step, one pushed back and forth (noise) nearly
+stops. The step's schedule above applies on top of it.
+
 The weights live in one flat array (`weights`); `features` lists, for each tuple and
 symmetry, where its table starts and which cells it reads.
 """
@@ -71,11 +78,13 @@ class Settings:
     alpha_final: float = -1.0  # below 0: chosen by the board's size
     epsilon_final: float = -1.0  # below 0: chosen by the board's size
     decay_games: int = 0  # 0: the run's planned games (fixed by the trainer)
+    tcl: bool = False  # temporal coherence learning (see the module)
 
     def as_dict(self) -> dict[str, Any]:
         return {"tuples": self.tuples, "length": self.length, "alpha": self.alpha,
                 "lam": self.lam, "epsilon": self.epsilon, "alpha_final": self.alpha_final,
-                "epsilon_final": self.epsilon_final, "decay_games": self.decay_games}
+                "epsilon_final": self.epsilon_final, "decay_games": self.decay_games,
+                "tcl": self.tcl}
 
 
 def decayed(start: float, final: float, games: int, decay_games: int) -> float:
@@ -105,7 +114,8 @@ def default_settings(cells: Cells, settings: Settings) -> Settings:
         raise InputError("a final alpha or epsilon of 0 from a start above 0 (or the other "
                          "way): the decay is geometric, give a small number instead")
     return Settings(tuples, min(length, cells.rows * cells.cols), settings.alpha,
-                    settings.lam, epsilon, alpha_final, epsilon_final, settings.decay_games)
+                    settings.lam, epsilon, alpha_final, epsilon_final, settings.decay_games,
+                    bool(settings.tcl))
 
 
 def random_walk(cells: Cells, length: int, rng: random.Random) -> tuple[int, ...]:
@@ -141,7 +151,9 @@ class NTupleNet:
 
     def __init__(self, cells: Cells, tuples: Sequence[tuple[int, ...]],
                  weights: array | None = None,  # type: ignore[type-arg]
-                 native: bool | None = None) -> None:
+                 native: bool | None = None,
+                 coherence: tuple[array, array] | None = None  # type: ignore[type-arg]
+                 ) -> None:
         self.cells = cells
         self.tuples = [tuple(t) for t in tuples]
         if len({len(t) for t in self.tuples}) > 1:
@@ -157,6 +169,10 @@ class NTupleNet:
         self.weights = array("d", bytes(16 * offset)) if weights is None else weights
         if len(self.weights) != 2 * offset:
             raise InputError(f"{len(self.weights)} weights for tuples that need {2 * offset}")
+        # TCL's sums for each weight (N, A), or None without TCL.
+        self.coherence = coherence
+        if coherence is not None and any(len(x) != 2 * offset for x in coherence):
+            raise InputError("temporal coherence sums not one a weight")
         # The compiled twin reads the features as one flat list: offset, then the cells.
         self.plan = array("i", [x for off, cs in self.features for x in (off, *cs)])
         self.twin = native_kernels.twin("ntuple", native)
@@ -194,13 +210,25 @@ class NTupleNet:
         active weights)."""
         if self.twin is not None:
             self.twin.update(self.weights, self.plan, self.length, self.cells.kinds,
-                             bytes(board), side * self.half, step)
+                             bytes(board), side * self.half, step, *(self.coherence or ()))
             return
         active = self.active(board, side)
         v = math.tanh(self.total(active))
         change = step * (1 - v * v) / len(active)
+        if self.coherence is None:
+            for i in active:
+                self.weights[i] += change
+            return
+        n, a = self.coherence
         for i in active:
-            self.weights[i] += change
+            self.weights[i] += change * (abs(n[i]) / a[i] if a[i] else 1.0)
+            n[i] += change
+            a[i] += abs(change)
+
+    def start_coherence(self) -> None:
+        """TCL's sums, all 0 (every weight's first step in full)."""
+        size = len(self.weights)
+        self.coherence = (array("d", bytes(8 * size)), array("d", bytes(8 * size)))
 
 
 class NTupleLearner:
@@ -217,6 +245,8 @@ class NTupleLearner:
         if net is None:
             s = self.settings
             net = NTupleNet(cells, [random_walk(cells, s.length, rng) for _ in range(s.tuples)])
+            if s.tcl:
+                net.start_coherence()
         self.net = net
         self.alpha, self.epsilon = self.settings.alpha, self.settings.epsilon
         self.at_game(0)
@@ -307,7 +337,7 @@ class NTupleLearner:
             return False
         assert self.net.twin is not None
         self.net.twin.learn_from(*self._rules(), moves, explored, self.alpha,
-                                 self.settings.lam)
+                                 self.settings.lam, *(self.net.coherence or ()))
         return True
 
     # -- learning --
@@ -361,11 +391,13 @@ class NTupleLearner:
     # -- the file --
 
     def save(self, header: dict[str, Any]) -> Weights:
+        arrays = {"weights": self.net.weights}
+        if self.net.coherence is not None:
+            arrays["coherence_n"], arrays["coherence_a"] = self.net.coherence
         return Weights({**header, "method": METHOD, "settings": self.settings.as_dict(),
                         "tuples": [list(t) for t in self.net.tuples],
                         "kinds": self.net.cells.kinds,
-                        "board": [self.net.cells.rows, self.net.cells.cols]},
-                       {"weights": self.net.weights})
+                        "board": [self.net.cells.rows, self.net.cells.cols]}, arrays)
 
     @classmethod
     def new(cls, spec: GameSpec, game: AnyGame, rng: random.Random,
@@ -399,8 +431,14 @@ class NTupleLearner:
                              f"not {cells.rows}x{cells.cols}")
         if any(not 0 <= c < cells.rows * cells.cols for t in tuples for c in t):
             raise InputError(f"weights file {name}: its tuples do not fit this board")
+        sums = (weights.arrays.get("coherence_n"), weights.arrays.get("coherence_a"))
+        if settings.tcl and (sums[0] is None or sums[1] is None):
+            raise InputError(f"weights file {name}: trained with temporal coherence, but "
+                             "without its sums")
         try:
-            net = NTupleNet(cells, tuples, weights.arrays.get("weights"))
+            net = NTupleNet(cells, tuples, weights.arrays.get("weights"),
+                            coherence=(sums[0], sums[1]) if settings.tcl
+                            and sums[0] is not None and sums[1] is not None else None)
         except InputError as e:
             raise InputError(f"weights file {name}: {e}") from None
         return cls(spec, game, settings, random.Random(0), net)

@@ -29,8 +29,8 @@ A schedule. A constant step size and exploration keep the weights moving as much
 they learn once the easy things are learned; so both decay over a run, geometrically
 from `alpha` to `alpha_final` and from `epsilon` to `epsilon_final` over its first
 `decay_games` games (the run's planned games unless given), then stay there: at game k
-of K, alpha_k = alpha (alpha_final / alpha)^(k / K). Thill, Koch and Konen decay both
-over their Connect-4 runs too (the values they chose are not copied here). The trainer
+of K, alpha_k = alpha (alpha_final / alpha)^(k / K). Thill, Koch and Konen lower both
+over their Connect-4 runs too (docs/learning.md: their exact schedule unconfirmed). The trainer
 says which game is next (`at_game`) and how many are planned (`plan_games`); the
 compiled twin is given the values of the game, so both paths stay the same.
 

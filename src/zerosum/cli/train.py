@@ -85,7 +85,7 @@ def register(sub: Any) -> None:
         g.add_argument("--decay-games", type=int_arg(1, None), metavar="N",
                        help="ntuple: the games over which alpha and epsilon decay (default: "
                        "--games, or the games --minutes has time for at the rate of its "
-                       "first minute)")
+                       "first minute, too many where games grow longer as it learns)")
         g.add_argument("--tcl", action="store_true", default=None, help="ntuple: temporal "
                        "coherence learning, each weight's step scaled by how consistently "
                        "it is pushed one way (Beal and Smith)")

@@ -85,7 +85,8 @@ def register(sub: Any) -> None:
         g.add_argument("--decay-games", type=int_arg(1, None), metavar="N",
                        help="ntuple: the games over which alpha and epsilon decay (default: "
                        "--games, or the games --minutes has time for at the rate of its "
-                       "first minute, too many where games grow longer as it learns)")
+                       "first minute: off where the rate moves, with the machine's load "
+                       "or the games' length)")
         g.add_argument("--tcl", action="store_true", default=None, help="ntuple: temporal "
                        "coherence learning, each weight's step scaled by how consistently "
                        "it is pushed one way (Beal and Smith)")

@@ -261,8 +261,8 @@ def test_weights_header_is_self_describing(tmp_path: Path) -> None:
     h = w.header
     assert (h["game"], h["options"], h["method"], h["board"], h["kinds"]) == \
         ("tictactoe", {}, "ntuple", [3, 3], 3)
-    # A small board's alpha and epsilon stay as they are; the decay is planned over
-    # the run's games all the same.
+    # No decay asked for: alpha and epsilon stay as they are; the decay is planned
+    # over the run's games all the same.
     assert h["settings"] == {"tuples": 8, "length": 6, "alpha": 0.5, "lam": 0.5,
                              "epsilon": 0.5, "alpha_final": 0.5, "epsilon_final": 0.5,
                              "decay_games": 10, "tcl": False}
@@ -498,10 +498,11 @@ def test_train_draws_its_learning_curve(tmp_path: Path,
 # -- the schedule of alpha and epsilon --
 
 def test_the_schedule_decays_alpha_and_epsilon_geometrically() -> None:
-    learner = NTupleLearner(C4, C4.create(), Settings(), random.Random(0))
-    s = learner.settings
-    assert (s.alpha, s.alpha_final, s.epsilon, s.epsilon_final, s.decay_games) == \
-        (0.5, 0.05, 0.1, 0.02, 0)
+    default = NTupleLearner(C4, C4.create(), Settings(), random.Random(0)).settings
+    assert (default.alpha, default.alpha_final, default.epsilon, default.epsilon_final,
+            default.decay_games) == (0.5, 0.5, 0.1, 0.1, 0)  # no decay unless asked
+    learner = NTupleLearner(C4, C4.create(), Settings(alpha_final=0.05, epsilon_final=0.02),
+                            random.Random(0))
     learner.at_game(10**6)
     assert (learner.alpha, learner.epsilon) == (0.5, 0.1)  # no decay planned yet
     learner.plan_games(1000)
@@ -513,10 +514,10 @@ def test_the_schedule_decays_alpha_and_epsilon_geometrically() -> None:
         seen.append((learner.alpha, learner.epsilon))
     assert seen == [(0.5, 0.1), (0.15811388300841897, 0.044721359549995794),
                     (0.05, 0.02), (0.05, 0.02)]
-    small = NTupleLearner(TTT, TTT.create(), Settings(), random.Random(0))
-    small.plan_games(1000)
-    small.at_game(500)
-    assert (small.alpha, small.epsilon) == (0.5, 0.5)  # a small board: constant
+    constant = NTupleLearner(TTT, TTT.create(), Settings(), random.Random(0))
+    constant.plan_games(1000)
+    constant.at_game(500)
+    assert (constant.alpha, constant.epsilon) == (0.5, 0.5)
     with pytest.raises(InputError, match="the decay is geometric"):
         NTupleLearner(C4, C4.create(), Settings(epsilon_final=0.0), random.Random(0))
 

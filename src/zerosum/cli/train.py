@@ -77,11 +77,10 @@ def register(sub: Any) -> None:
                        "else 0.5)")
         g.add_argument("--alpha-final", type=float_arg(0, 100, lo_open=True),
                        help="ntuple: the step size alpha decays to, geometrically, over "
-                       "--decay-games (default: alpha / 10 on a board of 30 cells or "
-                       "more, else alpha: no decay)")
+                       "--decay-games (default: alpha, no decay)")
         g.add_argument("--epsilon-final", type=float_arg(0, 1), help="ntuple: the share of "
-                       "random moves epsilon decays to (default: 0.02 on a board of 30 "
-                       "cells or more, else epsilon: no decay)")
+                       "random moves epsilon decays to (default: epsilon, no decay; not 0: "
+                       "greedy self-play would repeat one game)")
         g.add_argument("--decay-games", type=int_arg(1, None), metavar="N",
                        help="ntuple: the games over which alpha and epsilon decay (default: "
                        "--games, or the games --minutes has time for at the rate of its "

@@ -26,10 +26,11 @@ position before it is not updated and the return before it stops there (G = V of
 position it left), as Thill et al. do.
 
 A schedule. A constant step size and exploration keep the weights moving as much as
-they learn once the easy things are learned; so both decay over a run, geometrically
-from `alpha` to `alpha_final` and from `epsilon` to `epsilon_final` over its first
-`decay_games` games (the run's planned games unless given), then stay there: at game k
-of K, alpha_k = alpha (alpha_final / alpha)^(k / K). Thill, Koch and Konen lower both
+they learn once the easy things are learned; so both may decay over a run (not by
+default: see default_settings), geometrically from `alpha` to `alpha_final` and from
+`epsilon` to `epsilon_final` over its first `decay_games` games (the run's planned
+games unless given), then stay there: at game k of K, alpha_k = alpha (alpha_final /
+alpha)^(k / K). Thill, Koch and Konen lower both
 over their Connect-4 runs too (docs/learning.md: their exact schedule unconfirmed). The trainer
 says which game is next (`at_game`) and how many are planned (`plan_games`); the
 compiled twin is given the values of the game, so both paths stay the same.
@@ -75,8 +76,8 @@ class Settings:
     alpha: float = 0.5
     lam: float = 0.5
     epsilon: float = -1.0  # below 0: chosen by the board's size
-    alpha_final: float = -1.0  # below 0: chosen by the board's size
-    epsilon_final: float = -1.0  # below 0: chosen by the board's size
+    alpha_final: float = -1.0  # below 0: alpha's (no decay)
+    epsilon_final: float = -1.0  # below 0: epsilon's (no decay)
     decay_games: int = 0  # 0: the run's planned games (fixed by the trainer)
     tcl: bool = False  # temporal coherence learning (see the module)
 
@@ -97,19 +98,17 @@ def decayed(start: float, final: float, games: int, decay_games: int) -> float:
 
 def default_settings(cells: Cells, settings: Settings) -> Settings:
     """Settings not given, by the board's size: on a board of 30 cells or more (Connect
-    Four's), Thill et al.'s 70 tuples of 8 cells and 10 % random moves, decaying to a
-    tenth of alpha and 2 % random moves (never none: greedy self-play from the empty
-    board would play one game over and over); on a smaller one, 8 tuples of 6 and half
-    the moves random, constant (a small game has few positions, and a player graded on
-    all of them must have seen them)."""
+    Four's), Thill et al.'s 70 tuples of 8 cells and 10 % random moves; on a smaller
+    one, 8 tuples of 6 and half the moves random (a small game has few positions, and
+    a player graded on all of them must have seen them). No decay unless asked for:
+    the one Connect Four run with a decay (to a tenth of alpha and 2 % random moves,
+    docs/learning.md) learned less than the run with both constant."""
     big = cells.rows * cells.cols >= 30
     tuples = settings.tuples or (70 if big else 8)
     length = settings.length or (8 if big else 6)
     epsilon = settings.epsilon if settings.epsilon >= 0 else 0.1 if big else 0.5
-    alpha_final = settings.alpha_final if settings.alpha_final >= 0 \
-        else settings.alpha / 10 if big else settings.alpha
-    epsilon_final = settings.epsilon_final if settings.epsilon_final >= 0 \
-        else min(epsilon, 0.02) if big else epsilon
+    alpha_final = settings.alpha_final if settings.alpha_final >= 0 else settings.alpha
+    epsilon_final = settings.epsilon_final if settings.epsilon_final >= 0 else epsilon
     if (alpha_final == 0) != (settings.alpha == 0) or (epsilon_final == 0) != (epsilon == 0):
         raise InputError("a final alpha or epsilon of 0 from a start above 0 (or the other "
                          "way): the decay is geometric, give a small number instead")

@@ -81,6 +81,20 @@ def register(sub: Any) -> None:
         g.add_argument("--epsilon", type=float_arg(0, 1), help="the share of random "
                        "moves in self-play (default: 0.1 on a board of 30 cells or more, "
                        "else 0.5)")
+        g.add_argument("--alpha-final", type=float_arg(0, 100, lo_open=True),
+                       help="ntuple: the step size alpha decays to, geometrically, over "
+                       "--decay-games (default: alpha, no decay)")
+        g.add_argument("--epsilon-final", type=float_arg(0, 1), help="ntuple: the share of "
+                       "random moves epsilon decays to (default: epsilon, no decay; not 0: "
+                       "greedy self-play would repeat one game)")
+        g.add_argument("--decay-games", type=int_arg(1, None), metavar="N",
+                       help="ntuple: the games over which alpha and epsilon decay (default: "
+                       "--games, or the games --minutes has time for at the rate of its "
+                       "first minute: off where the rate moves, with the machine's load "
+                       "or the games' length)")
+        g.add_argument("--tcl", action="store_true", default=None, help="ntuple: temporal "
+                       "coherence learning, each weight's step scaled by how consistently "
+                       "it is pushed one way (Beal and Smith)")
         g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the depth of the "
                        "engine's search of each self-play move (default: 4)")
         g.add_argument("--simulations", type=int_arg(1, 100_000), help="alphazero: the "
@@ -103,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
     options = {o.name: getattr(args, o.name) for o in spec.options}
     game = spec.create(**options)
     settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon",
-                                                     "depth", "simulations")
+                                                     "alpha_final", "epsilon_final",
+                                                     "decay_games", "tcl", "depth",
+                                                     "simulations")
                 if getattr(args, k) is not None}
     out = args.out or f"{spec.name}.zsnet"
     if args.backend != "ray" and args.address is not None:
@@ -160,7 +176,8 @@ def run(args: argparse.Namespace) -> int:
 # What only self-play uses: a fitted method takes none of it (each given if not its default).
 SELF_PLAY_ONLY = ("games", "minutes", "resume", "seed", "plot", "workers", "backend",
                   "address", "checkpoint_minutes", "checkpoint_games", "gate_games",
-                  "tuples", "length", "alpha", "lam", "epsilon", "depth", "simulations")
+                  "tuples", "length", "alpha", "lam", "epsilon", "alpha_final",
+                  "epsilon_final", "decay_games", "tcl", "depth", "simulations")
 
 
 def run_fit(args: argparse.Namespace) -> int:

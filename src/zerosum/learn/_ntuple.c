@@ -14,7 +14,9 @@
  * `plan` is NTupleNet.plan: for each feature (a tuple under one symmetry), the offset of
  * its table in `weights`, then its `length` cells; `base` is added to every index (the
  * half of the weights of the side to move). `board` holds one byte a cell (0
- * empty, 1 Max's, 2 Min's, ... below `kinds`). */
+ * empty, 1 Max's, 2 Min's, ... below `kinds`). With temporal coherence learning, two
+ * more arrays of doubles, one a weight (NTupleNet.coherence: N and A), are given to
+ * update and learn_from. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -22,6 +24,7 @@
 
 typedef struct {
     Py_buffer weights, plan, board;
+    Py_buffer n, a;  /* TCL's sums (obj NULL without TCL) */
     Py_ssize_t features;
 } Net;
 
@@ -31,6 +34,30 @@ static void release(Net *net)
     PyBuffer_Release(&net->plan);
     if (net->board.obj != NULL)
         PyBuffer_Release(&net->board);
+    if (net->n.obj != NULL)
+        PyBuffer_Release(&net->n);
+    if (net->a.obj != NULL)
+        PyBuffer_Release(&net->a);
+}
+
+/* Borrow TCL's sums `n` and `a` (both NULL: no TCL), writable doubles one a weight;
+ * -1 with an exception set (and the net released) if not. */
+static int borrow_coherence(Net *net, PyObject *n, PyObject *a)
+{
+    if (n == NULL && a == NULL)
+        return 0;
+    if (n == NULL || a == NULL
+        || PyObject_GetBuffer(n, &net->n, PyBUF_FORMAT | PyBUF_WRITABLE) < 0
+        || PyObject_GetBuffer(a, &net->a, PyBUF_FORMAT | PyBUF_WRITABLE) < 0
+        || strcmp(net->n.format, "d") != 0 || strcmp(net->a.format, "d") != 0
+        || net->n.len != net->weights.len || net->a.len != net->weights.len) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "the coherence sums must be two array('d') "
+                            "of one a weight");
+        release(net);
+        return -1;
+    }
+    return 0;
 }
 
 /* Borrow the buffers and check their shapes; -1 with an exception set if wrong. With
@@ -94,29 +121,40 @@ static double total(const Net *net, const Py_ssize_t *index)
 }
 
 /* NTupleNet.update on the features `index`: V moved by `step` times its gradient,
- * shared among them. */
+ * shared among them (each share times its weight's coherence, with TCL). */
 static void move_value(const Net *net, const Py_ssize_t *index, double step)
 {
     double v = tanh(total(net, index));
     double change = step * (1 - v * v) / (double)net->features;
     double *w = net->weights.buf;
-    for (Py_ssize_t f = 0; f < net->features; f++)
-        w[index[f]] += change;
+    if (net->n.obj == NULL) {
+        for (Py_ssize_t f = 0; f < net->features; f++)
+            w[index[f]] += change;
+        return;
+    }
+    double *n = net->n.buf, *a = net->a.buf;
+    for (Py_ssize_t f = 0; f < net->features; f++) {
+        Py_ssize_t i = index[f];
+        w[i] += change * (a[i] != 0.0 ? fabs(n[i]) / a[i] : 1.0);
+        n[i] += change;
+        a[i] += fabs(change);
+    }
 }
 
 static PyObject *run(PyObject *args, int learn)
 {
-    PyObject *weights, *plan, *board;
+    PyObject *weights, *plan, *board, *n = NULL, *a = NULL;
     int length, kinds;
     Py_ssize_t base;
     double step = 0.0;
-    if (learn ? !PyArg_ParseTuple(args, "OOiiOnd", &weights, &plan, &length, &kinds, &board,
-                                  &base, &step)
+    if (learn ? !PyArg_ParseTuple(args, "OOiiOnd|OO", &weights, &plan, &length, &kinds, &board,
+                                  &base, &step, &n, &a)
               : !PyArg_ParseTuple(args, "OOiiOn", &weights, &plan, &length, &kinds, &board,
                                   &base))
         return NULL;
     Net net;
-    if (borrow(&net, weights, plan, board, length, learn) < 0)
+    if (borrow(&net, weights, plan, board, length, learn) < 0
+        || borrow_coherence(&net, n, a) < 0)
         return NULL;
     Py_ssize_t *index = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(net.features + 1));
     if (index == NULL) {
@@ -386,16 +424,21 @@ done:
 static PyObject *py_learn_from(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *weights, *plan, *moves_in, *explored_in;
+    PyObject *weights, *plan, *moves_in, *explored_in, *sum_n = NULL, *sum_a = NULL;
     int length, kinds, rows, cols, k, drop;
     Py_ssize_t half;
     double alpha, lam;
-    if (!PyArg_ParseTuple(args, "OOiiniiipOOdd", &weights, &plan, &length, &kinds, &half,
-                          &rows, &cols, &k, &drop, &moves_in, &explored_in, &alpha, &lam))
+    if (!PyArg_ParseTuple(args, "OOiiniiipOOdd|OO", &weights, &plan, &length, &kinds, &half,
+                          &rows, &cols, &k, &drop, &moves_in, &explored_in, &alpha, &lam,
+                          &sum_n, &sum_a))
         return NULL;
     Game g;
     if (game_init(&g, weights, plan, length, kinds, half, rows, cols, k, drop, 1) < 0)
         return NULL;
+    if (borrow_coherence(&g.net, sum_n, sum_a) < 0) {
+        PyMem_Free(g.index);
+        return NULL;
+    }
     PyObject *moves = PySequence_Fast(moves_in, "moves must be a sequence");
     PyObject *explored = moves == NULL ? NULL
         : PySequence_Fast(explored_in, "explored must be a sequence");
@@ -487,13 +530,13 @@ static PyMethodDef module_methods[] = {
     {"value", py_value, METH_VARARGS,
      "value(weights, plan, length, kinds, board, base) -> V, as NTupleNet.value"},
     {"update", py_update, METH_VARARGS,
-     "update(weights, plan, length, kinds, board, base, step), as NTupleNet.update"},
+     "update(weights, plan, length, kinds, board, base, step[, n, a]), as NTupleNet.update"},
     {"play_self", py_play_self, METH_VARARGS,
      "play_self(weights, plan, length, kinds, half, rows, cols, k, drop, epsilon, rng)"
      " -> (moves, explored), as zerosum.learn.train.play_self"},
     {"learn_from", py_learn_from, METH_VARARGS,
      "learn_from(weights, plan, length, kinds, half, rows, cols, k, drop, moves, explored,"
-     " alpha, lam), as zerosum.learn.train.learn_from"},
+     " alpha, lam[, n, a]), as zerosum.learn.train.learn_from"},
     {NULL, NULL, 0, NULL},
 };
 

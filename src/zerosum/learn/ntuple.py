@@ -25,6 +25,23 @@ lambda G_{t+1}, with G_{T-1} the game's result; each x_t's weights moved by alph
 position before it is not updated and the return before it stops there (G = V of the
 position it left), as Thill et al. do.
 
+A schedule. A constant step size and exploration keep the weights moving as much as
+they learn once the easy things are learned; so both may decay over a run (not by
+default: see default_settings), geometrically from `alpha` to `alpha_final` and from
+`epsilon` to `epsilon_final` over its first `decay_games` games (the run's planned
+games unless given), then stay there: at game k of K, alpha_k = alpha (alpha_final /
+alpha)^(k / K). Thill, Koch and Konen lower both
+over their Connect-4 runs too (docs/learning.md: their exact schedule unconfirmed). The trainer
+says which game is next (`at_game`) and how many are planned (`plan_games`); the
+compiled twin is given the values of the game, so both paths stay the same.
+
+Temporal coherence learning (TCL; Beal and Smith 1999, "Temporal coherence and
+prediction decay in TD learning", used for Connect-4 by Bagheri, Thill, Koch and Konen
+2015), with `tcl`: each weight keeps the sum of the changes asked of it (N) and of
+their sizes (A), and moves by the change times |N| / A (1 before any): a weight pushed
+one way again and again keeps its full step, one pushed back and forth (noise) nearly
+stops. The step's schedule above applies on top of it.
+
 The weights live in one flat array (`weights`); `features` lists, for each tuple and
 symmetry, where its table starts and which cells it reads.
 """
@@ -35,7 +52,7 @@ import math
 import random
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zerosum import native as native_kernels
@@ -50,30 +67,54 @@ METHOD = "ntuple"
 class Settings:
     """The method's settings (saved with the weights). `tuples` of `length` cells each
     (fewer on a small board); `alpha` the step size (shared among the active weights),
-    `lam` lambda, `epsilon` the exploration rate of self-play."""
+    `lam` lambda, `epsilon` the exploration rate of self-play; both decay to
+    `alpha_final` and `epsilon_final` over the first `decay_games` games (see the
+    module)."""
 
     tuples: int = 0  # 0: chosen by the board's size (see default_settings)
     length: int = 0
     alpha: float = 0.5
     lam: float = 0.5
     epsilon: float = -1.0  # below 0: chosen by the board's size
+    alpha_final: float = -1.0  # below 0: alpha's (no decay)
+    epsilon_final: float = -1.0  # below 0: epsilon's (no decay)
+    decay_games: int = 0  # 0: the run's planned games (fixed by the trainer)
+    tcl: bool = False  # temporal coherence learning (see the module)
 
     def as_dict(self) -> dict[str, Any]:
         return {"tuples": self.tuples, "length": self.length, "alpha": self.alpha,
-                "lam": self.lam, "epsilon": self.epsilon}
+                "lam": self.lam, "epsilon": self.epsilon, "alpha_final": self.alpha_final,
+                "epsilon_final": self.epsilon_final, "decay_games": self.decay_games,
+                "tcl": self.tcl}
+
+
+def decayed(start: float, final: float, games: int, decay_games: int) -> float:
+    """A value decaying geometrically from `start` at game 0 to `final` at game
+    `decay_games` and after (`start` throughout while no decay is planned)."""
+    if decay_games <= 0 or start == final:
+        return start
+    return start * float((final / start) ** min(1.0, games / decay_games))
 
 
 def default_settings(cells: Cells, settings: Settings) -> Settings:
     """Settings not given, by the board's size: on a board of 30 cells or more (Connect
     Four's), Thill et al.'s 70 tuples of 8 cells and 10 % random moves; on a smaller
     one, 8 tuples of 6 and half the moves random (a small game has few positions, and
-    a player graded on all of them must have seen them)."""
+    a player graded on all of them must have seen them). No decay unless asked for:
+    the one Connect Four run with a decay (to a tenth of alpha and 2 % random moves,
+    docs/learning.md) learned less than the run with both constant."""
     big = cells.rows * cells.cols >= 30
     tuples = settings.tuples or (70 if big else 8)
     length = settings.length or (8 if big else 6)
     epsilon = settings.epsilon if settings.epsilon >= 0 else 0.1 if big else 0.5
+    alpha_final = settings.alpha_final if settings.alpha_final >= 0 else settings.alpha
+    epsilon_final = settings.epsilon_final if settings.epsilon_final >= 0 else epsilon
+    if (alpha_final == 0) != (settings.alpha == 0) or (epsilon_final == 0) != (epsilon == 0):
+        raise InputError("a final alpha or epsilon of 0 from a start above 0 (or the other "
+                         "way): the decay is geometric, give a small number instead")
     return Settings(tuples, min(length, cells.rows * cells.cols), settings.alpha,
-                    settings.lam, epsilon)
+                    settings.lam, epsilon, alpha_final, epsilon_final, settings.decay_games,
+                    bool(settings.tcl))
 
 
 def random_walk(cells: Cells, length: int, rng: random.Random) -> tuple[int, ...]:
@@ -109,7 +150,9 @@ class NTupleNet:
 
     def __init__(self, cells: Cells, tuples: Sequence[tuple[int, ...]],
                  weights: array | None = None,  # type: ignore[type-arg]
-                 native: bool | None = None) -> None:
+                 native: bool | None = None,
+                 coherence: tuple[array, array] | None = None  # type: ignore[type-arg]
+                 ) -> None:
         self.cells = cells
         self.tuples = [tuple(t) for t in tuples]
         if len({len(t) for t in self.tuples}) > 1:
@@ -125,6 +168,10 @@ class NTupleNet:
         self.weights = array("d", bytes(16 * offset)) if weights is None else weights
         if len(self.weights) != 2 * offset:
             raise InputError(f"{len(self.weights)} weights for tuples that need {2 * offset}")
+        # TCL's sums for each weight (N, A), or None without TCL.
+        self.coherence = coherence
+        if coherence is not None and any(len(x) != 2 * offset for x in coherence):
+            raise InputError("temporal coherence sums not one a weight")
         # The compiled twin reads the features as one flat list: offset, then the cells.
         self.plan = array("i", [x for off, cs in self.features for x in (off, *cs)])
         self.twin = native_kernels.twin("ntuple", native)
@@ -162,13 +209,25 @@ class NTupleNet:
         active weights)."""
         if self.twin is not None:
             self.twin.update(self.weights, self.plan, self.length, self.cells.kinds,
-                             bytes(board), side * self.half, step)
+                             bytes(board), side * self.half, step, *(self.coherence or ()))
             return
         active = self.active(board, side)
         v = math.tanh(self.total(active))
         change = step * (1 - v * v) / len(active)
+        if self.coherence is None:
+            for i in active:
+                self.weights[i] += change
+            return
+        n, a = self.coherence
         for i in active:
-            self.weights[i] += change
+            self.weights[i] += change * (abs(n[i]) / a[i] if a[i] else 1.0)
+            n[i] += change
+            a[i] += abs(change)
+
+    def start_coherence(self) -> None:
+        """TCL's sums, all 0 (every weight's first step in full)."""
+        size = len(self.weights)
+        self.coherence = (array("d", bytes(8 * size)), array("d", bytes(8 * size)))
 
 
 class NTupleLearner:
@@ -185,7 +244,29 @@ class NTupleLearner:
         if net is None:
             s = self.settings
             net = NTupleNet(cells, [random_walk(cells, s.length, rng) for _ in range(s.tuples)])
+            if s.tcl:
+                net.start_coherence()
         self.net = net
+        self.alpha, self.epsilon = self.settings.alpha, self.settings.epsilon
+        self.at_game(0)
+
+    # -- the schedule --
+
+    def at_game(self, games: int) -> None:
+        """The step size and exploration of the game after `games` games of the run."""
+        s = self.settings
+        self.alpha = decayed(s.alpha, s.alpha_final, games, s.decay_games)
+        self.epsilon = decayed(s.epsilon, s.epsilon_final, games, s.decay_games)
+
+    def plan_games(self, games: int) -> None:
+        """Decay over `games` games, unless the run's decay is planned already (a
+        resumed run keeps its schedule)."""
+        if self.settings.decay_games <= 0 < games:
+            self.settings = replace(self.settings, decay_games=games)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The schedule's values now, kept in the run's history at each checkpoint."""
+        return {"alpha": self.alpha, "epsilon": self.epsilon}
 
     @classmethod
     def learns(cls, spec: GameSpec) -> bool:
@@ -220,7 +301,7 @@ class NTupleLearner:
 
     def self_play_move(self, state: Any, rng: random.Random) -> tuple[Any, bool]:
         """(the move, whether it was a random one to explore)."""
-        if rng.random() < self.settings.epsilon:
+        if rng.random() < self.epsilon:
             return rng.choice(list(self.game.actions(state))), True
         return self.best(state)[0], False
 
@@ -244,7 +325,7 @@ class NTupleLearner:
         if not self.whole_games():
             return None
         assert self.net.twin is not None
-        moves, explored = self.net.twin.play_self(*self._rules(), self.settings.epsilon, rng)
+        moves, explored = self.net.twin.play_self(*self._rules(), self.epsilon, rng)
         return moves, explored
 
     def learn_from(self, moves: Sequence[Any], explored: Sequence[bool]) -> bool:
@@ -254,8 +335,8 @@ class NTupleLearner:
         if not self.whole_games():
             return False
         assert self.net.twin is not None
-        self.net.twin.learn_from(*self._rules(), moves, explored, self.settings.alpha,
-                                 self.settings.lam)
+        self.net.twin.learn_from(*self._rules(), moves, explored, self.alpha,
+                                 self.settings.lam, *(self.net.coherence or ()))
         return True
 
     # -- learning --
@@ -282,7 +363,7 @@ class NTupleLearner:
             target[t] = g
         for t in range(last):
             if not explored[t + 1]:
-                net.update(boards[t], sides[t], s.alpha * (target[t] - values[t]))
+                net.update(boards[t], sides[t], self.alpha * (target[t] - values[t]))
 
     # -- what it weighs --
 
@@ -309,11 +390,13 @@ class NTupleLearner:
     # -- the file --
 
     def save(self, header: dict[str, Any]) -> Weights:
+        arrays = {"weights": self.net.weights}
+        if self.net.coherence is not None:
+            arrays["coherence_n"], arrays["coherence_a"] = self.net.coherence
         return Weights({**header, "method": METHOD, "settings": self.settings.as_dict(),
                         "tuples": [list(t) for t in self.net.tuples],
                         "kinds": self.net.cells.kinds,
-                        "board": [self.net.cells.rows, self.net.cells.cols]},
-                       {"weights": self.net.weights})
+                        "board": [self.net.cells.rows, self.net.cells.cols]}, arrays)
 
     @classmethod
     def new(cls, spec: GameSpec, game: AnyGame, rng: random.Random,
@@ -330,7 +413,11 @@ class NTupleLearner:
              name: str) -> NTupleLearner:
         cells = check_game(spec, game)
         try:
-            settings = Settings(**weights.header["settings"])
+            saved = dict(weights.header["settings"])
+            # A file from before the schedule kept its alpha and epsilon throughout.
+            saved.setdefault("alpha_final", saved.get("alpha"))
+            saved.setdefault("epsilon_final", saved.get("epsilon"))
+            settings = Settings(**saved)
             tuples = [tuple(int(c) for c in t) for t in weights.header["tuples"]]
         except (KeyError, TypeError, ValueError):
             raise InputError(f"weights file {name}: no n-tuple settings or tuples in its "
@@ -343,8 +430,14 @@ class NTupleLearner:
                              f"not {cells.rows}x{cells.cols}")
         if any(not 0 <= c < cells.rows * cells.cols for t in tuples for c in t):
             raise InputError(f"weights file {name}: its tuples do not fit this board")
+        sums = (weights.arrays.get("coherence_n"), weights.arrays.get("coherence_a"))
+        if settings.tcl and (sums[0] is None or sums[1] is None):
+            raise InputError(f"weights file {name}: trained with temporal coherence, but "
+                             "without its sums")
         try:
-            net = NTupleNet(cells, tuples, weights.arrays.get("weights"))
+            net = NTupleNet(cells, tuples, weights.arrays.get("weights"),
+                            coherence=(sums[0], sums[1]) if settings.tcl
+                            and sums[0] is not None and sums[1] is not None else None)
         except InputError as e:
             raise InputError(f"weights file {name}: {e}") from None
         return cls(spec, game, settings, random.Random(0), net)

@@ -10,6 +10,13 @@ run: training 200 games gives the same weights as training 100 and resuming to 2
 
 Each checkpoint also plays the run's best checkpoint so far in an SPRT and is rated
 against the others (zerosum.learn.gate); that changes nothing of the weights.
+
+A method with a schedule (its step size and exploration decaying over the run: the
+n-tuple network's) is told before each game how many the run has played (`at_game`),
+and once how many it plans (`plan_games`): the games asked for, or, for a run of some
+minutes, the games this session has time for at the rate measured over its first
+WARM_UP seconds (its first tenth if shorter; its grades and gates not counted). The
+plan is saved with the weights, so a resumed run continues the same schedule.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from zerosum.match import Move, play_match
 CHECKPOINT_SECONDS = 180.0
 ROUND = 200  # games a worker plays with one copy of the weights (several workers)
 GRADE_POSITIONS = 100  # positions of each set graded at a checkpoint (all of a small game)
+WARM_UP = 60.0  # seconds of self-play over which a run of some minutes measures its rate
 
 
 class SelfPlayer:
@@ -91,15 +99,24 @@ def self_play(game: AnyGame, learner: Learner, rng: random.Random) -> None:
     learn_from(game, learner, play_self(game, learner, rng))
 
 
-def play_batch(game_name: str, options: dict[str, Any], data: bytes,
+def at_game(learner: Learner, games: int) -> None:
+    """Tell a learner with a schedule that `games` games of the run are played."""
+    schedule = getattr(learner, "at_game", None)
+    if schedule is not None:
+        schedule(games)
+
+
+def play_batch(game_name: str, options: dict[str, Any], data: bytes, played: int,
                seeds: list[int]) -> list[Game]:
     """A worker's share of a round (see train): a game of self-play for each seed, by
-    the learner saved in `data`, which learns nothing meanwhile."""
+    the learner saved in `data`, which learns nothing meanwhile (and explores as at
+    game `played`, the round's first)."""
     from zerosum.games.registry import get_game
 
     spec = get_game(game_name)
     game = spec.create(**options)
     learner = learner_of(weights_file.decode(data, "a round's weights"), spec, game, "")
+    at_game(learner, played)
     return [play_self(game, learner, random.Random(seed)) for seed in seeds]
 
 
@@ -226,7 +243,8 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
     from the run's generator), then the learner learns from them all in order. A run
     stays reproducible for the same number of workers, local or on Ray alike, but it is
     another run than with one worker, whose every game is played with the weights of
-    the one before."""
+    the one before. (A round's games explore as its first; each is learned from with
+    the step size of its own number.)"""
     if games is None and minutes is None:
         raise InputError("say how long to train: --games N or --minutes M")
     if method not in METHODS:
@@ -289,6 +307,7 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
         if sample is None:
             sample = grade_sample(spec, game, grade_positions)
         latest = grade_learner(game, learner, sample)
+        at_game(learner, played)  # its snapshot then shows the schedule's values now
         point: dict[str, Any] = {
             "games": played, "seconds": round(seconds_before + elapsed(), 3),
             "per_second": round(progress().per_second, 2),
@@ -328,12 +347,28 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
         if report is not None:
             report(now)
 
+    plan = getattr(learner, "plan_games", None)
+    if plan is not None and games is not None:
+        plan(games)
+    warm_up = None if plan is None or minutes is None else min(WARM_UP, 6 * minutes)
+    busy = 0.0  # seconds spent grading and gating this session
+
+    def plan_by_rate() -> None:
+        """Plan the games this session has time for, at the rate measured so far."""
+        assert plan is not None and deadline is not None
+        rate = (played - played_at_start) / max(elapsed() - busy, 1e-9)
+        plan(played + round(rate * max(0.0, deadline - time.perf_counter())))
+
     if pool is None and workers > 1:
         pool = LocalPool(workers)
     try:
         while (games is None or played < games) and \
                 (deadline is None or time.perf_counter() < deadline):
+            if warm_up is not None and elapsed() - busy >= warm_up:
+                plan_by_rate()
+                warm_up = None
             if pool is None:
+                at_game(learner, played)
                 self_play(game, learner, rng)
                 played += 1
             else:
@@ -342,17 +377,21 @@ def train(spec: GameSpec, game: AnyGame, options: dict[str, Any], method: str,
                 if checkpoint_games is not None:
                     size = min(size, saved_at + checkpoint_games - played)
                 seeds = [rng.randrange(2**63) for _ in range(size)]
+                at_game(learner, played)
                 data = weights_file.encode(learner.save({"game": spec.name}))
                 shares = [seeds[i::pool.workers] for i in range(pool.workers)]
-                for batch in pool.map(play_batch, (spec.name, options, data), shares):
+                for batch in pool.map(play_batch, (spec.name, options, data, played), shares):
                     for one in batch:
+                        at_game(learner, played)
                         learn_from(game, learner, one)
-                played += size
+                        played += 1
             now = time.perf_counter()
             due = now - last_save >= checkpoint_seconds if checkpoint_games is None \
                 else played - saved_at >= checkpoint_games
             if due and (games is None or played < games):
+                began = time.perf_counter()
                 checkpoint()
+                busy += time.perf_counter() - began
                 last_save, saved_at = time.perf_counter(), played
                 now = last_report = last_save
                 tell(gated_note())

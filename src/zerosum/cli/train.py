@@ -70,36 +70,40 @@ def register(sub: Any) -> None:
         g.add_argument("--gate-games", type=int_arg(0, 100_000), default=GATE_GAMES,
                        metavar="N", help="games at most of each checkpoint's SPRT against "
                        "the best so far (default: %(default)s; 0: no gate)")
-        g.add_argument("--tuples", type=int_arg(1, 10_000), help="n-tuples (default: "
-                       "70 on a board of 30 cells or more, else 8)")
-        g.add_argument("--length", type=int_arg(1, 12), help="cells of each n-tuple "
-                       "(default: 8 on a board of 30 cells or more, else 6)")
-        g.add_argument("--alpha", type=float_arg(0, 100, lo_open=True), help="the step size "
-                       "(default: 0.5)")
-        g.add_argument("--lam", type=float_arg(0, 1), help="TD lambda "
-                       "(default: 0.5)")
-        g.add_argument("--epsilon", type=float_arg(0, 1), help="the share of random "
-                       "moves in self-play (default: 0.1 on a board of 30 cells or more, "
-                       "else 0.5)")
-        g.add_argument("--alpha-final", type=float_arg(0, 100, lo_open=True),
-                       help="ntuple: the step size alpha decays to, geometrically, over "
-                       "--decay-games (default: alpha, no decay)")
-        g.add_argument("--epsilon-final", type=float_arg(0, 1), help="ntuple: the share of "
-                       "random moves epsilon decays to (default: epsilon, no decay; not 0: "
-                       "greedy self-play would repeat one game)")
-        g.add_argument("--decay-games", type=int_arg(1, None), metavar="N",
-                       help="ntuple: the games over which alpha and epsilon decay (default: "
-                       "--games, or the games --minutes has time for at the rate of its "
-                       "first minute: off where the rate moves, with the machine's load "
-                       "or the games' length)")
-        g.add_argument("--tcl", action="store_true", default=None, help="ntuple: temporal "
-                       "coherence learning, each weight's step scaled by how consistently "
-                       "it is pushed one way (Beal and Smith)")
-        g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the depth of the "
-                       "engine's search of each self-play move (default: 4)")
-        g.add_argument("--simulations", type=int_arg(1, 100_000), help="alphazero: the "
-                       "simulations of a full search (default: 100 on a board of 30 cells "
-                       "or more, else 32)")
+        # Each method's own settings, offered only where that method learns the game.
+        if "ntuple" in methods:
+            g.add_argument("--tuples", type=int_arg(1, 10_000), help="ntuple: n-tuples "
+                           "(default: 70 on a board of 30 cells or more, else 8)")
+            g.add_argument("--length", type=int_arg(1, 12), help="ntuple: cells of each n-tuple "
+                           "(default: 8 on a board of 30 cells or more, else 6)")
+            g.add_argument("--alpha", type=float_arg(0, 100, lo_open=True), help="ntuple: the "
+                           "step size (default: 0.5)")
+            g.add_argument("--lam", type=float_arg(0, 1), help="ntuple: TD lambda "
+                           "(default: 0.5)")
+            g.add_argument("--epsilon", type=float_arg(0, 1), help="ntuple: the share of "
+                           "random moves in self-play (default: 0.1 on a board of 30 cells or "
+                           "more, else 0.5)")
+            g.add_argument("--alpha-final", type=float_arg(0, 100, lo_open=True),
+                           help="ntuple: the step size alpha decays to, geometrically, over "
+                           "--decay-games (default: alpha, no decay)")
+            g.add_argument("--epsilon-final", type=float_arg(0, 1), help="ntuple: the share of "
+                           "random moves epsilon decays to (default: epsilon, no decay; not 0: "
+                           "greedy self-play would repeat one game)")
+            g.add_argument("--decay-games", type=int_arg(1, None), metavar="N",
+                           help="ntuple: the games over which alpha and epsilon decay (default: "
+                           "--games, or the games --minutes has time for at the rate of its "
+                           "first minute: off where the rate moves, with the machine's load "
+                           "or the games' length)")
+            g.add_argument("--tcl", action="store_true", default=None, help="ntuple: temporal "
+                           "coherence learning, each weight's step scaled by how consistently "
+                           "it is pushed one way (Beal and Smith)")
+        if "samuel" in methods:
+            g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the depth of the "
+                           "engine's search of each self-play move (default: 4)")
+        if "alphazero" in methods:
+            g.add_argument("--simulations", type=int_arg(1, 100_000), help="alphazero: the "
+                           "simulations of a full search (default: 100 on a board of 30 cells "
+                           "or more, else 32)")
         add_options(g, spec.options)
         g.set_defaults(defaults={name: g.get_default(name) for name in SELF_PLAY_ONLY})
     p.set_defaults(func=run)
@@ -120,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
                                                      "alpha_final", "epsilon_final",
                                                      "decay_games", "tcl", "depth",
                                                      "simulations")
-                if getattr(args, k) is not None}
+                if getattr(args, k, None) is not None}
     out = args.out or f"{spec.name}.zsnet"
     if args.backend != "ray" and args.address is not None:
         raise InputError("--address goes with --backend ray")
@@ -188,7 +192,7 @@ def run_fit(args: argparse.Namespace) -> int:
     from zerosum.learn.texel import fit_file
 
     given = [f"--{name.replace('_', '-')}" for name in SELF_PLAY_ONLY
-             if getattr(args, name) != args.defaults[name]]
+             if getattr(args, name, None) != args.defaults[name]]
     if given:
         raise InputError(f"{args.method} is fitted at once to solver labels, with no "
                          f"self-play: no {', '.join(given)}")

@@ -62,6 +62,8 @@ def compare(label: str, rows: list[tuple[str, int]], counts: list[int],
     cells = []
     base = 0.0
     for threads in counts:
+        if book:  # first a warm-up (imports, the first pages of memory), untimed
+            run(rows[:1], threads, book)
         wall, nodes, helpers, wrong = run(rows, threads, book)
         base = base or wall
         cells.append(f"{threads} thread(s): {wall:8.2f} s wall, {nodes:>13,} nodes "

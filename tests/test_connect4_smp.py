@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sanitized import run_sanitized
 
 from zerosum import native
 from zerosum.games.connect4.game import position_from_stones
@@ -144,3 +145,36 @@ def test_the_command_says_the_same_with_one_thread_or_two() -> None:
                          if not line.startswith(("nodes", "CPU"))]
     assert rows[1] == rows[2]
     assert rows[1][1].startswith("score:               +2:")
+
+
+SANITIZED_SMP = r"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location(sys.argv[2], sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.modules[sys.argv[2]] = module
+sys.path.insert(0, sys.argv[3])
+from test_connect4_smp import positions
+from zerosum.games.connect4.game import position_from_stones
+from zerosum.games.connect4.notation import parse_moves
+from zerosum.games.connect4.solver import Solver
+
+# Three threads on a table of 4,096 entries: its slots written over and over by all.
+solver = Solver(threads=3, book=False, capacity=1 << 12)
+assert solver.native and solver._kernel.threads == 3
+helpers = 0
+for moves, score in positions("L2_R2", 100) + positions("L1_R1", 200) + positions("L1_R2", 250):
+    p = position_from_stones(parse_moves(moves))
+    solver.reset()
+    assert solver.solve(p.current, p.mask) == score, moves
+    helpers += solver._kernel.helper_nodes
+assert helpers > 0
+print("sanitized ok")
+"""
+
+
+@pytest.mark.sanitizer
+def test_the_threads_under_thread_address_and_undefined_sanitizers(tmp_path: Path) -> None:
+    for threads in (True, False):
+        run_sanitized("connect4 solver", SANITIZED_SMP, tmp_path, native.KERNELS[
+            "connect4 solver"][0], str(Path(__file__).parent), threads=threads)

@@ -165,6 +165,8 @@ static void table_clear(Kernel *k)
     }
 }
 
+typedef struct Smp Smp;
+
 /* One thread's search: the caller's (`helper` 0) or a helper's (1 to threads - 1). The
  * caller's count is copied to the kernel's at each check, where Python may read it; a
  * helper's is added when the call ends. Padded: a helper's count, written at every node,
@@ -175,8 +177,30 @@ typedef struct {
     long long size; /* entries this search added to the table */
     int helper;
     const int *stop; /* a helper's: set when the caller's search is over */
+    Smp *smp;        /* the caller's: its helpers (NULL: it searches alone) */
     char pad[64];
 } Search;
+
+#ifdef HAVE_THREADS
+typedef struct {
+    Search search;
+    const Smp *smp;
+    pthread_t thread;
+} Helper;
+
+/* A call's lazy SMP (see Kernel_negamax): the window all its threads search, and its
+ * helpers, started once the caller has searched SPAWN_AFTER nodes. */
+struct Smp {
+    bitboard current, mask;
+    int moves, alpha, beta;
+    int64_t opp_threats;
+    long long start_at; /* the caller's count at which the helpers start */
+    int wanted;         /* helpers */
+    int begun, started;
+    int stop; /* set when the caller has its answer (or stopped) */
+    Helper *helpers;
+};
+#endif
 
 /* `table.store(key, entry, moves)`: the key's slot, else the bucket's first free one,
  * else the one whose position has the most stones (the first of them). */
@@ -212,13 +236,73 @@ static void table_store(Search *se, bitboard key, int32_t entry, int moves)
 #define YIELD_EVERY (1 << 16)
 /* Nodes between a helper's looks at its stop flag: well under a millisecond. */
 #define HELPER_CHECK (1 << 12)
+/* The caller's nodes before its helpers start: a search this small (most of the
+ * windows of an easy position, the best-move and principal-variation questions) is
+ * over sooner than threads are started and joined. */
+#define SPAWN_AFTER (1 << 12)
 
 static void plan_check(Search *se)
 {
     const Kernel *k = se->k;
-    se->next_check = k->python_check < se->nodes + YIELD_EVERY
+    long long next = k->python_check < se->nodes + YIELD_EVERY
         ? k->python_check : se->nodes + YIELD_EVERY;
+#ifdef HAVE_THREADS
+    if (se->smp != NULL && !se->smp->begun && se->smp->start_at < next)
+        next = se->smp->start_at;
+#endif
+    se->next_check = next;
 }
+
+#ifdef HAVE_THREADS
+static int negamax(Search *se, bitboard current, bitboard mask, int moves, int alpha,
+                   int beta, int64_t opp_threats);
+
+static void *helper_run(void *arg)
+{
+    Helper *h = arg;
+    const Smp *smp = h->smp;
+    negamax(&h->search, smp->current, smp->mask, smp->moves, smp->alpha, smp->beta,
+            smp->opp_threats);
+    return NULL;
+}
+
+/* The helpers, each from the root of the caller's window. One that cannot be started
+ * is one fewer: the answer is the same. */
+static void smp_start(Smp *smp, Kernel *k)
+{
+    smp->begun = 1;
+    if (posix_memalign((void **)&smp->helpers, 64, (size_t)smp->wanted * sizeof(Helper)))
+        return;
+    for (int h = 0; h < smp->wanted; h++) {
+        Helper *hp = &smp->helpers[smp->started];
+        memset(hp, 0, sizeof *hp);
+        hp->search.k = k;
+        hp->search.next_check = HELPER_CHECK;
+        hp->search.helper = h + 1;
+        hp->search.stop = &smp->stop;
+        hp->smp = smp;
+        if (pthread_create(&hp->thread, NULL, helper_run, hp) == 0)
+            smp->started++;
+    }
+}
+
+/* The caller is done: the helpers stop, unwinding without storing, and their counts
+ * join the kernel's. */
+static void smp_finish(Smp *smp, Kernel *k)
+{
+    if (smp->helpers == NULL)
+        return;
+    STORE(&smp->stop, 1);
+    for (int h = 0; h < smp->started; h++) {
+        pthread_join(smp->helpers[h].thread, NULL);
+        k->nodes += smp->helpers[h].search.nodes;
+        k->helper_nodes += smp->helpers[h].search.nodes;
+        k->size += smp->helpers[h].search.size;
+    }
+    free(smp->helpers);
+    smp->helpers = NULL;
+}
+#endif
 
 /* The caller's search: Python's checkpoint when it asked for it; in between, every
  * YIELD_EVERY nodes, a yield: Ctrl-C is seen (KeyboardInterrupt, as in the pure search)
@@ -234,6 +318,10 @@ static int check(Search *se)
         return 0;
     }
     Kernel *k = se->k;
+#ifdef HAVE_THREADS
+    if (se->smp != NULL && !se->smp->begun && se->nodes >= se->smp->start_at)
+        smp_start(se->smp, k);
+#endif
     k->nodes = se->nodes;
     if (se->nodes >= k->python_check) {
         PyObject *r = PyObject_CallNoArgs(k->checkpoint);
@@ -386,24 +474,6 @@ static int negamax(Search *se, bitboard current, bitboard mask, int moves, int a
     return alpha;
 }
 
-#ifdef HAVE_THREADS
-/* A helper thread: its search and the window it searches. */
-typedef struct {
-    Search search;
-    bitboard current, mask;
-    int moves, alpha, beta;
-    int64_t opp_threats;
-    pthread_t thread;
-} Helper;
-
-static void *helper_run(void *arg)
-{
-    Helper *h = arg;
-    negamax(&h->search, h->current, h->mask, h->moves, h->alpha, h->beta, h->opp_threats);
-    return NULL;
-}
-#endif
-
 /* -- the Python face ----------------------------------------------------------------- */
 
 static bitboard as_bitboard(PyObject *o)
@@ -515,7 +585,6 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
     k->python_check = next_check;
     k->checkpoint = args[7];
     Search caller = {.k = k, .nodes = k->nodes};
-    plan_check(&caller);
 #ifdef HAVE_THREADS
     /* Lazy SMP: the helpers search the same window, their entries in the shared table
      * saving the caller work; the caller's answer is the answer, and when it has it (or
@@ -528,44 +597,19 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
      * the root, a quarter of the nodes or the root alone rotated) each cost more nodes
      * than they saved: on L1_R2's every 50th position, the caller visited 7.2M-7.8M
      * nodes with a helper in the same order, 7.4M to 10.4M with those, 13.7M alone. */
-    int stop = 0;
-    Helper *helpers = NULL;
-    int started = 0;
-    if (k->threads > 1
-        && posix_memalign((void **)&helpers, 64, (size_t)(k->threads - 1) * sizeof(Helper)) == 0) {
-        for (int h = 0; h < k->threads - 1; h++) {
-            Helper *hp = &helpers[started];
-            memset(hp, 0, sizeof *hp);
-            hp->search.k = k;
-            hp->search.next_check = HELPER_CHECK;
-            hp->search.helper = h + 1;
-            hp->search.stop = &stop;
-            hp->current = current;
-            hp->mask = mask;
-            hp->moves = (int)moves;
-            hp->alpha = (int)alpha;
-            hp->beta = (int)beta;
-            hp->opp_threats = opp_threats;
-            if (pthread_create(&hp->thread, NULL, helper_run, hp) == 0)
-                started++; /* else one helper fewer: the answer is the same */
-        }
-    }
+    Smp smp = {.current = current, .mask = mask, .moves = (int)moves, .alpha = (int)alpha,
+               .beta = (int)beta, .opp_threats = opp_threats,
+               .start_at = caller.nodes + SPAWN_AFTER, .wanted = k->threads - 1};
+    if (k->threads > 1)
+        caller.smp = &smp;
 #endif
+    plan_check(&caller);
     const int score = negamax(&caller, current, mask, (int)moves, (int)alpha, (int)beta,
                               opp_threats);
     k->nodes = caller.nodes;
     k->size += caller.size;
 #ifdef HAVE_THREADS
-    if (helpers != NULL) {
-        STORE(&stop, 1);
-        for (int h = 0; h < started; h++) {
-            pthread_join(helpers[h].thread, NULL);
-            k->nodes += helpers[h].search.nodes;
-            k->helper_nodes += helpers[h].search.nodes;
-            k->size += helpers[h].search.size;
-        }
-        free(helpers);
-    }
+    smp_finish(&smp, k);
 #endif
     k->checkpoint = NULL;
     if (score == ERROR)

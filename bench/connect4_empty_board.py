@@ -1,6 +1,6 @@
 """The empty Connect Four board solved from scratch (no opening book) by the solver.
 
-    python bench/connect4_empty_board.py [--capacity N] [--weak] [--pure]
+    python bench/connect4_empty_board.py [--capacity N] [--weak] [--pure] [--threads N]
 
 Prints each null-window search as it is answered (the window, the score's interval
 proven so far, nodes, CPU time), a line every 2^26 nodes meanwhile, then the score (+1:
@@ -8,7 +8,8 @@ the first player wins with their 21st stone... see solver.py for the scale), the
 CPU and wall time and nodes/s. The native kernel takes minutes; the pure-Python path
 (--pure) hours. The table's capacity decides part of the node count (a full bucket
 gives up its deepest entry): the default, 30M entries, takes 458 MiB in the native
-kernel (16 bytes an entry).
+kernel (16 bytes an entry). `--threads N`: the native search's lazy SMP (the node count
+is then every thread's, and the wall time is the one to compare).
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ def main() -> None:
     p.add_argument("--capacity", type=int, default=30_000_000)
     p.add_argument("--weak", action="store_true", help="only the sign of the score")
     p.add_argument("--pure", action="store_true", help="the pure-Python search")
+    p.add_argument("--threads", type=int, default=1, help="search threads (native only)")
     args = p.parse_args()
-    solver = Solver(capacity=args.capacity, native=not args.pure)
+    # No book: the shipped one answers the empty board at once.
+    solver = Solver(capacity=args.capacity, native=not args.pure, book=False,
+                    threads=args.threads)
     cpu0, wall0 = time.process_time(), time.perf_counter()
 
     def report(progress: Progress) -> None:
@@ -38,7 +42,7 @@ def main() -> None:
 
     solver.watch(report, every=1 << 26)
     print(f"{'native' if solver.native else 'pure Python'} search, table capacity "
-          f"{args.capacity:,}", flush=True)
+          f"{args.capacity:,}, {solver.threads} thread(s)", flush=True)
     score = solver.solve(0, 0, weak=args.weak)
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     print(f"score {score:+d}; {solver.nodes:,} nodes; {cpu:.1f} s CPU ({cpu / 60:.1f} min), "

@@ -43,7 +43,7 @@ def default_threads() -> int:
 
 
 def _solve_move(width: int, height: int, capacity: int, book: Book | None, current: int,
-                mask: int, column: int, cache_path: str | None, threads: int
+                mask: int, column: int, cache_path: str | None, threads: int = 1
                 ) -> tuple[int, int]:
     """A worker's task: (the move's exact score, the nodes visited), with the book of
     the caller's solver (none, or the one it was given, not the shipped one), searched by

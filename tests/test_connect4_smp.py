@@ -16,7 +16,7 @@ from zerosum import native
 from zerosum.games.connect4.game import position_from_stones
 from zerosum.games.connect4.notation import parse_moves
 from zerosum.games.connect4.solver import Solver
-from zerosum.stop import SearchStopped
+from zerosum.stop import SearchStopped, Stop
 
 DATA = Path(__file__).parent / "data" / "connect4"
 
@@ -110,6 +110,19 @@ def test_a_deadline_stops_two_threads() -> None:
     with pytest.raises(SearchStopped):
         solver.solve(0, 0)
     assert solver.nodes < 100_000  # a few checks of 1,024 nodes, and the helper's part
+
+
+@needs_native
+def test_a_stop_requested_during_the_search_stops_two_threads() -> None:
+    """The stop a page's button sends, here requested by the first progress report (the
+    caller's, every 65,536 nodes): seen at the caller's next check."""
+    stop = Stop()
+    solver = Solver(book=False, threads=2)
+    solver.stop = stop
+    solver.watch(lambda progress: stop.request(), every=1 << 16)
+    with pytest.raises(SearchStopped):
+        solver.solve(0, 0)
+    assert stop.requested and solver.nodes < 1_000_000
 
 
 @needs_native

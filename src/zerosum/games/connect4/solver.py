@@ -41,6 +41,9 @@ The search has a compiled twin, `_solver.c` (see zerosum/native.py): the same st
 same table behaviour, so the same values, moves and node counts, 20-30 times faster. It
 is used when it was built and the board fits in a 63-bit word (7x6 does); this Python
 stays the reference and the fallback (`Solver(native=False)`, or ZEROSUM_NATIVE=0).
+`Solver(threads=N)`: the compiled search's lazy SMP, N threads over the one table (see
+`_solver.c` and docs/connect4.md): the same scores, more nodes in all, fewer each; the
+Python search always searches with one, and only one thread's node count is the twin's.
 """
 
 from __future__ import annotations

@@ -491,6 +491,10 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiLO", names, &width, &height,
                                      &buckets, &order))
         return -1;
+    if (k->checkpoint != NULL) { /* its table is being searched, by helpers too */
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
+        return -1;
+    }
     if (width < 4 || height < 4 || width > MAX_WIDTH || width * (height + 1) > 63) {
         PyErr_Format(PyExc_ValueError, "the native solver takes boards of at most 63 "
                      "bits (width * (height + 1)), not %dx%d", width, height);

@@ -5,12 +5,13 @@ six sets and the empty board.
 
 PLAN: comma-separated NAME[:FIRST[:STEP]] (the first FIRST positions of the set, every
 STEP-th of them). The default takes each small set whole and, of L1_R2 and L1_R3, a part
-taking one to two minutes with one thread on an idle core. Every position is solved from a
-cleared table, as bench/connect4_solver.py does, with each thread count; the scores must be
-the published ones with every count. Printed per set: the wall time (what threads save; CPU
-time grows with them) and nodes with each count (the helpers' part in brackets), and the
-wall-time ratio to the first count. `--empty`: the empty board too, without the book (about
-nine minutes with one thread).
+taking 10 to 30 s with one thread on an idle core (every 4th of L1_R2, L1_R3's first 6).
+Every position is solved from a cleared table, as bench/connect4_solver.py does, with
+each thread count; the scores must be the published ones with every count. Printed per
+set: the wall time (what threads save; CPU time grows with them) and nodes with each
+count (the helpers' part in brackets), and the wall-time ratio to the first count.
+`--empty`: the empty board too, without the book (about nine minutes with one thread;
+bench/connect4_empty_board.py --windows K times its first windows alone).
 
 Wall time is the measure here, so the run needs the cores to itself: the load average at
 the start and the end is printed, to judge that by.
@@ -28,7 +29,7 @@ from zerosum.games.connect4.notation import parse_moves
 from zerosum.games.connect4.solver import Solver
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
-PLAN = "L3_R1,L2_R1,L1_R1,L2_R2,L1_R2:1000:2,L1_R3:8"
+PLAN = "L3_R1,L2_R1,L1_R1,L2_R2,L1_R2:1000:4,L1_R3:6"
 
 
 def load(spec: str) -> tuple[str, list[tuple[str, int]]]:

@@ -178,6 +178,7 @@ typedef struct {
     int helper;
     const int *stop; /* a helper's: set when the caller's search is over */
     Smp *smp;        /* the caller's: its helpers (NULL: it searches alone) */
+    int root_moves;  /* a helper's: the stones at the root of its window */
     char pad[64];
 } Search;
 
@@ -280,6 +281,7 @@ static void smp_start(Smp *smp, Kernel *k)
         hp->search.next_check = HELPER_CHECK;
         hp->search.helper = h + 1;
         hp->search.stop = &smp->stop;
+        hp->search.root_moves = smp->moves;
         hp->smp = smp;
         if (pthread_create(&hp->thread, NULL, helper_run, hp) == 0)
             smp->started++;
@@ -438,7 +440,9 @@ static int negamax(Search *se, bitboard current, bitboard mask, int moves, int a
             if (playable && ((playable & (playable - 1)) || ((playable << 1) & t)))
                 return k->highest_at[moves];
             /* Insertion sort, descending: keys are distinct (one rank each). */
-            const int sort_key = (popcount(t) << 4) | (15 - r);
+            /* A helper takes its root's moves edges first (see Kernel_negamax). */
+            const int sort_key = se->helper && moves == se->root_moves
+                ? r : (popcount(t) << 4) | (15 - r);
             int i = n++;
             while (i > 0 && order[i - 1].key < sort_key) {
                 order[i] = order[i - 1];
@@ -595,12 +599,14 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
      * stops) the helpers stop too, throwing away what they were searching. A helper
      * unwinds without storing (as a stopped search does), so every entry is a proven
      * bound and the score is the same as with one thread (the node count is not).
-     * The helpers order moves as the caller does: the threads drift apart by
-     * themselves (one waits for memory, is descheduled), and whichever is behind
-     * finds the other's entries. Orders made to differ (ties rotated, edges first near
-     * the root, a quarter of the nodes or the root alone rotated) each cost more nodes
-     * than they saved: on L1_R2's every 50th position, the caller visited 7.2M-7.8M
-     * nodes with a helper in the same order, 7.4M to 10.4M with those, 13.7M alone. */
+     * A helper takes the root's moves edges first, and below them the caller's
+     * order. In the caller's order everywhere, on 2 idle cores, the two threads met in
+     * the same nodes, doing the same work and writing the same table lines, each then
+     * at two thirds of one thread's speed: 0-8 % of the wall time saved. The root
+     * reversed saves 15-20 % (docs/connect4.md). Measured and dropped: the root's
+     * order reversed with its threats, the two top plies edges first, a quarter of
+     * the nodes with their ties rotated (full speed, but many more nodes), deferring
+     * a move another thread is searching (ABDADA: 40 % slower). */
     Smp smp = {.current = current, .mask = mask, .moves = (int)moves, .alpha = (int)alpha,
                .beta = (int)beta, .opp_threats = opp_threats,
                .start_at = caller.nodes + SPAWN_AFTER, .wanted = k->threads - 1};

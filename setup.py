@@ -35,13 +35,15 @@ class BuildWithAssignments(build_py):
 
 
 class BuildNative(build_ext):
-    """Warnings on (and C99's declarations anywhere) where the compiler speaks gcc/clang."""
+    """Warnings on (and C99's declarations anywhere) where the compiler speaks gcc/clang;
+    POSIX threads (the Connect Four solver's lazy SMP)."""
 
     def build_extensions(self) -> None:
         if self.compiler.compiler_type == "unix":
             for ext in self.extensions:
                 ext.extra_compile_args = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wshadow",
-                                          "-Wno-missing-field-initializers"]
+                                          "-Wno-missing-field-initializers", "-pthread"]
+                ext.extra_link_args = ["-pthread"]  # the Connect Four solver's helpers
         super().build_extensions()
 
 

@@ -640,7 +640,8 @@ def test_an_interrupted_solve_keeps_the_interval_proven_so_far() -> None:
 
     rows = []
     with pytest.raises(KeyboardInterrupt):
-        for row in solve_rows("1411141444142222", progress=progress):
+        # One thread: the node counts are then exact (more add the helpers' nodes).
+        for row in solve_rows("1411141444142222", progress=progress, threads=1):
             rows.append(row)
     assert lines[0].startswith("score > -6? yes: the score is in [-5, +13]; 10,019 nodes")
     assert rows == [("position", "16 stones, red (X) to move"),

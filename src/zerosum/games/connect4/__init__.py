@@ -73,8 +73,8 @@ def _solver_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--all-moves", action="store_true",
                    help="also the exact score of every move (can be much slower)")
     p.add_argument("--threads", type=int_arg(1, 256), default=None, metavar="N",
-                   help="with --all-moves: moves solved at once by N worker processes "
-                   "(default: the cores)")
+                   help="search threads sharing the table (native solver; default: the "
+                   "cores); with --all-moves, N worker processes solve moves at once")
     p.add_argument("--cache", metavar="FILE", default=None,
                    help="the file remembering solved positions (default: $ZEROSUM_CACHE, "
                    "else zerosum/connect4.sqlite in $XDG_CACHE_HOME or ~/.cache; 'off': "

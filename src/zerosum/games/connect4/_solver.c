@@ -16,7 +16,11 @@
  * for, the kernel calls the Python `checkpoint` (Solver._checkpoint), which may raise
  * SearchStopped (a stop, a deadline, a node budget) or report progress, and returns the
  * node count at which to call it again. The exception unwinds the recursion as the
- * ERROR value. Between those calls the kernel yields now and then (see `check`). */
+ * ERROR value. Between those calls the kernel yields now and then (see `check`).
+ *
+ * With `threads` > 1 a call is a lazy SMP search (see `Kernel_negamax`): helper threads
+ * search the same window at the same time, sharing the table, and only the calling
+ * thread's answer is returned. The helpers never touch a Python object. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -24,12 +28,17 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(_WIN32)
+#include <pthread.h>
+#define HAVE_THREADS 1
+#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
 #define MAX_WIDTH 12
 #define MAX_CELLS 63
+#define MAX_THREADS 256
 /* A table entry's low bits: the rank of the move that proved a lower bound, 0 to 11
  * (as solver.py's RANK_BITS). */
 #define RANK_BITS 4
@@ -38,16 +47,31 @@
 
 #include "_bitboard.h"
 
-/* One table slot, 16 bytes: a bucket of BUCKET is one 64-byte cache line. A slot
- * belongs to the table only if its generation is the table's: clearing the table is then
- * one increment, not a pass over the memory. `moves`: the position's stone count, what
- * decides which entry a full bucket gives up. */
+/* One table slot, 16 bytes: a bucket of BUCKET is one 64-byte cache line. `data` packs
+ * the entry (low 32 bits), the generation (16) and the position's stone count (16), and
+ * `check` is the key XOR data. Helper threads read and write the slots with no lock
+ * (one 64-bit atomic access per word): a slot torn by two writers, or read halfway
+ * through a write, gives check ^ data equal to no key probed (but with odds of 2^-64),
+ * so it reads as a miss, never as a wrong bound. A slot belongs to the table only if its
+ * generation is the table's: clearing the table is then one increment, not a pass over
+ * the memory. The stone count decides which entry a full bucket gives up. */
 typedef struct {
-    bitboard key;
-    int32_t entry;
-    uint16_t generation;
-    uint16_t moves;
+    uint64_t check;
+    uint64_t data;
 } Slot;
+
+#define SLOT_ENTRY(d) ((int32_t)(uint32_t)(d))
+#define SLOT_GENERATION(d) ((uint16_t)((d) >> 32))
+#define SLOT_MOVES(d) ((uint16_t)((d) >> 48))
+
+static uint64_t slot_data(int32_t entry, uint16_t generation, int moves)
+{
+    return (uint64_t)(uint32_t)entry | (uint64_t)generation << 32 | (uint64_t)(uint16_t)moves << 48;
+}
+
+/* Relaxed atomics: no ordering is needed, only that no word is half written. */
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
 #define BUCKET 4 /* as solver.py's BUCKET */
 
@@ -65,9 +89,11 @@ typedef struct {
     uint64_t buckets;
     long long size; /* live entries */
     uint16_t generation;
+    int threads; /* the searches of one call: the caller's and threads - 1 helpers */
     /* the count and the way back to Python */
-    long long nodes, next_check; /* next_check: the next of python_check and a yield */
-    long long python_check;      /* when Python asked to be called back */
+    long long nodes;        /* the count, between calls and at the caller's checks */
+    long long helper_nodes; /* the part of `nodes` the helper threads visited */
+    long long python_check; /* when Python asked to be called back */
     PyObject *checkpoint; /* borrowed, for the duration of one `negamax` call */
 } Kernel;
 
@@ -119,12 +145,13 @@ static Slot *bucket_of(const Kernel *k, bitboard key)
  * bucket fills in order, so the first slot not in use ends the search. */
 static int32_t table_get(const Kernel *k, bitboard key)
 {
-    const Slot *s = bucket_of(k, key);
+    Slot *s = bucket_of(k, key);
     for (int i = 0; i < BUCKET; i++) {
-        if (s[i].generation != k->generation)
+        const uint64_t data = LOAD(&s[i].data);
+        if (SLOT_GENERATION(data) != k->generation)
             return 0;
-        if (s[i].key == key)
-            return s[i].entry;
+        if ((LOAD(&s[i].check) ^ data) == key)
+            return SLOT_ENTRY(data);
     }
     return 0;
 }
@@ -138,48 +165,167 @@ static void table_clear(Kernel *k)
     }
 }
 
+typedef struct Smp Smp;
+
+/* One thread's search: the caller's (`helper` 0) or a helper's (1 to threads - 1). The
+ * caller's count is copied to the kernel's at each check, where Python may read it; a
+ * helper's is added when the call ends. Padded: a helper's count, written at every node,
+ * shares no cache line with another thread's. */
+typedef struct {
+    Kernel *k;
+    long long nodes, next_check;
+    long long size; /* entries this search added to the table */
+    int helper;
+    const int *stop; /* a helper's: set when the caller's search is over */
+    Smp *smp;        /* the caller's: its helpers (NULL: it searches alone) */
+    int root_moves;  /* a helper's: the stones at the root of its window */
+    char pad[64];
+} Search;
+
+#ifdef HAVE_THREADS
+typedef struct {
+    Search search;
+    const Smp *smp;
+    pthread_t thread;
+} Helper;
+
+/* A call's lazy SMP (see Kernel_negamax): the window all its threads search, and its
+ * helpers, started once the caller has searched SPAWN_AFTER nodes. */
+struct Smp {
+    bitboard current, mask;
+    int moves, alpha, beta;
+    int64_t opp_threats;
+    long long start_at; /* the caller's count at which the helpers start */
+    int wanted;         /* helpers */
+    int begun, started;
+    int stop; /* set when the caller has its answer (or stopped) */
+    Helper *helpers;
+};
+#endif
+
 /* `table.store(key, entry, moves)`: the key's slot, else the bucket's first free one,
  * else the one whose position has the most stones (the first of them). */
-static void table_store(Kernel *k, bitboard key, int32_t entry, int moves)
+static void table_store(Search *se, bitboard key, int32_t entry, int moves)
 {
+    const Kernel *k = se->k;
     Slot *s = bucket_of(k, key), *slot = NULL;
+    int most = -1;
     for (int i = 0; i < BUCKET; i++) {
-        if (s[i].generation != k->generation) {
-            k->size++;
+        const uint64_t data = LOAD(&s[i].data);
+        if (SLOT_GENERATION(data) != k->generation) {
+            se->size++;
             slot = &s[i];
             break;
         }
-        if (s[i].key == key) {
-            s[i].entry = entry;
-            return;
-        }
-        if (slot == NULL || s[i].moves > slot->moves)
+        if ((LOAD(&s[i].check) ^ data) == key) {
             slot = &s[i];
+            break;
+        }
+        if (SLOT_MOVES(data) > most) {
+            most = SLOT_MOVES(data);
+            slot = &s[i];
+        }
     }
-    slot->key = key;
-    slot->entry = entry;
-    slot->generation = k->generation;
-    slot->moves = (uint16_t)moves;
+    const uint64_t data = slot_data(entry, k->generation, moves);
+    STORE(&slot->data, data);
+    STORE(&slot->check, key ^ data);
 }
 
 /* -- the search --------------------------------------------------------------------- */
 
 /* Nodes between two yields: about 5 ms of search. */
 #define YIELD_EVERY (1 << 16)
+/* Nodes between a helper's looks at its stop flag: well under a millisecond. */
+#define HELPER_CHECK (1 << 12)
+/* The caller's nodes before its helpers start: a search this small (most of the
+ * windows of an easy position, the best-move and principal-variation questions) is
+ * over sooner than threads are started and joined. */
+#define SPAWN_AFTER (1 << 12)
 
-static void plan_check(Kernel *k)
+static void plan_check(Search *se)
 {
-    k->next_check = k->python_check < k->nodes + YIELD_EVERY
-        ? k->python_check : k->nodes + YIELD_EVERY;
+    const Kernel *k = se->k;
+    long long next = k->python_check < se->nodes + YIELD_EVERY
+        ? k->python_check : se->nodes + YIELD_EVERY;
+#ifdef HAVE_THREADS
+    if (se->smp != NULL && !se->smp->begun && se->smp->start_at < next)
+        next = se->smp->start_at;
+#endif
+    se->next_check = next;
 }
 
-/* Python's checkpoint when it asked for it; in between, every YIELD_EVERY nodes, a
- * yield: Ctrl-C is seen (KeyboardInterrupt, as in the pure search) and other threads
- * (a display, a server) get the interpreter for a moment, as they do between the
- * bytecodes of the pure search. Neither changes what is searched. */
-static int check(Kernel *k)
+#ifdef HAVE_THREADS
+static int negamax(Search *se, bitboard current, bitboard mask, int moves, int alpha,
+                   int beta, int64_t opp_threats);
+
+static void *helper_run(void *arg)
 {
-    if (k->nodes >= k->python_check) {
+    Helper *h = arg;
+    const Smp *smp = h->smp;
+    negamax(&h->search, smp->current, smp->mask, smp->moves, smp->alpha, smp->beta,
+            smp->opp_threats);
+    return NULL;
+}
+
+/* The helpers, each from the root of the caller's window. One that cannot be started
+ * is one fewer: the answer is the same. */
+static void smp_start(Smp *smp, Kernel *k)
+{
+    smp->begun = 1;
+    if (posix_memalign((void **)&smp->helpers, 64, (size_t)smp->wanted * sizeof(Helper)))
+        return;
+    for (int h = 0; h < smp->wanted; h++) {
+        Helper *hp = &smp->helpers[smp->started];
+        memset(hp, 0, sizeof *hp);
+        hp->search.k = k;
+        hp->search.next_check = HELPER_CHECK;
+        hp->search.helper = h + 1;
+        hp->search.stop = &smp->stop;
+        hp->search.root_moves = smp->moves;
+        hp->smp = smp;
+        if (pthread_create(&hp->thread, NULL, helper_run, hp) == 0)
+            smp->started++;
+    }
+}
+
+/* The caller is done: the helpers stop, unwinding without storing, and their counts
+ * join the kernel's. */
+static void smp_finish(Smp *smp, Kernel *k)
+{
+    if (smp->helpers == NULL)
+        return;
+    STORE(&smp->stop, 1);
+    for (int h = 0; h < smp->started; h++) {
+        pthread_join(smp->helpers[h].thread, NULL);
+        k->nodes += smp->helpers[h].search.nodes;
+        k->helper_nodes += smp->helpers[h].search.nodes;
+        k->size += smp->helpers[h].search.size;
+    }
+    free(smp->helpers);
+    smp->helpers = NULL;
+}
+#endif
+
+/* The caller's search: Python's checkpoint when it asked for it; in between, every
+ * YIELD_EVERY nodes, a yield: Ctrl-C is seen (KeyboardInterrupt, as in the pure search)
+ * and other threads (a display, a server) get the interpreter for a moment, as they do
+ * between the bytecodes of the pure search. Neither changes what is searched. A helper
+ * only looks whether the caller is done. */
+static int check(Search *se)
+{
+    if (se->helper) {
+        if (LOAD(se->stop))
+            return -1;
+        se->next_check = se->nodes + HELPER_CHECK;
+        return 0;
+    }
+    Kernel *k = se->k;
+#ifdef HAVE_THREADS
+    if (se->smp != NULL && !se->smp->begun && se->nodes >= se->smp->start_at)
+        smp_start(se->smp, k);
+#endif
+    k->nodes = se->nodes;
+    if (se->nodes >= k->python_check) {
         PyObject *r = PyObject_CallNoArgs(k->checkpoint);
         if (r == NULL)
             return -1;
@@ -193,7 +339,8 @@ static int check(Kernel *k)
         Py_BEGIN_ALLOW_THREADS
         Py_END_ALLOW_THREADS
     }
-    plan_check(k);
+    se->nodes = k->nodes;
+    plan_check(se);
     return 0;
 }
 
@@ -210,10 +357,11 @@ typedef struct {
 /* The score within (alpha, beta), fail-soft; the player to move cannot win with this
  * move (the caller checked). `opp_threats`: the opponent's threats if the caller knows
  * them, else -1. Read solver.py's negamax beside this: the same steps in the same order. */
-static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int alpha,
+static int negamax(Search *se, bitboard current, bitboard mask, int moves, int alpha,
                    int beta, int64_t opp_threats)
 {
-    if (++k->nodes >= k->next_check && check(k) < 0)
+    const Kernel *k = se->k;
+    if (++se->nodes >= se->next_check && check(se) < 0)
         return ERROR;
     /* The table is far bigger than the caches: ask for this position's slot now, and
      * compute the threats while it comes. */
@@ -266,12 +414,12 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
             return beta;
     }
     if (first) {
-        int score = negamax(k, opponent, mask | first, moves + 1, -beta, -alpha, -1);
+        int score = negamax(se, opponent, mask | first, moves + 1, -beta, -alpha, -1);
         if (score == ERROR)
             return ERROR;
         score = -score;
         if (score >= beta) {
-            table_store(k, key, -(((score + k->offset) << RANK_BITS) | rank_of(k, first)),
+            table_store(se, key, -(((score + k->offset) << RANK_BITS) | rank_of(k, first)),
                         moves);
             return score;
         }
@@ -292,7 +440,9 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
             if (playable && ((playable & (playable - 1)) || ((playable << 1) & t)))
                 return k->highest_at[moves];
             /* Insertion sort, descending: keys are distinct (one rank each). */
-            const int sort_key = (popcount(t) << 4) | (15 - r);
+            /* A helper takes its root's moves edges first (see Kernel_negamax). */
+            const int sort_key = se->helper && moves == se->root_moves
+                ? r : (popcount(t) << 4) | (15 - r);
             int i = n++;
             while (i > 0 && order[i - 1].key < sort_key) {
                 order[i] = order[i - 1];
@@ -311,20 +461,20 @@ static int negamax(Kernel *k, bitboard current, bitboard mask, int moves, int al
     for (int i = 0; i < n; i++) {
         const int64_t move_threats = order[i].threats == (bitboard)-1
             ? -1 : (int64_t)order[i].threats;
-        int score = negamax(k, opponent, mask | order[i].move, moves + 1, -beta, -alpha,
+        int score = negamax(se, opponent, mask | order[i].move, moves + 1, -beta, -alpha,
                             move_threats);
         if (score == ERROR)
             return ERROR;
         score = -score;
         if (score >= beta) {
-            table_store(k, key, -(((score + k->offset) << RANK_BITS)
+            table_store(se, key, -(((score + k->offset) << RANK_BITS)
                                   | rank_of(k, order[i].move)), moves);
             return score;
         }
         if (score > alpha)
             alpha = score;
     }
-    table_store(k, key, alpha + k->offset, moves);
+    table_store(se, key, alpha + k->offset, moves);
     return alpha;
 }
 
@@ -345,6 +495,10 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiLO", names, &width, &height,
                                      &buckets, &order))
         return -1;
+    if (k->checkpoint != NULL) { /* its table is being searched, by helpers too */
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
+        return -1;
+    }
     if (width < 4 || height < 4 || width > MAX_WIDTH || width * (height + 1) > 63) {
         PyErr_Format(PyExc_ValueError, "the native solver takes boards of at most 63 "
                      "bits (width * (height + 1)), not %dx%d", width, height);
@@ -400,7 +554,8 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
     k->size = 0;
     k->generation = 1;
     k->nodes = 0;
-    k->python_check = k->next_check = LLONG_MAX;
+    k->python_check = LLONG_MAX;
+    k->threads = 1;
     return 0;
 }
 
@@ -436,10 +591,36 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     k->python_check = next_check;
-    plan_check(k);
     k->checkpoint = args[7];
-    const int score = negamax(k, current, mask, (int)moves, (int)alpha, (int)beta,
+    Search caller = {.k = k, .nodes = k->nodes};
+#ifdef HAVE_THREADS
+    /* Lazy SMP: the helpers search the same window, their entries in the shared table
+     * saving the caller work; the caller's answer is the answer, and when it has it (or
+     * stops) the helpers stop too, throwing away what they were searching. A helper
+     * unwinds without storing (as a stopped search does), so every entry is a proven
+     * bound and the score is the same as with one thread (the node count is not).
+     * A helper takes the root's moves edges first, and below them the caller's
+     * order. In the caller's order everywhere, on 2 idle cores, the two threads met in
+     * the same nodes, doing the same work and writing the same table lines, each then
+     * at two thirds of one thread's speed: 0-8 % of the wall time saved. The root
+     * reversed saves 15-20 % (docs/connect4.md). Measured and dropped: the root's
+     * order reversed with its threats, the two top plies edges first, a quarter of
+     * the nodes with their ties rotated (full speed, but many more nodes), deferring
+     * a move another thread is searching (ABDADA: 40 % slower). */
+    Smp smp = {.current = current, .mask = mask, .moves = (int)moves, .alpha = (int)alpha,
+               .beta = (int)beta, .opp_threats = opp_threats,
+               .start_at = caller.nodes + SPAWN_AFTER, .wanted = k->threads - 1};
+    if (k->threads > 1)
+        caller.smp = &smp;
+#endif
+    plan_check(&caller);
+    const int score = negamax(&caller, current, mask, (int)moves, (int)alpha, (int)beta,
                               opp_threats);
+    k->nodes = caller.nodes;
+    k->size += caller.size;
+#ifdef HAVE_THREADS
+    smp_finish(&smp, k);
+#endif
     k->checkpoint = NULL;
     if (score == ERROR)
         return NULL;
@@ -483,7 +664,41 @@ static int Kernel_set_nodes(Kernel *k, PyObject *value, void *Py_UNUSED(closure)
     if (n == -1 && PyErr_Occurred())
         return -1;
     k->nodes = n;
+    k->helper_nodes = 0; /* counted from here too */
     return 0;
+}
+
+static PyObject *Kernel_get_threads(Kernel *k, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(k->threads);
+}
+
+/* The searches of each call (1: the caller's alone). Where the kernel was built without
+ * threads, any number is taken and the caller searches alone. */
+static int Kernel_set_threads(Kernel *k, PyObject *value, void *Py_UNUSED(closure))
+{
+    if (value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "threads cannot be deleted");
+        return -1;
+    }
+    const long n = PyLong_AsLong(value);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    if (n < 1 || n > MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1 to %d", MAX_THREADS);
+        return -1;
+    }
+    if (k->checkpoint != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
+        return -1;
+    }
+    k->threads = (int)n;
+    return 0;
+}
+
+static PyObject *Kernel_get_helper_nodes(Kernel *k, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLongLong(k->helper_nodes);
 }
 
 static PyObject *Kernel_get_size(Kernel *k, void *Py_UNUSED(closure))
@@ -503,6 +718,10 @@ static PyMethodDef Kernel_methods[] = {
 static PyGetSetDef Kernel_getset[] = {
     {"nodes", (getter)Kernel_get_nodes, (setter)Kernel_set_nodes, "nodes searched", NULL},
     {"size", (getter)Kernel_get_size, NULL, "entries in the table", NULL},
+    {"helper_nodes", (getter)Kernel_get_helper_nodes, NULL,
+     "the part of nodes that helper threads visited", NULL},
+    {"threads", (getter)Kernel_get_threads, (setter)Kernel_set_threads,
+     "threads searching each call (lazy SMP)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

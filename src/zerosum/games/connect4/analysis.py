@@ -75,7 +75,9 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
     """Parse a position (any notation) and check it now; the rows describing the answer,
     (label, text), come from the returned iterator, each as soon as it is proven, so a
     display can show them as they come (with `all_scores`, one row per move, centre first,
-    the moves solved `threads` at a time: parallel.py). `progress` gets a line now and then
+    the moves solved `threads` at a time: parallel.py). `threads` (default: the cores):
+    the search threads of each solve (lazy SMP: the native solver's), or with
+    `all_scores` the worker processes first. `progress` gets a line now and then
     during long searches (see `Watcher`). `cache`: the file of solved positions (see
     cache.py: None, the user's; "off", none)."""
     try:
@@ -139,7 +141,8 @@ def _report(geo: Geometry, current: int, mask: int, red_to_move: bool, weak: boo
             pv: bool, all_scores: bool, progress: Callable[[str], None] | None,
             threads: int, cache: SolvedCache | None) -> Iterator[tuple[str, str]]:
     n = mask.bit_count()
-    solver = Solver(geo.width, geo.height, capacity=COMMAND_CAPACITY, cache=cache)
+    solver = Solver(geo.width, geo.height, capacity=COMMAND_CAPACITY, cache=cache,
+                    threads=threads)
     watcher = None if progress is None else Watcher(progress)
     # The score's interval as the null windows narrow it: kept for an interrupted solve.
     proven = [-((geo.cells - n) // 2), (geo.cells + 1 - n) // 2]

@@ -10,7 +10,9 @@ the nodes every process visited. The position's own score is the best of its mov
 and its best moves those scoring it, so no further search is needed.
 
 Before anything is sent to a worker, each move gets a short search here (QUICK_NODES):
-moves answered by the book, the cache, a four or a quick proof cost no process.
+moves answered by the book, the cache, a four or a quick proof cost no process. A move
+left alone is searched here, by the solver's own threads (lazy SMP, _solver.c); with
+fewer moves left than threads, each worker searches with threads // workers of them.
 
 Measured (bench/connect4_parallel.py) against the same moves in one process.
 """
@@ -41,12 +43,14 @@ def default_threads() -> int:
 
 
 def _solve_move(width: int, height: int, capacity: int, book: Book | None, current: int,
-                mask: int, column: int, cache_path: str | None) -> tuple[int, int]:
+                mask: int, column: int, cache_path: str | None, threads: int = 1
+                ) -> tuple[int, int]:
     """A worker's task: (the move's exact score, the nodes visited), with the book of
-    the caller's solver (none, or the one it was given, not the shipped one)."""
+    the caller's solver (none, or the one it was given, not the shipped one), searched by
+    `threads` threads."""
     cache = None if cache_path is None else SolvedCache(cache_path)
     solver = Solver(width, height, capacity=capacity, book=False if book is None else book,
-                    cache=cache)
+                    cache=cache, threads=threads)
     try:
         return solver.move_score(current, mask, column), solver.nodes
     finally:
@@ -94,10 +98,15 @@ def move_scores(solver: Solver, current: int, mask: int, threads: int
         return
     cache = solver.cache
     cache_path = None if cache is None else str(Path(cache.path))
-    with ProcessPoolExecutor(min(threads, len(left)), mp_context=_context()) as pool:
+    # Workers first, threads with what is left: independent searches share nothing, so
+    # two workers are twice as fast, when a second search thread on the same move only
+    # approaches that (the lazy SMP of _solver.c). Fewer moves than cores: each worker
+    # takes its share of the threads.
+    workers = min(threads, len(left))
+    with ProcessPoolExecutor(workers, mp_context=_context()) as pool:
         jobs: dict[int, Future[tuple[int, int]]] = {
             c: pool.submit(_solve_move, geo.width, geo.height, solver.capacity, solver.book,
-                           current, mask, c, cache_path) for c in left}
+                           current, mask, c, cache_path, threads // workers) for c in left}
         for c in columns:
             if c not in searched:
                 c_twin = twin[c]

@@ -41,6 +41,9 @@ The search has a compiled twin, `_solver.c` (see zerosum/native.py): the same st
 same table behaviour, so the same values, moves and node counts, 20-30 times faster. It
 is used when it was built and the board fits in a 63-bit word (7x6 does); this Python
 stays the reference and the fallback (`Solver(native=False)`, or ZEROSUM_NATIVE=0).
+`Solver(threads=N)`: the compiled search's lazy SMP, N threads over the one table (see
+`_solver.c` and docs/connect4.md): the same scores, more nodes in all, fewer each; the
+Python search always searches with one, and only one thread's node count is the twin's.
 """
 
 from __future__ import annotations
@@ -185,8 +188,12 @@ class Solver:
 
     def __init__(self, width: int = 7, height: int = 6, capacity: int = 2_000_000,
                  clock: Callable[[], float] = time.perf_counter, native: bool = True,
-                 book: bool | Book = True, cache: SolvedCache | None = None) -> None:
+                 book: bool | Book = True, cache: SolvedCache | None = None,
+                 threads: int = 1) -> None:
         """`native`: use the compiled search if there is one (the pure one otherwise).
+        `threads`: the threads of each search (lazy SMP, see `_solver.c`); the pure
+        search always uses one (CPython runs one thread's bytecode at a time, so helper
+        threads there would only take turns).
         `book`: consult the opening book shipped for this board size (or this one).
         `cache`: remember the bounds proven at the top of each solve there, and start
         from what it knows (cache.py); none by default, so node counts are the search's."""
@@ -196,6 +203,9 @@ class Solver:
             shipped(self.geo) if book else None
         self.cache = cache
         self.capacity = capacity
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        self.threads = threads
         self.table = Table(capacity)
         self.wins: dict[int, int] = {}  # stones -> the cells completing a four of them
         self.deadline: float | None = None
@@ -357,6 +367,7 @@ class Solver:
         table (a twin of `table`, which stays empty) and node count."""
         geo = self.geo
         kernel = module.Kernel(geo.width, geo.height, self.table.buckets, geo.centre_order)
+        kernel.threads = self.threads
         never = NEVER
         # A weak reference: no cycle through the closure, so the solver and its table
         # (tens of megabytes outside the garbage collector's sight) go as soon as the

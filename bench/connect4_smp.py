@@ -1,0 +1,102 @@
+"""The native solver's lazy SMP (`Solver(threads=N)`) against one thread, on Pascal Pons's
+six sets and the empty board.
+
+    python bench/connect4_smp.py [--sets PLAN] [--threads 1,2] [--empty]
+
+PLAN: comma-separated NAME[:FIRST[:STEP]] (the first FIRST positions of the set, every
+STEP-th of them). The default takes each small set whole and, of L1_R2 and L1_R3, a part
+taking 10 to 30 s with one thread on an idle core (every 4th of L1_R2, L1_R3's first 6).
+Every position is solved from a cleared table, as bench/connect4_solver.py does, with
+each thread count; the scores must be the published ones with every count. Printed per
+set: the wall time (what threads save; CPU time grows with them) and nodes with each
+count (the helpers' part in brackets), and the wall-time ratio to the first count.
+`--empty`: the empty board too, without the book (about nine minutes with one thread;
+bench/connect4_empty_board.py --windows K times its first windows alone).
+
+Wall time is the measure here, so the run needs the cores to itself: the load average at
+the start and the end is printed, to judge that by.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+from zerosum.games.connect4.game import position_from_stones
+from zerosum.games.connect4.notation import parse_moves
+from zerosum.games.connect4.solver import Solver
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
+PLAN = "L3_R1,L2_R1,L1_R1,L2_R2,L1_R2:1000:4,L1_R3:6"
+
+
+def load(spec: str) -> tuple[str, list[tuple[str, int]]]:
+    name, *rest = spec.split(":")
+    first = int(rest[0]) if rest else None
+    step = int(rest[1]) if len(rest) > 1 else 1
+    lines = (DATA / f"Test_{name}").read_text().splitlines()[:first][::step]
+    return name, [(moves, int(score)) for moves, score in (line.split() for line in lines)]
+
+
+def run(rows: list[tuple[str, int]], threads: int, book: bool = True
+        ) -> tuple[float, int, int, int]:
+    """Wall seconds, nodes, the helpers' part of them, and the scores not published."""
+    solver = Solver(threads=threads, book=book)
+    wall = 0.0
+    nodes = helpers = wrong = 0
+    for moves, score in rows:
+        p = position_from_stones(parse_moves(moves))
+        solver.reset()
+        t0 = time.perf_counter()
+        got = solver.solve(p.current, p.mask)
+        wall += time.perf_counter() - t0
+        nodes += solver.nodes
+        helpers += solver._kernel.helper_nodes if solver.native else 0
+        wrong += got != score
+    return wall, nodes, helpers, wrong
+
+
+def compare(label: str, rows: list[tuple[str, int]], counts: list[int],
+            book: bool = True) -> None:
+    cells = []
+    base = 0.0
+    for threads in counts:
+        if book:  # first a warm-up (imports, the first pages of memory), untimed
+            run(rows[:1], threads, book)
+        wall, nodes, helpers, wrong = run(rows, threads, book)
+        base = base or wall
+        cells.append(f"{threads} thread(s): {wall:8.2f} s wall, {nodes:>13,} nodes "
+                     f"({helpers:,} helpers'), {wrong} wrong, ratio {base / wall:4.2f}x")
+    print(f"{label}: {len(rows)} positions", *cells, sep="\n    ", flush=True)
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", default=PLAN, help="NAME[:FIRST[:STEP]],... "
+                        "(default: %(default)s)")
+    parser.add_argument("--threads", default="1,2", help="counts to time (default: 1,2)")
+    parser.add_argument("--empty", action="store_true",
+                        help="also the empty board, without the book")
+    args = parser.parse_args()
+    counts = [int(t) for t in args.threads.split(",")]
+    probe = Solver()
+    if not probe.native:
+        print("the native solver is not built here: threads would change nothing")
+        return
+    print(f"load average at the start: {load_average()}", flush=True)
+    for spec in args.sets.split(","):
+        name, rows = load(spec)
+        compare(f"{name} ({spec})", rows, counts)
+    if args.empty:
+        compare("the empty board, no book", [("", 1)], counts, book=False)  # red wins
+    print(f"load average at the end: {load_average()}")
+
+
+if __name__ == "__main__":
+    main()

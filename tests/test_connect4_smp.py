@@ -1,0 +1,193 @@
+"""The native solver's lazy SMP (`Solver(threads=N)`, `_solver.c`): helper threads over
+the one table change the node count, never the score; one thread is the search it was;
+a stop still stops all of them; `--threads` is checked like every number."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sanitized import run_sanitized
+
+from zerosum import native
+from zerosum.games.connect4.game import position_from_stones
+from zerosum.games.connect4.notation import parse_moves
+from zerosum.games.connect4.solver import Solver
+from zerosum.stop import SearchStopped, Stop
+
+DATA = Path(__file__).parent / "data" / "connect4"
+
+needs_native = pytest.mark.skipif(native.twin("connect4 solver", True) is None,
+                                  reason="the native solver is not built here")
+
+
+def positions(name: str, step: int, first: int | None = None) -> list[tuple[str, int]]:
+    """Every `step`-th of Pons's set `name` (moves, published score)."""
+    lines = (DATA / f"Test_{name}").read_text().splitlines()[:first][::step]
+    return [(moves, int(score)) for moves, score in (line.split() for line in lines)]
+
+
+# Of each set a sample solved in well under a second; L1_R3's lines 49, 59 and 60 are
+# its three of the first sixty under a million nodes.
+SAMPLES = {
+    "L3_R1": positions("L3_R1", 50),
+    "L2_R1": positions("L2_R1", 50),
+    "L1_R1": positions("L1_R1", 50),
+    "L2_R2": positions("L2_R2", 20),
+    "L1_R2": positions("L1_R2", 100),
+    "L1_R3": [positions("L1_R3", 1)[i] for i in (48, 58, 59)],
+}
+
+
+def solve_all(solver: Solver, rows: list[tuple[str, int]]) -> tuple[list[int], int, int]:
+    """The scores, the nodes and the helpers' part of them, each from a cleared table."""
+    scores, nodes, helpers = [], 0, 0
+    for moves, _ in rows:
+        p = position_from_stones(parse_moves(moves))
+        solver.reset()
+        scores.append(solver.solve(p.current, p.mask))
+        nodes += solver.nodes
+        helpers += solver._kernel.helper_nodes
+    return scores, nodes, helpers
+
+
+@needs_native
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_two_threads_give_every_published_score(name: str) -> None:
+    rows = SAMPLES[name]
+    published = [score for _, score in rows]
+    one, _, helpers1 = solve_all(Solver(book=False), rows)
+    two, nodes2, helpers2 = solve_all(Solver(book=False, threads=2), rows)
+    assert one == two == published
+    assert helpers1 == 0 and nodes2 > helpers2  # the caller's own nodes are counted too
+    if name in ("L2_R2", "L1_R2", "L1_R3"):  # searches long enough for a helper to start
+        assert helpers2 > 0
+
+
+@needs_native
+def test_one_thread_visits_the_nodes_it_always_did() -> None:
+    # Every 10th position of L2_R2, from a cleared table: the count of the search before
+    # the table's slots became lock-free words (and of the pure reference).
+    rows = positions("L2_R2", 10)
+    scores, nodes, helpers = solve_all(Solver(book=False, threads=1), rows)
+    assert scores == [score for _, score in rows]
+    assert (nodes, helpers) == (2_947_066, 0)
+
+
+def test_the_pure_search_keeps_one_thread() -> None:
+    """More threads are the compiled search's alone: the reference's count is unchanged."""
+    p = position_from_stones(parse_moves("2531276566711153"))
+    counts = []
+    for threads in (1, 2):
+        solver = Solver(book=False, native=False, threads=threads)
+        assert solver.solve(p.current, p.mask) == 2
+        counts.append(solver.nodes)
+    assert counts == [104_390, 104_390]
+
+
+@needs_native
+def test_a_node_budget_stops_two_threads_and_the_solver_goes_on() -> None:
+    solver = Solver(book=False, threads=2)
+    with pytest.raises(SearchStopped):
+        solver.limit(nodes=300_000)
+        solver.solve(0, 0)  # the empty board: billions of nodes
+    assert solver.nodes < 2_000_000  # the caller stopped at its budget, the helper with it
+    solver.limit()
+    p = position_from_stones(parse_moves("2531276566711153"))
+    solver.reset()
+    assert solver.solve(p.current, p.mask) == 2  # nothing left running in the kernel
+
+
+@needs_native
+def test_a_deadline_stops_two_threads() -> None:
+    ticks = itertools.count()  # a clock a second later at every reading
+
+    solver = Solver(book=False, threads=2, clock=lambda: float(next(ticks)))
+    solver.limit(seconds=5)
+    with pytest.raises(SearchStopped):
+        solver.solve(0, 0)
+    assert solver.nodes < 100_000  # a few checks of 1,024 nodes, and the helper's part
+
+
+@needs_native
+def test_a_stop_requested_during_the_search_stops_two_threads() -> None:
+    """The stop a page's button sends, here requested by the first progress report (the
+    caller's, every 65,536 nodes): seen at the caller's next check."""
+    stop = Stop()
+    solver = Solver(book=False, threads=2)
+    solver.stop = stop
+    solver.watch(lambda progress: stop.request(), every=1 << 16)
+    with pytest.raises(SearchStopped):
+        solver.solve(0, 0)
+    assert stop.requested and solver.nodes < 1_000_000
+
+
+@needs_native
+def test_threads_are_one_to_256() -> None:
+    kernel = Solver()._kernel
+    for bad in (0, -3, 257):
+        with pytest.raises(ValueError, match="threads must be 1 to 256"):
+            kernel.threads = bad
+    kernel.threads = 256
+    assert kernel.threads == 256
+    with pytest.raises(ValueError, match="at least 1"):
+        Solver(threads=0)
+
+
+@pytest.mark.parametrize("bad", ["0", "-3", "²", "9" * 20])
+def test_the_command_refuses_a_bad_thread_count(bad: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "zerosum", "solve", "connect4", "4455",
+                           f"--threads={bad}"], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert f"--threads: must be a whole number from 1 to 256, not '{bad}'" in done.stderr
+
+
+@needs_native
+def test_the_command_says_the_same_with_one_thread_or_two() -> None:
+    rows = {}
+    for threads in (1, 2):
+        done = subprocess.run([sys.executable, "-m", "zerosum", "solve", "connect4",
+                               "2531276566711153", "--threads", str(threads), "--cache",
+                               "off"], capture_output=True, text=True, timeout=120, check=True)
+        rows[threads] = [line for line in done.stdout.splitlines()
+                         if not line.startswith(("nodes", "CPU"))]
+    assert rows[1] == rows[2]
+    assert rows[1][1].startswith("score:               +2:")
+
+
+SANITIZED_SMP = r"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location(sys.argv[2], sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.modules[sys.argv[2]] = module
+sys.path.insert(0, sys.argv[3])
+from test_connect4_smp import positions
+from zerosum.games.connect4.game import position_from_stones
+from zerosum.games.connect4.notation import parse_moves
+from zerosum.games.connect4.solver import Solver
+
+# Three threads on a table of 4,096 entries: its slots written over and over by all.
+solver = Solver(threads=3, book=False, capacity=1 << 12)
+assert solver.native and solver._kernel.threads == 3
+helpers = 0
+for moves, score in positions("L2_R2", 100) + positions("L1_R1", 200) + positions("L1_R2", 250):
+    p = position_from_stones(parse_moves(moves))
+    solver.reset()
+    assert solver.solve(p.current, p.mask) == score, moves
+    helpers += solver._kernel.helper_nodes
+assert helpers > 0
+print("sanitized ok")
+"""
+
+
+@pytest.mark.sanitizer
+def test_the_threads_under_thread_address_and_undefined_sanitizers(tmp_path: Path) -> None:
+    for threads in (True, False):
+        run_sanitized("connect4 solver", SANITIZED_SMP, tmp_path, native.KERNELS[
+            "connect4 solver"][0], str(Path(__file__).parent), threads=threads)

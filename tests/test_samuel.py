@@ -41,8 +41,7 @@ KNOWN = "B:W14,17:B1,K10"  # 6x6: a black man and king against two white men
 
 @pytest.fixture(autouse=True)
 def ungraded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """6x6 is too big to grade on every position, but the generic solver takes minutes
-    to find that out: the runs here train ungraded at once."""
+    """The runs here train ungraded (6x6 is refused at once; a 4x4 grade takes seconds)."""
     monkeypatch.setattr(train_module, "grade_sample", lambda *args: [])
 
 

@@ -18,8 +18,10 @@ from zerosum.games.checkers.board import board, generate, zobrist_hash
 from zerosum.games.checkers.engine import WIN, CheckersKernel, Memory
 from zerosum.games.checkers.evaluation import score
 from zerosum.games.checkers.solve import best_moves, solve
-from zerosum.games.registry import kernel_of
+from zerosum.games.registry import get_game, kernel_of
 from zerosum.kernel import ALL, Enhancements, Verdict
+from zerosum.players.agents import EngineAgent
+from zerosum.players.spec import agent_from_spec
 from zerosum.result import Limit, SearchResult
 from zerosum.search import TranspositionTable, alphabeta_search
 from zerosum.search.driver import analyse_with, deepen, stop_for
@@ -357,6 +359,11 @@ def test_4x4_engine_searches_with_the_solution_off() -> None:
     r = analyse_with(kernel_of("checkers"), g, lost, Limit(depth=3), enhancements=SEARCHING)
     assert (g.format_move(r.action), r.value, r.decided, r.depth, r.stats.nodes) == \
         ("D1-C2", -1.0, True, 2, 18)
+    player = agent_from_spec(get_game("checkers"), "engine:depth=2,off=solution")
+    assert isinstance(player, EngineAgent)
+    fresh = Checkers(4, "max")  # the engine keeps its table per game object
+    r = player.analyse(fresh, fresh.initial_state())
+    assert (g.format_move(r.action), r.decided, r.stats.nodes) == ("A4-B3", False, 19)
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err), pytest.raises(SystemExit) as exit:
         zerosum_main(["analyse", "checkers", "--size", "4", "--player", "engine", "--depth",

@@ -18,8 +18,10 @@ from zerosum.games.checkers.board import board, generate, zobrist_hash
 from zerosum.games.checkers.engine import WIN, CheckersKernel, Memory
 from zerosum.games.checkers.evaluation import score
 from zerosum.games.checkers.solve import best_moves, solve
-from zerosum.games.registry import kernel_of
+from zerosum.games.registry import get_game, kernel_of
 from zerosum.kernel import ALL, Enhancements, Verdict
+from zerosum.players.agents import EngineAgent
+from zerosum.players.spec import agent_from_spec
 from zerosum.result import Limit, SearchResult
 from zerosum.search import TranspositionTable, alphabeta_search
 from zerosum.search.driver import analyse_with, deepen, stop_for
@@ -335,6 +337,41 @@ def test_4x4_engine_plays_perfectly() -> None:
     assert (r.value, r.decided, r.plies) == (-1.0, True, 5)
 
 
+SEARCHING = replace(ALL, solution=False)
+
+
+def test_4x4_engine_searches_with_the_solution_off() -> None:
+    """`off=solution`: the engine searches 4x4 as any board, by its evaluation (what a
+    grade of its weights needs): a depth-3 search prefers A2-B3, not the solution's
+    A4-B3 (both draw), and proves the loss after A2-B1 only by searching."""
+    g = Checkers(4, "max")
+    s = g.initial_state()
+    found = {}
+    for depth in (1, 2, 3):
+        r = analyse_with(kernel_of("checkers"), g, s, Limit(depth=depth),
+                         enhancements=SEARCHING)
+        found[depth] = (g.format_move(r.action), round(r.value, 6), r.decided, r.depth,
+                        r.stats.nodes)
+    assert found == {1: ("A4-B3", -0.002991, False, 1, 5),
+                     2: ("A4-B3", 0.001996, False, 2, 19),
+                     3: ("A2-B3", -0.005964, False, 3, 54)}
+    lost = g.result(s, g.parse_move(s, "A2-B1"))
+    r = analyse_with(kernel_of("checkers"), g, lost, Limit(depth=3), enhancements=SEARCHING)
+    assert (g.format_move(r.action), r.value, r.decided, r.depth, r.stats.nodes) == \
+        ("D1-C2", -1.0, True, 2, 18)
+    player = agent_from_spec(get_game("checkers"), "engine:depth=2,off=solution")
+    assert isinstance(player, EngineAgent)
+    fresh = Checkers(4, "max")  # the engine keeps its table per game object
+    r = player.analyse(fresh, fresh.initial_state())
+    assert (g.format_move(r.action), r.decided, r.stats.nodes) == ("A4-B3", False, 19)
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err), pytest.raises(SystemExit) as exit:
+        zerosum_main(["analyse", "checkers", "--size", "4", "--player", "engine", "--depth",
+                      "2", "--off", "exact"])
+    assert exit.value.code == 2
+    assert "no enhancement 'exact'" in err.getvalue() and "solution" in err.getvalue()
+
+
 # --- the engine -------------------------------------------------------------------------
 
 
@@ -496,10 +533,11 @@ class PlainCutoff(Checkers):
 MIDDLE_GAME = "W:W21,22,23,25,26,30,31,32:B1,2,3,4,5,10,11,15,28"
 
 
-@pytest.mark.parametrize("switch", Enhancements.names())
+@pytest.mark.parametrize("switch", [n for n in Enhancements.names() if n != "solution"])
 def test_each_enhancement_switches_off_on_its_own(switch: str) -> None:
-    """Off, each one changes the work; the ones that only speed alpha-beta up (without
-    the table, whose deeper entries may change a value) leave its value as it is."""
+    """Off, each one changes the work (but `solution`, read on 4x4 only); the ones that
+    only speed alpha-beta up (without the table, whose deeper entries may change a
+    value) leave its value as it is."""
     g = Checkers(8)
     s = g.from_fen(MIDDLE_GAME)
     off = Enhancements(**{switch: False})

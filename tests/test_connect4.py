@@ -582,7 +582,8 @@ def test_engine_plays_only_moves_that_keep_a_drawn_game_drawn() -> None:
 
 def test_each_enhancement_changes_the_effort_not_the_move() -> None:
     """Nodes of the passes 1, 3, 5, 7 from the empty board, one enhancement off at a
-    time (Connect Four has no killer moves nor quiescence search: no change there)."""
+    time (Connect Four has no killer moves, quiescence search nor solution read before
+    searching: no change there)."""
     nodes = {}
     for off in ["", "all", *Enhancements.names()]:
         enhancements = ALL if not off else Enhancements.none() if off == "all" \
@@ -591,7 +592,8 @@ def test_each_enhancement_changes_the_effort_not_the_move() -> None:
         assert (result.action, result.value, result.depth) == (3, 0.013, 7), off
         nodes[off] = result.stats.nodes
     assert nodes == {"": 3083, "all": 33036, "table": 6764, "ordering": 7128, "pvs": 3314,
-                     "killers": 3083, "quiescence": 3083, "aspiration": 3146}
+                     "killers": 3083, "quiescence": 3083, "aspiration": 3146,
+                     "solution": 3083}
 
 
 def test_the_solver_plays_a_best_move_or_says_it_could_not() -> None:

@@ -21,6 +21,7 @@ from zerosum.learn import weights as weights_file
 from zerosum.learn.methods import new_learner
 from zerosum.learn.samuel import (
     FEATURES,
+    SEARCHED,
     LearnedGame,
     SamuelLearner,
     Settings,
@@ -40,8 +41,7 @@ KNOWN = "B:W14,17:B1,K10"  # 6x6: a black man and king against two white men
 
 @pytest.fixture(autouse=True)
 def ungraded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """6x6 is too big to grade on every position, but the generic solver takes minutes
-    to find that out: the runs here train ungraded at once."""
+    """The runs here train ungraded (6x6 is refused at once; a 4x4 grade takes seconds)."""
     monkeypatch.setattr(train_module, "grade_sample", lambda *args: [])
 
 
@@ -171,6 +171,31 @@ def test_learned_weights_are_played_by_the_engine(tmp_path: Path) -> None:
     hand = agent_from_spec(CHECKERS, "engine:depth=3")
     record = play_match(game, [learned, hand])
     assert record.moves and record.utility in (-1.0, 0.0, 1.0)
+
+
+def test_on_4x4_the_learned_weights_search_with_the_solution_off(tmp_path: Path) -> None:
+    """4x4: the engine reads the solution whatever its weights, unless `off=solution`;
+    then it searches with the learned ones (the 4x4 grades of docs/learning.md)."""
+    path = trained(tmp_path, size=4, games=3)
+    game = Checkers(size=4)
+    state = game.initial_state()
+    exact: Any = agent_from_spec(CHECKERS, f"learned,depth=2:{path}")
+    assert exact.analyse(game, state).decided
+    learned: Any = agent_from_spec(CHECKERS, f"learned,depth=2,off=solution:{path}")
+    result = learned.analyse(game, state)
+    saved = weights_file.read(path).arrays["weights"]
+    by_hand = analyse_with(CHECKERS.kernel, LearnedGame(game, engine_weights(saved)),  # type: ignore[arg-type]
+                           state, Limit(depth=2), enhancements=SEARCHED)
+    assert not result.decided and result.depth == 2
+    assert (result.action, result.value, result.stats.nodes) == \
+        (by_hand.action, by_hand.value, by_hand.stats.nodes)
+    for spec in (f"learned,mcts=5,off=solution:{path}", f"learned,off=solution:{path}"):
+        with pytest.raises(InputError, match=r"off=\.\.\. switches off enhancements of a "
+                           r"game's engine, which only a texel or samuel file with a depth"):
+            agent: Any = agent_from_spec(CHECKERS, spec)
+            agent.analyse(game, state)
+    with pytest.raises(InputError, match="no enhancement 'exact'"):
+        agent_from_spec(CHECKERS, f"learned,depth=2,off=exact:{path}")
 
 
 def test_a_file_of_the_old_features_is_refused(tmp_path: Path) -> None:

@@ -146,6 +146,35 @@ def test_checkers_8x8_is_refused_before_any_position_is_solved() -> None:
     assert solved == []
 
 
+def test_checkers_6x6_is_refused_at_once_by_its_known_count() -> None:
+    """Random games cannot show 6x6's size (they meet few positions twice: the figure
+    stops near 750,000 however many are played); the game's own count can."""
+    game = make("checkers", size=6)
+    start = game.initial_state()
+    assert game.positions_known_at_least(start) == 2_000_000
+    solved: list[int] = []
+    with pytest.raises(TooBig, match=r"^more than 2,000,000 positions \(about 600 MB; known "
+                       r"before solving, counted once\)"):
+        solve(game, start, on_progress=solved.append)
+    assert solved == []
+    # Another position, or other rules, are not counted: the random games judge them.
+    after = game.result(start, game.actions(start)[0])
+    assert game.positions_known_at_least(after) == 0
+    assert make("checkers", size=6, capture="max").positions_known_at_least(start) == 0
+
+
+@pytest.mark.slow
+def test_the_known_count_of_checkers_6x6_is_what_the_solver_fills() -> None:
+    """The count kept is the solver's own: without it, the solve fills its budget."""
+    game = make("checkers", size=6)
+    counted = game.positions_known_at_least(game.initial_state())
+    setattr(game, "positions_known_at_least", lambda state: 0)  # noqa: B010 (this game only)
+    solved: list[int] = []
+    with pytest.raises(TooBig, match=r"^more than 2,000,000 positions \(about 600 MB\)"):
+        solve(game, game.initial_state(), budget=counted, on_progress=solved.append)
+    assert solved[-1] >= counted - 4096  # reported every 4,096 positions, till the budget
+
+
 class Circle(GameBase[int, int]):
     """Two counters that can be passed back and forth for ever."""
 

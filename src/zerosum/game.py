@@ -143,6 +143,11 @@ class Game(Protocol[S, A]):
     #     """The move a random playout makes in the non-terminal `state`, drawn with `rng`
     #     (a game may prefer better moves, e.g. a win in one, to make playouts wiser)."""
 
+    # Optional, asked only by the generic solver (zerosum.search.solve; absent: unknown):
+    # def positions_known_at_least(self, state: S) -> int:
+    #     """Distinct positions (by `key`) reachable from `state` as once counted, or 0
+    #     where none was (the solver refuses at once a game it knows is too big)."""
+
 
 class GameBase(Generic[S, A]):
     """Defaults for the optional parts of the protocol."""

@@ -35,7 +35,9 @@ class Enhancements:
     table: its move first, its bounds cut), `ordering` (the game's move ordering),
     `pvs` (principal variation search: null windows after the first move), `killers`
     (killer moves and the history heuristic), `quiescence` (the game's quiet-position
-    search at the horizon), `aspiration` (root windows around the previous value).
+    search at the horizon), `aspiration` (root windows around the previous value),
+    `solution` (a game's exact solution read before any search, where the engine has
+    one: checkers on 4x4; off, the engine searches, so its evaluation can be graded).
     """
 
     table: bool = True
@@ -44,6 +46,7 @@ class Enhancements:
     killers: bool = True
     quiescence: bool = True
     aspiration: bool = True
+    solution: bool = True
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

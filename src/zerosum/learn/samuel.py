@@ -34,13 +34,14 @@ import math
 import random
 from array import array
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers.evaluation import MAN, TERMS, WEIGHTS, terms
 from zerosum.games.checkers.rules import Checkers
 from zerosum.games.registry import GameSpec
+from zerosum.kernel import ALL
 from zerosum.learn.weights import Weights
 from zerosum.result import Limit, SearchResult
 from zerosum.search.driver import analyse_with
@@ -49,6 +50,7 @@ METHOD = "samuel"
 FEATURES = TERMS  # the engine's evaluation terms, in WEIGHTS' order
 SCALE = 250.0  # points at which V is tanh(1), about 0.76: two and a half men ahead
 PRIOR = 10.0  # the damping of a weight's step, in leaves where its term is 1
+SEARCHED = replace(ALL, solution=False)  # the engine searching, on 4x4 as elsewhere
 QUIET_LOOKS = 40  # at most this many captures followed past the principal variation
 
 
@@ -175,7 +177,9 @@ class SamuelLearner:
     def engine(self, state: Any, depth: int) -> SearchResult:
         kernel = self.spec.kernel
         assert kernel is not None  # checkers has its engine
-        return analyse_with(kernel, self._searched, state, Limit(depth=depth))
+        # TD-Leaf learns from its own search: on 4x4 too, never the solution's moves.
+        return analyse_with(kernel, self._searched, state, Limit(depth=depth),
+                            enhancements=SEARCHED)
 
     def best(self, state: Any) -> tuple[Any, float]:
         action, value, _ = self.search(state)

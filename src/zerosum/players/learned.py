@@ -16,6 +16,7 @@ from typing import Any
 
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
+from zerosum.kernel import ALL, Enhancements
 from zerosum.learn.methods import Learner, learner_of, read
 from zerosum.players.agents import ComputerAgent, engines_of
 from zerosum.result import InfoSink, Limit, SearchResult
@@ -55,7 +56,8 @@ class LearnedAgent(ComputerAgent):
     """The player of the weights in `path` for `spec` (read and checked at once)."""
 
     def __init__(self, spec: GameSpec, path: str | os.PathLike[str], limit: Limit,
-                 simulations: int | None = None, seed: int | None = None) -> None:
+                 simulations: int | None = None, seed: int | None = None,
+                 enhancements: Enhancements = ALL) -> None:
         if simulations is not None and limit.depth:
             raise InputError("learned: give depth=N (alpha-beta) or mcts=N (Monte Carlo "
                              "tree search), not both")
@@ -63,6 +65,7 @@ class LearnedAgent(ComputerAgent):
         self.weights = read(path, spec)
         self.limit = limit
         self.simulations = simulations
+        self.enhancements = enhancements  # of the engine a texel or samuel file plays with
         self.seeds = random.Random(seed)
         how = f", depth {limit.depth}" if limit.depth else \
             f", mcts {simulations}" if simulations else ""
@@ -82,6 +85,11 @@ class LearnedAgent(ComputerAgent):
                 on_info: InfoSink | None = None, stop: Stop | None = None) -> SearchResult:
         limit = limit or self.limit
         learner = self.learner(game)
+        if self.enhancements != ALL and (self.simulations is not None or not (
+                (limit.depth or limit.seconds) and hasattr(learner, "engine_game"))):
+            raise InputError(f"{self.name}: off=... switches off enhancements of a game's "
+                             "engine, which only a texel or samuel file with a depth or a "
+                             "time plays with")
         if self.simulations is not None and hasattr(learner, "puct"):
             return self.puct(game, state, self.simulations, limit, stop)
         if self.simulations is not None:
@@ -95,7 +103,8 @@ class LearnedAgent(ComputerAgent):
             tuned = self._engine_games.get(id(game))
             if tuned is None or tuned[0] is not game:  # one per game: the engine's memory
                 tuned = self._engine_games[id(game)] = (game, learner.engine_game(game))
-            result = engines_of(self.spec)["engine"](tuned[1], state, limit, on_info, stop)
+            result = engines_of(self.spec, self.enhancements)["engine"](
+                tuned[1], state, limit, on_info, stop)
             result.algorithm = f"engine, {learner.method} weights"
             return result
         if limit.depth:

@@ -41,12 +41,14 @@ REPORT_EVERY = 4096  # new positions between two looks at the stop and the liste
 
 class TooBig(Exception):
     """The game has more positions than the budget allows: no solution is given.
-    `walks`: judged before solving, from that many random games (`positions_at_least`)."""
+    `walks`: judged before solving, from that many random games (`positions_at_least`);
+    `known`: known before solving, from the game's own count."""
 
-    def __init__(self, budget: int, walks: int = 0) -> None:
+    def __init__(self, budget: int, walks: int = 0, known: bool = False) -> None:
         megabytes = budget * BYTES_PER_POSITION / 1e6
         size = f"{megabytes:,.0f}" if megabytes >= 10 else f"{megabytes:.2g}"
-        judged = f"; judged before solving, from {walks:,} random games" if walks else ""
+        judged = f"; judged before solving, from {walks:,} random games" if walks else \
+            "; known before solving, counted once" if known else ""
         super().__init__(f"more than {budget:,} positions (about {size} MB{judged}): "
                          "too big to solve exhaustively")
 
@@ -58,8 +60,14 @@ MORE_WALKS = 1024  # when the first figure is within a factor of 16 of the budge
 
 
 def refuse_if_too_big(game: AnyGame, state: Any, budget: int) -> None:
-    """TooBig at once when random games from `state` already show more positions than
-    `budget` (a cautious figure: `positions_at_least`)."""
+    """TooBig at once when the game knows that `state` reaches `budget` positions or
+    more (a count it keeps, `positions_known_at_least`: random games cannot show it
+    where they meet few positions twice, as on 6x6 checkers), or when random games from
+    `state` already show more positions than `budget` (a cautious figure:
+    `positions_at_least`)."""
+    known = getattr(game, "positions_known_at_least", None)
+    if known is not None and known(state) >= budget:
+        raise TooBig(budget, known=True)  # the solver would fill its budget
     seen = positions_at_least(game, state, FIRST_WALKS)
     walks = FIRST_WALKS
     if budget / 16 < seen <= budget:

@@ -16,8 +16,9 @@ iterative-deepening driver (zerosum.search.driver) runs under a time limit.
   zerosum.learn.samuel), else the hand-written WEIGHTS.
 
 Before any search (`prepare`): on boards small enough to solve (4x4) it plays from the
-exact solution (`solve.py`), which is perfect play; a win in one is played at once, and
-a single legal move after a short look (only to report a value).
+exact solution (`solve.py`), which is perfect play (unless the enhancement `solution`
+is off: `engine:off=solution` searches there too, to grade its evaluation); a win in
+one is played at once, and a single legal move after a short look (only to report a value).
 
 Values inside are points for the side to move (a man is 100); a forced win is worth
 `WIN - plies`, so a faster win scores higher and a slower loss less. `verdict` gives the
@@ -92,6 +93,7 @@ class CheckersKernel:
         self.pvs = enhancements.pvs
         self.killing = enhancements.killers
         self.quiescence = enhancements.quiescence
+        self.exact = enhancements.solution  # 4x4: play from the solution, not a search
         self.history: dict[tuple[int, int], int] = {}
         self.killers: list[list[Path | None]] = [[None, None] for _ in range(MAX_PLY + 64)]
         self.nodes = 1  # the root, examined once for all passes
@@ -120,7 +122,7 @@ class CheckersKernel:
     def prepare(self, limit: Limit) -> tuple[Move | None, Verdict] | None:
         if not self.moves:  # the game is over
             return None, Verdict(self.game.utility(self.state), True, 0)
-        if self.b.n == 4:
+        if self.b.n == 4 and self.exact:
             return self.solved()
         for move in self.moves:
             if self.wins_at_once(move):

@@ -34,6 +34,10 @@ CAPTURE_RULES = ("english", "max")
 DRAW_RULES = ("course", "tournament")
 TOURNAMENT_QUIET_PLIES = 80  # 40 moves by each side
 REPETITIONS = 3
+# Distinct positions (by `key`) reachable from the start, at least, where counted: the
+# generic solver held this many of 6x6's (English captures, the course's 50 moves) when
+# its budget ran out, after about a minute. A grade or a solve refuses at once with it.
+KNOWN_REACHABLE = {(6, "english", "course", 50): 2_000_000}
 
 
 class State(NamedTuple):
@@ -169,6 +173,14 @@ class Checkers(GameBase[State, Path]):
     def has_capture(self, state: State) -> bool:
         return bool(generate_captures(self.board, state.black, state.white, state.kings,
                                       state.black_to_move))
+
+    def positions_known_at_least(self, state: State) -> int:
+        """Positions reachable from `state` as counted once by a solver (0: not known);
+        zerosum.search.solve refuses a game too big at once with it."""
+        if (state.black, state.white, state.kings, state.black_to_move, state.ply) != \
+                (self.board.black_start, self.board.white_start, 0, True, 0):
+            return 0
+        return KNOWN_REACHABLE.get((self.size, self.capture, self.draw, self.moves), 0)
 
     def key(self, state: State) -> Hashable:
         # Everything the value depends on: the draw counters too, so a table stays sound.

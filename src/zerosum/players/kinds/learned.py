@@ -3,7 +3,10 @@ written `learned:FILE` (one ply: the move whose position the weights value most)
 `learned,depth=N:FILE` (alpha-beta to depth N, the learned value at its leaves) or
 `learned,mcts=N:FILE` (Monte Carlo tree search of N simulations, its playouts played by
 the learned moves); `time=S` bounds a search's time per move (a texel file: the engine
-with the fitted weights, given a time, as `engine:time=S`)."""
+with the fitted weights, given a time, as `engine:time=S`); `off=...` switches off
+enhancements of the engine that a texel or samuel file plays with, as `engine:off=...`
+(e.g. `off=solution`: on 4x4 checkers the engine searches instead of reading the
+solution)."""
 
 from __future__ import annotations
 
@@ -24,7 +27,8 @@ def learnable(spec: GameSpec) -> bool:
 def build_learned(spec: GameSpec, limit: Limit, choice: Choice) -> Agent:
     from zerosum.players.learned import LearnedAgent  # loaded only when one plays
 
-    return LearnedAgent(spec, choice.argument, limit, choice.extra.get("mcts"), choice.seed)
+    return LearnedAgent(spec, choice.argument, limit, choice.extra.get("mcts"), choice.seed,
+                        choice.enhancements)
 
 
 MCTS = Setting("mcts", "Monte Carlo tree search of this many simulations, 1 or more, the "
@@ -34,7 +38,7 @@ MCTS = Setting("mcts", "Monte Carlo tree search of this many simulations, 1 or m
 
 register(PlayerKind(
     "learned", "weights learned by self-play (zerosum train), alone or searching",
-    build_learned, ("depth", "time", "seed"),
+    build_learned, ("depth", "time", "seed", "off"),
     applies=lambda spec: learnable(spec),
     argument="FILE", own_settings=(MCTS,),
     explain="plays with weights learned by self-play (`zerosum train`): alone it values "
@@ -42,4 +46,5 @@ register(PlayerKind(
     "N judges its leaves by the learned value; with mcts=N, Monte Carlo tree search of N "
     "simulations plays its playouts with the learned moves (an AlphaZero network: its "
     "own PUCT search, guided by its priors). A texel file is the engine with fitted "
-    "weights, by depth or time."))
+    "weights, a samuel file the engine with learned ones, by depth or time (off=... "
+    "switches the engine's enhancements off, as for engine)."))

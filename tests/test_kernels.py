@@ -167,6 +167,22 @@ def test_two_searches_of_one_game_at_once_never_share_its_memory() -> None:
         assert fresh is made[2]
 
 
+def test_forgetting_a_game_forgets_the_games_made_from_it() -> None:
+    """A learned player's engine plays `game` under its weights as another object with
+    its own memory (kernel.derive); forgetting the game (a grader between positions)
+    must forget that one too."""
+    from zerosum.kernel import derive, forget, kept_entries, memory_of
+
+    game, other = Connect4(), Connect4()
+    made = derive(game, Connect4())
+    for g in (game, made, other):
+        with memory_of(g, lambda: {1: 1}):
+            pass
+    assert kept_entries(made) == kept_entries(other) == 1
+    forget(game)
+    assert kept_entries(game) == kept_entries(made) == 0 and kept_entries(other) == 1
+
+
 @pytest.mark.parametrize("name", ["connect4", "maxconnect4", "checkers"])
 def test_what_an_engine_keeps_goes_with_its_game(name: str) -> None:
     """A game object searched by its engine is freed with everything kept for it (a

@@ -204,6 +204,9 @@ class Lender(Generic[T]):
 _MEMORIES: weakref.WeakKeyDictionary[Any, Lender[Any]] = weakref.WeakKeyDictionary()
 _MEMORIES_LOCK = threading.Lock()
 _BOUNDS: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+# game -> the games made from it for an engine to play (a game with learned weights):
+# forgetting a game forgets what the engine kept for those too.
+_DERIVED: weakref.WeakKeyDictionary[Any, weakref.WeakSet[Any]] = weakref.WeakKeyDictionary()
 
 
 @contextmanager
@@ -238,9 +241,20 @@ def capacity_for(game: Any, default: int) -> int:
 
 
 def forget(game: Any) -> None:
-    """Drop what the engine keeps for `game` (its memory is freed; the next search
-    starts afresh)."""
+    """Drop what the engine keeps for `game` and for the games derived from it
+    (`derive`): their memory is freed; the next search starts afresh."""
     _MEMORIES.pop(game, None)
+    for made in list(_DERIVED.get(game, ())):
+        forget(made)
+
+
+def derive(game: Any, made: Any) -> Any:
+    """Record that `made` is `game` as an engine plays it under other weights (it has
+    its own memory, since its values differ): forgetting `game` forgets it too.
+    Returns `made`."""
+    with _MEMORIES_LOCK:
+        _DERIVED.setdefault(game, weakref.WeakSet()).add(made)
+    return made
 
 
 def kept_entries(game: Any) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
-from zerosum.kernel import ALL, Enhancements
+from zerosum.kernel import ALL, Enhancements, derive
 from zerosum.learn.methods import Learner, learner_of, read
 from zerosum.players.agents import ComputerAgent, engines_of
 from zerosum.result import InfoSink, Limit, SearchResult
@@ -102,7 +102,8 @@ class LearnedAgent(ComputerAgent):
         if (limit.depth or limit.seconds) and hasattr(learner, "engine_game"):
             tuned = self._engine_games.get(id(game))
             if tuned is None or tuned[0] is not game:  # one per game: the engine's memory
-                tuned = self._engine_games[id(game)] = (game, learner.engine_game(game))
+                tuned = self._engine_games[id(game)] = (
+                    game, derive(game, learner.engine_game(game)))
             result = engines_of(self.spec, self.enhancements)["engine"](
                 tuned[1], state, limit, on_info, stop)
             result.algorithm = f"engine, {learner.method} weights"

@@ -16,6 +16,24 @@ def labels(page: Any, selector: str) -> list[str]:
     return [str(g.get_attribute("data-label")) for g in page.query_selector_all(selector)]
 
 
+def test_its_buttons_wait_for_the_page_to_be_ready(page: Any, url: str) -> None:
+    """A click made before the page's module has run would be lost (no listener yet):
+    the page's buttons stay disabled until it has run, so a click waits for it."""
+    held: list[Any] = []
+    page.route("**/static/explain.js", lambda route: held.append(route))  # held back
+    page.goto(url + "/explain", wait_until="commit")
+    page.wait_for_selector("#example", state="attached")
+    for _ in range(500):
+        if held:
+            break
+        page.wait_for_timeout(10)
+    assert held and page.is_disabled("#example") and page.is_disabled("#explain")
+    held[0].continue_()
+    page.click("#example")
+    page.wait_for_selector("#drawing svg")
+    assert page.inner_text("#step") == "step 0 of 15"
+
+
 def test_figure_5_2_played_through(page: Any, url: str) -> None:
     page.goto(url + "/")
     page.click("a[href='/explain']")

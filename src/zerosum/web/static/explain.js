@@ -711,3 +711,8 @@ function showMctsFields() {
 $("algorithm").addEventListener("change", showMctsFields);
 $("compare").addEventListener("change", showMctsFields);
 showMctsFields();
+
+// Ready: the page's two buttons come disabled, so that a click made before this module
+// has run (its listeners attached: a slow first load) waits rather than being lost.
+$("example").disabled = false;
+$("explain").disabled = false;

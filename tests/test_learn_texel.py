@@ -16,7 +16,7 @@ from zerosum.games.connect4.engine import WEIGHTS, Connect4Kernel, Memory, heuri
 from zerosum.games.connect4.game import position_from_stones
 from zerosum.games.connect4.notation import parse_moves
 from zerosum.games.registry import get_game
-from zerosum.kernel import ALL, Enhancements
+from zerosum.kernel import ALL, Enhancements, Weighted
 from zerosum.learn import texel
 from zerosum.learn import weights as weights_file
 from zerosum.result import Limit
@@ -73,10 +73,10 @@ def test_tuned_weights_change_only_the_leaves(use_native: bool) -> None:
         pytest.skip("the compiled twin is not built here")
     p = position("4453")
     plain = engine(GAME, p, 7, use_native)
-    same = engine(texel.TunedGame(GAME, WEIGHTS), p, 7, use_native)
+    same = engine(Weighted(GAME, WEIGHTS), p, 7, use_native)
     assert (same.action, same.value, same.stats.nodes) == \
         (plain.action, plain.value, plain.stats.nodes)
-    tuned = engine(texel.TunedGame(GAME, (4, 9, 4)), p, 7, use_native)
+    tuned = engine(Weighted(GAME, (4, 9, 4)), p, 7, use_native)
     assert tuned.stats.nodes != plain.stats.nodes
 
 
@@ -84,8 +84,8 @@ def test_the_twins_agree_on_tuned_weights() -> None:
     if native.twin("connect4 engine", None) is None:
         pytest.skip("the compiled twin is not built here")
     p = position("44536")
-    pure = engine(texel.TunedGame(GAME, (4, 9, 4)), p, 7, False)
-    compiled = engine(texel.TunedGame(GAME, (4, 9, 4)), p, 7, True)
+    pure = engine(Weighted(GAME, (4, 9, 4)), p, 7, False)
+    compiled = engine(Weighted(GAME, (4, 9, 4)), p, 7, True)
     assert (pure.action, pure.value, pure.stats.nodes) == \
         (compiled.action, compiled.value, compiled.stats.nodes)
 
@@ -197,17 +197,17 @@ def test_maxconnect4_tuned_weights_change_only_the_leaves(use_native: bool) -> N
     game = MC4.create()
     s = mc4_position("44536")
     plain = mc4_engine(game, s, 5, use_native)
-    same = mc4_engine(texel.TunedGame(game, POTENTIAL_WEIGHTS), s, 5, use_native)
+    same = mc4_engine(Weighted(game, POTENTIAL_WEIGHTS), s, 5, use_native)
     assert (same.action, same.value, same.stats.nodes) == \
         (plain.action, plain.value, plain.stats.nodes)
     other = (13, 32, 60, 122, -17)
-    tuned = mc4_engine(texel.TunedGame(game, other), s, 5, use_native)
-    pure = mc4_engine(texel.TunedGame(game, other), s, 5, False)
+    tuned = mc4_engine(Weighted(game, other), s, 5, use_native)
+    pure = mc4_engine(Weighted(game, other), s, 5, False)
     assert tuned.stats.nodes != plain.stats.nodes
     assert (tuned.action, tuned.value, tuned.stats.nodes) == \
         (pure.action, pure.value, pure.stats.nodes)
     with pytest.raises(ValueError, match="5 whole weights"):
-        mc4_engine(texel.TunedGame(game, (1, 2, 3)), s, 5, use_native)
+        mc4_engine(Weighted(game, (1, 2, 3)), s, 5, use_native)
 
 
 def test_maxconnect4_fit_to_its_shipped_endgame_labels(tmp_path: Path,
@@ -232,7 +232,7 @@ def test_maxconnect4_fit_to_its_shipped_endgame_labels(tmp_path: Path,
     s = mc4_position("44536")
     agent = agent_from_spec(MC4, f"learned,depth=5:{out}")
     result = agent.analyse(game, s)
-    tuned = mc4_engine(texel.TunedGame(game, (16, 35, 68, 133, 7)), s, 5, True)
+    tuned = mc4_engine(Weighted(game, (16, 35, 68, 133, 7)), s, 5, True)
     assert result.algorithm == "engine, texel weights"
     assert (result.action, result.value, result.stats.nodes) == \
         (tuned.action, tuned.value, tuned.stats.nodes)

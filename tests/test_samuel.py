@@ -16,13 +16,13 @@ from zerosum.games.checkers.engine import CheckersKernel, Memory
 from zerosum.games.checkers.evaluation import WEIGHTS, score, to_utility_scale
 from zerosum.games.checkers.rules import Checkers
 from zerosum.games.registry import get_game
+from zerosum.kernel import Weighted
 from zerosum.learn import train as train_module
 from zerosum.learn import weights as weights_file
 from zerosum.learn.methods import new_learner
 from zerosum.learn.samuel import (
     FEATURES,
     SEARCHED,
-    LearnedGame,
     SamuelLearner,
     Settings,
     engine_weights,
@@ -92,7 +92,7 @@ def test_learned_weights_search_alike_in_python_and_c() -> None:
     # The engine with other weights: the compiled twin's search is the Python's, node
     # for node (a machine without a compiler plays the same moves).
     game = Checkers(size=8)
-    learned = LearnedGame(game, (100, 170, 5, 4, 9, 2, 3, 1, 6))
+    learned = Weighted(game, (100, 170, 5, 4, 9, 2, 3, 1, 6))
     state = game.from_fen("B:W18,21,22,23,25,27,30:B1,5,9,10,11,14,K26")
     results = [analyse_with(lambda g, s, stop, e, n=native: CheckersKernel(
         g, s, stop, e, Memory(g), native=n), learned, state, Limit(depth=5))
@@ -164,7 +164,7 @@ def test_learned_weights_are_played_by_the_engine(tmp_path: Path) -> None:
     result = learned.analyse(game, state)
     assert result.algorithm == "engine, samuel weights"
     saved = weights_file.read(path).arrays["weights"]
-    by_hand = analyse_with(CHECKERS.kernel, LearnedGame(game, engine_weights(saved)),  # type: ignore[arg-type]
+    by_hand = analyse_with(CHECKERS.kernel, Weighted(game, engine_weights(saved)),  # type: ignore[arg-type]
                            state, Limit(depth=3))
     assert (result.action, result.value, result.stats.nodes) == \
         (by_hand.action, by_hand.value, by_hand.stats.nodes)
@@ -184,7 +184,7 @@ def test_on_4x4_the_learned_weights_search_with_the_solution_off(tmp_path: Path)
     learned: Any = agent_from_spec(CHECKERS, f"learned,depth=2,off=solution:{path}")
     result = learned.analyse(game, state)
     saved = weights_file.read(path).arrays["weights"]
-    by_hand = analyse_with(CHECKERS.kernel, LearnedGame(game, engine_weights(saved)),  # type: ignore[arg-type]
+    by_hand = analyse_with(CHECKERS.kernel, Weighted(game, engine_weights(saved)),  # type: ignore[arg-type]
                            state, Limit(depth=2), enhancements=SEARCHED)
     assert not result.decided and result.depth == 2
     assert (result.action, result.value, result.stats.nodes) == \

@@ -257,6 +257,29 @@ def derive(game: Any, made: Any) -> Any:
     return made
 
 
+class Weighted:
+    """`game` as an engine plays it under other evaluation weights (learned or fitted
+    ones), the same game in every other respect: the engine reads them with
+    `evaluation_weights`. A new object, so it gets its own memory (`memory_of`): values
+    under other weights must not meet in one table."""
+
+    def __init__(self, game: Any, weights: Sequence[int]) -> None:
+        self._game, self.evaluation_weights = game, tuple(weights)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+
+def evaluation_weights(game: Any, default: Sequence[int], what: str) -> tuple[int, ...]:
+    """The weights an engine evaluates `game` by: those it carries (`Weighted`), else
+    the engine's own `default`; ValueError unless as many whole numbers."""
+    w = getattr(game, "evaluation_weights", default)
+    if len(w) != len(default) or not all(isinstance(x, int) for x in w):
+        raise ValueError(f"{what}'s evaluation takes {len(default)} whole weights, "
+                         f"not {w!r}")
+    return tuple(w)
+
+
 def kept_entries(game: Any) -> int:
     """How many entries the tables kept for `game` hold: the kept table's, or those of
     the kept object's attributes (tables, dicts, a solver's table)."""

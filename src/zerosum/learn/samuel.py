@@ -41,7 +41,7 @@ from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers.evaluation import MAN, TERMS, WEIGHTS, terms
 from zerosum.games.checkers.rules import Checkers
 from zerosum.games.registry import GameSpec
-from zerosum.kernel import ALL
+from zerosum.kernel import ALL, Weighted
 from zerosum.learn.weights import Weights
 from zerosum.result import Limit, SearchResult
 from zerosum.search.driver import analyse_with
@@ -86,16 +86,6 @@ def engine_weights(weights: Sequence[float]) -> tuple[int, ...]:
     return tuple(round(w * scale) for w in weights)
 
 
-class LearnedGame:
-    """`game` carrying learned weights, for its engine (evaluation.weights_of) to use."""
-
-    def __init__(self, game: AnyGame, weights: tuple[int, ...]) -> None:
-        self._game, self.evaluation_weights = game, weights
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-
 class SamuelLearner:
     """The method as the trainer uses it (zerosum.learn.methods.Learner)."""
 
@@ -138,7 +128,7 @@ class SamuelLearner:
     def engine_game(self, game: AnyGame) -> Any:
         """`game` as the engine plays it with these weights (a new object when they
         change: the engine's table, kept per game object, holds values of old ones)."""
-        return LearnedGame(game, engine_weights(self.weights))
+        return Weighted(game, engine_weights(self.weights))
 
     def afterstate_value(self, state: Any) -> float:
         """V of a position from Black's side: exact at the end of the game."""

@@ -52,6 +52,7 @@ from typing import Any
 
 from zerosum.game import AnyGame, InputError
 from zerosum.games.registry import GameSpec
+from zerosum.kernel import Weighted
 from zerosum.learn.weights import Weights
 
 METHOD = "texel"
@@ -335,16 +336,6 @@ def fit(data: Sequence[Sample], before: tuple[int, ...], names: tuple[str, ...] 
                (len(fitted), len(held)), names, unit)
 
 
-class TunedGame:
-    """`game` carrying the fitted weights, for its engine (engine.weights_of) to use."""
-
-    def __init__(self, game: AnyGame, weights: tuple[int, ...]) -> None:
-        self._game, self.evaluation_weights = game, weights
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-
 class TexelLearner:
     """The fitted evaluation as a learned player (zerosum.learn.methods.Learner): alone,
     one ply of sigmoid(K * eval); with a depth, the engine with these weights
@@ -370,7 +361,7 @@ class TexelLearner:
                          f"self-play: zerosum train {spec.name} --method texel (no --games)")
 
     def engine_game(self, game: AnyGame) -> Any:
-        return TunedGame(game, self.weights)
+        return Weighted(game, self.weights)
 
     def mover_value(self, state: Any) -> float:
         """sigmoid(K * eval) on [-1, 1], for the side to move; exact at the end."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from zerosum.games.bits import bits
 from zerosum.games.checkers.board import Board, board, count_steps
+from zerosum.kernel import evaluation_weights
 
 MAN, KING = 100, 140
 ADVANCE, BACK_ROW, CENTRE, KING_CENTRE, MOBILITY, TRADE, CHASE = 3, 10, 4, 6, 2, 3, 2
@@ -87,12 +88,9 @@ def score(b: Board, black: int, white: int, kings: int,
 
 
 def weights_of(game: Any) -> tuple[int, ...]:
-    """The weights the engine evaluates `game` by: its own `evaluation_weights` if it
-    carries them (learned ones, zerosum.learn.samuel), else WEIGHTS."""
-    w = getattr(game, "evaluation_weights", WEIGHTS)
-    if len(w) != len(WEIGHTS):
-        raise ValueError(f"{len(WEIGHTS)} checkers evaluation weights expected")
-    return tuple(int(x) for x in w)
+    """The weights the engine evaluates `game` by: those it carries (learned ones,
+    kernel.Weighted: zerosum.learn.samuel), else WEIGHTS."""
+    return evaluation_weights(game, WEIGHTS, "Checkers")
 
 
 def king_distance(b: Board, kings: int, targets: int) -> int:

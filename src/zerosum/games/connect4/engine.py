@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from zerosum import native as native_kernels
 from zerosum.games.connect4.bitboard import Geometry, threat_finder, winning_cells
 from zerosum.games.connect4.solver import Solver, plies_to_end
-from zerosum.kernel import ALL, Enhancements, Lender, Verdict, capacity_for
+from zerosum.kernel import ALL, Enhancements, Lender, Verdict, capacity_for, evaluation_weights
 from zerosum.stop import SearchStopped
 from zerosum.table import TranspositionTable
 
@@ -61,10 +61,10 @@ Weights3 = tuple[int, int, int]
 
 
 def weights_of(game: Any) -> Weights3:
-    """The evaluation weights the engine uses for `game`: its own `evaluation_weights`
-    if it carries them, else WEIGHTS."""
-    w = getattr(game, "evaluation_weights", WEIGHTS)
-    return int(w[0]), int(w[1]), int(w[2])
+    """The evaluation weights the engine uses for `game`: those it carries (fitted ones,
+    kernel.Weighted), else WEIGHTS."""
+    w = evaluation_weights(game, WEIGHTS, "Connect Four")
+    return w[0], w[1], w[2]
 
 
 class EvaluationTables:

@@ -48,7 +48,7 @@ from zerosum.games.maxconnect4.bitboard import (
     Position,
     potential,
 )
-from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for
+from zerosum.kernel import ALL, Enhancements, Verdict, capacity_for, evaluation_weights
 from zerosum.native import twin
 from zerosum.result import Limit
 from zerosum.stop import SearchStopped, Stop
@@ -65,10 +65,7 @@ def weights_of(game: object) -> PotentialWeights:
     """The evaluation weights the engine uses for `game`: its own `evaluation_weights`
     if it carries some (weights fitted to exact values, zerosum.learn.texel), else the
     hand-written POTENTIAL_WEIGHTS."""
-    w = getattr(game, "evaluation_weights", POTENTIAL_WEIGHTS)
-    if len(w) != len(POTENTIAL_WEIGHTS) or not all(isinstance(x, int) for x in w):
-        raise ValueError(f"Max-Connect4's evaluation takes {len(POTENTIAL_WEIGHTS)} whole "
-                         f"weights, not {w!r}")
+    w = evaluation_weights(game, POTENTIAL_WEIGHTS, "Max-Connect4")
     return (w[0], w[1], w[2], w[3], w[4])
 
 

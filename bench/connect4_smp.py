@@ -22,40 +22,25 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from pathlib import Path
 
-from zerosum.games.connect4.game import position_from_stones
-from zerosum.games.connect4.notation import parse_moves
+from connect4_solver import load, solve_each
+
 from zerosum.games.connect4.solver import Solver
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 PLAN = "L3_R1,L2_R1,L1_R1,L2_R2,L1_R2:1000:4,L1_R3:6"
 
 
-def load(spec: str) -> tuple[str, list[tuple[str, int]]]:
+def plan(spec: str) -> tuple[str, list[tuple[str, int]]]:
     name, *rest = spec.split(":")
     first = int(rest[0]) if rest else None
     step = int(rest[1]) if len(rest) > 1 else 1
-    lines = (DATA / f"Test_{name}").read_text().splitlines()[:first][::step]
-    return name, [(moves, int(score)) for moves, score in (line.split() for line in lines)]
+    return name, load(name, step, first)
 
 
 def run(rows: list[tuple[str, int]], threads: int, book: bool = True
         ) -> tuple[float, int, int, int]:
     """Wall seconds, nodes, the helpers' part of them, and the scores not published."""
-    solver = Solver(threads=threads, book=book)
-    wall = 0.0
-    nodes = helpers = wrong = 0
-    for moves, score in rows:
-        p = position_from_stones(parse_moves(moves))
-        solver.reset()
-        t0 = time.perf_counter()
-        got = solver.solve(p.current, p.mask)
-        wall += time.perf_counter() - t0
-        nodes += solver.nodes
-        helpers += solver._kernel.helper_nodes if solver.native else 0
-        wrong += got != score
-    return wall, nodes, helpers, wrong
+    return solve_each(Solver(threads=threads, book=book), rows, time.perf_counter)
 
 
 def compare(label: str, rows: list[tuple[str, int]], counts: list[int],
@@ -91,7 +76,7 @@ def main() -> None:
         return
     print(f"load average at the start: {load_average()}", flush=True)
     for spec in args.sets.split(","):
-        name, rows = load(spec)
+        name, rows = plan(spec)
         compare(f"{name} ({spec})", rows, counts)
     if args.empty:
         compare("the empty board, no book", [("", 1)], counts, book=False)  # red wins

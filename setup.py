@@ -36,7 +36,8 @@ class BuildWithAssignments(build_py):
 
 class BuildNative(build_ext):
     """Warnings on (and C99's declarations anywhere) where the compiler speaks gcc/clang;
-    POSIX threads (the Connect Four solver's lazy SMP)."""
+    POSIX threads (the Connect Four solver's lazy SMP); a kernel that fails to build
+    leaves no earlier build of it behind."""
 
     def build_extensions(self) -> None:
         if self.compiler.compiler_type == "unix":
@@ -45,6 +46,27 @@ class BuildNative(build_ext):
                                           "-Wno-missing-field-initializers", "-pthread"]
                 ext.extra_link_args = ["-pthread"]  # the Connect Four solver's helpers
         super().build_extensions()
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception:
+            # A kernel that fails to build must not leave its last build behind: the old
+            # .so, in the build folder or beside the sources of an editable install, would
+            # be loaded with Python that no longer matches it. Without it the kernel's
+            # Python runs, as on a machine without a compiler.
+            for stale in self.builds_of(ext):
+                stale.unlink(missing_ok=True)
+            raise
+
+    def builds_of(self, ext: Extension) -> tuple[Path, Path]:
+        """Where a build of `ext` lies: in the build folder, and beside its package's
+        sources (where an editable install copies it)."""
+        fullname = self.get_ext_fullname(ext.name)
+        package = fullname.rpartition(".")[0]
+        sources = self.get_finalized_command("build_py").get_package_dir(package)
+        return (Path(self.get_ext_fullpath(ext.name)),
+                Path(sources, Path(self.get_ext_filename(fullname)).name))
 
 
 def native_kernels() -> list[Extension]:

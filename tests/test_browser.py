@@ -241,3 +241,22 @@ def test_choosing_another_game_starts_it_with_its_own_players(url: str, page: An
     assert len(moves(page)) == 1 and re.fullmatch(r"X\d", moves(page)[0])
     assert page.inner_text("#error") == ""
     screenshot(page, "game-menu-nqueens")
+
+
+def test_the_forms_wait_for_the_page_to_be_ready(url: str, page: Any) -> None:
+    """Submitted before the page's script has attached its listeners, a form would reload
+    the page: its buttons stay disabled until then, so a click waits for the script."""
+    held: list[Any] = []
+    page.route("**/static/app.js", lambda route: held.append(route))  # held back
+    page.goto(f"{url}/?game=connect4", wait_until="commit")
+    page.wait_for_selector("#setup [type=submit]", state="attached")
+    for _ in range(500):
+        if held:
+            break
+        page.wait_for_timeout(10)
+    assert held and page.is_disabled("#setup [type=submit]") and page.is_disabled("#typed [type=submit]")
+    held[0].continue_()
+    page.click("#setup [type=submit]")
+    page.wait_for_selector("#board svg")
+    assert page.locator("#board rect.target").count() == 7
+    assert page.is_enabled("#typed [type=submit]")

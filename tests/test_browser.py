@@ -254,7 +254,8 @@ def test_the_forms_wait_for_the_page_to_be_ready(url: str, page: Any) -> None:
         if held:
             break
         page.wait_for_timeout(10)
-    assert held and page.is_disabled("#setup [type=submit]") and page.is_disabled("#typed [type=submit]")
+    assert held
+    assert page.is_disabled("#setup [type=submit]") and page.is_disabled("#typed [type=submit]")
     held[0].continue_()
     page.click("#setup [type=submit]")
     page.wait_for_selector("#board svg")

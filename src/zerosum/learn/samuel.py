@@ -22,6 +22,17 @@ engine's points under w (a man about 100) and g_ti = dV_t/dw_i: a diagonal Gauss
 step, a fraction alpha of the way to the weight the game's leaves would fit, so a term
 counted in tens (advancement) moves no faster than one counted in ones (men).
 
+With `pull` above 0 the fit is a ridge regression toward the hand-written weights:
+each game's leaves are fitted together with a prior worth `pull` leaves (where a term
+is 1) that the weights are the engine's WEIGHTS,
+
+    w_i += alpha * (SCALE sum_t (target_t - V_t) h_ti - pull (w_i - WEIGHTS_i))
+                 / (sum_t h_ti^2 + PRIOR + pull),    h_ti = SCALE g_ti,
+
+so a direction the games do not tell apart (on 4x4, where a man crowns in three moves,
+men, advancement and the back row say nearly the same thing) stays at the hand-written
+weights instead of drifting along it.
+
 The engine is given integer weights: the learned ones scaled so a man is MAN points
 (the hand-written 100) and rounded. Scaling all weights by one positive factor changes
 no move of the search (every value scales with it, a draw is 0, a win beyond any
@@ -61,6 +72,7 @@ class Settings:
     lam: float = 0.7  # TD lambda
     epsilon: float = 0.05  # the share of random moves after the opening
     opening: int = 4  # plies played at random at the start, so games differ
+    pull: float = 0.0  # the prior toward the hand-written weights, in leaves' worth
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,6 +125,9 @@ class SamuelLearner:
         if unknown:
             raise InputError(f"samuel has no setting {sorted(unknown)[0]!r}; its settings: "
                              f"{', '.join(f.name for f in fields(Settings))}")
+        pull = settings.get("pull", 0.0)
+        if not (isinstance(pull, int | float) and 0 <= pull < math.inf):
+            raise InputError(f"samuel's pull must be a number from 0 up, not {pull!r}")
         return cls(spec, game, Settings(**settings))
 
     def named(self) -> dict[str, float]:
@@ -212,7 +227,8 @@ class SamuelLearner:
         # One step for the game, each weight's its own: the errors' correlation with
         # the weight's gradient over the game's leaves, divided by that gradient's
         # squares (a diagonal Gauss-Newton step, damped by PRIOR leaves' worth), so a
-        # term counted in tens (advancement) moves no faster than one counted in ones.
+        # term counted in tens (advancement) moves no faster than one counted in ones;
+        # `pull` leaves' worth of prior hold it toward the hand-written weight.
         n = len(FEATURES)
         num, den = [0.0] * n, [0.0] * n
         for t in range(last):
@@ -225,7 +241,8 @@ class SamuelLearner:
                 num[i] += (target - v) * h
                 den[i] += h * h
         for i in range(n):
-            w[i] += s.alpha * SCALE * num[i] / (den[i] + PRIOR)
+            w[i] += s.alpha * (SCALE * num[i] - s.pull * (w[i] - WEIGHTS[i])) / \
+                (den[i] + PRIOR + s.pull)
 
     # -- the file --
 

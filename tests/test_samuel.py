@@ -184,6 +184,43 @@ def test_a_pulled_run_of_a_fixed_seed(tmp_path: Path) -> None:
                                                           strict=True))
 
 
+def test_the_average_is_played_and_the_iterates_learn(tmp_path: Path) -> None:
+    # 4x4, depth 2, seed 2: an averaging run learns the very iterates of a run without
+    # (its self-play uses them); it saves and plays their average, the mean of the
+    # first 5 games' iterates and then 1/5 of the way to each new one.
+    def run(name: str, games: int, average: int, resume: bool = False) -> Weights:
+        out = tmp_path / name
+        train(CHECKERS, CHECKERS.create(size=4), {"size": 4}, "samuel", out, games=games,
+              seed=2, resume=resume, settings={"depth": 2, "average": average},
+              checkpoint_games=1, checkpoint_seconds=1e9)
+        return weights_file.read(out)
+
+    plain, averaged = run("plain.zsnet", 12, 0), run("avg.zsnet", 12, 5)
+    iterates = [[h["weights"][f] for f in FEATURES] for h in plain.header["run"]["history"]]
+    assert len(iterates) == 12
+    assert averaged.arrays["iterate"] == plain.arrays["weights"]
+    mean = list(iterates[0])
+    for n, w in enumerate(iterates[1:], start=2):
+        mean = [m + (x - m) / min(n, 5) for m, x in zip(mean, w, strict=True)]
+    assert list(averaged.arrays["weights"]) == pytest.approx(mean, abs=1e-5)
+    assert [averaged.header["run"]["history"][-1]["weights"][f] for f in FEATURES] == \
+        [round(w, 6) for w in averaged.arrays["weights"]]
+    # The learned player plays the average; a resumed run continues both.
+    learner: Any = agent_from_spec(CHECKERS, f"learned:{tmp_path / 'avg.zsnet'}")
+    assert learner.learner(Checkers(size=4)).engine_game(Checkers(size=4)) \
+        .evaluation_weights == engine_weights(averaged.arrays["weights"])
+    run("part.zsnet", 7, 5)
+    resumed = run("part.zsnet", 12, 5, resume=True)
+    assert resumed.arrays == averaged.arrays
+
+
+@pytest.mark.parametrize("average", [-1, 2.5, "3"])
+def test_a_bad_average_is_refused(average: Any) -> None:
+    with pytest.raises(InputError, match=r"samuel's average must be a whole number of games"):
+        new_learner("samuel", CHECKERS, Checkers(size=4), random.Random(0),
+                    {"average": average})
+
+
 @pytest.mark.parametrize("pull", [-1.0, math.nan, math.inf, "5"])
 def test_a_bad_pull_is_refused(pull: Any) -> None:
     with pytest.raises(InputError, match=r"samuel's pull must be a number from 0 up, not"):

@@ -33,6 +33,11 @@ so a direction the games do not tell apart (on 4x4, where a man crowns in three 
 men, advancement and the back row say nearly the same thing) stays at the hand-written
 weights instead of drifting along it.
 
+With `average` above 0 the weights played (saved, graded, played by `learned:`) are
+not the last game's but an average of the iterates (Polyak and Juditsky, 1992): their
+mean while fewer than `average` games are played, then each game moves the average
+1/average of the way to the new iterate. Self-play and learning use the iterates.
+
 The engine is given integer weights: the learned ones scaled so a man is MAN points
 (the hand-written 100) and rounded. Scaling all weights by one positive factor changes
 no move of the search (every value scales with it, a draw is 0, a win beyond any
@@ -73,6 +78,7 @@ class Settings:
     epsilon: float = 0.05  # the share of random moves after the opening
     opening: int = 4  # plies played at random at the start, so games differ
     pull: float = 0.0  # the prior toward the hand-written weights, in leaves' worth
+    average: int = 0  # the iterates averaged over about this many games (0: the last)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -104,11 +110,16 @@ class SamuelLearner:
     method = METHOD
 
     def __init__(self, spec: GameSpec, game: AnyGame, settings: Settings,
-                 weights: Sequence[float] | None = None) -> None:
+                 weights: Sequence[float] | None = None,
+                 iterate: Sequence[float] | None = None) -> None:
         self.spec, self.game = spec, check_game(spec, game)
         self.size = self.game.size
         self.settings = settings
-        self.weights = array("d", weights if weights is not None else WEIGHTS)
+        start = array("d", weights if weights is not None else WEIGHTS)
+        # The weights self-play learns (the iterates) and, averaging, those played.
+        self.weights = array("d", iterate) if iterate is not None else start
+        self.average = array("d", start) if settings.average > 0 else None
+        self.games = 0  # games of the run played (the trainer says, `at_game`)
         self._leaves: list[Any] = []  # the PV leaf of each self-play search of a game
         self._searched: Any = None  # the game with the weights the engine last had
 
@@ -128,11 +139,23 @@ class SamuelLearner:
         pull = settings.get("pull", 0.0)
         if not (isinstance(pull, int | float) and 0 <= pull < math.inf):
             raise InputError(f"samuel's pull must be a number from 0 up, not {pull!r}")
+        average = settings.get("average", 0)
+        if not (isinstance(average, int) and average >= 0):
+            raise InputError("samuel's average must be a whole number of games from 0 "
+                             f"up, not {average!r}")
         return cls(spec, game, Settings(**settings))
 
+    @property
+    def played(self) -> array[float]:
+        """The weights played: the average where the run averages, else the iterate."""
+        return self.average if self.average is not None else self.weights
+
+    def at_game(self, games: int) -> None:
+        self.games = games
+
     def named(self) -> dict[str, float]:
-        """The weights by feature name."""
-        return dict(zip(FEATURES, self.weights, strict=True))
+        """The weights played, by feature name."""
+        return dict(zip(FEATURES, self.played, strict=True))
 
     def snapshot(self) -> dict[str, Any]:
         """The weights at a checkpoint, for the run's history (their plot)."""
@@ -143,7 +166,7 @@ class SamuelLearner:
     def engine_game(self, game: AnyGame) -> Any:
         """`game` as the engine plays it with these weights (a new object when they
         change: the engine's table, kept per game object, holds values of old ones)."""
-        return Weighted(game, engine_weights(self.weights))
+        return Weighted(game, engine_weights(self.played))
 
     def afterstate_value(self, state: Any) -> float:
         """V of a position from Black's side: exact at the end of the game."""
@@ -159,13 +182,15 @@ class SamuelLearner:
                                                                   self.weights),
                                          strict=True))
 
-    def search(self, state: Any) -> tuple[Any, float, Any]:
-        """The engine's search to the settings' depth with these weights: the move, its
-        value for the side to move and the principal variation's quiet leaf."""
+    def search(self, state: Any, weights: Sequence[float] | None = None
+               ) -> tuple[Any, float, Any]:
+        """The engine's search to the settings' depth with `weights` (the iterate's by
+        default): the move, its value for the side to move and the principal
+        variation's quiet leaf."""
         game = self.game
-        if self._searched is None or \
-                self._searched.evaluation_weights != engine_weights(self.weights):
-            self._searched = self.engine_game(game)
+        given = engine_weights(self.weights if weights is None else weights)
+        if self._searched is None or self._searched.evaluation_weights != given:
+            self._searched = Weighted(game, given)
         result = self.engine(state, self.settings.depth)
         leaf = state
         for action in result.pv:
@@ -187,12 +212,13 @@ class SamuelLearner:
                             enhancements=SEARCHED)
 
     def best(self, state: Any) -> tuple[Any, float]:
-        action, value, _ = self.search(state)
+        action, value, _ = self.search(state, self.played)
         return action, value
 
     def self_play_move(self, state: Any, rng: random.Random) -> tuple[Any, bool]:
         if state.ply == 0:  # a new game, searched afresh (so a resumed run is the same)
-            self._leaves, self._searched = [], self.engine_game(self.game)
+            self._leaves, self._searched = [], Weighted(self.game,
+                                                         engine_weights(self.weights))
         s = self.settings
         if state.ply < s.opening:
             self._leaves.append(None)  # no search, nothing to learn
@@ -243,13 +269,18 @@ class SamuelLearner:
         for i in range(n):
             w[i] += s.alpha * (SCALE * num[i] - s.pull * (w[i] - WEIGHTS[i])) / \
                 (den[i] + PRIOR + s.pull)
+        if self.average is not None:
+            share = 1 / min(self.games + 1, s.average)
+            for i in range(n):
+                self.average[i] += share * (w[i] - self.average[i])
 
     # -- the file --
 
     def save(self, header: dict[str, Any]) -> Weights:
         return Weights({**header, "method": METHOD, "settings": self.settings.as_dict(),
                         "features": list(FEATURES), "board": self.size},
-                       {"weights": array("d", self.weights)})
+                       {"weights": array("d", self.played)}
+                       | ({} if self.average is None else {"iterate": array("d", self.weights)}))
 
     @classmethod
     def load(cls, spec: GameSpec, game: AnyGame, weights: Weights,
@@ -269,4 +300,8 @@ class SamuelLearner:
         values = weights.arrays.get("weights")
         if values is None or len(values) != len(FEATURES):
             raise InputError(f"weights file {name}: {len(FEATURES)} weights expected")
-        return cls(spec, game, settings, values)
+        iterate = weights.arrays.get("iterate")
+        if settings.average > 0 and (iterate is None or len(iterate) != len(FEATURES)):
+            raise InputError(f"weights file {name}: {len(FEATURES)} iterates expected "
+                             "with the average")
+        return cls(spec, game, settings, values, iterate)

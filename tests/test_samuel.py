@@ -342,3 +342,20 @@ def test_the_history_keeps_the_weights_and_the_plot_draws_them(tmp_path: Path) -
     png = tmp_path / "weights.png"
     plot_curve(saved.header["run"]["history"], png, "samuel")
     assert png.read_bytes().startswith(b"\x89PNG\r\n")
+
+
+def test_a_checkpoints_grade_is_the_engines() -> None:
+    """The trainer grades a checkpoint by the learner's own search, each position from
+    a fresh start as `zerosum grade` grades a player: with the hand-written weights, the
+    engine's grade (the table kept from one position to the next once made it 4, not 5)."""
+    from zerosum.learn import grade as grading
+
+    game = Checkers(size=4)
+    rows = grading.labelled(CHECKERS, game, grading.ALL, 300)
+    learner = SamuelLearner(CHECKERS, game, Settings(depth=2))
+    by_trainer = train_module.grade_learner(game, learner, [(grading.ALL, rows)])[0]
+    engine: Any = agent_from_spec(CHECKERS, "engine:depth=2,off=solution")
+    by_engine = grading.grade(game, grading.ALL, rows,
+                              lambda g, s: engine.analyse(g, s).action)
+    assert by_trainer == by_engine
+    assert (by_engine.positions, by_engine.mistakes) == (300, 5)

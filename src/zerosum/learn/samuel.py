@@ -57,7 +57,7 @@ from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers.evaluation import MAN, TERMS, WEIGHTS, terms
 from zerosum.games.checkers.rules import Checkers
 from zerosum.games.registry import GameSpec
-from zerosum.kernel import ALL, Weighted
+from zerosum.kernel import ALL, Weighted, derive
 from zerosum.learn.weights import Weights
 from zerosum.result import Limit, SearchResult
 from zerosum.search.driver import analyse_with
@@ -190,7 +190,7 @@ class SamuelLearner:
         game = self.game
         given = engine_weights(self.weights if weights is None else weights)
         if self._searched is None or self._searched.evaluation_weights != given:
-            self._searched = Weighted(game, given)
+            self._searched = self.weighted(given)
         result = self.engine(state, self.settings.depth)
         leaf = state
         for action in result.pv:
@@ -203,6 +203,12 @@ class SamuelLearner:
             leaf = game.result(leaf, self.engine(leaf, 1).action)
         mine = result.value if game.is_maxs_turn(state) else -result.value
         return result.action, mine, leaf
+
+    def weighted(self, given: tuple[int, ...]) -> Any:
+        """The game as the engine plays it under `given`, derived from the learner's
+        game: forgetting that game (as the grader does before each position) forgets
+        this one's table too, so a checkpoint's grade is the learned player's."""
+        return derive(self.game, Weighted(self.game, given))
 
     def engine(self, state: Any, depth: int) -> SearchResult:
         kernel = self.spec.kernel
@@ -217,8 +223,7 @@ class SamuelLearner:
 
     def self_play_move(self, state: Any, rng: random.Random) -> tuple[Any, bool]:
         if state.ply == 0:  # a new game, searched afresh (so a resumed run is the same)
-            self._leaves, self._searched = [], Weighted(self.game,
-                                                         engine_weights(self.weights))
+            self._leaves, self._searched = [], self.weighted(engine_weights(self.weights))
         s = self.settings
         if state.ply < s.opening:
             self._leaves.append(None)  # no search, nothing to learn

@@ -272,8 +272,9 @@ class SamuelLearner:
                 num[i] += (target - v) * h
                 den[i] += h * h
         for i in range(n):
-            w[i] += s.alpha * (SCALE * num[i] - s.pull * (w[i] - WEIGHTS[i])) / \
-                (den[i] + PRIOR + s.pull)
+            # (Without a pull, the same floating-point step as before it was added.)
+            w[i] += (s.alpha * SCALE * num[i] - s.alpha * s.pull * (w[i] - WEIGHTS[i])) \
+                / (den[i] + PRIOR + s.pull)
         if self.average is not None:
             share = 1 / min(self.games + 1, s.average)
             for i in range(n):

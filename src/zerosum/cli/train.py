@@ -100,9 +100,10 @@ def register(sub: Any) -> None:
         if "samuel" in methods:
             g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the depth of the "
                            "engine's search of each self-play move (default: 4)")
-            g.add_argument("--pull", type=float_arg(0, 1e9), metavar="N", help="samuel: a prior toward "
-                           "the hand-written weights, worth this many leaves in each game's "
-                           "fit (default: 0, none; see docs/learning.md)")
+            g.add_argument("--pull", type=float_arg(0, 1e9), metavar="N",
+                           help="samuel: a prior toward the hand-written weights, worth this "
+                           "many leaves in each game's fit (default: 0, none; see "
+                           "docs/learning.md)")
             g.add_argument("--average", type=int_arg(0, None), metavar="N", help="samuel: "
                            "play the weights averaged over about the last N games "
                            "(default: 0, the last game's)")

@@ -4,6 +4,7 @@ player (the engine with the learned weights)."""
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,105 @@ def test_td_leaf_rewards_the_winners_material() -> None:
         [0.5 * SCALE * 2 * x / (2 * x * x + PRIOR) for x in f])
 
 
+def test_the_pull_is_a_prior_toward_the_hand_written_weights() -> None:
+    # The game of the test above, learned with a prior worth 20 leaves that the weights
+    # are the hand-written ones: each step is the ridge fit's, alpha of the way.
+    from zerosum.learn.samuel import PRIOR, SCALE
+
+    game = Checkers(size=6)
+    learner = SamuelLearner(CHECKERS, game, Settings(lam=1.0, alpha=0.5, pull=20.0),
+                            [0.0] * len(FEATURES))
+    ahead = game.from_fen("W:W16:B1,3")
+    learner._leaves = [ahead, ahead]
+    learner.learn([ahead, game.from_fen("W:W:B1,3")], [False, False])
+    f = [1, 0, 0, 1, 0, 0, 2, 0, 0]
+    assert list(learner.weights) == pytest.approx(
+        [0.5 * (SCALE * 2 * x + 20 * w) / (2 * x * x + PRIOR + 20)
+         for x, w in zip(f, WEIGHTS, strict=True)])
+    assert learner.weights[1] == pytest.approx(0.5 * 20 * 140 / 30)  # no leaf: the prior
+    # A weight at the hand-written value, with nothing learned, stays there.
+    learner = SamuelLearner(CHECKERS, game, Settings(pull=20.0))
+    learner._leaves = [None]
+    learner.learn([game.initial_state()], [True])
+    assert tuple(learner.weights) == WEIGHTS
+
+
+def test_a_pulled_run_of_a_fixed_seed(tmp_path: Path) -> None:
+    # 4x4, depth 2, 20 games, seed 2: the weights with and without the pull (the pull
+    # keeps each nearer the hand-written one).
+    got = {}
+    for pull in (0.0, 10.0):
+        out = tmp_path / f"{pull}.zsnet"
+        train(CHECKERS, CHECKERS.create(size=4), {"size": 4}, "samuel", out, games=20,
+              seed=2, settings={"depth": 2, "pull": pull}, checkpoint_seconds=1e9)
+        saved = weights_file.read(out)
+        assert saved.header["settings"]["pull"] == pull
+        got[pull] = [round(w, 6) for w in saved.arrays["weights"]]
+    assert got == {
+        0.0: [100.064222, 139.93077, 3.197241, 9.985471, 4.132705, 5.547358, 1.759852,
+              2.969169, 1.999833],
+        10.0: [100.031539, 139.954602, 3.110874, 9.988511, 4.070004, 5.634042, 1.77375,
+               2.974862, 1.999911]}
+    assert all(abs(p - h) <= abs(q - h) for p, q, h in zip(got[10.0], got[0.0], WEIGHTS,
+                                                          strict=True))
+
+
+def test_the_average_is_played_and_the_iterates_learn(tmp_path: Path) -> None:
+    # 4x4, depth 2, seed 2: an averaging run learns the very iterates of a run without
+    # (its self-play uses them); it saves and plays their average, the mean of the
+    # first 5 games' iterates and then 1/5 of the way to each new one.
+    def run(name: str, games: int, average: int, resume: bool = False) -> Weights:
+        out = tmp_path / name
+        train(CHECKERS, CHECKERS.create(size=4), {"size": 4}, "samuel", out, games=games,
+              seed=2, resume=resume, settings={"depth": 2, "average": average},
+              checkpoint_games=1, checkpoint_seconds=1e9)
+        return weights_file.read(out)
+
+    plain, averaged = run("plain.zsnet", 12, 0), run("avg.zsnet", 12, 5)
+    iterates = [[h["weights"][f] for f in FEATURES] for h in plain.header["run"]["history"]]
+    assert len(iterates) == 12
+    assert averaged.arrays["iterate"] == plain.arrays["weights"]
+    mean = list(iterates[0])
+    for n, w in enumerate(iterates[1:], start=2):
+        mean = [m + (x - m) / min(n, 5) for m, x in zip(mean, w, strict=True)]
+    assert list(averaged.arrays["weights"]) == pytest.approx(mean, abs=1e-5)
+    assert [averaged.header["run"]["history"][-1]["weights"][f] for f in FEATURES] == \
+        [round(w, 6) for w in averaged.arrays["weights"]]
+    # The learned player plays the average; a resumed run continues both.
+    learner: Any = agent_from_spec(CHECKERS, f"learned:{tmp_path / 'avg.zsnet'}")
+    assert learner.learner(Checkers(size=4)).engine_game(Checkers(size=4)) \
+        .evaluation_weights == engine_weights(averaged.arrays["weights"])
+    run("part.zsnet", 7, 5)
+    resumed = run("part.zsnet", 12, 5, resume=True)
+    assert resumed.arrays == averaged.arrays
+
+
+@pytest.mark.parametrize("average", [-1, 2.5, "3"])
+def test_a_bad_average_is_refused(average: Any) -> None:
+    with pytest.raises(InputError, match=r"samuel's average must be a whole number of games"):
+        new_learner("samuel", CHECKERS, Checkers(size=4), random.Random(0),
+                    {"average": average})
+
+
+@pytest.mark.parametrize("pull", [-1.0, math.nan, math.inf, "5"])
+def test_a_bad_pull_is_refused(pull: Any) -> None:
+    with pytest.raises(InputError, match=r"samuel's pull must be a number from 0 up, not"):
+        new_learner("samuel", CHECKERS, Checkers(size=4), random.Random(0), {"pull": pull})
+
+
+def test_the_train_command_refuses_a_negative_pull(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "c.zsnet"
+    with pytest.raises(SystemExit) as exit:
+        main(["train", "checkers", "--size", "4", "--depth", "1", "--pull", "-3",
+              "--games", "2", "--out", str(out)])
+    assert exit.value.code == 2
+    assert capsys.readouterr().err == (
+        "zerosum train checkers: error: argument --pull: must be a number from 0 to "
+        "1,000,000,000, not '-3' (see zerosum train checkers --help)\n")
+    assert not out.exists()
+
+
 def test_samuel_learns_checkers_only() -> None:
     with pytest.raises(InputError, match="learns checkers only"):
         new_learner("samuel", get_game("connect4"), get_game("connect4").create(),
@@ -242,3 +342,20 @@ def test_the_history_keeps_the_weights_and_the_plot_draws_them(tmp_path: Path) -
     png = tmp_path / "weights.png"
     plot_curve(saved.header["run"]["history"], png, "samuel")
     assert png.read_bytes().startswith(b"\x89PNG\r\n")
+
+
+def test_a_checkpoints_grade_is_the_engines() -> None:
+    """The trainer grades a checkpoint by the learner's own search, each position from
+    a fresh start as `zerosum grade` grades a player: with the hand-written weights, the
+    engine's grade (the table kept from one position to the next once made it 4, not 5)."""
+    from zerosum.learn import grade as grading
+
+    game = Checkers(size=4)
+    rows = grading.labelled(CHECKERS, game, grading.ALL, 300)
+    learner = SamuelLearner(CHECKERS, game, Settings(depth=2))
+    by_trainer = train_module.grade_learner(game, learner, [(grading.ALL, rows)])[0]
+    engine: Any = agent_from_spec(CHECKERS, "engine:depth=2,off=solution")
+    by_engine = grading.grade(game, grading.ALL, rows,
+                              lambda g, s: engine.analyse(g, s).action)
+    assert by_trainer == by_engine
+    assert (by_engine.positions, by_engine.mistakes) == (300, 5)

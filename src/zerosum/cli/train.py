@@ -100,6 +100,13 @@ def register(sub: Any) -> None:
         if "samuel" in methods:
             g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the depth of the "
                            "engine's search of each self-play move (default: 4)")
+            g.add_argument("--pull", type=float_arg(0, 1e9), metavar="N",
+                           help="samuel: a prior toward the hand-written weights, worth this "
+                           "many leaves in each game's fit (default: 0, none; see "
+                           "docs/learning.md)")
+            g.add_argument("--average", type=int_arg(0, None), metavar="N", help="samuel: "
+                           "play the weights averaged over about the last N games "
+                           "(default: 0, the last game's)")
         if "alphazero" in methods:
             g.add_argument("--simulations", type=int_arg(1, 100_000), help="alphazero: the "
                            "simulations of a full search (default: 100 on a board of 30 cells "
@@ -123,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon",
                                                      "alpha_final", "epsilon_final",
                                                      "decay_games", "tcl", "depth",
-                                                     "simulations")
+                                                     "pull", "average", "simulations")
                 if getattr(args, k, None) is not None}
     out = args.out or f"{spec.name}.zsnet"
     if args.backend != "ray" and args.address is not None:
@@ -181,7 +188,8 @@ def run(args: argparse.Namespace) -> int:
 SELF_PLAY_ONLY = ("games", "minutes", "resume", "seed", "plot", "workers", "backend",
                   "address", "checkpoint_minutes", "checkpoint_games", "gate_games",
                   "tuples", "length", "alpha", "lam", "epsilon", "alpha_final",
-                  "epsilon_final", "decay_games", "tcl", "depth", "simulations")
+                  "epsilon_final", "decay_games", "tcl", "depth", "pull", "average",
+                  "simulations")
 
 
 def run_fit(args: argparse.Namespace) -> int:

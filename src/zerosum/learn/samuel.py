@@ -22,6 +22,22 @@ engine's points under w (a man about 100) and g_ti = dV_t/dw_i: a diagonal Gauss
 step, a fraction alpha of the way to the weight the game's leaves would fit, so a term
 counted in tens (advancement) moves no faster than one counted in ones (men).
 
+With `pull` above 0 the fit is a ridge regression toward the hand-written weights:
+each game's leaves are fitted together with a prior worth `pull` leaves (where a term
+is 1) that the weights are the engine's WEIGHTS,
+
+    w_i += alpha * (SCALE sum_t (target_t - V_t) h_ti - pull (w_i - WEIGHTS_i))
+                 / (sum_t h_ti^2 + PRIOR + pull),    h_ti = SCALE g_ti,
+
+so a direction the games do not tell apart (on 4x4, where a man crowns in three moves,
+men, advancement and the back row say nearly the same thing) stays at the hand-written
+weights instead of drifting along it.
+
+With `average` above 0 the weights played (saved, graded, played by `learned:`) are
+not the last game's but an average of the iterates (Polyak and Juditsky, 1992): their
+mean while fewer than `average` games are played, then each game moves the average
+1/average of the way to the new iterate. Self-play and learning use the iterates.
+
 The engine is given integer weights: the learned ones scaled so a man is MAN points
 (the hand-written 100) and rounded. Scaling all weights by one positive factor changes
 no move of the search (every value scales with it, a draw is 0, a win beyond any
@@ -41,7 +57,7 @@ from zerosum.game import AnyGame, InputError
 from zerosum.games.checkers.evaluation import MAN, TERMS, WEIGHTS, terms
 from zerosum.games.checkers.rules import Checkers
 from zerosum.games.registry import GameSpec
-from zerosum.kernel import ALL, Weighted
+from zerosum.kernel import ALL, Weighted, derive
 from zerosum.learn.weights import Weights
 from zerosum.result import Limit, SearchResult
 from zerosum.search.driver import analyse_with
@@ -61,6 +77,8 @@ class Settings:
     lam: float = 0.7  # TD lambda
     epsilon: float = 0.05  # the share of random moves after the opening
     opening: int = 4  # plies played at random at the start, so games differ
+    pull: float = 0.0  # the prior toward the hand-written weights, in leaves' worth
+    average: int = 0  # the iterates averaged over about this many games (0: the last)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -92,11 +110,16 @@ class SamuelLearner:
     method = METHOD
 
     def __init__(self, spec: GameSpec, game: AnyGame, settings: Settings,
-                 weights: Sequence[float] | None = None) -> None:
+                 weights: Sequence[float] | None = None,
+                 iterate: Sequence[float] | None = None) -> None:
         self.spec, self.game = spec, check_game(spec, game)
         self.size = self.game.size
         self.settings = settings
-        self.weights = array("d", weights if weights is not None else WEIGHTS)
+        start = array("d", weights if weights is not None else WEIGHTS)
+        # The weights self-play learns (the iterates) and, averaging, those played.
+        self.weights = array("d", iterate) if iterate is not None else start
+        self.average = array("d", start) if settings.average > 0 else None
+        self.games = 0  # games of the run played (the trainer says, `at_game`)
         self._leaves: list[Any] = []  # the PV leaf of each self-play search of a game
         self._searched: Any = None  # the game with the weights the engine last had
 
@@ -113,11 +136,26 @@ class SamuelLearner:
         if unknown:
             raise InputError(f"samuel has no setting {sorted(unknown)[0]!r}; its settings: "
                              f"{', '.join(f.name for f in fields(Settings))}")
+        pull = settings.get("pull", 0.0)
+        if not (isinstance(pull, int | float) and 0 <= pull < math.inf):
+            raise InputError(f"samuel's pull must be a number from 0 up, not {pull!r}")
+        average = settings.get("average", 0)
+        if not (isinstance(average, int) and average >= 0):
+            raise InputError("samuel's average must be a whole number of games from 0 "
+                             f"up, not {average!r}")
         return cls(spec, game, Settings(**settings))
 
+    @property
+    def played(self) -> array[float]:
+        """The weights played: the average where the run averages, else the iterate."""
+        return self.average if self.average is not None else self.weights
+
+    def at_game(self, games: int) -> None:
+        self.games = games
+
     def named(self) -> dict[str, float]:
-        """The weights by feature name."""
-        return dict(zip(FEATURES, self.weights, strict=True))
+        """The weights played, by feature name."""
+        return dict(zip(FEATURES, self.played, strict=True))
 
     def snapshot(self) -> dict[str, Any]:
         """The weights at a checkpoint, for the run's history (their plot)."""
@@ -128,7 +166,7 @@ class SamuelLearner:
     def engine_game(self, game: AnyGame) -> Any:
         """`game` as the engine plays it with these weights (a new object when they
         change: the engine's table, kept per game object, holds values of old ones)."""
-        return Weighted(game, engine_weights(self.weights))
+        return Weighted(game, engine_weights(self.played))
 
     def afterstate_value(self, state: Any) -> float:
         """V of a position from Black's side: exact at the end of the game."""
@@ -144,13 +182,15 @@ class SamuelLearner:
                                                                   self.weights),
                                          strict=True))
 
-    def search(self, state: Any) -> tuple[Any, float, Any]:
-        """The engine's search to the settings' depth with these weights: the move, its
-        value for the side to move and the principal variation's quiet leaf."""
+    def search(self, state: Any, weights: Sequence[float] | None = None
+               ) -> tuple[Any, float, Any]:
+        """The engine's search to the settings' depth with `weights` (the iterate's by
+        default): the move, its value for the side to move and the principal
+        variation's quiet leaf."""
         game = self.game
-        if self._searched is None or \
-                self._searched.evaluation_weights != engine_weights(self.weights):
-            self._searched = self.engine_game(game)
+        given = engine_weights(self.weights if weights is None else weights)
+        if self._searched is None or self._searched.evaluation_weights != given:
+            self._searched = self.weighted(given)
         result = self.engine(state, self.settings.depth)
         leaf = state
         for action in result.pv:
@@ -164,6 +204,12 @@ class SamuelLearner:
         mine = result.value if game.is_maxs_turn(state) else -result.value
         return result.action, mine, leaf
 
+    def weighted(self, given: tuple[int, ...]) -> Any:
+        """The game as the engine plays it under `given`, derived from the learner's
+        game: forgetting that game (as the grader does before each position) forgets
+        this one's table too, so a checkpoint's grade is the learned player's."""
+        return derive(self.game, Weighted(self.game, given))
+
     def engine(self, state: Any, depth: int) -> SearchResult:
         kernel = self.spec.kernel
         assert kernel is not None  # checkers has its engine
@@ -172,12 +218,12 @@ class SamuelLearner:
                             enhancements=SEARCHED)
 
     def best(self, state: Any) -> tuple[Any, float]:
-        action, value, _ = self.search(state)
+        action, value, _ = self.search(state, self.played)
         return action, value
 
     def self_play_move(self, state: Any, rng: random.Random) -> tuple[Any, bool]:
         if state.ply == 0:  # a new game, searched afresh (so a resumed run is the same)
-            self._leaves, self._searched = [], self.engine_game(self.game)
+            self._leaves, self._searched = [], self.weighted(engine_weights(self.weights))
         s = self.settings
         if state.ply < s.opening:
             self._leaves.append(None)  # no search, nothing to learn
@@ -212,7 +258,8 @@ class SamuelLearner:
         # One step for the game, each weight's its own: the errors' correlation with
         # the weight's gradient over the game's leaves, divided by that gradient's
         # squares (a diagonal Gauss-Newton step, damped by PRIOR leaves' worth), so a
-        # term counted in tens (advancement) moves no faster than one counted in ones.
+        # term counted in tens (advancement) moves no faster than one counted in ones;
+        # `pull` leaves' worth of prior hold it toward the hand-written weight.
         n = len(FEATURES)
         num, den = [0.0] * n, [0.0] * n
         for t in range(last):
@@ -225,14 +272,21 @@ class SamuelLearner:
                 num[i] += (target - v) * h
                 den[i] += h * h
         for i in range(n):
-            w[i] += s.alpha * SCALE * num[i] / (den[i] + PRIOR)
+            # (Without a pull, the same floating-point step as before it was added.)
+            w[i] += (s.alpha * SCALE * num[i] - s.alpha * s.pull * (w[i] - WEIGHTS[i])) \
+                / (den[i] + PRIOR + s.pull)
+        if self.average is not None:
+            share = 1 / min(self.games + 1, s.average)
+            for i in range(n):
+                self.average[i] += share * (w[i] - self.average[i])
 
     # -- the file --
 
     def save(self, header: dict[str, Any]) -> Weights:
         return Weights({**header, "method": METHOD, "settings": self.settings.as_dict(),
                         "features": list(FEATURES), "board": self.size},
-                       {"weights": array("d", self.weights)})
+                       {"weights": array("d", self.played)}
+                       | ({} if self.average is None else {"iterate": array("d", self.weights)}))
 
     @classmethod
     def load(cls, spec: GameSpec, game: AnyGame, weights: Weights,
@@ -252,4 +306,8 @@ class SamuelLearner:
         values = weights.arrays.get("weights")
         if values is None or len(values) != len(FEATURES):
             raise InputError(f"weights file {name}: {len(FEATURES)} weights expected")
-        return cls(spec, game, settings, values)
+        iterate = weights.arrays.get("iterate")
+        if settings.average > 0 and (iterate is None or len(iterate) != len(FEATURES)):
+            raise InputError(f"weights file {name}: {len(FEATURES)} iterates expected "
+                             "with the average")
+        return cls(spec, game, settings, values, iterate)

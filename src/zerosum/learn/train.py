@@ -12,8 +12,9 @@ Each checkpoint also plays the run's best checkpoint so far in an SPRT and is ra
 against the others (zerosum.learn.gate); that changes nothing of the weights.
 
 A method with a schedule (its step size and exploration decaying over the run: the
-n-tuple network's) is told before each game how many the run has played (`at_game`),
-and once how many it plans (`plan_games`): the games asked for, or, for a run of some
+n-tuple network's; Samuel's average counts its games by it too) is told before each
+game how many the run has played (`at_game`), and once how many it plans
+(`plan_games`): the games asked for, or, for a run of some
 minutes, the games this session has time for at the rate measured over its first
 WARM_UP seconds (its first tenth if shorter; its grades and gates not counted). The
 plan is saved with the weights, so a resumed run continues the same schedule.

@@ -30,6 +30,7 @@
 #include <string.h>
 #if !defined(_WIN32)
 #include <pthread.h>
+#include <unistd.h>
 #define HAVE_THREADS 1
 #endif
 #if defined(__linux__)
@@ -90,6 +91,7 @@ typedef struct {
     long long size; /* live entries */
     uint16_t generation;
     int threads; /* the searches of one call: the caller's and threads - 1 helpers */
+    struct Smp *smp; /* the helper threads, once started (NULL: none) */
     /* the count and the way back to Python */
     long long nodes;        /* the count, between calls and at the caller's checks */
     long long helper_nodes; /* the part of `nodes` the helper threads visited */
@@ -219,20 +221,27 @@ typedef struct {
     pthread_t thread;
 } Helper;
 
-/* A call's threads: its helpers, started once the caller has searched SPAWN_AFTER
- * nodes, wait (`idle`) for splits to join; the caller splits a node only when one of
- * them is idle. */
+/* A kernel's helper threads, started at its first call with more than one thread and
+ * kept, parked, between calls (a thread started and joined at each null window cost
+ * more than the small windows' search). A call invites them once the caller has
+ * searched SPAWN_AFTER nodes; each then waits (`idle`) for splits to join; the caller
+ * splits a node only when one of them is idle. */
 struct Smp {
-    int root_moves;
-    long long start_at; /* the caller's count at which the helpers start */
-    int wanted;         /* helpers */
-    int begun, started;
-    int stop; /* the call is over, or the caller stopped (atomic) */
-    int idle; /* threads waiting for a split to join (atomic) */
+    int root_moves;     /* the call's root */
+    long long start_at; /* the caller's count at which the helpers are invited */
+    int begun;          /* the caller's: invited */
+    int stop;   /* the call is over, or the caller stopped (atomic) */
+    int idle;   /* threads waiting for a split to join (atomic) */
+    int call;   /* the invitations so far: a helper joins when it changes (the lock) */
+    int active; /* helpers between an invitation and the call's end (the lock) */
+    int quit;   /* the helpers end (the lock) */
     pthread_mutex_t lock; /* guards `open`, the cutoffs, the waits */
-    pthread_cond_t wake;  /* a split opened, a worker left a split, the call stopped */
+    pthread_cond_t wake;  /* a split opened, a worker left a split, the call began or
+                             stopped, a helper is done with it */
     Split *open;
+    int started;
     Helper *helpers;
+    pid_t pid; /* the process that started them: a fork's child has no helpers */
 };
 #endif
 
@@ -271,10 +280,10 @@ static void table_store(Search *se, bitboard key, int32_t entry, int moves)
 /* Nodes between a thread's looks whether its work is still wanted (a cutoff at a split
  * above it, the call over), with more than one thread: some 50 microseconds. */
 #define SPLIT_CHECK (1 << 9)
-/* The caller's nodes before its helpers start: a search this small (most of the
+/* The caller's nodes before it invites its helpers: a search this small (most of the
  * windows of an easy position, the best-move and principal-variation questions) is
- * over sooner than threads are started and joined. */
-#define SPAWN_AFTER (1 << 12)
+ * over before they would be awake. */
+#define SPAWN_AFTER (1 << 10)
 /* Where a node may be split: within SPLIT_PLIES of the window's root and with at least
  * SPLIT_EMPTY empty cells, so that its moves are worth handing over (a split costs a
  * lock and waking a thread: microseconds, thousands of nodes); and after SPLIT_AFTER of
@@ -344,7 +353,9 @@ static Split *find_work(Search *se, Split *within)
     pthread_mutex_lock(&smp->lock);
     __atomic_add_fetch(&smp->idle, 1, __ATOMIC_SEQ_CST);
     for (;;) {
-        if (within != NULL ? LOAD(&within->workers) == 0 : LOAD(&smp->stop))
+        /* Acquire: the last worker's writes are seen before the owner's frame goes. */
+        if (within != NULL ? __atomic_load_n(&within->workers, __ATOMIC_ACQUIRE) == 0
+                           : LOAD(&smp->stop))
             break;
         for (Split *sp = smp->open; sp != NULL; sp = sp->next_open)
             if (LOAD(&sp->next) < sp->count && !LOAD(&sp->cut)
@@ -454,24 +465,56 @@ static int can_split(const Search *se, int moves, int alpha, int beta)
         && moves - smp->root_moves < SPLIT_PLIES && se->k->cells - moves >= SPLIT_EMPTY;
 }
 
+/* A helper: parked until a call invites it, then working in that call's splits until
+ * the call is over. */
 static void *helper_run(void *arg)
 {
     Search *se = &((Helper *)arg)->search;
-    Split *job;
-    while ((job = find_work(se, NULL)) != NULL) {
-        work_at(se, job);
-        leave(se->smp, job);
+    Smp *smp = se->smp;
+    int seen = 0;
+    pthread_mutex_lock(&smp->lock);
+    for (;;) {
+        while (!smp->quit && smp->call == seen)
+            pthread_cond_wait(&smp->wake, &smp->lock);
+        if (smp->quit)
+            break;
+        seen = smp->call;
+        smp->active++;
+        pthread_mutex_unlock(&smp->lock);
+        Split *job;
+        while ((job = find_work(se, NULL)) != NULL) {
+            work_at(se, job);
+            leave(smp, job);
+        }
+        pthread_mutex_lock(&smp->lock);
+        smp->active--;
+        pthread_cond_broadcast(&smp->wake);
     }
+    pthread_mutex_unlock(&smp->lock);
     return NULL;
 }
 
-/* The helpers. One that cannot be started is one fewer: the answer is the same. */
-static void smp_start(Smp *smp, Kernel *k)
+/* The kernel's helpers, started now if need be: `helpers` of them (those that cannot be
+ * started are fewer helpers: the answer is the same); NULL if none could be. */
+static Smp *smp_for(Kernel *k, int helpers)
 {
-    smp->begun = 1;
-    if (posix_memalign((void **)&smp->helpers, 64, (size_t)smp->wanted * sizeof(Helper)))
-        return;
-    for (int h = 0; h < smp->wanted; h++) {
+    if (k->smp != NULL && k->smp->pid != getpid())
+        k->smp = NULL; /* a fork's copy: its threads are the parent's (its memory stays) */
+    if (k->smp != NULL)
+        return k->smp;
+    Smp *smp;
+    if (posix_memalign((void **)&smp, 64, sizeof *smp))
+        return NULL;
+    memset(smp, 0, sizeof *smp);
+    if (posix_memalign((void **)&smp->helpers, 64, (size_t)helpers * sizeof(Helper))) {
+        free(smp);
+        return NULL;
+    }
+    pthread_mutex_init(&smp->lock, NULL);
+    pthread_cond_init(&smp->wake, NULL);
+    smp->stop = 1;
+    smp->pid = getpid();
+    for (int h = 0; h < helpers; h++) {
         Helper *hp = &smp->helpers[smp->started];
         memset(hp, 0, sizeof *hp);
         hp->search.k = k;
@@ -481,27 +524,68 @@ static void smp_start(Smp *smp, Kernel *k)
         if (pthread_create(&hp->thread, NULL, helper_run, hp) == 0)
             smp->started++;
     }
+    k->smp = smp;
+    return smp;
 }
 
-/* The call is over: the helpers, idle by now, end, and their counts join the kernel's. */
+/* The helpers end (the kernel is freed, re-made, or given another thread count). */
+static void smp_close(Kernel *k)
+{
+    Smp *smp = k->smp;
+    k->smp = NULL;
+    if (smp == NULL || smp->pid != getpid())
+        return;
+    pthread_mutex_lock(&smp->lock);
+    smp->quit = 1;
+    pthread_cond_broadcast(&smp->wake);
+    pthread_mutex_unlock(&smp->lock);
+    for (int h = 0; h < smp->started; h++)
+        pthread_join(smp->helpers[h].thread, NULL);
+    pthread_cond_destroy(&smp->wake);
+    pthread_mutex_destroy(&smp->lock);
+    free(smp->helpers);
+    free(smp);
+}
+
+/* A call begins: no split open, nothing stopped; the helpers are invited later. */
+static void smp_begin(Smp *smp, int root_moves, long long start_at)
+{
+    pthread_mutex_lock(&smp->lock);
+    smp->root_moves = root_moves;
+    smp->open = NULL;
+    STORE(&smp->stop, 0);
+    pthread_mutex_unlock(&smp->lock);
+    smp->start_at = start_at;
+    smp->begun = 0;
+}
+
+static void smp_invite(Smp *smp)
+{
+    smp->begun = 1;
+    pthread_mutex_lock(&smp->lock);
+    smp->call++;
+    pthread_cond_broadcast(&smp->wake);
+    pthread_mutex_unlock(&smp->lock);
+}
+
+/* The call is over: the helpers, idle by now, go back to their park, and their counts
+ * join the kernel's. */
 static void smp_finish(Smp *smp, Kernel *k)
 {
     pthread_mutex_lock(&smp->lock);
     STORE(&smp->stop, 1);
     pthread_cond_broadcast(&smp->wake);
-    pthread_mutex_unlock(&smp->lock);
-    if (smp->helpers != NULL) {
-        for (int h = 0; h < smp->started; h++) {
-            pthread_join(smp->helpers[h].thread, NULL);
-            k->nodes += smp->helpers[h].search.nodes;
-            k->helper_nodes += smp->helpers[h].search.nodes;
-            k->size += smp->helpers[h].search.size;
-        }
-        free(smp->helpers);
-        smp->helpers = NULL;
+    while (smp->active > 0)
+        pthread_cond_wait(&smp->wake, &smp->lock);
+    for (int h = 0; h < smp->started; h++) {
+        Search *se = &smp->helpers[h].search;
+        k->nodes += se->nodes;
+        k->helper_nodes += se->nodes;
+        k->size += se->size;
+        se->nodes = se->size = 0;
+        se->next_check = SPLIT_CHECK;
     }
-    pthread_cond_destroy(&smp->wake);
-    pthread_mutex_destroy(&smp->lock);
+    pthread_mutex_unlock(&smp->lock);
 }
 #endif
 
@@ -538,7 +622,7 @@ static int check(Search *se)
             return 0;
         }
         if (!smp->begun && se->nodes >= smp->start_at)
-            smp_start(smp, k);
+            smp_invite(smp);
         if (se->nodes < k->python_check && se->nodes < se->next_yield) {
             plan_check(se);
             return 0;
@@ -761,6 +845,9 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
     }
     k->last_two = cells - 2;
     k->offset = cells + 1;
+#ifdef HAVE_THREADS
+    smp_close(k);
+#endif
     slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
     k->slots = slots_alloc((size_t)buckets * BUCKET);
     if (k->slots == NULL) {
@@ -778,6 +865,9 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
 
 static void Kernel_dealloc(Kernel *k)
 {
+#ifdef HAVE_THREADS
+    smp_close(k);
+#endif
     slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
@@ -816,12 +906,10 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
      * work is no longer wanted (a cutoff found by another thread) unwinds without
      * storing, as a stopped search does. So the score is one thread's; the node count
      * and which nodes are visited are not. */
-    Smp smp = {.root_moves = (int)moves, .start_at = caller.nodes + SPAWN_AFTER,
-               .wanted = k->threads - 1};
     if (k->threads > 1) {
-        pthread_mutex_init(&smp.lock, NULL);
-        pthread_cond_init(&smp.wake, NULL);
-        caller.smp = &smp;
+        caller.smp = smp_for(k, k->threads - 1);
+        if (caller.smp != NULL)
+            smp_begin(caller.smp, (int)moves, caller.nodes + SPAWN_AFTER);
     }
 #endif
     plan_check(&caller);
@@ -831,7 +919,7 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
     k->size += caller.size;
 #ifdef HAVE_THREADS
     if (caller.smp != NULL)
-        smp_finish(&smp, k);
+        smp_finish(caller.smp, k);
 #endif
     k->checkpoint = NULL;
     if (score == ERROR)
@@ -904,6 +992,10 @@ static int Kernel_set_threads(Kernel *k, PyObject *value, void *Py_UNUSED(closur
         PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
         return -1;
     }
+#ifdef HAVE_THREADS
+    if (n != k->threads)
+        smp_close(k);
+#endif
     k->threads = (int)n;
     return 0;
 }

@@ -357,12 +357,13 @@ static Split *find_work(Search *se, Split *within)
         if (within != NULL ? __atomic_load_n(&within->workers, __ATOMIC_ACQUIRE) == 0
                            : LOAD(&smp->stop))
             break;
+        /* The open split nearest the root: its moves' subtrees are the largest, so
+         * the fewest splits (and waits) per node searched. */
         for (Split *sp = smp->open; sp != NULL; sp = sp->next_open)
             if (LOAD(&sp->next) < sp->count && !LOAD(&sp->cut)
-                && (within == NULL || below(sp, within))) {
+                && (found == NULL || sp->moves < found->moves)
+                && (within == NULL || below(sp, within)))
                 found = sp;
-                break;
-            }
         if (found != NULL) {
             __atomic_add_fetch(&found->workers, 1, __ATOMIC_SEQ_CST);
             break;

@@ -36,7 +36,7 @@ class BuildWithAssignments(build_py):
 
 class BuildNative(build_ext):
     """Warnings on (and C99's declarations anywhere) where the compiler speaks gcc/clang;
-    POSIX threads (the Connect Four solver's lazy SMP)."""
+    POSIX threads (the Connect Four solver's helper threads)."""
 
     def build_extensions(self) -> None:
         if self.compiler.compiler_type == "unix":

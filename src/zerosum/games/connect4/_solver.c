@@ -1026,7 +1026,7 @@ static PyGetSetDef Kernel_getset[] = {
     {"helper_nodes", (getter)Kernel_get_helper_nodes, NULL,
      "the part of nodes that helper threads visited", NULL},
     {"threads", (getter)Kernel_get_threads, (setter)Kernel_set_threads,
-     "threads searching each call (lazy SMP)", NULL},
+     "threads searching each call (split nodes)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -233,11 +233,10 @@ struct Smp {
     int stop;   /* the call is over, or the caller stopped (atomic) */
     int idle;   /* threads waiting for a split to join (atomic) */
     int call;   /* the invitations so far: a helper joins when it changes (the lock) */
-    int active; /* helpers between an invitation and the call's end (the lock) */
     int quit;   /* the helpers end (the lock) */
     pthread_mutex_t lock; /* guards `open`, the cutoffs, the waits */
     pthread_cond_t wake;  /* a split opened, a worker left a split, the call began or
-                             stopped, a helper is done with it */
+                             stopped */
     Split *open;
     int started;
     Helper *helpers;
@@ -480,7 +479,6 @@ static void *helper_run(void *arg)
         if (smp->quit)
             break;
         seen = smp->call;
-        smp->active++;
         pthread_mutex_unlock(&smp->lock);
         Split *job;
         while ((job = find_work(se, NULL)) != NULL) {
@@ -488,8 +486,6 @@ static void *helper_run(void *arg)
             leave(smp, job);
         }
         pthread_mutex_lock(&smp->lock);
-        smp->active--;
-        pthread_cond_broadcast(&smp->wake);
     }
     pthread_mutex_unlock(&smp->lock);
     return NULL;
@@ -569,15 +565,17 @@ static void smp_invite(Smp *smp)
     pthread_mutex_unlock(&smp->lock);
 }
 
-/* The call is over: the helpers, idle by now, go back to their park, and their counts
- * join the kernel's. */
+/* The call is over: the helpers go back to their park, and their counts join the
+ * kernel's. No helper is searching any more (every split waited for its workers before
+ * its owner went on, and the root's owner is the caller), and none will before the next
+ * call opens a split, so their counts can be read now, without waiting for them to park
+ * (a helper just invited may not even be awake yet: waiting for it cost the small
+ * windows a thread's wake-up each). */
 static void smp_finish(Smp *smp, Kernel *k)
 {
     pthread_mutex_lock(&smp->lock);
     STORE(&smp->stop, 1);
     pthread_cond_broadcast(&smp->wake);
-    while (smp->active > 0)
-        pthread_cond_wait(&smp->wake, &smp->lock);
     for (int h = 0; h < smp->started; h++) {
         Search *se = &smp->helpers[h].search;
         k->nodes += se->nodes;

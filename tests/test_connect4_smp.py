@@ -71,6 +71,21 @@ def test_two_threads_give_every_published_score(name: str) -> None:
 
 
 @needs_native
+def test_two_threads_find_the_same_best_moves_move_scores_and_line() -> None:
+    """Only the exact answers count (best moves and the line are null windows' yes or
+    no, the moves' scores exact), so the analysis is one thread's word for word."""
+    moves, score = SAMPLES["L1_R2"][0]
+    p = position_from_stones(parse_moves(moves))
+    one = Solver(book=False).analyse(p.current, p.mask, all_scores=True)
+    solver = Solver(book=False, threads=2)
+    two = solver.analyse(p.current, p.mask, all_scores=True)
+    assert one.score == two.score == score
+    assert (one.best_moves, one.move_scores, one.pv) == (two.best_moves, two.move_scores,
+                                                        two.pv)
+    assert solver._kernel.helper_nodes > 0
+
+
+@needs_native
 def test_one_thread_visits_the_nodes_it_always_did() -> None:
     # Every 10th position of L2_R2, from a cleared table: the count of the search before
     # the table's slots became lock-free words (and of the pure reference).

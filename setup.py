@@ -36,8 +36,8 @@ class BuildWithAssignments(build_py):
 
 class BuildNative(build_ext):
     """Warnings on (and C99's declarations anywhere) where the compiler speaks gcc/clang;
-    POSIX threads (the Connect Four solver's lazy SMP); a kernel that fails to build
-    leaves no earlier build of it behind."""
+    POSIX threads (the Connect Four solver's helper threads); a kernel that fails to
+    build leaves no earlier build of it behind."""
 
     def build_extensions(self) -> None:
         if self.compiler.compiler_type == "unix":

@@ -9,10 +9,12 @@ the first player wins with their 21st stone... see solver.py for the scale), the
 CPU and wall time and nodes/s. The native kernel takes minutes; the pure-Python path
 (--pure) hours. The table's capacity decides part of the node count (a full bucket
 gives up its deepest entry): the default, 30M entries, takes 458 MiB in the native
-kernel (16 bytes an entry). `--threads N`: the native search's lazy SMP (the node count
-is then every thread's, and the wall time is the one to compare). `--windows K`: stop
-after the first K null windows are answered (the same windows whatever the threads, as
-each answer is the same), for a comparison shorter than the whole solve.
+kernel (16 bytes an entry). `--threads N`: the native search's N threads sharing out
+split nodes (the node count is then every thread's, and the wall time is the one to
+compare). `--windows K`: stop
+after the first K null windows are answered, for a comparison shorter than the whole
+solve (the same windows whatever the threads as long as each answer's bound is the
+same: threads may find another fail-high bound, so compare the intervals printed).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The native solver's lazy SMP (`Solver(threads=N)`) against one thread, on Pascal Pons's
-six sets and the empty board.
+"""The native solver's threads (`Solver(threads=N)`, split nodes) against one thread,
+on Pascal Pons's six sets and the empty board.
 
     python bench/connect4_smp.py [--sets PLAN] [--threads 1,2] [--empty]
 

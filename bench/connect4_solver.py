@@ -53,7 +53,7 @@ def solve_each(solver: Solver, positions: list[tuple[str, int]],
                clock: Callable[[], float] = time.process_time
                ) -> tuple[float, int, int, int]:
     """Each position solved from a cleared table: the seconds it took by `clock`, the
-    nodes, the part of them the solver's helper threads visited (lazy SMP), and how
+    nodes, the part of them the solver's helper threads visited (split nodes), and how
     many scores differ from the published ones."""
     seconds = 0.0
     nodes = helpers = wrong = 0

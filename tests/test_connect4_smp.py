@@ -1,10 +1,13 @@
-"""The native solver's lazy SMP (`Solver(threads=N)`, `_solver.c`): helper threads over
-the one table change the node count, never the score; one thread is the search it was;
-a stop still stops all of them; `--threads` is checked like every number."""
+"""The native solver's threads (`Solver(threads=N)`, `_solver.c`): helper threads sharing
+out the moves of the nodes that fail low, over the one table, change the node count,
+never the score; one thread is the search it was; a stop still stops all of them; the
+helpers are kept between calls, and a fork's child starts its own; `--threads` is
+checked like every number."""
 
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import subprocess
 import sys
 from pathlib import Path
@@ -68,6 +71,21 @@ def test_two_threads_give_every_published_score(name: str) -> None:
 
 
 @needs_native
+def test_two_threads_find_the_same_best_moves_move_scores_and_line() -> None:
+    """Only the exact answers count (best moves and the line are null windows' yes or
+    no, the moves' scores exact), so the analysis is one thread's word for word."""
+    moves, score = SAMPLES["L1_R2"][0]
+    p = position_from_stones(parse_moves(moves))
+    one = Solver(book=False).analyse(p.current, p.mask, all_scores=True)
+    solver = Solver(book=False, threads=2)
+    two = solver.analyse(p.current, p.mask, all_scores=True)
+    assert one.score == two.score == score
+    assert (one.best_moves, one.move_scores, one.pv) == (two.best_moves, two.move_scores,
+                                                        two.pv)
+    assert solver._kernel.helper_nodes > 0
+
+
+@needs_native
 def test_one_thread_visits_the_nodes_it_always_did() -> None:
     # Every 10th position of L2_R2, from a cleared table: the count of the search before
     # the table's slots became lock-free words (and of the pure reference).
@@ -86,6 +104,45 @@ def test_the_pure_search_keeps_one_thread() -> None:
         assert solver.solve(p.current, p.mask) == 2
         counts.append(solver.nodes)
     assert counts == [104_390, 104_390]
+
+
+@needs_native
+def test_the_helpers_kept_between_calls_and_a_new_count_change_no_score() -> None:
+    rows = SAMPLES["L1_R2"]
+    published = [score for _, score in rows]
+    solver = Solver(book=False, threads=2)
+    first, _, helpers = solve_all(solver, rows)  # the helpers start at the first call
+    assert first == published and helpers > 0
+    solver._kernel.threads = 3  # the two helpers end, two others start
+    assert solve_all(solver, rows)[0] == published
+    solver._kernel.threads = 1  # none: the one-thread search, node for node
+    one = solve_all(solver, rows)
+    assert one[1:] == solve_all(Solver(book=False), rows)[1:] and one[2] == 0
+    assert one[0] == published
+
+
+def _solve_in_child(solver: Solver, moves: str, score: int) -> None:
+    p = position_from_stones(parse_moves(moves))
+    solver.reset()
+    ok = solver.solve(p.current, p.mask) == score and solver._kernel.helper_nodes > 0
+    raise SystemExit(0 if ok else 1)
+
+
+@needs_native
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
+                    reason="no fork here")
+def test_a_forked_child_starts_helpers_of_its_own() -> None:
+    """A fork copies the solver but not its parked helper threads (--all-moves forks its
+    workers after its quick searches): the child's kernel must not count on them."""
+    solver = Solver(book=False, threads=2)
+    (moves, score), = SAMPLES["L1_R3"][:1]
+    assert solve_all(solver, [(moves, score)])[2] > 0  # the parent's helpers started
+    child = multiprocessing.get_context("fork").Process(
+        target=_solve_in_child, args=(solver, *SAMPLES["L1_R2"][1]))
+    child.start()
+    child.join(120)
+    assert child.exitcode == 0
+    assert solve_all(solver, [(moves, score)])[0] == [score]  # the parent's still work
 
 
 @needs_native

@@ -18,9 +18,9 @@
  * node count at which to call it again. The exception unwinds the recursion as the
  * ERROR value. Between those calls the kernel yields now and then (see `check`).
  *
- * With `threads` > 1 a call is a lazy SMP search (see `Kernel_negamax`): helper threads
- * search the same window at the same time, sharing the table, and only the calling
- * thread's answer is returned. The helpers never touch a Python object. */
+ * With `threads` > 1 the moves of a call's nodes are shared out between threads (young
+ * brothers wait: see `split`), all of them over the one table. The helpers never touch a
+ * Python object. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -30,6 +30,7 @@
 #include <string.h>
 #if !defined(_WIN32)
 #include <pthread.h>
+#include <unistd.h>
 #define HAVE_THREADS 1
 #endif
 #if defined(__linux__)
@@ -74,6 +75,14 @@ static uint64_t slot_data(int32_t entry, uint16_t generation, int moves)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
 #define BUCKET 4 /* as solver.py's BUCKET */
+/* A waiting thread's spins before it sleeps (see wait_locked): some 30 microseconds. On
+ * idle cores, L2_R2 with two threads took 2.3-2.5 s with them, 2.7-3.0 s without. */
+#define SPIN 1024
+#if defined(__x86_64__) || defined(__i386__)
+#define PAUSE() __builtin_ia32_pause()
+#else
+#define PAUSE() ((void)0)
+#endif
 
 typedef struct {
     PyObject_HEAD
@@ -90,6 +99,7 @@ typedef struct {
     long long size; /* live entries */
     uint16_t generation;
     int threads; /* the searches of one call: the caller's and threads - 1 helpers */
+    struct Smp *smp; /* the helper threads, once started (NULL: none) */
     /* the count and the way back to Python */
     long long nodes;        /* the count, between calls and at the caller's checks */
     long long helper_nodes; /* the part of `nodes` the helper threads visited */
@@ -165,7 +175,18 @@ static void table_clear(Kernel *k)
     }
 }
 
+typedef struct {
+    int key; /* threats * 16 + (15 - rank): one descending sort, as in solver.py */
+    bitboard move, threats;
+} Ordered;
+
+static int rank_of(const Kernel *k, bitboard move)
+{
+    return k->rank_of_column[__builtin_ctzll(move) / k->h1];
+}
+
 typedef struct Smp Smp;
+typedef struct Split Split;
 
 /* One thread's search: the caller's (`helper` 0) or a helper's (1 to threads - 1). The
  * caller's count is copied to the kernel's at each check, where Python may read it; a
@@ -173,33 +194,62 @@ typedef struct Smp Smp;
  * shares no cache line with another thread's. */
 typedef struct {
     Kernel *k;
-    long long nodes, next_check;
+    long long nodes, next_check, next_yield;
     long long size; /* entries this search added to the table */
     int helper;
-    const int *stop; /* a helper's: set when the caller's search is over */
-    Smp *smp;        /* the caller's: its helpers (NULL: it searches alone) */
-    int root_moves;  /* a helper's: the stones at the root of its window */
+    int failed;   /* the caller's: a Python exception is set (a stop, Ctrl-C) */
+    Smp *smp;     /* the call's threads (NULL: one thread) */
+    Split *split; /* the split point whose move this search is in (NULL: none) */
     char pad[64];
 } Search;
 
 #ifdef HAVE_THREADS
+/* A split point: a node of a null window whose first SPLIT_AFTER moves were searched
+ * without a cutoff (young brothers wait: at a node that fails high an early move nearly
+ * always does it, and only a node that is going to fail low needs all its moves). Its
+ * other moves are taken one at a time by whichever thread is free, the node's owner
+ * included. In a null
+ * window (alpha, alpha + 1) a move's search does not depend on its brothers' results:
+ * the node fails high with the first move that does (its score is stored and returned,
+ * as one thread would), else low with alpha, its moves all searched. */
+struct Split {
+    Split *parent;    /* the split the owner was in: a cutoff there ends this one too */
+    Split *next_open; /* the smp's list of splits taking workers */
+    bitboard current, mask; /* the children's player to move; the node's stones */
+    int moves, alpha, beta, count;
+    Ordered order[MAX_WIDTH];
+    int next;    /* the next move to take (atomic) */
+    int workers; /* threads other than the owner working in it (atomic) */
+    int cut;     /* a move failed high (atomic); its score and rank under the lock */
+    int score, rank;
+};
+
 typedef struct {
     Search search;
-    const Smp *smp;
     pthread_t thread;
 } Helper;
 
-/* A call's lazy SMP (see Kernel_negamax): the window all its threads search, and its
- * helpers, started once the caller has searched SPAWN_AFTER nodes. */
+/* A kernel's helper threads, started at its first call with more than one thread and
+ * kept, parked, between calls (a thread started and joined at each null window cost
+ * more than the small windows' search). A call invites them once the caller has
+ * searched SPAWN_AFTER nodes; each then waits (`idle`) for splits to join; the caller
+ * splits a node only when one of them is idle. */
 struct Smp {
-    bitboard current, mask;
-    int moves, alpha, beta;
-    int64_t opp_threats;
-    long long start_at; /* the caller's count at which the helpers start */
-    int wanted;         /* helpers */
-    int begun, started;
-    int stop; /* set when the caller has its answer (or stopped) */
+    int root_moves;     /* the call's root */
+    long long start_at; /* the caller's count at which the helpers are invited */
+    int begun;          /* the caller's: invited */
+    int stop;   /* the call is over, or the caller stopped (atomic) */
+    int idle;   /* threads waiting for a split to join (atomic) */
+    int call;   /* the invitations so far: a helper joins when it changes (the lock) */
+    int quit;   /* the helpers end (the lock) */
+    int events; /* counts the signals of `wake` (atomic, changed under the lock) */
+    pthread_mutex_t lock; /* guards `open`, the cutoffs, the waits */
+    pthread_cond_t wake;  /* a split opened, a worker left a split, the call began or
+                             stopped */
+    Split *open;
+    int started;
     Helper *helpers;
+    pid_t pid; /* the process that started them: a fork's child has no helpers */
 };
 #endif
 
@@ -235,21 +285,36 @@ static void table_store(Search *se, bitboard key, int32_t entry, int moves)
 
 /* Nodes between two yields: about 5 ms of search. */
 #define YIELD_EVERY (1 << 16)
-/* Nodes between a helper's looks at its stop flag: well under a millisecond. */
-#define HELPER_CHECK (1 << 12)
-/* The caller's nodes before its helpers start: a search this small (most of the
+/* Nodes between a thread's looks whether its work is still wanted (a cutoff at a split
+ * above it, the call over), with more than one thread: some 50 microseconds. */
+#define SPLIT_CHECK (1 << 9)
+/* The caller's nodes before it invites its helpers: a search this small (most of the
  * windows of an easy position, the best-move and principal-variation questions) is
- * over sooner than threads are started and joined. */
-#define SPAWN_AFTER (1 << 12)
+ * over before they would be awake. */
+#define SPAWN_AFTER (1 << 10)
+/* Where a node may be split: within SPLIT_PLIES of the window's root and with at least
+ * SPLIT_EMPTY empty cells, so that its moves are worth handing over (a split costs a
+ * lock and waking a thread: microseconds, thousands of nodes); and after SPLIT_AFTER of
+ * its moves failed low. Waiting for one move (the textbook's rule) split nodes that
+ * then failed high a fifth of the time, their other moves searched for nothing (L1_R3's
+ * first 2 positions: 30 % more nodes than one thread); waiting for two, a tenth of them
+ * and 10-17 % more nodes; for three, 7 % more but the helper idle twice as long. */
+#define SPLIT_PLIES 12
+#define SPLIT_EMPTY 12
+#define SPLIT_AFTER 2
 
 static void plan_check(Search *se)
 {
     const Kernel *k = se->k;
-    long long next = k->python_check < se->nodes + YIELD_EVERY
-        ? k->python_check : se->nodes + YIELD_EVERY;
+    long long next = k->python_check < se->next_yield ? k->python_check : se->next_yield;
 #ifdef HAVE_THREADS
-    if (se->smp != NULL && !se->smp->begun && se->smp->start_at < next)
-        next = se->smp->start_at;
+    const Smp *smp = se->smp;
+    if (smp != NULL) {
+        if (!smp->begun && smp->start_at < next)
+            next = smp->start_at;
+        if (se->nodes + SPLIT_CHECK < next)
+            next = se->nodes + SPLIT_CHECK;
+    }
 #endif
     se->next_check = next;
 }
@@ -258,101 +323,360 @@ static void plan_check(Search *se)
 static int negamax(Search *se, bitboard current, bitboard mask, int moves, int alpha,
                    int beta, int64_t opp_threats);
 
+/* Is this search's work no longer wanted: a cutoff at a split it is working under, or
+ * the call stopped? */
+static int aborted(const Search *se)
+{
+    if (LOAD(&se->smp->stop))
+        return 1;
+    for (const Split *sp = se->split; sp != NULL; sp = sp->parent)
+        if (LOAD(&sp->cut))
+            return 1;
+    return 0;
+}
+
+/* `wake`'s signal, the lock held. */
+static void signal_locked(Smp *smp)
+{
+    __atomic_add_fetch(&smp->events, 1, __ATOMIC_SEQ_CST);
+    pthread_cond_broadcast(&smp->wake);
+}
+
+/* Wait for `wake`, the lock held: first a moment's spin without the lock (a thread
+ * asleep takes tens of microseconds to wake, longer than many a split's moves take). */
+static void wait_locked(Smp *smp)
+{
+    const int events = LOAD(&smp->events);
+    pthread_mutex_unlock(&smp->lock);
+    for (int i = 0; i < SPIN && LOAD(&smp->events) == events; i++)
+        PAUSE();
+    pthread_mutex_lock(&smp->lock);
+    if (LOAD(&smp->events) == events)
+        pthread_cond_wait(&smp->wake, &smp->lock);
+}
+
+static void wake_all(Smp *smp)
+{
+    pthread_mutex_lock(&smp->lock);
+    signal_locked(smp);
+    pthread_mutex_unlock(&smp->lock);
+}
+
+static int below(const Split *sp, const Split *within)
+{
+    for (const Split *p = sp->parent; p != NULL; p = p->parent)
+        if (p == within)
+            return 1;
+    return 0;
+}
+
+/* A split to work in, counted among its workers, waited for if need be: any split (a
+ * helper between two jobs; NULL once the call is over), or one below `within` (its
+ * owner, waiting for its workers to finish: it may help them, but not elsewhere, since
+ * its node's frame must stay on its stack; NULL once they have finished). */
+static Split *find_work(Search *se, Split *within)
+{
+    Smp *smp = se->smp;
+    Split *found = NULL;
+    pthread_mutex_lock(&smp->lock);
+    __atomic_add_fetch(&smp->idle, 1, __ATOMIC_SEQ_CST);
+    for (;;) {
+        /* Acquire: the last worker's writes are seen before the owner's frame goes. */
+        if (within != NULL ? __atomic_load_n(&within->workers, __ATOMIC_ACQUIRE) == 0
+                           : LOAD(&smp->stop))
+            break;
+        /* The open split nearest the root: its moves' subtrees are the largest, so
+         * the fewest splits (and waits) per node searched. */
+        for (Split *sp = smp->open; sp != NULL; sp = sp->next_open)
+            if (LOAD(&sp->next) < sp->count && !LOAD(&sp->cut)
+                && (found == NULL || sp->moves < found->moves)
+                && (within == NULL || below(sp, within)))
+                found = sp;
+        if (found != NULL) {
+            __atomic_add_fetch(&found->workers, 1, __ATOMIC_SEQ_CST);
+            break;
+        }
+        wait_locked(smp);
+    }
+    __atomic_sub_fetch(&smp->idle, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&smp->lock);
+    return found;
+}
+
+/* Done in `sp`: its owner may be waiting for the last worker to leave. */
+static void leave(Smp *smp, Split *sp)
+{
+    if (__atomic_sub_fetch(&sp->workers, 1, __ATOMIC_SEQ_CST) == 0)
+        wake_all(smp);
+}
+
+/* Search the moves of `sp`, one at a time, until none is left or one fails high (or
+ * the work is no longer wanted). */
+static void work_at(Search *se, Split *sp)
+{
+    const Kernel *k = se->k;
+    Split *outer = se->split;
+    se->split = sp;
+    while (!LOAD(&sp->cut) && !se->failed) {
+        const int i = __atomic_fetch_add(&sp->next, 1, __ATOMIC_SEQ_CST);
+        if (i >= sp->count)
+            break;
+        const Ordered *o = &sp->order[i];
+        const int64_t move_threats = o->threats == (bitboard)-1 ? -1 : (int64_t)o->threats;
+        int score = negamax(se, sp->current, sp->mask | o->move, sp->moves + 1, -sp->beta,
+                            -sp->alpha, move_threats);
+        if (score == ERROR)
+            break;
+        score = -score;
+        if (score >= sp->beta) {
+            pthread_mutex_lock(&se->smp->lock);
+            if (!LOAD(&sp->cut)) {
+                sp->score = score;
+                sp->rank = rank_of(k, o->move);
+                STORE(&sp->cut, 1);
+            }
+            pthread_mutex_unlock(&se->smp->lock);
+            break;
+        }
+    }
+    se->split = outer;
+}
+
+/* The rest of negamax at a node whose first move failed low, its other `count` moves
+ * (`order`) shared: offered to the idle threads, searched by the owner too, and when
+ * none is left to take, the owner helps its workers (in splits of their own below this
+ * one) until the last has finished. */
+static int split(Search *se, bitboard key, bitboard opponent, bitboard mask, int moves,
+                 int alpha, int beta, const Ordered *order, int count)
+{
+    Kernel *k = se->k;
+    Smp *smp = se->smp;
+    Split sp = {.parent = se->split, .current = opponent, .mask = mask, .moves = moves,
+                .alpha = alpha, .beta = beta, .count = count};
+    memcpy(sp.order, order, (size_t)count * sizeof *order);
+    pthread_mutex_lock(&smp->lock);
+    sp.next_open = smp->open;
+    smp->open = &sp;
+    signal_locked(smp);
+    pthread_mutex_unlock(&smp->lock);
+    work_at(se, &sp);
+    pthread_mutex_lock(&smp->lock);
+    for (Split **p = &smp->open; *p != NULL; p = &(*p)->next_open)
+        if (*p == &sp) {
+            *p = sp.next_open;
+            break;
+        }
+    pthread_mutex_unlock(&smp->lock);
+    Split *job;
+    while ((job = find_work(se, &sp)) != NULL) {
+        work_at(se, job);
+        leave(smp, job);
+    }
+    if (se->failed)
+        return ERROR;
+    pthread_mutex_lock(&smp->lock);
+    const int cut = LOAD(&sp.cut), score = sp.score, rank = sp.rank;
+    pthread_mutex_unlock(&smp->lock);
+    if (cut) {
+        table_store(se, key, -(((score + k->offset) << RANK_BITS) | rank), moves);
+        return score;
+    }
+    if (aborted(se)) /* a cutoff above: some moves may not have been searched */
+        return ERROR;
+    table_store(se, key, alpha + k->offset, moves);
+    return alpha;
+}
+
+static int can_split(const Search *se, int moves, int alpha, int beta)
+{
+    const Smp *smp = se->smp;
+    return smp != NULL && beta == alpha + 1 && LOAD(&smp->idle) > 0
+        && moves - smp->root_moves < SPLIT_PLIES && se->k->cells - moves >= SPLIT_EMPTY;
+}
+
+/* A helper: parked until a call invites it, then working in that call's splits until
+ * the call is over. */
 static void *helper_run(void *arg)
 {
-    Helper *h = arg;
-    const Smp *smp = h->smp;
-    negamax(&h->search, smp->current, smp->mask, smp->moves, smp->alpha, smp->beta,
-            smp->opp_threats);
+    Search *se = &((Helper *)arg)->search;
+    Smp *smp = se->smp;
+    int seen = 0;
+    pthread_mutex_lock(&smp->lock);
+    for (;;) {
+        while (!LOAD(&smp->quit) && LOAD(&smp->call) == seen)
+            wait_locked(smp);
+        if (smp->quit)
+            break;
+        seen = smp->call;
+        pthread_mutex_unlock(&smp->lock);
+        Split *job;
+        while ((job = find_work(se, NULL)) != NULL) {
+            work_at(se, job);
+            leave(smp, job);
+        }
+        pthread_mutex_lock(&smp->lock);
+    }
+    pthread_mutex_unlock(&smp->lock);
     return NULL;
 }
 
-/* The helpers, each from the root of the caller's window. One that cannot be started
- * is one fewer: the answer is the same. */
-static void smp_start(Smp *smp, Kernel *k)
+/* The kernel's helpers, started now if need be: `helpers` of them (those that cannot be
+ * started are fewer helpers: the answer is the same); NULL if none could be. */
+static Smp *smp_for(Kernel *k, int helpers)
 {
-    smp->begun = 1;
-    if (posix_memalign((void **)&smp->helpers, 64, (size_t)smp->wanted * sizeof(Helper)))
-        return;
-    for (int h = 0; h < smp->wanted; h++) {
+    if (k->smp != NULL && k->smp->pid != getpid())
+        k->smp = NULL; /* a fork's copy: its threads are the parent's (its memory stays) */
+    if (k->smp != NULL)
+        return k->smp;
+    Smp *smp;
+    if (posix_memalign((void **)&smp, 64, sizeof *smp))
+        return NULL;
+    memset(smp, 0, sizeof *smp);
+    if (posix_memalign((void **)&smp->helpers, 64, (size_t)helpers * sizeof(Helper))) {
+        free(smp);
+        return NULL;
+    }
+    pthread_mutex_init(&smp->lock, NULL);
+    pthread_cond_init(&smp->wake, NULL);
+    smp->stop = 1;
+    smp->pid = getpid();
+    for (int h = 0; h < helpers; h++) {
         Helper *hp = &smp->helpers[smp->started];
         memset(hp, 0, sizeof *hp);
         hp->search.k = k;
-        hp->search.next_check = HELPER_CHECK;
+        hp->search.next_check = SPLIT_CHECK;
         hp->search.helper = h + 1;
-        hp->search.stop = &smp->stop;
-        hp->search.root_moves = smp->moves;
-        hp->smp = smp;
+        hp->search.smp = smp;
         if (pthread_create(&hp->thread, NULL, helper_run, hp) == 0)
             smp->started++;
     }
+    k->smp = smp;
+    return smp;
 }
 
-/* The caller is done: the helpers stop, unwinding without storing, and their counts
- * join the kernel's. */
+/* The helpers end (the kernel is freed, re-made, or given another thread count). */
+static void smp_close(Kernel *k)
+{
+    Smp *smp = k->smp;
+    k->smp = NULL;
+    if (smp == NULL || smp->pid != getpid())
+        return;
+    pthread_mutex_lock(&smp->lock);
+    STORE(&smp->quit, 1);
+    signal_locked(smp);
+    pthread_mutex_unlock(&smp->lock);
+    for (int h = 0; h < smp->started; h++)
+        pthread_join(smp->helpers[h].thread, NULL);
+    pthread_cond_destroy(&smp->wake);
+    pthread_mutex_destroy(&smp->lock);
+    free(smp->helpers);
+    free(smp);
+}
+
+/* A call begins: no split open, nothing stopped; the helpers are invited later. */
+static void smp_begin(Smp *smp, int root_moves, long long start_at)
+{
+    pthread_mutex_lock(&smp->lock);
+    smp->root_moves = root_moves;
+    smp->open = NULL;
+    STORE(&smp->stop, 0);
+    pthread_mutex_unlock(&smp->lock);
+    smp->start_at = start_at;
+    smp->begun = 0;
+}
+
+static void smp_invite(Smp *smp)
+{
+    smp->begun = 1;
+    pthread_mutex_lock(&smp->lock);
+    STORE(&smp->call, smp->call + 1);
+    signal_locked(smp);
+    pthread_mutex_unlock(&smp->lock);
+}
+
+/* The call is over: the helpers go back to their park, and their counts join the
+ * kernel's. No helper is searching any more (every split waited for its workers before
+ * its owner went on, and the root's owner is the caller), and none will before the next
+ * call opens a split, so their counts can be read now, without waiting for them to park
+ * (a helper just invited may not even be awake yet: waiting for it cost the small
+ * windows a thread's wake-up each). */
 static void smp_finish(Smp *smp, Kernel *k)
 {
-    if (smp->helpers == NULL)
-        return;
+    pthread_mutex_lock(&smp->lock);
     STORE(&smp->stop, 1);
+    signal_locked(smp);
     for (int h = 0; h < smp->started; h++) {
-        pthread_join(smp->helpers[h].thread, NULL);
-        k->nodes += smp->helpers[h].search.nodes;
-        k->helper_nodes += smp->helpers[h].search.nodes;
-        k->size += smp->helpers[h].search.size;
+        Search *se = &smp->helpers[h].search;
+        k->nodes += se->nodes;
+        k->helper_nodes += se->nodes;
+        k->size += se->size;
+        se->nodes = se->size = 0;
+        se->next_check = SPLIT_CHECK;
     }
-    free(smp->helpers);
-    smp->helpers = NULL;
+    pthread_mutex_unlock(&smp->lock);
 }
 #endif
+
+/* The caller stopped (a Python exception is set): so do its helpers. */
+static int fail(Search *se)
+{
+    se->failed = 1;
+#ifdef HAVE_THREADS
+    if (se->smp != NULL) {
+        pthread_mutex_lock(&se->smp->lock);
+        STORE(&se->smp->stop, 1);
+        signal_locked(se->smp);
+        pthread_mutex_unlock(&se->smp->lock);
+    }
+#endif
+    return -1;
+}
 
 /* The caller's search: Python's checkpoint when it asked for it; in between, every
  * YIELD_EVERY nodes, a yield: Ctrl-C is seen (KeyboardInterrupt, as in the pure search)
  * and other threads (a display, a server) get the interpreter for a moment, as they do
- * between the bytecodes of the pure search. Neither changes what is searched. A helper
- * only looks whether the caller is done. */
+ * between the bytecodes of the pure search. Neither changes what is searched. With
+ * helpers, every SPLIT_CHECK nodes, each thread looks whether its work is still wanted. */
 static int check(Search *se)
 {
-    if (se->helper) {
-        if (LOAD(se->stop))
-            return -1;
-        se->next_check = se->nodes + HELPER_CHECK;
-        return 0;
-    }
     Kernel *k = se->k;
 #ifdef HAVE_THREADS
-    if (se->smp != NULL && !se->smp->begun && se->nodes >= se->smp->start_at)
-        smp_start(se->smp, k);
+    Smp *smp = se->smp;
+    if (smp != NULL) {
+        if (aborted(se))
+            return -1;
+        if (se->helper) {
+            se->next_check = se->nodes + SPLIT_CHECK;
+            return 0;
+        }
+        if (!smp->begun && se->nodes >= smp->start_at)
+            smp_invite(smp);
+        if (se->nodes < k->python_check && se->nodes < se->next_yield) {
+            plan_check(se);
+            return 0;
+        }
+    }
 #endif
     k->nodes = se->nodes;
     if (se->nodes >= k->python_check) {
         PyObject *r = PyObject_CallNoArgs(k->checkpoint);
         if (r == NULL)
-            return -1;
+            return fail(se);
         k->python_check = PyLong_AsLongLong(r);
         Py_DECREF(r);
         if (k->python_check == -1 && PyErr_Occurred())
-            return -1;
+            return fail(se);
     } else {
         if (PyErr_CheckSignals() < 0)
-            return -1;
+            return fail(se);
         Py_BEGIN_ALLOW_THREADS
         Py_END_ALLOW_THREADS
     }
     se->nodes = k->nodes;
+    se->next_yield = se->nodes + YIELD_EVERY;
     plan_check(se);
     return 0;
 }
-
-static int rank_of(const Kernel *k, bitboard move)
-{
-    return k->rank_of_column[__builtin_ctzll(move) / k->h1];
-}
-
-typedef struct {
-    int key; /* threats * 16 + (15 - rank): one descending sort, as in solver.py */
-    bitboard move, threats;
-} Ordered;
 
 /* The score within (alpha, beta), fail-soft; the player to move cannot win with this
  * move (the caller checked). `opp_threats`: the opponent's threats if the caller knows
@@ -440,9 +764,7 @@ static int negamax(Search *se, bitboard current, bitboard mask, int moves, int a
             if (playable && ((playable & (playable - 1)) || ((playable << 1) & t)))
                 return k->highest_at[moves];
             /* Insertion sort, descending: keys are distinct (one rank each). */
-            /* A helper takes its root's moves edges first (see Kernel_negamax). */
-            const int sort_key = se->helper && moves == se->root_moves
-                ? r : (popcount(t) << 4) | (15 - r);
+            const int sort_key = (popcount(t) << 4) | (15 - r);
             int i = n++;
             while (i > 0 && order[i - 1].key < sort_key) {
                 order[i] = order[i - 1];
@@ -458,7 +780,14 @@ static int negamax(Search *se, bitboard current, bitboard mask, int moves, int a
         order[0].threats = (bitboard)-1;
         n = 1;
     }
+    int searched = first != 0; /* moves searched at this node, none a cutoff */
     for (int i = 0; i < n; i++) {
+#ifdef HAVE_THREADS
+        if (searched >= SPLIT_AFTER && n - i >= 2 && se->smp != NULL
+            && can_split(se, moves, alpha, beta))
+            return split(se, key, opponent, mask, moves, alpha, beta, order + i, n - i);
+#endif
+        searched++;
         const int64_t move_threats = order[i].threats == (bitboard)-1
             ? -1 : (int64_t)order[i].threats;
         int score = negamax(se, opponent, mask | order[i].move, moves + 1, -beta, -alpha,
@@ -544,6 +873,9 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
     }
     k->last_two = cells - 2;
     k->offset = cells + 1;
+#ifdef HAVE_THREADS
+    smp_close(k);
+#endif
     slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
     k->slots = slots_alloc((size_t)buckets * BUCKET);
     if (k->slots == NULL) {
@@ -561,6 +893,9 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
 
 static void Kernel_dealloc(Kernel *k)
 {
+#ifdef HAVE_THREADS
+    smp_close(k);
+#endif
     slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
@@ -592,26 +927,18 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
     }
     k->python_check = next_check;
     k->checkpoint = args[7];
-    Search caller = {.k = k, .nodes = k->nodes};
+    Search caller = {.k = k, .nodes = k->nodes, .next_yield = k->nodes + YIELD_EVERY};
 #ifdef HAVE_THREADS
-    /* Lazy SMP: the helpers search the same window, their entries in the shared table
-     * saving the caller work; the caller's answer is the answer, and when it has it (or
-     * stops) the helpers stop too, throwing away what they were searching. A helper
-     * unwinds without storing (as a stopped search does), so every entry is a proven
-     * bound and the score is the same as with one thread (the node count is not).
-     * A helper takes the root's moves edges first, and below them the caller's
-     * order. In the caller's order everywhere, on 2 idle cores, the two threads met in
-     * the same nodes, doing the same work and writing the same table lines, each then
-     * at two thirds of one thread's speed: 0-8 % of the wall time saved. The root
-     * reversed saves 15-20 % (docs/connect4.md). Measured and dropped: the root's
-     * order reversed with its threats, the two top plies edges first, a quarter of
-     * the nodes with their ties rotated (full speed, but many more nodes), deferring
-     * a move another thread is searching (ABDADA: 40 % slower). */
-    Smp smp = {.current = current, .mask = mask, .moves = (int)moves, .alpha = (int)alpha,
-               .beta = (int)beta, .opp_threats = opp_threats,
-               .start_at = caller.nodes + SPAWN_AFTER, .wanted = k->threads - 1};
-    if (k->threads > 1)
-        caller.smp = &smp;
+    /* More threads share out the moves of the nodes that fail low (see `split`), all
+     * of them over the one table. Every entry stored is a proven bound: a search whose
+     * work is no longer wanted (a cutoff found by another thread) unwinds without
+     * storing, as a stopped search does. So the score is one thread's; the node count
+     * and which nodes are visited are not. */
+    if (k->threads > 1) {
+        caller.smp = smp_for(k, k->threads - 1);
+        if (caller.smp != NULL)
+            smp_begin(caller.smp, (int)moves, caller.nodes + SPAWN_AFTER);
+    }
 #endif
     plan_check(&caller);
     const int score = negamax(&caller, current, mask, (int)moves, (int)alpha, (int)beta,
@@ -619,7 +946,8 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
     k->nodes = caller.nodes;
     k->size += caller.size;
 #ifdef HAVE_THREADS
-    smp_finish(&smp, k);
+    if (caller.smp != NULL)
+        smp_finish(caller.smp, k);
 #endif
     k->checkpoint = NULL;
     if (score == ERROR)
@@ -692,6 +1020,10 @@ static int Kernel_set_threads(Kernel *k, PyObject *value, void *Py_UNUSED(closur
         PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
         return -1;
     }
+#ifdef HAVE_THREADS
+    if (n != k->threads)
+        smp_close(k);
+#endif
     k->threads = (int)n;
     return 0;
 }
@@ -721,7 +1053,7 @@ static PyGetSetDef Kernel_getset[] = {
     {"helper_nodes", (getter)Kernel_get_helper_nodes, NULL,
      "the part of nodes that helper threads visited", NULL},
     {"threads", (getter)Kernel_get_threads, (setter)Kernel_set_threads,
-     "threads searching each call (lazy SMP)", NULL},
+     "threads searching each call (split nodes)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -67,9 +67,9 @@ def move_values(game: Any, state: Any, stop: Stop, threads: int = 1
     """The solver's verdict on each column, the cheapest first, with reports of the
     interval proven so far for a column in progress (MoveValue.interval); SearchStopped
     when `stop` says so (its deadline, node budget or request). `threads`: the threads
-    of each search (the native solver's lazy SMP). One by default: a server serves
-    many, and on 2 cores a second thread saved 10-25 % of the wall time on Pons's
-    harder sets for twice the CPU (docs/connect4.md)."""
+    of each search (the native solver's split nodes). One by default: a server serves
+    many, and more threads on one search take the cores from the others (what a
+    second thread saves on Pons's sets: docs/connect4.md)."""
     from zerosum.games.connect4.book import mirror
     from zerosum.games.connect4.cache import CacheError, user_cache
     from zerosum.games.connect4.solver import Progress, Solver

@@ -11,7 +11,7 @@ and its best moves those scoring it, so no further search is needed.
 
 Before anything is sent to a worker, each move gets a short search here (QUICK_NODES):
 moves answered by the book, the cache, a four or a quick proof cost no process. A move
-left alone is searched here, by the solver's own threads (lazy SMP, _solver.c); with
+left alone is searched here, by the solver's own threads (split nodes, _solver.c); with
 fewer moves left than threads, each worker searches with threads // workers of them.
 
 Measured (bench/connect4_parallel.py) against the same moves in one process.
@@ -100,7 +100,7 @@ def move_scores(solver: Solver, current: int, mask: int, threads: int
     cache_path = None if cache is None else str(Path(cache.path))
     # Workers first, threads with what is left: independent searches share nothing, so
     # two workers are twice as fast, when a second search thread on the same move only
-    # approaches that (the lazy SMP of _solver.c). Fewer moves than cores: each worker
+    # approaches that (the split nodes of _solver.c). Fewer moves than cores: each worker
     # takes its share of the threads.
     workers = min(threads, len(left))
     with ProcessPoolExecutor(workers, mp_context=_context()) as pool:

@@ -41,9 +41,10 @@ The search has a compiled twin, `_solver.c` (see zerosum/native.py): the same st
 same table behaviour, so the same values, moves and node counts, 20-30 times faster. It
 is used when it was built and the board fits in a 63-bit word (7x6 does); this Python
 stays the reference and the fallback (`Solver(native=False)`, or ZEROSUM_NATIVE=0).
-`Solver(threads=N)`: the compiled search's lazy SMP, N threads over the one table (see
-`_solver.c` and docs/connect4.md): the same scores, more nodes in all, fewer each; the
-Python search always searches with one, and only one thread's node count is the twin's.
+`Solver(threads=N)`: the compiled search's N threads over the one table, sharing out the
+moves of the nodes that fail low (see `_solver.c` and docs/connect4.md): the same scores,
+more nodes in all, fewer each; the Python search always searches with one, and only one
+thread's node count is the twin's.
 """
 
 from __future__ import annotations
@@ -191,7 +192,7 @@ class Solver:
                  book: bool | Book = True, cache: SolvedCache | None = None,
                  threads: int = 1) -> None:
         """`native`: use the compiled search if there is one (the pure one otherwise).
-        `threads`: the threads of each search (lazy SMP, see `_solver.c`); the pure
+        `threads`: the threads of each search (split nodes, see `_solver.c`); the pure
         search always uses one (CPython runs one thread's bytecode at a time, so helper
         threads there would only take turns).
         `book`: consult the opening book shipped for this board size (or this one).

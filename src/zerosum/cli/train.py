@@ -97,6 +97,10 @@ def register(sub: Any) -> None:
             g.add_argument("--tcl", action="store_true", default=None, help="ntuple: temporal "
                            "coherence learning, each weight's step scaled by how consistently "
                            "it is pushed one way (Beal and Smith)")
+            g.add_argument("--playable", action="store_true", default=None, help="ntuple: "
+                           "read each cell in four states, an empty cell playable next apart "
+                           "from one above it (games whose pieces drop, as Connect Four's; "
+                           "tables of 4^length weights instead of 3^length)")
         if "samuel" in methods:
             g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the depth of the "
                            "engine's search of each self-play move (default: 4)")
@@ -122,8 +126,8 @@ def run(args: argparse.Namespace) -> int:
     game = spec.create(**options)
     settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon",
                                                      "alpha_final", "epsilon_final",
-                                                     "decay_games", "tcl", "depth",
-                                                     "simulations")
+                                                     "decay_games", "tcl", "playable",
+                                                     "depth", "simulations")
                 if getattr(args, k, None) is not None}
     out = args.out or f"{spec.name}.zsnet"
     if args.backend != "ray" and args.address is not None:
@@ -181,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
 SELF_PLAY_ONLY = ("games", "minutes", "resume", "seed", "plot", "workers", "backend",
                   "address", "checkpoint_minutes", "checkpoint_games", "gate_games",
                   "tuples", "length", "alpha", "lam", "epsilon", "alpha_final",
-                  "epsilon_final", "decay_games", "tcl", "depth", "simulations")
+                  "epsilon_final", "decay_games", "tcl", "playable", "depth", "simulations")
 
 
 def run_fit(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import pickle
 import random
 import subprocess
@@ -25,7 +26,7 @@ from zerosum.games.connect4.solver import Solver
 from zerosum.games.registry import get_game
 from zerosum.learn import grade as grading
 from zerosum.learn import weights as weights_file
-from zerosum.learn.ntuple import NTupleLearner, Settings
+from zerosum.learn.ntuple import NTupleLearner, NTupleNet, Settings, playable_view
 from zerosum.learn.train import (
     grade_learner,
     grade_sample,
@@ -294,7 +295,7 @@ def test_weights_header_is_self_describing(tmp_path: Path) -> None:
     # over the run's games all the same.
     assert h["settings"] == {"tuples": 8, "length": 6, "alpha": 0.5, "lam": 0.5,
                              "epsilon": 0.5, "alpha_final": 0.5, "epsilon_final": 0.5,
-                             "decay_games": 10, "tcl": False}
+                             "decay_games": 10, "tcl": False, "playable": False}
     assert (h["run"]["seed"], h["run"]["games"]) == (3, 10)
     assert len(w.arrays["weights"]) == 2 * 8 * 3 ** 6  # a half for each side to move
     again = weights_file.encode(w)
@@ -320,12 +321,13 @@ NTUPLE_BUILT = native.load(native.KERNELS["ntuple"][0]) is not None
 
 
 @pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")
-def test_the_compiled_twin_learns_the_same_weights_to_the_bit() -> None:
+@pytest.mark.parametrize("playable", [False, True])
+def test_the_compiled_twin_learns_the_same_weights_to_the_bit(playable: bool) -> None:
     game = C4.create()
 
     def run(wanted: bool) -> array[float]:
         rng = random.Random(3)
-        learner = NTupleLearner(C4, game, Settings(), rng)
+        learner = NTupleLearner(C4, game, Settings(playable=playable), rng)
         learner.net.twin = native.twin("ntuple", wanted if wanted else False)
         assert (learner.net.twin is not None) == wanted
         for _ in range(20):
@@ -338,19 +340,22 @@ def test_the_compiled_twin_learns_the_same_weights_to_the_bit() -> None:
 
 
 @pytest.mark.skipif(not NTUPLE_BUILT, reason="the n-tuple kernel is not built here")
-@pytest.mark.parametrize(("name", "options", "games"), [
-    ("tictactoe", {}, 600), ("connect4", {"width": 5, "height": 4}, 150), ("connect4", {}, 60)])
+@pytest.mark.parametrize(("name", "options", "games", "playable"), [
+    ("tictactoe", {}, 600, False), ("connect4", {"width": 5, "height": 4}, 150, False),
+    ("connect4", {}, 60, False), ("connect4", {"width": 5, "height": 4}, 150, True),
+    ("connect4", {}, 60, True)])
 def test_whole_games_in_the_twin_play_and_learn_as_the_python(
-        name: str, options: dict[str, int], games: int) -> None:
+        name: str, options: dict[str, int], games: int, playable: bool) -> None:
     """The compiled play_self and learn_from against the Python's game loop and learn:
     the same moves, the same draws from the generator (its state after), the same
-    weights to the bit; a third of the moves random, so both kinds of move are met."""
+    weights to the bit; a third of the moves random, so both kinds of move are met;
+    in three states a cell and in the playable view's four."""
     spec = get_game(name)
     game = spec.create(**options)
 
     def run(wanted: bool) -> tuple[list[object], object, array[float]]:
         rng = random.Random(11)
-        learner = NTupleLearner(spec, game, Settings(epsilon=0.3), rng)
+        learner = NTupleLearner(spec, game, Settings(epsilon=0.3, playable=playable), rng)
         learner.net.twin = native.twin("ntuple", wanted)
         assert learner.whole_games() == wanted
         played = []
@@ -402,19 +407,22 @@ spec.loader.exec_module(module)
 from zerosum.games.registry import get_game
 from zerosum.learn.ntuple import NTupleLearner, Settings
 from zerosum.learn.train import self_play
-for name, options, games in (("tictactoe", {}, 200), ("connect4", {"width": 5, "height": 4}, 40)):
+for name, options, games, playable in (("tictactoe", {}, 200, False),
+                                       ("connect4", {"width": 5, "height": 4}, 40, False),
+                                       ("connect4", {"width": 5, "height": 4}, 40, True)):
     spec = get_game(name)
     game = spec.create(**options)
     for tcl in (False, True):
         weights = []
         for twin in (None, module):
             rng = random.Random(2)
-            learner = NTupleLearner(spec, game, Settings(epsilon=0.3, tcl=tcl), rng)
+            learner = NTupleLearner(spec, game, Settings(epsilon=0.3, tcl=tcl,
+                                                         playable=playable), rng)
             learner.net.twin = twin
             for _ in range(games):
                 self_play(game, learner, rng)
             weights.append((learner.net.weights, learner.net.coherence))
-        assert weights[0] == weights[1], (name, tcl)
+        assert weights[0] == weights[1], (name, tcl, playable)
     for moves in ([0, 0, 0, 0, 0], [0, 1], [0, 1, 0, 1, 0, 1, 0, 2]):
         try:
             learner.learn_from(moves, [False] * len(moves))
@@ -697,3 +705,125 @@ def test_temporal_coherence_on_tictactoe(tmp_path: Path) -> None:
     out = trained(tmp_path, games=8000, seed=1, alpha=0.5, epsilon=0.5, tcl=True, **LOOKUP)
     assert weights_file.read(out).header["grade"] == [
         {"set": "all", "positions": 4520, "mistakes": 13, "kept": 4507}]
+
+
+# -- the playable view: four states a cell --
+
+def test_the_playable_view_marks_the_lowest_empty_cell_of_each_column() -> None:
+    game = C4.create(width=4, height=4)
+    cells = C4.cells(game)  # type: ignore[misc]
+    # Red 0, Yellow 0, Red 2: column 0 holds two, column 2 one, columns 1 and 3 none.
+    state = game.initial_state()
+    for move in (0, 0, 2):
+        state = game.result(state, move)
+    board = cells.read(state)
+    assert board == [0, 0, 0, 0,
+                     0, 0, 0, 0,
+                     2, 0, 0, 0,
+                     1, 0, 1, 0]
+    assert playable_view(board, cells) == [0, 0, 0, 0,
+                                           3, 0, 0, 0,
+                                           2, 0, 3, 0,
+                                           1, 3, 1, 3]
+    # A tuple of the bottom row indexes its table in base 4 (the mirror its image):
+    # on the empty board every cell is playable, 3333 in base 4.
+    net = NTupleNet(cells, [(12, 13, 14, 15)], playable=True)
+    assert (net.kinds, net.half) == (4, 4 ** 4)
+    empty = cells.read(game.initial_state())
+    assert net.active(net.seen(empty), 0) == [255, 255]
+    # After the moves above: 1, 3, 1, 3 read left to right, and 3, 1, 3, 1 mirrored;
+    # with Min to move, in the second half of the weights.
+    assert net.active(net.seen(board), 1) == [256 + 64 + 3 * 16 + 4 + 3,
+                                              256 + 3 * 64 + 16 + 3 * 4 + 1]
+
+
+def _played(playable: bool, wanted: bool) -> NTupleLearner:
+    """300 games of seeded self-play on Connect Four 4x4 (the small board's defaults:
+    8 tuples of 6 cells, half the moves random)."""
+    game = C4.create(width=4, height=4)
+    rng = random.Random(5)
+    learner = NTupleLearner(C4, game, Settings(playable=playable), rng)
+    learner.net.twin = native.twin("ntuple", wanted) if wanted else None
+    for _ in range(300):
+        learn_from(game, learner, play_self(game, learner, rng))
+    return learner
+
+
+@pytest.mark.parametrize("wanted", [False, pytest.param(True, marks=pytest.mark.skipif(
+    not NTUPLE_BUILT, reason="the n-tuple kernel is not built here"))])
+def test_a_seeded_playable_run_learns_known_weights(wanted: bool) -> None:
+    """The same seed's weights after 300 games on Connect Four 4x4, in the playable
+    view and without it, by the Python and by the compiled twin: 8 tables of 4^6 for
+    each side to move (65,536 weights) against 3^6 (11,664), and what they learned."""
+    four, three = _played(True, wanted), _played(False, wanted)
+    assert four.net.tuples == three.net.tuples  # the same tuples drawn, read otherwise
+    assert (len(four.net.weights), len(three.net.weights)) == (2 * 8 * 4 ** 6,
+                                                               2 * 8 * 3 ** 6)
+    assert sum(1 for w in four.net.weights if w) == 5997
+    assert sum(1 for w in three.net.weights if w) == 3867
+    assert math.fsum(four.net.weights) == pytest.approx(11.820883539019766, rel=1e-12)
+    assert math.fsum(three.net.weights) == pytest.approx(5.444333862589718, rel=1e-12)
+    start = four.game.initial_state()
+    assert [round(v, 6) for _, v in four.move_values(start)] == \
+        [0.059377, 0.007171, 0.007171, 0.059377]
+    assert [round(v, 6) for _, v in three.move_values(start)] == \
+        [0.021025, 0.057571, 0.057571, 0.021025]
+
+
+def test_a_three_state_file_loads_and_plays_as_before(tmp_path: Path) -> None:
+    """A file written before the playable view (no `playable` in its settings) reads
+    three states a cell and values every position as the learner that wrote it."""
+    learner = _played(False, NTUPLE_BUILT)
+    w = learner.save({"game": "connect4", "options": {"width": 4, "height": 4}})
+    assert (w.header["kinds"], w.header["settings"]["playable"]) == (3, False)
+    del w.header["settings"]["playable"]
+    out = tmp_path / "old.zsnet"
+    weights_file.write(out, w)
+    game = learner.game
+    old = NTupleLearner.load(C4, game, weights_file.read(out), "old.zsnet")
+    assert (old.settings.playable, old.net.kinds) == (False, 3)
+    state = game.initial_state()
+    for move in (1, 2, 1, 0, 3, 2, 2):
+        assert old.move_values(state) == learner.move_values(state)
+        state = game.result(state, move)
+    agent = agent_from_spec(C4, f"learned:{out}")
+    assert agent.choose(game, state).action == learner.best(state)[0]
+
+
+def test_a_playable_file_round_trips_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
+    learner = _played(True, NTUPLE_BUILT)
+    game = learner.game
+    w = learner.save({"game": "connect4", "options": {"width": 4, "height": 4}})
+    assert (w.header["kinds"], w.header["settings"]["playable"]) == (4, True)
+    out = tmp_path / "four.zsnet"
+    weights_file.write(out, w)
+    again = NTupleLearner.load(C4, game, weights_file.read(out), "four.zsnet")
+    assert (again.net.playable, again.net.weights) == (True, learner.net.weights)
+    state = game.result(game.initial_state(), 2)
+    assert again.move_values(state) == learner.move_values(state)
+    # A header that says four states without the playable view, or the other way.
+    for playable, kinds, why in ((False, 4, "read in '4' states, not the 3 of this game's$"),
+                                 (True, 3, "'3' states, not the 4 of this game's with the "
+                                           "playable view")):
+        bad = weights_file.read(out)
+        bad.header["settings"]["playable"], bad.header["kinds"] = playable, kinds
+        with pytest.raises(InputError, match=why):
+            NTupleLearner.load(C4, game, bad, "bad.zsnet")
+
+
+def test_the_playable_view_is_refused_where_pieces_do_not_drop(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(InputError, match="needs a game whose pieces drop"):
+        NTupleLearner(TTT, TTT.create(), Settings(playable=True), random.Random(0))
+    out = tmp_path / "ttt.zsnet"
+    status, said, err = zerosum(["train", "tictactoe", "--games", "10", "--playable",
+                                 "--out", str(out)], capsys)
+    assert status == 2 and said == "" and not out.exists()
+    assert err == "zerosum: error: the playable view (four states a cell) needs a game " \
+        "whose pieces drop into columns, as Connect Four's: this game's do not\n"
+    # A file claiming it for tic-tac-toe.
+    w = NTupleLearner(TTT, TTT.create(), Settings(), random.Random(0)).save(
+        {"game": "tictactoe", "options": {}})
+    w.header["settings"]["playable"], w.header["kinds"] = True, 4
+    with pytest.raises(InputError, match=r"weights file x: the playable view .* needs a game"):
+        NTupleLearner.load(TTT, TTT.create(), w, "x")

@@ -97,6 +97,10 @@ def register(sub: Any) -> None:
             g.add_argument("--tcl", action="store_true", default=None, help="ntuple: temporal "
                            "coherence learning, each weight's step scaled by how consistently "
                            "it is pushed one way (Beal and Smith)")
+            g.add_argument("--playable", action="store_true", default=None, help="ntuple: "
+                           "read each cell in four states, an empty cell playable next apart "
+                           "from one above it (games whose pieces drop, as Connect Four's; "
+                           "tables of 4^length weights instead of 3^length)")
         if "samuel" in methods:
             g.add_argument("--depth", type=int_arg(1, 20), help="samuel: the depth of the "
                            "engine's search of each self-play move (default: 4)")
@@ -127,10 +131,7 @@ def run(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     options = {o.name: getattr(args, o.name) for o in spec.options}
     game = spec.create(**options)
-    settings = {k: getattr(args, k) for k in ("tuples", "length", "alpha", "lam", "epsilon",
-                                                     "alpha_final", "epsilon_final",
-                                                     "decay_games", "tcl", "depth",
-                                                     "pull", "average", "simulations")
+    settings = {k: getattr(args, k) for k in METHOD_SETTINGS
                 if getattr(args, k, None) is not None}
     out = args.out or f"{spec.name}.zsnet"
     if args.backend != "ray" and args.address is not None:
@@ -184,12 +185,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+# The self-play methods' own settings, passed on to the method as given (the options
+# register() declares for the methods that learn the game).
+METHOD_SETTINGS = ("tuples", "length", "alpha", "lam", "epsilon", "alpha_final",
+                   "epsilon_final", "decay_games", "tcl", "playable", "depth", "pull",
+                   "average", "simulations")
 # What only self-play uses: a fitted method takes none of it (each given if not its default).
 SELF_PLAY_ONLY = ("games", "minutes", "resume", "seed", "plot", "workers", "backend",
-                  "address", "checkpoint_minutes", "checkpoint_games", "gate_games",
-                  "tuples", "length", "alpha", "lam", "epsilon", "alpha_final",
-                  "epsilon_final", "decay_games", "tcl", "depth", "pull", "average",
-                  "simulations")
+                  "address", "checkpoint_minutes", "checkpoint_games",
+                  "gate_games") + METHOD_SETTINGS
 
 
 def run_fit(args: argparse.Namespace) -> int:

@@ -16,7 +16,12 @@
  * half of the weights of the side to move). `board` holds one byte a cell (0
  * empty, 1 Max's, 2 Min's, ... below `kinds`). With temporal coherence learning, two
  * more arrays of doubles, one a weight (NTupleNet.coherence: N and A), are given to
- * update and learn_from. */
+ * update and learn_from.
+ *
+ * The playable view (ntuple.py's playable_view): value and update are given the board
+ * as the tuples read it (the Python marks it); play_self and learn_from, which keep
+ * their own board, mark it here before each valuation (`playable`: the lowest empty
+ * cell of each column read as state kinds - 1, the other empty cells 0). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -196,6 +201,7 @@ static PyObject *py_update(PyObject *self, PyObject *args)
 
 typedef struct {
     int rows, cols, cells, k, drop;  /* the rules */
+    int playable;                    /* the playable view (drop rules only) */
     int length, kinds;
     Py_ssize_t half;                 /* where the weights of Min to move start */
     Net net;
@@ -210,16 +216,19 @@ static void game_free(Game *g)
 
 /* The network and the rules; -1 with an exception set if they do not fit. */
 static int game_init(Game *g, PyObject *weights, PyObject *plan, int length, int kinds,
-                     Py_ssize_t half, int rows, int cols, int k, int drop, int writable)
+                     Py_ssize_t half, int rows, int cols, int k, int drop, int playable,
+                     int writable)
 {
     memset(g, 0, sizeof *g);
-    if (rows < 1 || cols < 1 || rows * cols > MOST_CELLS || k < 1 || kinds < 3 || half < 0) {
+    if (rows < 1 || cols < 1 || rows * cols > MOST_CELLS || k < 1 || kinds < 3 + !!playable
+        || half < 0 || (playable && !drop)) {
         PyErr_SetString(PyExc_ValueError, "rules a network of k in a row cannot play");
         return -1;
     }
     if (borrow(&g->net, weights, plan, NULL, length, writable) < 0)
         return -1;
     g->rows = rows, g->cols = cols, g->cells = rows * cols, g->k = k, g->drop = drop;
+    g->playable = playable;
     g->length = length, g->kinds = kinds, g->half = half;
     g->index = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(g->net.features + 1));
     if (g->index == NULL) {
@@ -282,9 +291,30 @@ static int wins(const Game *g, const unsigned char *board, int cell)
     return 0;
 }
 
-/* Index the features of `board` with `side` (0 Max, 1 Min) to move into g->index. */
+/* ntuple.playable_view: `board` into `seen`, the lowest empty cell of each column (row
+ * 0 the top) marked kinds - 1. */
+static void playable_view(const Game *g, const unsigned char *board, unsigned char *seen)
+{
+    memcpy(seen, board, (size_t)g->cells);
+    for (int col = 0; col < g->cols; col++)
+        for (int row = g->rows - 1; row >= 0; row--) {
+            int cell = row * g->cols + col;
+            if (board[cell] == 0) {
+                seen[cell] = (unsigned char)(g->kinds - 1);
+                break;
+            }
+        }
+}
+
+/* Index the features of `board` with `side` (0 Max, 1 Min) to move into g->index (of
+ * its playable view, with one). */
 static int features(Game *g, const unsigned char *board, int side)
 {
+    unsigned char seen[MOST_CELLS];
+    if (g->playable) {
+        playable_view(g, board, seen);
+        board = seen;
+    }
     if (active(&g->net, g->length, g->kinds, board, g->cells, side * g->half, g->index) < 0) {
         PyErr_SetString(PyExc_ValueError, "the board does not fit the network");
         return -1;
@@ -352,14 +382,15 @@ static PyObject *py_play_self(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *weights, *plan, *rng;
-    int length, kinds, rows, cols, k, drop;
+    int length, kinds, rows, cols, k, drop, playable;
     Py_ssize_t half;
     double epsilon;
-    if (!PyArg_ParseTuple(args, "OOiiniiipdO", &weights, &plan, &length, &kinds, &half,
-                          &rows, &cols, &k, &drop, &epsilon, &rng))
+    if (!PyArg_ParseTuple(args, "OOiiniiippdO", &weights, &plan, &length, &kinds, &half,
+                          &rows, &cols, &k, &drop, &playable, &epsilon, &rng))
         return NULL;
     Game g;
-    if (game_init(&g, weights, plan, length, kinds, half, rows, cols, k, drop, 0) < 0)
+    if (game_init(&g, weights, plan, length, kinds, half, rows, cols, k, drop, playable,
+                  0) < 0)
         return NULL;
     PyObject *moves = PyList_New(0), *explored = PyList_New(0), *result = NULL;
     unsigned char board[MOST_CELLS] = {0};
@@ -425,15 +456,16 @@ static PyObject *py_learn_from(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *weights, *plan, *moves_in, *explored_in, *sum_n = NULL, *sum_a = NULL;
-    int length, kinds, rows, cols, k, drop;
+    int length, kinds, rows, cols, k, drop, playable;
     Py_ssize_t half;
     double alpha, lam;
-    if (!PyArg_ParseTuple(args, "OOiiniiipOOdd|OO", &weights, &plan, &length, &kinds, &half,
-                          &rows, &cols, &k, &drop, &moves_in, &explored_in, &alpha, &lam,
-                          &sum_n, &sum_a))
+    if (!PyArg_ParseTuple(args, "OOiiniiippOOdd|OO", &weights, &plan, &length, &kinds, &half,
+                          &rows, &cols, &k, &drop, &playable, &moves_in, &explored_in,
+                          &alpha, &lam, &sum_n, &sum_a))
         return NULL;
     Game g;
-    if (game_init(&g, weights, plan, length, kinds, half, rows, cols, k, drop, 1) < 0)
+    if (game_init(&g, weights, plan, length, kinds, half, rows, cols, k, drop, playable,
+                  1) < 0)
         return NULL;
     if (borrow_coherence(&g.net, sum_n, sum_a) < 0) {
         PyMem_Free(g.index);
@@ -532,11 +564,12 @@ static PyMethodDef module_methods[] = {
     {"update", py_update, METH_VARARGS,
      "update(weights, plan, length, kinds, board, base, step[, n, a]), as NTupleNet.update"},
     {"play_self", py_play_self, METH_VARARGS,
-     "play_self(weights, plan, length, kinds, half, rows, cols, k, drop, epsilon, rng)"
+     "play_self(weights, plan, length, kinds, half, rows, cols, k, drop, playable, epsilon,"
+     " rng)"
      " -> (moves, explored), as zerosum.learn.train.play_self"},
     {"learn_from", py_learn_from, METH_VARARGS,
-     "learn_from(weights, plan, length, kinds, half, rows, cols, k, drop, moves, explored,"
-     " alpha, lam[, n, a]), as zerosum.learn.train.learn_from"},
+     "learn_from(weights, plan, length, kinds, half, rows, cols, k, drop, playable, moves,"
+     " explored, alpha, lam[, n, a]), as zerosum.learn.train.learn_from"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -183,13 +183,13 @@ def labelled(spec: GameSpec, game: AnyGame, name: str,
     return rows
 
 
-def grade(game: AnyGame, name: str, rows: Sequence[Labelled],
-          choose: Callable[[AnyGame, Any], Any]) -> Grade:
-    """The grade of the player whose move in a position is `choose(game, state)`. Each
-    position is played from a fresh start: what an engine kept from the position before
-    (its table) is forgotten first, so a position's grade is the same whatever was graded
-    before it (another set, or a subset of this one with --positions)."""
-    mistakes = kept = 0
+def judged(game: AnyGame, rows: Sequence[Labelled],
+           choose: Callable[[AnyGame, Any], Any]) -> Iterator[tuple[bool, bool]]:
+    """For each position, whether the move `choose(game, state)` is a mistake and whether
+    it keeps the exact score. Each position is played from a fresh start: what an engine
+    kept from the position before (its table) is forgotten first, so a position's verdict
+    is the same whatever was graded before it (another set, or a subset of this one with
+    --positions)."""
     for row in rows:
         forget(game)
         action = choose(game, row.state)
@@ -197,7 +197,15 @@ def grade(game: AnyGame, name: str, rows: Sequence[Labelled],
             raise InputError(f"the player chose {action!r}, not a legal move, in\n"
                              f"{game.render(row.state)}")
         value, keeps = row.moves[action]
-        mistakes += value < row.best
+        yield value < row.best, keeps
+
+
+def grade(game: AnyGame, name: str, rows: Sequence[Labelled],
+          choose: Callable[[AnyGame, Any], Any]) -> Grade:
+    """The grade of the player whose move in a position is `choose(game, state)`."""
+    mistakes = kept = 0
+    for mistake, keeps in judged(game, rows, choose):
+        mistakes += mistake
         kept += keeps
     return Grade(name, len(rows), mistakes, kept)
 

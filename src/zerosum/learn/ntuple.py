@@ -42,6 +42,19 @@ their sizes (A), and moves by the change times |N| / A (1 before any): a weight 
 one way again and again keeps its full step, one pushed back and forth (noise) nearly
 stops. The step's schedule above applies on top of it.
 
+The playable view (`playable`, for a game whose pieces drop: InARow(drop=True)). In
+Connect Four an empty cell is of two kinds: the lowest empty cell of its column can be
+filled by the next move, an empty cell above it cannot yet. A threat (three of a line
+and its fourth cell empty) is live when that fourth cell is playable now, and only a
+promise when it is not; a tuple that reads both as "empty" cannot tell them apart, and
+a one-ply player has no search to find out. So with `playable` the network reads each
+cell in four states (empty and not yet playable, Max's, Min's, empty and playable next)
+and each tuple indexes its table in base 4: 4^8 = 65,536 weights a tuple and side to
+move where base 3 has 3^8 = 6,561. This is the board vector of Thill, Koch and Konen's
+Connect-4 agents (their GBG framework reads four position values, its
+"reachable-empty" cells, and recommends them over three); a file says which view it
+was trained with (its settings' `playable`; a file from before reads three).
+
 The weights live in one flat array (`weights`); `features` lists, for each tuple and
 symmetry, where its table starts and which cells it reads.
 """
@@ -56,7 +69,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from zerosum import native as native_kernels
-from zerosum.game import AnyGame, InputError
+from zerosum.game import AnyGame, InputError, shown
 from zerosum.games.registry import Cells, GameSpec
 from zerosum.learn.weights import Weights
 
@@ -80,12 +93,13 @@ class Settings:
     epsilon_final: float = -1.0  # below 0: epsilon's (no decay)
     decay_games: int = 0  # 0: the run's planned games (fixed by the trainer)
     tcl: bool = False  # temporal coherence learning (see the module)
+    playable: bool = False  # the playable view: four states a cell (see the module)
 
     def as_dict(self) -> dict[str, Any]:
         return {"tuples": self.tuples, "length": self.length, "alpha": self.alpha,
                 "lam": self.lam, "epsilon": self.epsilon, "alpha_final": self.alpha_final,
                 "epsilon_final": self.epsilon_final, "decay_games": self.decay_games,
-                "tcl": self.tcl}
+                "tcl": self.tcl, "playable": self.playable}
 
 
 def decayed(start: float, final: float, games: int, decay_games: int) -> float:
@@ -112,9 +126,32 @@ def default_settings(cells: Cells, settings: Settings) -> Settings:
     if (alpha_final == 0) != (settings.alpha == 0) or (epsilon_final == 0) != (epsilon == 0):
         raise InputError("a final alpha or epsilon of 0 from a start above 0 (or the other "
                          "way): the decay is geometric, give a small number instead")
+    if settings.playable:
+        check_drops(cells)
     return Settings(tuples, min(length, cells.rows * cells.cols), settings.alpha,
                     settings.lam, epsilon, alpha_final, epsilon_final, settings.decay_games,
-                    bool(settings.tcl))
+                    bool(settings.tcl), bool(settings.playable))
+
+
+def check_drops(cells: Cells) -> None:
+    """InputError unless the game's pieces drop (its cells declare InARow(drop=True)):
+    only there is an empty cell playable next or not yet."""
+    if cells.in_a_row is None or not cells.in_a_row.drop:
+        raise InputError("the playable view (four states a cell) needs a game whose pieces "
+                         "drop into columns, as Connect Four's: this game's do not")
+
+
+def playable_view(board: Sequence[int], cells: Cells) -> list[int]:
+    """`board` as the playable view reads it: the lowest empty cell of each column
+    (row 0 is the top) marked `cells.kinds`, playable next; other empty cells stay 0."""
+    seen = list(board)
+    for col in range(cells.cols):
+        for row in range(cells.rows - 1, -1, -1):
+            cell = row * cells.cols + col
+            if board[cell] == 0:
+                seen[cell] = cells.kinds
+                break
+    return seen
 
 
 def random_walk(cells: Cells, length: int, rng: random.Random) -> tuple[int, ...]:
@@ -151,9 +188,14 @@ class NTupleNet:
     def __init__(self, cells: Cells, tuples: Sequence[tuple[int, ...]],
                  weights: array | None = None,  # type: ignore[type-arg]
                  native: bool | None = None,
-                 coherence: tuple[array, array] | None = None  # type: ignore[type-arg]
-                 ) -> None:
+                 coherence: tuple[array, array] | None = None,  # type: ignore[type-arg]
+                 playable: bool = False) -> None:
         self.cells = cells
+        if playable:
+            check_drops(cells)
+        self.playable = playable
+        # The states a cell is read in: the game's, and with the playable view one more.
+        self.kinds = cells.kinds + 1 if playable else cells.kinds
         self.tuples = [tuple(t) for t in tuples]
         if len({len(t) for t in self.tuples}) > 1:
             raise InputError("n-tuples of different lengths")
@@ -163,7 +205,7 @@ class NTupleNet:
         for t in self.tuples:
             for p in cells.symmetries:
                 self.features.append((offset, tuple(p[c] for c in t)))
-            offset += cells.kinds ** len(t)
+            offset += self.kinds ** len(t)
         self.half = offset  # the weights of positions with Max to move, then Min's
         self.weights = array("d", bytes(16 * offset)) if weights is None else weights
         if len(self.weights) != 2 * offset:
@@ -176,9 +218,15 @@ class NTupleNet:
         self.plan = array("i", [x for off, cs in self.features for x in (off, *cs)])
         self.twin = native_kernels.twin("ntuple", native)
 
+    def seen(self, board: Sequence[int]) -> Sequence[int]:
+        """The board as the tuples read it: with the playable view, its playable cells
+        marked (playable_view)."""
+        return playable_view(board, self.cells) if self.playable else board
+
     def active(self, board: Sequence[int], side: int) -> list[int]:
-        """The weight each tuple and symmetry indexes on `board` with `side` to move."""
-        kinds = self.cells.kinds
+        """The weight each tuple and symmetry indexes on `board` (as `seen` gives it)
+        with `side` to move."""
+        kinds = self.kinds
         base = side * self.half
         out = []
         for offset, cells in self.features:
@@ -199,16 +247,18 @@ class NTupleNet:
 
     def value(self, board: Sequence[int], side: int) -> float:
         """V(board) from Max's side, in (-1, 1), with `side` (0 Max, 1 Min) to move."""
+        board = self.seen(board)
         if self.twin is not None:
             return float(self.twin.value(self.weights, self.plan, self.length,
-                                         self.cells.kinds, bytes(board), side * self.half))
+                                         self.kinds, bytes(board), side * self.half))
         return math.tanh(self.total(self.active(board, side)))
 
     def update(self, board: Sequence[int], side: int, step: float) -> None:
         """Move V(board) by `step` (times its gradient, 1 - V^2, shared among the
         active weights)."""
+        board = self.seen(board)
         if self.twin is not None:
-            self.twin.update(self.weights, self.plan, self.length, self.cells.kinds,
+            self.twin.update(self.weights, self.plan, self.length, self.kinds,
                              bytes(board), side * self.half, step, *(self.coherence or ()))
             return
         active = self.active(board, side)
@@ -243,7 +293,8 @@ class NTupleLearner:
         self.settings = default_settings(cells, settings)
         if net is None:
             s = self.settings
-            net = NTupleNet(cells, [random_walk(cells, s.length, rng) for _ in range(s.tuples)])
+            net = NTupleNet(cells, [random_walk(cells, s.length, rng) for _ in range(s.tuples)],
+                            playable=s.playable)
             if s.tcl:
                 net.start_coherence()
         self.net = net
@@ -315,8 +366,8 @@ class NTupleLearner:
     def _rules(self) -> tuple[Any, ...]:
         net, rules = self.net, self.net.cells.in_a_row
         assert rules is not None
-        return (net.weights, net.plan, net.length, net.cells.kinds, net.half,
-                net.cells.rows, net.cells.cols, rules.k, rules.drop)
+        return (net.weights, net.plan, net.length, net.kinds, net.half,
+                net.cells.rows, net.cells.cols, rules.k, rules.drop, net.playable)
 
     def play_self(self, rng: random.Random) -> tuple[list[Any], list[bool]] | None:
         """A whole game of self-play from the start, by the compiled twin: the moves and
@@ -373,7 +424,7 @@ class NTupleLearner:
         under each symmetry (shared among the symmetries). A heat map of it shows where
         the tuples look and how much they have learned there."""
         net = self.net
-        size = net.cells.kinds ** net.length
+        size = net.kinds ** net.length
         means = {}
         for offset, _ in net.features:
             if offset not in means:
@@ -395,7 +446,7 @@ class NTupleLearner:
             arrays["coherence_n"], arrays["coherence_a"] = self.net.coherence
         return Weights({**header, "method": METHOD, "settings": self.settings.as_dict(),
                         "tuples": [list(t) for t in self.net.tuples],
-                        "kinds": self.net.cells.kinds,
+                        "kinds": self.net.kinds,
                         "board": [self.net.cells.rows, self.net.cells.cols]}, arrays)
 
     @classmethod
@@ -423,11 +474,17 @@ class NTupleLearner:
             raise InputError(f"weights file {name}: no n-tuple settings or tuples in its "
                              "header") from None
         board = weights.header.get("board")
-        if board != [cells.rows, cells.cols] or weights.header.get("kinds") != cells.kinds:
+        if board != [cells.rows, cells.cols]:
             shape = f"{board[0]}x{board[1]}" if isinstance(board, list) and len(board) == 2 \
                 else "another"
             raise InputError(f"weights file {name} is for a {shape} board (rows x columns), "
                              f"not {cells.rows}x{cells.cols}")
+        kinds = cells.kinds + 1 if settings.playable else cells.kinds
+        if weights.header.get("kinds") != kinds:
+            view = " with the playable view" if settings.playable else ""
+            raise InputError(f"weights file {name}: its cells are read in "
+                             f"{shown(str(weights.header.get('kinds')))} states, not the "
+                             f"{kinds} of this game's{view}")
         if any(not 0 <= c < cells.rows * cells.cols for t in tuples for c in t):
             raise InputError(f"weights file {name}: its tuples do not fit this board")
         sums = (weights.arrays.get("coherence_n"), weights.arrays.get("coherence_a"))
@@ -437,7 +494,8 @@ class NTupleLearner:
         try:
             net = NTupleNet(cells, tuples, weights.arrays.get("weights"),
                             coherence=(sums[0], sums[1]) if settings.tcl
-                            and sums[0] is not None and sums[1] is not None else None)
+                            and sums[0] is not None and sums[1] is not None else None,
+                            playable=settings.playable)
         except InputError as e:
             raise InputError(f"weights file {name}: {e}") from None
         return cls(spec, game, settings, random.Random(0), net)

@@ -32,7 +32,7 @@ from zerosum.game import InputError, shown
 
 MAGIC = b"zerosum-weights"
 VERSION = 1
-MAX_BYTES = 512 * 1024 * 1024  # far above any network here (Connect Four's: a few MB)
+MAX_BYTES = 512 * 1024 * 1024  # far above any network here (Connect Four's: 7 or 73 MB)
 MAX_HEADER = 16 * 1024 * 1024
 
 

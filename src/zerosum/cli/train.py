@@ -193,7 +193,7 @@ METHOD_SETTINGS = ("tuples", "length", "alpha", "lam", "epsilon", "alpha_final",
 # What only self-play uses: a fitted method takes none of it (each given if not its default).
 SELF_PLAY_ONLY = ("games", "minutes", "resume", "seed", "plot", "workers", "backend",
                   "address", "checkpoint_minutes", "checkpoint_games",
-                  "gate_games") + METHOD_SETTINGS
+                  "gate_games", *METHOD_SETTINGS)
 
 
 def run_fit(args: argparse.Namespace) -> int:

@@ -245,10 +245,12 @@ def test_choosing_another_game_starts_it_with_its_own_players(url: str, page: An
 
 def test_the_forms_wait_for_the_page_to_be_ready(url: str, page: Any) -> None:
     """Submitted before the page's script has attached its listeners, a form would reload
-    the page: its buttons stay disabled until then, so a click waits for the script."""
+    the page, and while the first game is being set up it would set up a second one
+    beside it: its buttons stay disabled until the first game is there, so a click waits
+    for it, and the game it starts is answered."""
     held: list[Any] = []
     page.route("**/static/app.js", lambda route: held.append(route))  # held back
-    page.goto(f"{url}/?game=connect4", wait_until="commit")
+    page.goto(f"{url}/?game=connect4&player=engine", wait_until="commit")
     page.wait_for_selector("#setup [type=submit]", state="attached")
     for _ in range(500):
         if held:
@@ -256,8 +258,12 @@ def test_the_forms_wait_for_the_page_to_be_ready(url: str, page: Any) -> None:
         page.wait_for_timeout(10)
     assert held
     assert page.is_disabled("#setup [type=submit]") and page.is_disabled("#typed [type=submit]")
+    page.fill("#seconds", "0.1")
     held[0].continue_()
     page.click("#setup [type=submit]")
     page.wait_for_selector("#board svg")
-    assert page.locator("#board rect.target").count() == 7
     assert page.is_enabled("#typed [type=submit]")
+    columns = page.locator("#board rect.target")
+    assert columns.count() == 7
+    play(page, columns.nth(3))
+    assert moves(page)[0] == "4" and len(moves(page)) == 2 and "(you)" in status(page)

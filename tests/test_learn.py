@@ -11,8 +11,11 @@ import pickle
 import random
 import subprocess
 import sys
+import time
+import types
 from array import array
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirun import killed_when, zerosum
@@ -25,6 +28,7 @@ from zerosum.games.connect4.notation import parse_moves
 from zerosum.games.connect4.solver import Solver
 from zerosum.games.registry import get_game
 from zerosum.learn import grade as grading
+from zerosum.learn import train as train_module
 from zerosum.learn import weights as weights_file
 from zerosum.learn.ntuple import NTupleLearner, NTupleNet, Settings, playable_view
 from zerosum.learn.train import (
@@ -617,13 +621,26 @@ def test_a_scheduled_run_resumes_on_its_schedule(tmp_path: Path) -> None:
 def test_a_run_of_some_minutes_plans_its_decay_by_its_rate(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
-    monkeypatch.setattr("zerosum.learn.train.WARM_UP", 0.2)
+    # The trainer's clock moves 2 ms a game and stands still otherwise, so the run's games
+    # and its plan do not depend on this machine's speed or load.
+    clock = [0.0]
+    play = train_module.self_play
+
+    def timed_play(*args: Any) -> Any:
+        clock[0] += 0.002
+        return play(*args)
+
+    monkeypatch.setattr(train_module, "self_play", timed_play)
+    monkeypatch.setattr(train_module, "time", types.SimpleNamespace(
+        perf_counter=lambda: clock[0], time=time.time))
+    monkeypatch.setattr(train_module, "WARM_UP", 0.2)
     out = tmp_path / "m.zsnet"
     train(TTT, TTT.create(), {}, "ntuple", out, minutes=0.02, seed=1,
           settings={"alpha_final": 0.05}, checkpoint_seconds=1e9)
     w = weights_file.read(out)
-    # planned after 0.12 s (a tenth of the run) for the 1.08 s left at that rate
-    assert 0 < w.header["run"]["games"] / w.header["settings"]["decay_games"] < 2
+    # Planned after 0.12 s (a tenth of the run: 60 games at 500 a second) for the 1.08 s
+    # left at that rate: 60 + 540 games, all that the run then plays.
+    assert (w.header["run"]["games"], w.header["settings"]["decay_games"]) == (600, 600)
 
 
 def test_the_schedule_from_the_command_line(tmp_path: Path,

@@ -391,10 +391,12 @@ async function start() {
   // analysis.js tells each move's value as it arrives; the board shows them.
   document.addEventListener("zerosum:values", (event) => { marks = event.detail; if (session) showBoard(); });
   document.addEventListener("zerosum:goto", (event) => goto(event.detail));
-  // The two forms' buttons come disabled: submitted before their listeners were attached,
-  // a form would reload the page (and a click or Enter would be lost).
-  for (const button of document.querySelectorAll("#setup [type=submit], #typed [type=submit]")) button.disabled = false;
   await newGame();
+  // The two forms' buttons come disabled: submitted before their listeners were attached,
+  // a form would reload the page, and submitted while the first game is being set up, it
+  // would set up a second one alongside (two sessions, one socket). A click or Enter made
+  // meanwhile waits for them.
+  for (const button of document.querySelectorAll("#setup [type=submit], #typed [type=submit]")) button.disabled = false;
 }
 
 start().catch((e) => showError(e.message));

@@ -267,3 +267,28 @@ def test_the_forms_wait_for_the_page_to_be_ready(url: str, page: Any) -> None:
     assert columns.count() == 7
     play(page, columns.nth(3))
     assert moves(page)[0] == "4" and len(moves(page)) == 2 and "(you)" in status(page)
+
+
+def test_a_move_made_while_a_new_game_is_set_up_is_the_new_games(url: str, page: Any) -> None:
+    """A click on the board between "New game" and the new game's arrival is the new
+    game's first move. It went to the old game, which the new one then replaced, and the
+    computer never answered (two layout tests timed out on it in CI)."""
+    page.goto(f"{url}/?game=connect4&player=engine")
+    page.fill("#seconds", "0.1")
+    page.wait_for_selector("#board rect.target")
+    held: list[Any] = []
+    page.route("**/api/sessions", lambda route: held.append(route))  # the new game, held back
+    page.click("#setup [type=submit]")
+    for _ in range(500):
+        if held:
+            break
+        page.wait_for_timeout(10)
+    assert held
+    page.locator("#board rect.target").nth(2).click()
+    page.wait_for_timeout(300)
+    assert moves(page) == []  # the old game did not take it
+    held[0].continue_()
+    page.wait_for_function(
+        "() => document.querySelector('#moves').textContent.split(' ').length - 1 >= 2"
+        " && document.querySelector('#status').textContent.includes('(you)')")
+    assert moves(page)[0] == "3" and page.inner_text("#error") == ""

@@ -20,6 +20,7 @@ let marks = new Map(); // move text -> its value from analysis.js ({outcome, lab
 let searches = new Map(); // line -> {ply, side, rows: the table's rows, result, unit, move}
 let searching = null; // the line of the search under way
 let panelFor = null; // the line whose search the panel holds now
+let settingUp = null; // the new game being set up (a promise), or null
 
 function showError(text) { $("error").textContent = text || ""; }
 
@@ -274,6 +275,13 @@ async function chooseGame() {
 }
 
 async function playMove(text) {
+  // A move made while a new game of the same game is being set up (a click on the old
+  // board, or Enter) is the new game's first move, not the old one's last.
+  if (settingUp) {
+    const game = session?.game;
+    await settingUp;
+    if (!session || session.game !== game) return;
+  }
   if (session.thinking || session.over) return;
   await guarded(async () => {
     session = await api(`/api/sessions/${session.id}/move`, { move: text });
@@ -294,7 +302,15 @@ async function goto(ply) {
   });
 }
 
+// New games are set up one after another: two at once would leave two sessions on one
+// socket.
 async function newGame() {
+  const setup = (settingUp ?? Promise.resolve()).then(setUpGame);
+  settingUp = setup;
+  try { return await setup; } finally { if (settingUp === setup) settingUp = null; }
+}
+
+async function setUpGame() {
   return guarded(async () => {
     const position = spec().position ? $("position").value.trim() : "";
     session = await api("/api/sessions", { game: $("game").value, options: options(), position });

@@ -1,7 +1,7 @@
 """The native solver's threads (`Solver(threads=N)`, split nodes) against one thread,
 on Pascal Pons's six sets and the empty board.
 
-    python bench/connect4_smp.py [--sets PLAN] [--threads 1,2] [--empty]
+    python bench/connect4_smp.py [--sets PLAN] [--threads 1,2] [--empty] [--each REPEAT]
 
 PLAN: comma-separated NAME[:FIRST[:STEP]] (the first FIRST positions of the set, every
 STEP-th of them). The default takes each small set whole and, of L1_R2 and L1_R3, a part
@@ -12,6 +12,11 @@ set: the wall time (what threads save; CPU time grows with them) and nodes with 
 count (the helpers' part in brackets), and the wall-time ratio to the first count.
 `--empty`: the empty board too, without the book (about nine minutes with one thread;
 bench/connect4_empty_board.py --windows K times its first windows alone).
+
+`--each`: besides, the whole of each set at once with `Solver.solve_each` (what
+`zerosum solve connect4 --file` runs): the threads share out the positions, each over a
+table of its own, so the nodes are the same with every count and only the wall time
+differs. It is the measure for a set of many quick positions, each too small to split.
 
 Wall time is the measure here, so the run needs the cores to itself: the load average at
 the start and the end is printed, to judge that by.
@@ -25,6 +30,8 @@ import time
 
 from connect4_solver import load, solve_each
 
+from zerosum.games.connect4.game import position_from_stones
+from zerosum.games.connect4.notation import parse_moves
 from zerosum.games.connect4.solver import Solver
 
 PLAN = "L3_R1,L2_R1,L1_R1,L2_R2,L1_R2:1000:4,L1_R3:6"
@@ -57,6 +64,30 @@ def compare(label: str, rows: list[tuple[str, int]], counts: list[int],
     print(f"{label}: {len(rows)} positions", *cells, sep="\n    ", flush=True)
 
 
+def compare_each(label: str, rows: list[tuple[str, int]], counts: list[int],
+                 repeat: int) -> None:
+    """The set at once (`solve_each`), with each count: the best of `repeat` runs, since
+    a set of quick positions takes milliseconds."""
+    positions = [(p.current, p.mask) for p in
+                 (position_from_stones(parse_moves(moves)) for moves, _ in rows)]
+    published = [score for _, score in rows]
+    cells = []
+    base = 0.0
+    solver = Solver()
+    for threads in counts:
+        solver.solve_each(positions[:threads], threads)  # the threads' tables, made
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            answers = solver.solve_each(positions, threads)
+            best = min(best, time.perf_counter() - t0)
+        wrong = sum(score != p for (score, _), p in zip(answers, published, strict=True))
+        base = base or best
+        cells.append(f"{threads} thread(s): {best:8.3f} s wall, {solver.nodes:>13,} nodes, "
+                     f"{wrong} wrong, ratio {base / best:4.2f}x")
+    print(f"{label}, at once: {len(rows)} positions", *cells, sep="\n    ", flush=True)
+
+
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -68,6 +99,10 @@ def main() -> None:
     parser.add_argument("--threads", default="1,2", help="counts to time (default: 1,2)")
     parser.add_argument("--empty", action="store_true",
                         help="also the empty board, without the book")
+    parser.add_argument("--each", type=int, default=0, metavar="REPEAT",
+                        help="also each set at once (solve_each), the best of REPEAT runs")
+    parser.add_argument("--only-each", action="store_true",
+                        help="with --each: not the positions one at a time")
     args = parser.parse_args()
     counts = [int(t) for t in args.threads.split(",")]
     probe = Solver()
@@ -77,7 +112,10 @@ def main() -> None:
     print(f"load average at the start: {load_average()}", flush=True)
     for spec in args.sets.split(","):
         name, rows = plan(spec)
-        compare(f"{name} ({spec})", rows, counts)
+        if not args.only_each:
+            compare(f"{name} ({spec})", rows, counts)
+        if args.each:
+            compare_each(f"{name} ({spec})", rows, counts, args.each)
     if args.empty:
         compare("the empty board, no book", [("", 1)], counts, book=False)  # red wins
     print(f"load average at the end: {load_average()}")

@@ -2,7 +2,9 @@
 out the moves of the nodes that fail low, over the one table, change the node count,
 never the score; one thread is the search it was; a stop still stops all of them; the
 helpers are kept between calls, and a fork's child starts its own; `--threads` is
-checked like every number."""
+checked like every number. `solve_each` shares out whole positions instead, each thread
+over a table of its own: the same scores and nodes with any count, as the pure reference;
+`zerosum solve connect4 --file` is it on the command line."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import itertools
 import multiprocessing
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -217,6 +220,117 @@ def test_the_command_says_the_same_with_one_thread_or_two() -> None:
     assert rows[1][1].startswith("score:               +2:")
 
 
+def as_positions(rows: list[tuple[str, int]]) -> list[tuple[int, int]]:
+    return [(p.current, p.mask) for p in (position_from_stones(parse_moves(m)) for m, _ in rows)]
+
+
+EACH = SAMPLES["L3_R1"][:10] + SAMPLES["L1_R1"][:8] + SAMPLES["L2_R2"][:6] + SAMPLES["L1_R2"][:4]
+
+
+@needs_native
+def test_each_position_at_any_thread_count_scores_and_counts_as_the_pure_reference() -> None:
+    pure = Solver(native=False).solve_each(as_positions(EACH))
+    assert [score for score, _ in pure] == [score for _, score in EACH]
+    assert sum(nodes for _, nodes in pure) == 2_898_458
+    for threads in (1, 2, 3, 7, 40):  # more threads than positions too
+        solver = Solver(threads=threads)
+        assert solver.solve_each(as_positions(EACH)) == pure
+        assert solver.nodes == 2_898_458
+        assert solver.solved == 0  # counted only while it runs
+
+
+@needs_native
+def test_each_position_the_book_answers_in_no_nodes() -> None:
+    empty, late = (0, 0), as_positions(EACH[:1])[0]
+    for solver in (Solver(native=False), Solver(threads=2)):
+        # The first player wins with the last stone; the empty board is in the book.
+        assert solver.solve_each([empty, late, empty]) == [(1, 0), (-1, 4), (1, 0)]
+
+
+@needs_native
+def test_each_position_stops_every_thread_and_the_solver_goes_on() -> None:
+    solver = Solver(book=False, threads=2)
+    solver.limit(nodes=300_000)
+    with pytest.raises(SearchStopped):
+        solver.solve_each([(0, 0), (0, 0), (0, 0)])  # billions of nodes each
+    assert solver.nodes < 2_000_000
+    solver.limit()
+    assert solver.solve_each(as_positions(EACH[:3])) == Solver().solve_each(
+        as_positions(EACH[:3]))
+
+
+@needs_native
+def test_the_search_lets_other_threads_run_and_refuses_them_its_kernel() -> None:
+    """The native search runs without the interpreter: another thread runs meanwhile
+    (here the test's own), and may read the solver, not search with it or change it."""
+    solver = Solver(book=False)
+    inside, release, stop = threading.Event(), threading.Event(), Stop()
+    solver.stop = stop
+
+    def report(_: object) -> None:
+        inside.set()
+        release.wait(30)  # the search waits here, holding the kernel
+        stop.request()
+
+    solver.watch(report, every=1 << 16)
+    stopped = []
+
+    def search() -> None:
+        try:
+            solver.solve(0, 0)
+        except SearchStopped:
+            stopped.append(True)
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    assert inside.wait(30)
+    kernel = solver._kernel
+    for act in (lambda: kernel.clear(), lambda: setattr(kernel, "nodes", 0),
+                lambda: kernel.negamax(0, 0, 0, 0, 1, -1, 1 << 62, lambda: 1 << 62),
+                lambda: kernel.solve_each([], [], 1, 1 << 62, lambda: 1 << 62)):
+        with pytest.raises(RuntimeError, match="searching in another thread"):
+            act()
+    assert kernel.nodes >= 1 << 16
+    release.set()
+    thread.join(30)
+    assert stopped == [True]
+
+
+def test_each_position_of_a_file_on_the_command_line(tmp_path: Path) -> None:
+    lines = [f"{moves} {score}" for moves, score in EACH[:6]]
+    lines[2] = f"{EACH[2][0]} {EACH[2][1] + 1}"  # a score the file has wrong
+    path = tmp_path / "positions.txt"
+    path.write_text("# a comment, then a blank line\n\n" + "\n".join(lines) + "\n"
+                    + EACH[6][0] + "  # no score given\n")
+    done = subprocess.run([sys.executable, "-m", "zerosum", "solve", "connect4", "--file",
+                           str(path), "--threads", "2"], capture_output=True, text=True,
+                          timeout=120, check=True)
+    out = done.stdout.splitlines()
+    assert out[:7] == [f"{moves + ':':<20} {score}" for moves, score in EACH[:2]] + [
+        f"{EACH[2][0] + ':':<20} {EACH[2][1]} (the file says {EACH[2][1] + 1})"] + [
+        f"{moves + ':':<20} {score}" for moves, score in EACH[3:6]] + [
+        f"{EACH[6][0] + ':':<20} {EACH[6][1]}"]
+    assert out[7].startswith("positions:           7 solved in ")
+    assert out[7].endswith(" s with 2 thread(s), 106 nodes")
+    assert out[8] == "checked:             5 of 6 scores as the file says"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("4455 3\n44x\n", "line 2: move sequence: 'x' at position 3 is not a column 1-7"),
+    ("4455 \u00b2\n", "line 1: the score must be a whole number, not '\u00b2'"),
+    ("4 4 5 5\n", "line 1: a line holds a position and at most its score"),
+    ("4444444\n", "line 1: move sequence: move 7 plays in column 4, which is full"),
+    ("# only this\n", "no position in it"),
+])
+def test_a_bad_file_of_positions_is_one_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "positions.txt"
+    path.write_text(text)
+    done = subprocess.run([sys.executable, "-m", "zerosum", "solve", "connect4", "--file",
+                           str(path)], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr
+
+
 SANITIZED_SMP = r"""
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location(sys.argv[2], sys.argv[1])
@@ -239,6 +353,11 @@ for moves, score in positions("L2_R2", 100) + positions("L1_R1", 200) + position
     assert solver.solve(p.current, p.mask) == score, moves
     helpers += solver._kernel.helper_nodes
 assert helpers > 0
+# solve_each: three threads, each over its own table of 4,096 entries.
+rows = positions("L2_R2", 50) + positions("L1_R1", 100)
+each = solver.solve_each([(p.current, p.mask) for p in (
+    position_from_stones(parse_moves(moves)) for moves, _ in rows)])
+assert [score for score, _ in each] == [score for _, score in rows]
 print("sanitized ok")
 """
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from zerosum.convert import int_arg
+from zerosum.game import InputError
 from zerosum.games.connect4.game import Connect4, Position
 from zerosum.games.registry import (
     Cells,
@@ -63,10 +64,15 @@ def adjudicate(game: Any, state: Any) -> float | None:
 
 
 def _solver_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("position", metavar="POSITION",
+    p.add_argument("position", metavar="POSITION", nargs="?",
                    help="the columns played from the empty board, 1 = leftmost (e.g. 4455 or "
                         "'4 4 5 5'; '-' for the empty board), or a course string of rows "
                         "bottom first (e.g. '.ryyrry,.rryry.,..y.r..,..y....,.......,.......')")
+    p.add_argument("--file", metavar="FILE",
+                   help="instead of POSITION, each position of FILE ('-': standard input), one "
+                   "a line, optionally followed by its score to check (Pascal Pons's test "
+                   "sets' format): its score, each solved from a cleared table, N at a "
+                   "time (--threads)")
     p.add_argument("--weak", action="store_true",
                    help="only win, draw or loss (faster), no best moves")
     p.add_argument("--no-pv", action="store_true", help="skip the principal variation")
@@ -74,7 +80,8 @@ def _solver_arguments(p: argparse.ArgumentParser) -> None:
                    help="also the exact score of every move (can be much slower)")
     p.add_argument("--threads", type=int_arg(1, 256), default=None, metavar="N",
                    help="search threads sharing the table (native solver; default: the "
-                   "cores); with --all-moves, N worker processes solve moves at once")
+                   "cores); with --all-moves, N worker processes solve moves at once; with "
+                   "--file, N positions are solved at once")
     p.add_argument("--cache", metavar="FILE", default=None,
                    help="the file remembering solved positions (default: $ZEROSUM_CACHE, "
                    "else zerosum/connect4.sqlite in $XDG_CACHE_HOME or ~/.cache; 'off': "
@@ -84,8 +91,19 @@ def _solver_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _solver_rows(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
-    from zerosum.games.connect4.analysis import solve_rows  # loaded only when it solves
+    # loaded only when it solves
+    from zerosum.games.connect4.analysis import solve_file_rows, solve_rows
 
+    if (args.position is None) == (args.file is None):
+        raise InputError("give a POSITION or --file FILE (one of them)")
+    if args.file is not None:
+        extra = [flag for flag, given in (("--weak", args.weak), ("--all-moves", args.all_moves),
+                                          ("--cache", args.cache is not None)) if given]
+        if extra:
+            raise InputError(f"--file solves each position's score, without {extra[0]} "
+                             "(that goes with one POSITION)")
+        return solve_file_rows(args.file, args.width, args.height,
+                               progress=getattr(args, "progress", None), threads=args.threads)
     return solve_rows(args.position, args.width, args.height, weak=args.weak,
                       pv=not args.no_pv, all_scores=args.all_moves,
                       progress=getattr(args, "progress", None), threads=args.threads,

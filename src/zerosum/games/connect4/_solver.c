@@ -16,7 +16,8 @@
  * for, the kernel calls the Python `checkpoint` (Solver._checkpoint), which may raise
  * SearchStopped (a stop, a deadline, a node budget) or report progress, and returns the
  * node count at which to call it again. The exception unwinds the recursion as the
- * ERROR value. Between those calls the kernel yields now and then (see `check`).
+ * ERROR value. The search runs without the interpreter, taking it back at those calls
+ * and now and then between them (see `check`).
  *
  * With `threads` > 1 the moves of a call's nodes are shared out between threads (young
  * brothers wait: see `split`), all of them over the one table. The helpers never touch a
@@ -84,7 +85,7 @@ static uint64_t slot_data(int32_t entry, uint16_t generation, int moves)
 #define PAUSE() ((void)0)
 #endif
 
-typedef struct {
+typedef struct Kernel {
     PyObject_HEAD
     /* the board (Geometry in bitboard.py) */
     int width, height, h1, cells;
@@ -105,6 +106,10 @@ typedef struct {
     long long helper_nodes; /* the part of `nodes` the helper threads visited */
     long long python_check; /* when Python asked to be called back */
     PyObject *checkpoint; /* borrowed, for the duration of one `negamax` call */
+    /* solve_each's other threads' kernels (see `worker_kernel`), kept between calls */
+    struct Kernel **workers;
+    int nworkers;
+    struct Batch *batch; /* the solve_each under way (NULL: none) */
 } Kernel;
 
 /* The cells that would complete a four of `p` on this kernel's board (_bitboard.h). */
@@ -187,6 +192,7 @@ static int rank_of(const Kernel *k, bitboard move)
 
 typedef struct Smp Smp;
 typedef struct Split Split;
+typedef struct Batch Batch;
 
 /* One thread's search: the caller's (`helper` 0) or a helper's (1 to threads - 1). The
  * caller's count is copied to the kernel's at each check, where Python may read it; a
@@ -200,8 +206,24 @@ typedef struct {
     int failed;   /* the caller's: a Python exception is set (a stop, Ctrl-C) */
     Smp *smp;     /* the call's threads (NULL: one thread) */
     Split *split; /* the split point whose move this search is in (NULL: none) */
+    Batch *batch; /* solve_each's positions (NULL: one position) */
+    PyThreadState *python; /* the caller's, while it searches without the interpreter */
     char pad[64];
 } Search;
+
+/* solve_each's positions, shared by its threads. Aligned and padded: the counters the
+ * threads change share no cache line with the caller's search (its count is written at
+ * every node). */
+struct Batch {
+    const bitboard *current, *mask;
+    int *score;
+    long long *nodes;
+    Py_ssize_t count;
+    Py_ssize_t next __attribute__((aligned(64))); /* the next position to take (atomic) */
+    Py_ssize_t solved; /* positions answered (atomic) */
+    int halt;          /* the caller stopped (atomic) */
+    char pad[64];
+} __attribute__((aligned(64)));
 
 #ifdef HAVE_THREADS
 /* A split point: a node of a null window whose first SPLIT_AFTER moves were searched
@@ -283,7 +305,7 @@ static void table_store(Search *se, bitboard key, int32_t entry, int moves)
 
 /* -- the search --------------------------------------------------------------------- */
 
-/* Nodes between two yields: about 5 ms of search. */
+/* Nodes between two looks for Ctrl-C: about 5 ms of search. */
 #define YIELD_EVERY (1 << 16)
 /* Nodes between a thread's looks whether its work is still wanted (a cutoff at a split
  * above it, the call over), with more than one thread: some 50 microseconds. */
@@ -621,6 +643,8 @@ static void smp_finish(Smp *smp, Kernel *k)
 static int fail(Search *se)
 {
     se->failed = 1;
+    if (se->batch != NULL)
+        STORE(&se->batch->halt, 1);
 #ifdef HAVE_THREADS
     if (se->smp != NULL) {
         pthread_mutex_lock(&se->smp->lock);
@@ -632,14 +656,19 @@ static int fail(Search *se)
     return -1;
 }
 
-/* The caller's search: Python's checkpoint when it asked for it; in between, every
- * YIELD_EVERY nodes, a yield: Ctrl-C is seen (KeyboardInterrupt, as in the pure search)
- * and other threads (a display, a server) get the interpreter for a moment, as they do
- * between the bytecodes of the pure search. Neither changes what is searched. With
- * helpers, every SPLIT_CHECK nodes, each thread looks whether its work is still wanted. */
+/* The caller's search runs without the interpreter (other threads, a display, a server,
+ * run meanwhile) and takes it back at its checks: Python's checkpoint when it asked for
+ * it; in between, every YIELD_EVERY nodes, a look for Ctrl-C (KeyboardInterrupt, as in
+ * the pure search). Neither changes what is searched. With helpers, every SPLIT_CHECK
+ * nodes, each thread looks whether its work is still wanted; solve_each's other threads
+ * whether the caller stopped. */
 static int check(Search *se)
 {
     Kernel *k = se->k;
+    if (se->batch != NULL && se->helper) { /* another thread of solve_each */
+        se->next_check = se->nodes + SPLIT_CHECK;
+        return LOAD(&se->batch->halt) ? -1 : 0;
+    }
 #ifdef HAVE_THREADS
     Smp *smp = se->smp;
     if (smp != NULL) {
@@ -657,22 +686,27 @@ static int check(Search *se)
         }
     }
 #endif
+    /* The caller searches without the interpreter, so that other threads run meanwhile;
+     * it takes it back here for a moment. */
+    PyEval_RestoreThread(se->python);
     k->nodes = se->nodes;
+    int failed = 0;
     if (se->nodes >= k->python_check) {
         PyObject *r = PyObject_CallNoArgs(k->checkpoint);
-        if (r == NULL)
-            return fail(se);
-        k->python_check = PyLong_AsLongLong(r);
-        Py_DECREF(r);
-        if (k->python_check == -1 && PyErr_Occurred())
-            return fail(se);
+        if (r == NULL) {
+            failed = 1;
+        } else {
+            k->python_check = PyLong_AsLongLong(r);
+            Py_DECREF(r);
+            failed = k->python_check == -1 && PyErr_Occurred();
+        }
     } else {
-        if (PyErr_CheckSignals() < 0)
-            return fail(se);
-        Py_BEGIN_ALLOW_THREADS
-        Py_END_ALLOW_THREADS
+        failed = PyErr_CheckSignals() < 0;
     }
     se->nodes = k->nodes;
+    se->python = PyEval_SaveThread();
+    if (failed)
+        return fail(se);
     se->next_yield = se->nodes + YIELD_EVERY;
     plan_check(se);
     return 0;
@@ -809,6 +843,264 @@ static int negamax(Search *se, bitboard current, bitboard mask, int moves, int a
 
 /* -- the Python face ----------------------------------------------------------------- */
 
+/* -- many positions at once: solve_each ------------------------------------------- */
+
+static bitboard as_bitboard(PyObject *o);
+
+/* solver.py's `_half_toward_zero`: C's division. */
+static int half_toward_zero(int x)
+{
+    return x / 2;
+}
+
+/* `Solver.solve` without the book, the cache or a known interval: the exact score,
+ * bisecting with null windows, those nearer 0 first (cheaper to refute). */
+static int solve(Search *se, bitboard current, bitboard mask)
+{
+    const Kernel *k = se->k;
+    const int moves = popcount(mask);
+    if (moves >= k->cells)
+        return 0;
+    if (threats(k, current, mask) & ((mask + k->bottom) & k->board))
+        return (k->cells + 1 - moves) / 2; /* wins at once */
+    int lo = -((k->cells - moves) / 2), hi = (k->cells + 1 - moves) / 2;
+    while (lo < hi) {
+        int med = lo + (hi - lo) / 2;
+        if (med <= 0 && half_toward_zero(lo) < med)
+            med = half_toward_zero(lo);
+        else if (med >= 0 && half_toward_zero(hi) > med)
+            med = half_toward_zero(hi);
+        const int r = negamax(se, current, mask, moves, med, med + 1, -1);
+        if (r == ERROR)
+            return ERROR;
+        if (r <= med)
+            hi = r < hi ? r : hi;
+        else
+            lo = r > lo ? r : lo;
+    }
+    return lo;
+}
+
+/* Take the batch's positions one at a time until none is left, each solved from a
+ * cleared table (this thread's own): so a position's nodes are the same whichever
+ * thread takes it. -1: the caller stopped. */
+static int solve_batch(Search *se, Batch *b)
+{
+    for (;;) {
+        const Py_ssize_t i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
+        if (i >= b->count || LOAD(&b->halt))
+            return LOAD(&b->halt) ? -1 : 0;
+        table_clear(se->k);
+        se->size = 0;
+        const long long before = se->nodes;
+        const int score = solve(se, b->current[i], b->mask[i]);
+        if (score == ERROR)
+            return -1;
+        b->score[i] = score;
+        b->nodes[i] = se->nodes - before;
+        __atomic_fetch_add(&b->solved, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* A kernel for another thread of solve_each: this board's fields and a table of its
+ * own, of the same size; a plain struct, never seen by Python. Kept between calls, with
+ * its table (a fresh table's pages cost a fault each when first written). */
+static Kernel *worker_kernel(const Kernel *k)
+{
+    Kernel *w = malloc(sizeof *w);
+    if (w == NULL)
+        return NULL;
+    memcpy(w, k, sizeof *w);
+    w->slots = slots_alloc(k->buckets * BUCKET);
+    if (w->slots == NULL) {
+        free(w);
+        return NULL;
+    }
+    w->size = 0;
+    w->generation = 1;
+    w->threads = 1;
+    w->smp = NULL;
+    w->nodes = w->helper_nodes = 0;
+    w->python_check = LLONG_MAX;
+    w->checkpoint = NULL;
+    w->workers = NULL;
+    w->nworkers = 0;
+    w->batch = NULL;
+    return w;
+}
+
+static void workers_free(Kernel *k)
+{
+    for (int i = 0; i < k->nworkers; i++) {
+        slots_free(k->workers[i]->slots, k->workers[i]->buckets * BUCKET);
+        free(k->workers[i]);
+    }
+    free(k->workers);
+    k->workers = NULL;
+    k->nworkers = 0;
+}
+
+/* Up to `count` worker kernels; fewer if memory runs out (fewer threads, the same
+ * answers). */
+static int workers_for(Kernel *k, int count)
+{
+    if (count > k->nworkers) {
+        Kernel **more = realloc(k->workers, (size_t)count * sizeof *more);
+        if (more == NULL)
+            return k->nworkers;
+        k->workers = more;
+        while (k->nworkers < count) {
+            Kernel *w = worker_kernel(k);
+            if (w == NULL)
+                break;
+            k->workers[k->nworkers++] = w;
+        }
+    }
+    return count < k->nworkers ? count : k->nworkers;
+}
+
+#ifdef HAVE_THREADS
+typedef struct {
+    Search search;
+    pthread_t thread;
+} Worker;
+
+static void *worker_run(void *arg)
+{
+    Search *se = &((Worker *)arg)->search;
+    solve_batch(se, se->batch);
+    return NULL;
+}
+#endif
+
+/* solve_each(currents, masks, threads, next_check, checkpoint): (scores, nodes), a list
+ * of each. `threads` take the positions one at a time, the caller among them, each over
+ * its own table; the caller alone calls Python back (the others see it stop). */
+static PyObject *Kernel_solve_each(Kernel *k, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "solve_each takes 5 arguments");
+        return NULL;
+    }
+    const long threads = PyLong_AsLong(args[2]);
+    const long long next_check = PyLong_AsLongLong(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (threads < 1 || threads > MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1 to %d", MAX_THREADS);
+        return NULL;
+    }
+    if (k->checkpoint != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
+        return NULL;
+    }
+    PyObject *cs = PySequence_Fast(args[0], "currents must be a sequence");
+    if (cs == NULL)
+        return NULL;
+    PyObject *ms = PySequence_Fast(args[1], "masks must be a sequence");
+    if (ms == NULL) {
+        Py_DECREF(cs);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Batch b = {.count = PySequence_Fast_GET_SIZE(cs)};
+    bitboard *boards = NULL;
+    if (PySequence_Fast_GET_SIZE(ms) != b.count) {
+        PyErr_SetString(PyExc_ValueError, "currents and masks differ in length");
+        goto done;
+    }
+    boards = PyMem_Malloc((size_t)(b.count ? b.count : 1) * 2 * sizeof *boards);
+    b.score = PyMem_Malloc((size_t)(b.count ? b.count : 1) * sizeof *b.score);
+    b.nodes = PyMem_Malloc((size_t)(b.count ? b.count : 1) * sizeof *b.nodes);
+    if (boards == NULL || b.score == NULL || b.nodes == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < b.count; i++) {
+        const bitboard current = as_bitboard(PySequence_Fast_GET_ITEM(cs, i));
+        const bitboard mask = as_bitboard(PySequence_Fast_GET_ITEM(ms, i));
+        if (PyErr_Occurred())
+            goto done;
+        if ((current & ~mask) || (mask & ~k->board)) { /* checked, not trusted */
+            PyErr_SetString(PyExc_ValueError, "not a position of this board");
+            goto done;
+        }
+        boards[i] = current;
+        boards[b.count + i] = mask;
+    }
+    b.current = boards;
+    b.mask = boards + b.count;
+    int others = 0;
+#ifdef HAVE_THREADS
+    const long wanted = threads - 1 < b.count - 1 ? threads - 1 : (long)b.count - 1;
+    others = wanted > 0 ? workers_for(k, (int)wanted) : 0;
+    Worker *ws = others ? PyMem_Calloc((size_t)others, sizeof *ws) : NULL;
+    if (others && ws == NULL)
+        others = 0;
+#endif
+    k->python_check = next_check;
+    k->checkpoint = args[4];
+    k->batch = &b;
+    Search caller = {.k = k, .nodes = k->nodes, .next_yield = k->nodes + YIELD_EVERY,
+                     .batch = &b};
+    plan_check(&caller);
+    int started = 0;
+    (void)others;
+#ifdef HAVE_THREADS
+    for (int h = 0; h < others; h++) {
+        ws[h].search = (Search){.k = k->workers[h], .helper = h + 1, .batch = &b,
+                                .next_check = SPLIT_CHECK};
+        if (pthread_create(&ws[h].thread, NULL, worker_run, &ws[h]) == 0)
+            started = h + 1;
+        else
+            break;
+    }
+#endif
+    caller.python = PyEval_SaveThread();
+    const int stopped = solve_batch(&caller, &b);
+    long long theirs = 0;
+#ifdef HAVE_THREADS
+    for (int h = 0; h < started; h++) {
+        pthread_join(ws[h].thread, NULL);
+        theirs += ws[h].search.nodes;
+    }
+#endif
+    PyEval_RestoreThread(caller.python);
+#ifdef HAVE_THREADS
+    PyMem_Free(ws);
+#endif
+    k->checkpoint = NULL;
+    k->batch = NULL;
+    k->nodes = caller.nodes + theirs;
+    k->helper_nodes += theirs;
+    k->size = caller.size;
+    if (stopped)
+        goto done;
+    PyObject *scores = PyList_New(b.count), *nodes = PyList_New(b.count);
+    for (Py_ssize_t i = 0; scores != NULL && nodes != NULL && i < b.count; i++) {
+        PyObject *s = PyLong_FromLong(b.score[i]), *n = PyLong_FromLongLong(b.nodes[i]);
+        if (s == NULL || n == NULL) {
+            Py_XDECREF(s);
+            Py_XDECREF(n);
+            Py_CLEAR(scores);
+            break;
+        }
+        PyList_SET_ITEM(scores, i, s);
+        PyList_SET_ITEM(nodes, i, n);
+    }
+    if (scores != NULL && nodes != NULL)
+        result = PyTuple_Pack(2, scores, nodes);
+    Py_XDECREF(scores);
+    Py_XDECREF(nodes);
+done:
+    PyMem_Free(boards);
+    PyMem_Free(b.score);
+    PyMem_Free(b.nodes);
+    Py_DECREF(cs);
+    Py_DECREF(ms);
+    return result;
+}
+
 static bitboard as_bitboard(PyObject *o)
 {
     return (bitboard)PyLong_AsUnsignedLongLong(o);
@@ -876,6 +1168,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
 #ifdef HAVE_THREADS
     smp_close(k);
 #endif
+    workers_free(k);
     slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
     k->slots = slots_alloc((size_t)buckets * BUCKET);
     if (k->slots == NULL) {
@@ -896,6 +1189,7 @@ static void Kernel_dealloc(Kernel *k)
 #ifdef HAVE_THREADS
     smp_close(k);
 #endif
+    workers_free(k);
     slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
@@ -919,7 +1213,7 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_ValueError, "not a position of this board");
         return NULL;
     }
-    /* The search lets other threads run at its checks (see `check`): one of them
+    /* The search lets other threads run (see `check`): one of them
      * entering this kernel too would grow or clear the table under it. */
     if (k->checkpoint != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
@@ -941,8 +1235,10 @@ static PyObject *Kernel_negamax(Kernel *k, PyObject *const *args, Py_ssize_t nar
     }
 #endif
     plan_check(&caller);
+    caller.python = PyEval_SaveThread();
     const int score = negamax(&caller, current, mask, (int)moves, (int)alpha, (int)beta,
                               opp_threats);
+    PyEval_RestoreThread(caller.python);
     k->nodes = caller.nodes;
     k->size += caller.size;
 #ifdef HAVE_THREADS
@@ -991,6 +1287,10 @@ static int Kernel_set_nodes(Kernel *k, PyObject *value, void *Py_UNUSED(closure)
     const long long n = PyLong_AsLongLong(value);
     if (n == -1 && PyErr_Occurred())
         return -1;
+    if (k->checkpoint != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
+        return -1;
+    }
     k->nodes = n;
     k->helper_nodes = 0; /* counted from here too */
     return 0;
@@ -1033,6 +1333,11 @@ static PyObject *Kernel_get_helper_nodes(Kernel *k, void *Py_UNUSED(closure))
     return PyLong_FromLongLong(k->helper_nodes);
 }
 
+static PyObject *Kernel_get_solved(Kernel *k, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSsize_t(k->batch == NULL ? 0 : LOAD(&k->batch->solved));
+}
+
 static PyObject *Kernel_get_size(Kernel *k, void *Py_UNUSED(closure))
 {
     return PyLong_FromLongLong(k->size);
@@ -1044,12 +1349,16 @@ static PyMethodDef Kernel_methods[] = {
     {"threats", (PyCFunction)(void (*)(void))Kernel_threats, METH_FASTCALL,
      "threats(p, mask): the empty cells completing a four of p"},
     {"clear", (PyCFunction)Kernel_clear, METH_NOARGS, "Empty the table."},
+    {"solve_each", (PyCFunction)(void (*)(void))Kernel_solve_each, METH_FASTCALL,
+     "solve_each(currents, masks, threads, next_check, checkpoint): (scores, nodes)"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef Kernel_getset[] = {
     {"nodes", (getter)Kernel_get_nodes, (setter)Kernel_set_nodes, "nodes searched", NULL},
     {"size", (getter)Kernel_get_size, NULL, "entries in the table", NULL},
+    {"solved", (getter)Kernel_get_solved, NULL,
+     "positions the solve_each under way has answered", NULL},
     {"helper_nodes", (getter)Kernel_get_helper_nodes, NULL,
      "the part of nodes that helper threads visited", NULL},
     {"threads", (getter)Kernel_get_threads, (setter)Kernel_set_threads,

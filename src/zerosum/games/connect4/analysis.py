@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from zerosum.convert import parse_int
+from zerosum.fileio import read_text
 from zerosum.game import InputError, plies_text
 from zerosum.games.connect4.bitboard import Geometry, geometry
 from zerosum.games.connect4.cache import SolvedCache, user_cache
@@ -80,10 +82,23 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
     `all_scores` the worker processes first. `progress` gets a line now and then
     during long searches (see `Watcher`). `cache`: the file of solved positions (see
     cache.py: None, the user's; "off", none)."""
+    geo = _geometry(width, height)
+    current, mask, red_to_move = _to_solve(text, geo)
+    memory = user_cache(cache)  # opened now: a damaged file is refused before any row
+    return _report(geo, current, mask, red_to_move, weak, pv, all_scores, progress,
+                   default_threads() if threads is None else threads, memory)
+
+
+def _geometry(width: int, height: int) -> Geometry:
     try:
-        geo = geometry(width, height)
+        return geometry(width, height)
     except ValueError as e:
         raise InputError(str(e)) from None
+
+
+def _to_solve(text: str, geo: Geometry) -> tuple[int, int, bool]:
+    """The position `text` names, (current, mask, red to move), if there is something
+    to solve in it; InputError saying what is wrong otherwise."""
     stones = parse_position(text, geo)
     red_n, yellow_n = stones.red.bit_count(), stones.yellow.bit_count()
     if red_n not in (yellow_n, yellow_n + 1):
@@ -95,10 +110,71 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
     if mask == geo.board:
         raise InputError("the board is full: the game is over (a draw)")
     red_to_move = red_n == yellow_n
-    current = stones.red if red_to_move else stones.yellow
-    memory = user_cache(cache)  # opened now: a damaged file is refused before any row
-    return _report(geo, current, mask, red_to_move, weak, pv, all_scores, progress,
-                   default_threads() if threads is None else threads, memory)
+    return (stones.red if red_to_move else stones.yellow), mask, red_to_move
+
+
+FILE_LIMIT = 16 * 1024 * 1024  # bytes of a file of positions: some 400,000 of them
+
+
+def solve_file_rows(path: str, width: int = 7, height: int = 6,
+                    progress: Callable[[str], None] | None = None,
+                    threads: int | None = None) -> Iterator[tuple[str, str]]:
+    """Each position of a file, one a line, `POSITION [SCORE]` (Pons's sets' format; '-'
+    reads standard input; blank lines and lines from '#' are skipped): its score, each
+    position solved from a cleared table (Solver.solve_each), `threads` (default: the
+    cores) at a time. A score given in the file is checked: a row that differs says so.
+    The whole file is read and checked before anything is solved."""
+    geo = _geometry(width, height)
+    todo = []
+    for number, line in enumerate(read_text(path, "file of positions", FILE_LIMIT)
+                                  .splitlines(), start=1):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        where = f"{path}, line {number}"
+        if len(fields) > 2:
+            raise InputError(f"{where}: a line holds a position and at most its score "
+                             f"(moves without spaces), not {len(fields)} fields")
+        try:
+            current, mask, _ = _to_solve(fields[0], geo)
+            given = None if len(fields) == 1 else parse_int(fields[1], "the score")
+        except InputError as e:
+            raise InputError(f"{where}: {e}") from None
+        todo.append((fields[0], current, mask, given))
+    if not todo:
+        raise InputError(f"{path}: no position in it")
+    return _solve_file(geo, todo, progress, default_threads() if threads is None else threads)
+
+
+def _solve_file(geo: Geometry, todo: list[tuple[str, int, int, int | None]],
+                progress: Callable[[str], None] | None, threads: int
+                ) -> Iterator[tuple[str, str]]:
+    solver = Solver(geo.width, geo.height, threads=threads)
+    if progress is not None:
+        last = [time.perf_counter()]
+
+        def report(_: Progress) -> None:
+            now = time.perf_counter()
+            if now - last[0] >= 2.0:
+                last[0] = now
+                progress(f"{solver.solved:,} of {len(todo):,} positions solved")
+
+        solver.watch(report, every=1 << 18)
+    t0 = time.perf_counter()
+    answers = solver.solve_each([(current, mask) for _, current, mask, _ in todo])
+    seconds = time.perf_counter() - t0
+    differ = 0
+    for (text, _, _, given), (score, _) in zip(todo, answers, strict=True):
+        if given is not None and given != score:
+            differ += 1
+            yield text, f"{score} (the file says {given})"
+        else:
+            yield text, f"{score}"
+    checked = sum(given is not None for *_, given in todo)
+    yield "positions", (f"{len(todo):,} solved in {seconds:.2f} s with {threads} "
+                        f"thread(s), {solver.nodes:,} nodes")
+    if checked:
+        yield "checked", f"{checked - differ:,} of {checked:,} scores as the file says"
 
 
 # The command's table, twice the default (64 MB natively, each worker process too): on

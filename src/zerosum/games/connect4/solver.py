@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from zerosum import native as native_kernels
@@ -498,6 +498,56 @@ class Solver:
             return (geo.cells + 1 - moves) // 2
         child = None if known is None else (-known[1], -known[0])
         return -self.solve(current ^ mask, mask | move, known=child)
+
+    def solve_each(self, positions: Sequence[tuple[int, int]], threads: int | None = None
+                   ) -> list[tuple[int, int]]:
+        """Each position's exact score and the nodes its search took, each position solved
+        from a cleared table, as Pons's benchmark does: the book answers what it holds (in
+        0 nodes); the cache is neither read nor written. `threads` (default: this
+        solver's): positions solved at once by the native search, each thread over a
+        table of its own, so the scores and the nodes are the same with any count; the
+        pure search solves them one at a time. Stopped as `solve` is (`limit`, `stop`,
+        Ctrl-C: the native search looks at the first thread's nodes), it raises
+        SearchStopped and answers none. Afterwards `nodes` is the total."""
+        threads = self.threads if threads is None else threads
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        if not self.native:
+            return self._solve_each_pure(positions)
+        booked = [None if self.book is None else self.book.score(c, m) for c, m in positions]
+        searched = [p for p, b in zip(positions, booked, strict=True) if b is None]
+        self.reset()
+        next_check = self.next_check
+        scores, nodes = self._kernel.solve_each(
+            [c for c, _ in searched], [m for _, m in searched], threads,
+            NEVER if next_check >= NEVER else int(next_check), self._checkpoint)
+        answers = iter(zip(scores, nodes, strict=True))
+        return [(b, 0) if b is not None else next(answers) for b in booked]
+
+    def _solve_each_pure(self, positions: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+        """`solve_each` in Python: the reference of the native one."""
+        cache, self.cache = self.cache, None
+        self._solved = 0
+        answers = []
+        total = 0
+        try:
+            for current, mask in positions:
+                self.reset()
+                answers.append((self.solve(current, mask), self.nodes))
+                total += self.nodes
+                self._solved = len(answers)
+        finally:
+            self.cache = cache
+        self.nodes = total
+        return answers
+
+    @property
+    def solved(self) -> int:
+        """While `solve_each` runs (read it from `watch`'s report): the positions answered
+        so far by the native search."""
+        return int(self._kernel.solved) if self.native else self._solved
+
+    _solved = 0  # the pure solve_each's count
 
     def analyse(self, current: int, mask: int, pv: bool = True,
                 all_scores: bool = False) -> Solution:

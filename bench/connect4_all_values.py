@@ -9,7 +9,7 @@ The games: the engine (the game's kernel under the one driver, at --depth plies)
 against itself from a random opening of 2 to 4 moves (--seed), played to the end; each
 game gives its position with n stones, for each n it reaches (mirror images once, a
 position already won left out). Each position's seven values are found as the command
-finds them: parallel.move_scores over --threads processes, a fresh solver with the
+finds them: parallel.move_scores with --threads threads, a fresh solver with the
 command's table, no cache (what is measured is the search and the book, not the
 memory), in a child process killed at --budget seconds (shown as >budget).
 
@@ -116,7 +116,7 @@ def main() -> None:
     p.add_argument("--depth", type=int, default=6, help="the engine's plies in the games")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--before", help="the book before (default: the first one shipped; "
-                   "none: no book)")
+                   "none: no book; skip: measure only after)")
     p.add_argument("--after", help="the book after (default: the one shipped now; none: "
                    "no book)")
     args = p.parse_args()
@@ -124,16 +124,17 @@ def main() -> None:
     low, _, high = args.stones.partition("-")
     stones = list(range(int(low), int(high) + 1)) if high else \
         [int(s) for s in args.stones.split(",")]
-    books = {"before": load_book(args.before, True), "after": load_book(args.after, False)}
+    books = {"after": load_book(args.after, False)} if args.before == "skip" else {
+        "before": load_book(args.before, True), "after": load_book(args.after, False)}
     named = {name: "no book" if book is None else
              f"a book of depth {book.depth} ({len(book)} positions)"
              for name, book in books.items()}
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; before: "
-          f"{named['before']}, after: {named['after']}; no cache", flush=True)
+          f"{named.get('before', 'skipped')}, after: {named['after']}; no cache", flush=True)
     played = games(args.games, args.depth, args.seed)
     geo = Connect4().geo
     print(f"{args.games} games (engine at depth {args.depth} against itself, random "
-          f"openings, seed {args.seed}); {args.threads} processes; stopped at "
+          f"openings, seed {args.seed}); {args.threads} threads; stopped at "
           f"{args.budget:g} s. p50 / p95 seconds:", flush=True)
     for n in stones:
         seen: set[int] = set()
@@ -151,7 +152,7 @@ def main() -> None:
                                   for s in positions], args.budget)
                  for name, book in books.items()}
         print(f"  {n:2d} stones, {len(positions):2d} positions: before "
-              f"{cells['before']:>13}, after {cells['after']:>13}", flush=True)
+              f"{cells.get('before', '-'):>13}, after {cells['after']:>13}", flush=True)
     print(f"load average {os.getloadavg()[0]:.2f}", flush=True)
 
 

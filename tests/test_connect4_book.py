@@ -37,7 +37,7 @@ def small_book(depth: int = 4) -> Book:
 
 def test_positions_per_ply_mirror_images_once() -> None:
     # 7 first moves, of which 4 differ up to mirror image; 49 pairs of moves give 25.
-    assert [len(positions(geometry(), d)) for d in range(4)] == [1, 4, 25, 121]
+    assert [len(positions(geometry(), d)) for d in range(6)] == [1, 4, 25, 121, 568, 2144]
 
 
 def test_mirror_is_an_involution_and_keeps_the_score() -> None:
@@ -117,8 +117,8 @@ def test_the_shipped_book_is_consistent() -> None:
             assert score == best, f"{key:x}"
             checked += 1
     leaves = positions(geo, book.depth)
-    # The shipped book is complete (every position of every ply up to its depth, 151 at
-    # depth 3), so every position shallower than its leaves is checked.
+    # The shipped book is complete (every position of every ply up to its depth, 2,863
+    # at depth 5), so every position shallower than its leaves is checked.
     assert all(k in book.scores for k in leaves)
     assert len(book) == len(every)
     assert checked == len(book) - len(leaves)
@@ -129,7 +129,7 @@ def test_the_shipped_book_is_consistent() -> None:
 
 # The cheapest of the shipped book's last-ply positions to search again (from the build's
 # log, tools/connect4_book.py): key -> score.
-CHEAP_LEAVES = {0xa00080: 3, 0xa00001: 3}
+CHEAP_LEAVES = {0x1810000102: 2, 0x1020004081: 3}
 
 
 def confirm(solver: Solver, current: int, mask: int, score: int) -> bool:
@@ -143,8 +143,8 @@ def confirm(solver: Solver, current: int, mask: int, score: int) -> bool:
 def test_the_cheapest_of_the_shipped_books_last_ply_against_the_solver() -> None:
     geo = geometry()
     book = shipped(geo)
-    if book is None or book.depth != 3:
-        pytest.skip("these leaves are of the depth-3 book")
+    if book is None or book.depth != 5:
+        pytest.skip("these leaves are of the depth-5 book")
     every = positions(geo, book.depth)
     solver = Solver(book=False)
     for key, score in CHEAP_LEAVES.items():
@@ -254,5 +254,6 @@ def test_a_worker_reads_the_book_of_the_solver_that_sent_it() -> None:
     child = position_from_stones(parse_moves("444"))
     wrong = Book(geo, 3, {canonical(geo, child.current, child.mask): 7})
     p = position_from_stones(parse_moves("44"))
-    assert _solve_move(7, 6, 1000, wrong, p.current, p.mask, 3, None) == (-7, 0)
+    for native in (True, False):
+        assert _solve_move(7, 6, 1000, wrong, p.current, p.mask, 3, None, native) == (-7, 0)
     assert Solver(book=wrong).move_score(p.current, p.mask, 3) == -7

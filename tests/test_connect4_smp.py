@@ -21,6 +21,7 @@ from sanitized import run_sanitized
 from zerosum import native
 from zerosum.games.connect4.game import position_from_stones
 from zerosum.games.connect4.notation import parse_moves
+from zerosum.games.connect4.parallel import move_scores
 from zerosum.games.connect4.solver import Solver
 from zerosum.stop import SearchStopped, Stop
 
@@ -218,6 +219,27 @@ def test_the_command_says_the_same_with_one_thread_or_two() -> None:
                          if not line.startswith(("nodes", "CPU"))]
     assert rows[1] == rows[2]
     assert rows[1][1].startswith("score:               +2:")
+
+
+def test_every_move_the_native_solver_by_its_threads_the_pure_one_by_processes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--all-moves on N cores: the native solver keeps the moves and splits each among
+    its N threads (it beat N worker processes on every position measured); the pure one
+    sends them to N worker processes. The same scores either way, and as one thread's."""
+    from zerosum.games.connect4 import parallel
+
+    monkeypatch.setattr(parallel, "QUICK_NODES", 0)  # no move is quick: all go out
+    p = position_from_stones(parse_moves(SAMPLES["L2_R2"][3][0]))
+    one = Solver(book=False)
+    reference = {c: one.move_score(p.current, p.mask, c) for c in range(7)
+                 if one.geo.playable(p.mask, c)}
+    native = Solver(book=False)
+    assert {c: s for c, s, n in move_scores(native, p.current, p.mask, 2)} == reference
+    assert native.threads == 2 and native._kernel.threads == 2
+    pure = Solver(book=False, native=False)
+    scored = list(move_scores(pure, p.current, p.mask, 2))
+    assert {c: s for c, s, _ in scored} == reference
+    assert sum(nodes for *_, nodes in scored) > 0  # searched in the worker processes
 
 
 def as_positions(rows: list[tuple[str, int]]) -> list[tuple[int, int]]:

@@ -182,9 +182,13 @@ def test_verdicts_count_plies_as_the_solve_command_does() -> None:
     assert verdict(5, 15, 42) == ("win", 19)  # yellow to move: its 17th
 
 
+PAST_THE_BOOK = "43443"  # its moves' positions, of 6 stones, are past the book's 5
+
+
 def test_stop_leaves_the_columns_unproven_and_frees_the_slot(client: TestClient) -> None:
-    # Three stones, past the opening book: no column is proven in a test's time.
-    sid = session(client, moves="444")
+    # Five stones: the book (to 5 stones) knows this position's score, not its moves':
+    # no column is proven in a test's time.
+    sid = session(client, moves=PAST_THE_BOOK)
     with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
         ws.send_json({"type": "analyse"})
         ws.send_json({"type": "stop"})
@@ -292,7 +296,7 @@ def test_the_budget_is_the_time_asked_for_and_the_reason_is_the_true_one() -> No
             ws.send_json({"type": "analyse", "seconds": 60})
             done = until_done(ws)[-1]
         assert (done["unproven"], done["why"]) == ([], "")
-        sid = session(c, moves="444")  # past the book: no column proven in 0.2 s
+        sid = session(c, moves=PAST_THE_BOOK)  # no column proven in 0.2 s
         with c.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
             ws.send_json({"type": "analyse", "seconds": 0.2})
             done = until_done(ws)[-1]

@@ -186,8 +186,9 @@ def _connect4_solver() -> Twin:
         return solver
 
     def endless() -> tuple[Any, Any]:
-        # After 4 4 4 4: past the opening book (up to 3 stones), so minutes of search.
-        return Connect4(), (position_from_stones(parse_moves("4444")), None)
+        # Six stones in the centre column: past the opening book (up to 5 stones), some
+        # 4 s of search for its score, more for its best moves and line.
+        return Connect4(), (position_from_stones(parse_moves("444444")), None)
 
     return Twin("connect4 solver", cases, depths=(0,), every=1024, budgets=(5000,),
                 run=run, make=make, native=lambda solver: bool(solver.native),

@@ -80,7 +80,7 @@ def _solver_arguments(p: argparse.ArgumentParser) -> None:
                    help="also the exact score of every move (can be much slower)")
     p.add_argument("--threads", type=int_arg(1, 256), default=None, metavar="N",
                    help="search threads sharing the table (native solver; default: the "
-                   "cores); with --all-moves, N worker processes solve moves at once; with "
+                   "cores; the pure solver uses N worker processes for --all-moves); with "
                    "--file, N positions are solved at once")
     p.add_argument("--cache", metavar="FILE", default=None,
                    help="the file remembering solved positions (default: $ZEROSUM_CACHE, "

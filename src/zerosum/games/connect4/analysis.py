@@ -76,10 +76,10 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
                cache: str | None = None) -> Iterator[tuple[str, str]]:
     """Parse a position (any notation) and check it now; the rows describing the answer,
     (label, text), come from the returned iterator, each as soon as it is proven, so a
-    display can show them as they come (with `all_scores`, one row per move, centre first,
-    the moves solved `threads` at a time: parallel.py). `threads` (default: the cores):
-    the search threads of each solve (the native solver's split nodes), or with
-    `all_scores` the worker processes first. `progress` gets a line now and then
+    display can show them as they come (with `all_scores`, one row per move, centre first:
+    parallel.py). `threads` (default: the cores): the search threads of each solve (the
+    native solver's split nodes); the pure solver's worker processes for `all_scores`.
+    `progress` gets a line now and then
     during long searches (see `Watcher`). `cache`: the file of solved positions (see
     cache.py: None, the user's; "off", none)."""
     geo = _geometry(width, height)

@@ -1,20 +1,24 @@
-"""Every move's exact score, the moves shared among worker processes: what `zerosum solve
-connect4 --all-moves --threads N` does.
+"""Every move's exact score on N cores: what `zerosum solve connect4 --all-moves
+--threads N` does.
 
-The seven questions "what does column c score?" are independent searches, so N
-processes answer them N at a time, each with its own solver and table (nothing shared
-but the cache file, cache.py, where each writes what it proves); a position that is its own
-mirror image has its mirrored moves solved once. The scores are exactly
-those of one process (each is the solver's exact score); the node count is the sum of
-the nodes every process visited. The position's own score is the best of its moves',
-and its best moves those scoring it, so no further search is needed.
+The native solver searches the moves one after another, each with N threads sharing out
+its nodes (split nodes, _solver.c) over one table, which keeps what each move's search
+proved for the next (the moves' subtrees meet). The pure-Python solver cannot use a
+second thread (CPython runs one thread's bytecode at a time), so there the seven
+questions "what does column c score?", independent searches, go to N worker processes,
+each with its own solver and table (nothing shared but the cache file, cache.py, where
+each writes what it proves). Either way the scores are exactly those of one thread; the
+node count is every thread's and process's. A position that is its own mirror image has
+its mirrored moves solved once. The position's own score is the best of its moves', and
+its best moves those scoring it, so no further search is needed.
 
 Before anything is sent to a worker, each move gets a short search here (QUICK_NODES):
-moves answered by the book, the cache, a four or a quick proof cost no process. A move
-left alone is searched here, by the solver's own threads (split nodes, _solver.c); with
-fewer moves left than threads, each worker searches with threads // workers of them.
+moves answered by the book, the cache, a four or a quick proof cost no process.
 
-Measured (bench/connect4_parallel.py) against the same moves in one process.
+Measured on idle cores (bench/connect4_all_moves_modes.py, 2026-11-29): on each of 16
+positions of 4 to 12 stones, 2 threads beat 2 worker processes, by 1.26-1.8 times (the
+worker processes share no table, and the biggest move bounds them); so the native
+solver, which used to hand the moves to workers first, now keeps them.
 """
 
 from __future__ import annotations
@@ -43,14 +47,14 @@ def default_threads() -> int:
 
 
 def _solve_move(width: int, height: int, capacity: int, book: Book | None, current: int,
-                mask: int, column: int, cache_path: str | None, threads: int = 1
+                mask: int, column: int, cache_path: str | None, native: bool
                 ) -> tuple[int, int]:
     """A worker's task: (the move's exact score, the nodes visited), with the book of
-    the caller's solver (none, or the one it was given, not the shipped one), searched by
-    `threads` threads."""
+    the caller's solver (none, or the one it was given, not the shipped one) and its
+    kind (native or pure)."""
     cache = None if cache_path is None else SolvedCache(cache_path)
     solver = Solver(width, height, capacity=capacity, book=False if book is None else book,
-                    cache=cache, threads=threads)
+                    cache=cache, native=native)
     try:
         return solver.move_score(current, mask, column), solver.nodes
     finally:
@@ -68,8 +72,16 @@ def move_scores(solver: Solver, current: int, mask: int, threads: int
                 ) -> Iterator[tuple[int, int, int]]:
     """(column, exact score from the mover's side, nodes a worker process visited for it,
     0 if `solver` did: they are in its count) of every playable column, centre first,
-    each as soon as it and those before it are known. `solver` answers the quick ones
-    (and its cache serves the workers too)."""
+    each as soon as it and those before it are known, searched by `threads` threads (the
+    native solver: its own, which it keeps afterwards) or worker processes (the pure
+    one). `solver` answers the quick ones (and its cache serves the workers too)."""
+    if solver.native:
+        solver.threads = threads
+    return _move_scores(solver, current, mask, threads)
+
+
+def _move_scores(solver: Solver, current: int, mask: int, threads: int
+                 ) -> Iterator[tuple[int, int, int]]:
     geo: Geometry = solver.geo
     columns = [c for c in geo.centre_order if geo.playable(mask, c)]
     # A position that is its own mirror image (the empty board, a centre column's
@@ -88,7 +100,7 @@ def move_scores(solver: Solver, current: int, mask: int, threads: int
         finally:
             solver.limit()
     left = [c for c in searched if c not in quick]
-    if threads <= 1 or len(left) <= 1:
+    if solver.native or threads <= 1 or len(left) <= 1:
         for c in columns:
             if c not in searched:
                 quick[c] = quick[twin[c]]
@@ -98,15 +110,11 @@ def move_scores(solver: Solver, current: int, mask: int, threads: int
         return
     cache = solver.cache
     cache_path = None if cache is None else str(Path(cache.path))
-    # Workers first, threads with what is left: independent searches share nothing, so
-    # two workers are twice as fast, when a second search thread on the same move only
-    # approaches that (the split nodes of _solver.c). Fewer moves than cores: each worker
-    # takes its share of the threads.
     workers = min(threads, len(left))
     with ProcessPoolExecutor(workers, mp_context=_context()) as pool:
         jobs: dict[int, Future[tuple[int, int]]] = {
             c: pool.submit(_solve_move, geo.width, geo.height, solver.capacity, solver.book,
-                           current, mask, c, cache_path, threads // workers) for c in left}
+                           current, mask, c, cache_path, solver.native) for c in left}
         for c in columns:
             if c not in searched:
                 c_twin = twin[c]

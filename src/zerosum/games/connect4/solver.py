@@ -206,7 +206,7 @@ class Solver:
         self.capacity = capacity
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
-        self.threads = threads
+        self._threads = threads
         self.table = Table(capacity)
         self.wins: dict[int, int] = {}  # stones -> the cells completing a four of them
         self.deadline: float | None = None
@@ -217,6 +217,19 @@ class Solver:
             self._bind_native(module)
         else:
             self._negamax = self._build_negamax()
+
+    @property
+    def threads(self) -> int:
+        """The threads of each search (see `__init__`); may be changed between searches."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, value: int) -> None:
+        if value < 1:
+            raise ValueError(f"threads must be at least 1, not {value}")
+        if self.native:
+            self._kernel.threads = value
+        self._threads = value
 
     def reset(self) -> None:
         """Forget the table and zero the node count."""
@@ -368,7 +381,7 @@ class Solver:
         table (a twin of `table`, which stays empty) and node count."""
         geo = self.geo
         kernel = module.Kernel(geo.width, geo.height, self.table.buckets, geo.centre_order)
-        kernel.threads = self.threads
+        kernel.threads = self._threads
         never = NEVER
         # A weak reference: no cycle through the closure, so the solver and its table
         # (tens of megabytes outside the garbage collector's sight) go as soon as the

@@ -79,9 +79,8 @@ def solve_rows(text: str, width: int = 7, height: int = 6, weak: bool = False,
     display can show them as they come (with `all_scores`, one row per move, centre first:
     parallel.py). `threads` (default: the cores): the search threads of each solve (the
     native solver's split nodes); the pure solver's worker processes for `all_scores`.
-    `progress` gets a line now and then
-    during long searches (see `Watcher`). `cache`: the file of solved positions (see
-    cache.py: None, the user's; "off", none)."""
+    `progress` gets a line now and then during long searches (see `Watcher`). `cache`:
+    the file of solved positions (see cache.py: None, the user's; "off", none)."""
     geo = _geometry(width, height)
     current, mask, red_to_move = _to_solve(text, geo)
     memory = user_cache(cache)  # opened now: a damaged file is refused before any row
@@ -125,13 +124,14 @@ def solve_file_rows(path: str, width: int = 7, height: int = 6,
     cores) at a time. A score given in the file is checked: a row that differs says so.
     The whole file is read and checked before anything is solved."""
     geo = _geometry(width, height)
+    name = "<stdin>" if path == "-" else path
     todo = []
     for number, line in enumerate(read_text(path, "file of positions", FILE_LIMIT)
                                   .splitlines(), start=1):
         fields = line.split("#", 1)[0].split()
         if not fields:
             continue
-        where = f"{path}, line {number}"
+        where = f"{name}, line {number}"
         if len(fields) > 2:
             raise InputError(f"{where}: a line holds a position and at most its score "
                              f"(moves without spaces), not {len(fields)} fields")
@@ -142,7 +142,7 @@ def solve_file_rows(path: str, width: int = 7, height: int = 6,
             raise InputError(f"{where}: {e}") from None
         todo.append((fields[0], current, mask, given))
     if not todo:
-        raise InputError(f"{path}: no position in it")
+        raise InputError(f"{name}: no position in it")
     return _solve_file(geo, todo, progress, default_threads() if threads is None else threads)
 
 

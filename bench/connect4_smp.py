@@ -2,6 +2,7 @@
 on Pascal Pons's six sets and the empty board.
 
     python bench/connect4_smp.py [--sets PLAN] [--threads 1,2] [--empty] [--each REPEAT]
+                                 [--no-book]
 
 PLAN: comma-separated NAME[:FIRST[:STEP]] (the first FIRST positions of the set, every
 STEP-th of them). The default takes each small set whole and, of L1_R2 and L1_R3, a part
@@ -17,6 +18,9 @@ bench/connect4_empty_board.py --windows K times its first windows alone).
 `zerosum solve connect4 --file` runs): the threads share out the positions, each over a
 table of its own, so the nodes are the same with every count and only the wall time
 differs. It is the measure for a set of many quick positions, each too small to split.
+
+`--no-book`: the sets without the opening book, the search alone (the book answers the
+positions of Pons's Beginning sets it holds in 0 nodes).
 
 Wall time is the measure here, so the run needs the cores to itself: the load average at
 the start and the end is printed, to judge that by.
@@ -55,7 +59,7 @@ def compare(label: str, rows: list[tuple[str, int]], counts: list[int],
     cells = []
     base = 0.0
     for threads in counts:
-        if book:  # first a warm-up (imports, the first pages of memory), untimed
+        if len(rows) > 1:  # first a warm-up (imports, the first pages of memory), untimed
             run(rows[:1], threads, book)
         wall, nodes, helpers, wrong = run(rows, threads, book)
         base = base or wall
@@ -65,7 +69,7 @@ def compare(label: str, rows: list[tuple[str, int]], counts: list[int],
 
 
 def compare_each(label: str, rows: list[tuple[str, int]], counts: list[int],
-                 repeat: int) -> None:
+                 repeat: int, book: bool = True) -> None:
     """The set at once (`solve_each`), with each count: the best of `repeat` runs, since
     a set of quick positions takes milliseconds."""
     positions = [(p.current, p.mask) for p in
@@ -73,9 +77,14 @@ def compare_each(label: str, rows: list[tuple[str, int]], counts: list[int],
     published = [score for _, score in rows]
     cells = []
     base = 0.0
-    solver = Solver()
+    solver = Solver(book=book)
     for threads in counts:
-        solver.solve_each(positions[:threads], threads)  # the threads' tables, made
+        # One whole run first, not timed: a thread's table is reserved at once, but each
+        # of its pages costs a fault when first written, and a set of 1,000 quick
+        # positions writes all of them (L3_R1: 3.7 ms with 2 threads in the first run,
+        # 1.8-2.1 ms after; that first run, not the threads, made the 0.43x measured
+        # before this warm-up).
+        solver.solve_each(positions, threads)
         best = float("inf")
         for _ in range(repeat):
             t0 = time.perf_counter()
@@ -103,6 +112,8 @@ def main() -> None:
                         help="also each set at once (solve_each), the best of REPEAT runs")
     parser.add_argument("--only-each", action="store_true",
                         help="with --each: not the positions one at a time")
+    parser.add_argument("--no-book", action="store_true",
+                        help="the sets without the opening book (the search alone)")
     args = parser.parse_args()
     counts = [int(t) for t in args.threads.split(",")]
     probe = Solver()
@@ -113,9 +124,9 @@ def main() -> None:
     for spec in args.sets.split(","):
         name, rows = plan(spec)
         if not args.only_each:
-            compare(f"{name} ({spec})", rows, counts)
+            compare(f"{name} ({spec})", rows, counts, book=not args.no_book)
         if args.each:
-            compare_each(f"{name} ({spec})", rows, counts, args.each)
+            compare_each(f"{name} ({spec})", rows, counts, args.each, book=not args.no_book)
     if args.empty:
         compare("the empty board, no book", [("", 1)], counts, book=False)  # red wins
     print(f"load average at the end: {load_average()}")

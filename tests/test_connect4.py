@@ -32,7 +32,7 @@ from zerosum.games.connect4.notation import (
     parse_moves,
     parse_position,
 )
-from zerosum.games.connect4.solver import Solver, plies_to_end
+from zerosum.games.connect4.solver import NEAR_EMPTY, Solver, Table, plies_to_end
 from zerosum.games.registry import get_game
 from zerosum.kernel import ALL, Enhancements, KernelFactory, KernelSpec
 from zerosum.match import Rules, play_match
@@ -409,6 +409,20 @@ def test_play_says_how_far_off_a_decided_game_is() -> None:
     play_match(game, [engine, engine], state=position("44556"), rules=Rules(max_moves=1),
                observer=MatchPrinter(out, show_board=False))
     assert "plays 3: value -18 (Red wins in 2 plies), depth 1, nodes 1," in out.getvalue()
+
+
+def test_the_table_keeps_the_positions_near_the_end_apart() -> None:
+    """Positions with at most NEAR_EMPTY empty cells go to the near buckets (the first
+    `near`), the others to the far ones after them; a small capacity keeps its bound."""
+    table = Table(2_000_000, 42)
+    assert (table.near, table.buckets, table.near_from) == (32_749, 467_239, 42 - NEAR_EMPTY)
+    key = 123_456_789_012
+    table.store(key, 5, 24)
+    table.store(key + 1, 6, 23)
+    assert table.held == {key % 32_749: [key], 32_749 + (key + 1) % 467_239: [key + 1]}
+    small = Table(1000, 42)
+    assert (small.near, small.buckets) == (113, 137)  # 4 * (113 + 137) = 1000 entries
+    assert (Table(1).near, Table(1).buckets) == (1, 1)
 
 
 def test_decided_values_are_solver_scores_with_their_plies() -> None:

@@ -2,6 +2,7 @@
  * solver.py, which stays the reference. Everything that decides which nodes are visited
  * is the same here, step for step: the forced moves, the bounds by stone count, the
  * transposition table (buckets of 4 entries, a position's bucket its key modulo a prime,
+ * in the near table or the far one by its stone count,
  * the entry with the most stones replaced when the bucket is full: solver.py's Table), the
  * refutation move tried first, the move ordering, the win-by-two-threats shortcut. So the
  * values, the moves and the node counts are identical; only the cost per node differs (a
@@ -94,9 +95,12 @@ typedef struct Kernel {
     int rank_of_column[MAX_WIDTH];       /* column -> its rank in centre order */
     int lost[MAX_CELLS + 1], lowest_at[MAX_CELLS + 1], highest_at[MAX_CELLS + 1];
     int last_two, offset;
-    /* the transposition table: `buckets` (a prime) buckets of BUCKET slots */
+    /* the transposition table (solver.py's Table): `near` buckets of BUCKET slots for
+     * the positions of `near_from` stones or more, then `buckets` for the others (each
+     * count a prime) */
     Slot *slots;
-    uint64_t buckets;
+    uint64_t near, buckets;
+    int near_from;
     long long size; /* live entries */
     uint16_t generation;
     int threads; /* the searches of one call: the caller's and threads - 1 helpers */
@@ -124,7 +128,8 @@ static bitboard threats(const Kernel *k, bitboard p, bitboard mask)
  * nearly every one misses the TLB as well as the caches, which measured as most of the
  * time per node; on Linux the table asks for 2 MB pages (transparent huge pages), so a
  * few dozen TLB entries cover it. Elsewhere, plain zeroed memory. Either way a page
- * costs memory only once a slot in it is written. */
+ * costs memory only once a slot in it is written. The near buckets come first: 2 MiB
+ * that most probes land in, and that the caches keep (see solver.py's Table). */
 static Slot *slots_alloc(size_t count)
 {
     const size_t bytes = count * sizeof(Slot);
@@ -151,16 +156,23 @@ static void slots_free(Slot *slots, size_t count)
 #endif
 }
 
-static Slot *bucket_of(const Kernel *k, bitboard key)
+static Slot *bucket_of(const Kernel *k, bitboard key, int moves)
 {
-    return &k->slots[(key % k->buckets) * BUCKET];
+    if (moves >= k->near_from)
+        return &k->slots[(key % k->near) * BUCKET];
+    return &k->slots[(k->near + key % k->buckets) * BUCKET];
+}
+
+static size_t slot_count(const Kernel *k)
+{
+    return (size_t)(k->near + k->buckets) * BUCKET;
 }
 
 /* The entry stored for `key`, or 0 (no entry is 0: see the encoding in negamax). A
  * bucket fills in order, so the first slot not in use ends the search. */
-static int32_t table_get(const Kernel *k, bitboard key)
+static int32_t table_get(const Kernel *k, bitboard key, int moves)
 {
-    Slot *s = bucket_of(k, key);
+    Slot *s = bucket_of(k, key, moves);
     for (int i = 0; i < BUCKET; i++) {
         const uint64_t data = LOAD(&s[i].data);
         if (SLOT_GENERATION(data) != k->generation)
@@ -175,7 +187,7 @@ static void table_clear(Kernel *k)
 {
     k->size = 0;
     if (++k->generation == 0) { /* wrapped: old generations would come back to life */
-        memset(k->slots, 0, k->buckets * BUCKET * sizeof(Slot));
+        memset(k->slots, 0, slot_count(k) * sizeof(Slot));
         k->generation = 1;
     }
 }
@@ -280,7 +292,7 @@ struct Smp {
 static void table_store(Search *se, bitboard key, int32_t entry, int moves)
 {
     const Kernel *k = se->k;
-    Slot *s = bucket_of(k, key), *slot = NULL;
+    Slot *s = bucket_of(k, key, moves), *slot = NULL;
     int most = -1;
     for (int i = 0; i < BUCKET; i++) {
         const uint64_t data = LOAD(&s[i].data);
@@ -724,7 +736,7 @@ static int negamax(Search *se, bitboard current, bitboard mask, int moves, int a
     /* The table is far bigger than the caches: ask for this position's slot now, and
      * compute the threats while it comes. */
     const bitboard key = current + mask;
-    __builtin_prefetch(bucket_of(k, key));
+    __builtin_prefetch(bucket_of(k, key, moves));
     const bitboard opponent = current ^ mask;
     bitboard possible = (mask + k->bottom) & k->board;
     if (opp_threats < 0)
@@ -749,7 +761,7 @@ static int negamax(Search *se, bitboard current, bitboard mask, int moves, int a
     int highest = k->highest_at[moves];
     /* Entries as in solver.py: an upper bound u as u + offset > 0; a lower bound l with
      * the rank r of the move that proved it as -((l + offset) << RANK_BITS | r) < 0. */
-    const int32_t entry = table_get(k, key);
+    const int32_t entry = table_get(k, key, moves);
     bitboard first = 0;
     if (entry != 0) {
         if (entry > 0) {
@@ -911,7 +923,7 @@ static Kernel *worker_kernel(const Kernel *k)
     if (w == NULL)
         return NULL;
     memcpy(w, k, sizeof *w);
-    w->slots = slots_alloc(k->buckets * BUCKET);
+    w->slots = slots_alloc(slot_count(k));
     if (w->slots == NULL) {
         free(w);
         return NULL;
@@ -932,7 +944,7 @@ static Kernel *worker_kernel(const Kernel *k)
 static void workers_free(Kernel *k)
 {
     for (int i = 0; i < k->nworkers; i++) {
-        slots_free(k->workers[i]->slots, k->workers[i]->buckets * BUCKET);
+        slots_free(k->workers[i]->slots, slot_count(k->workers[i]));
         free(k->workers[i]);
     }
     free(k->workers);
@@ -1106,15 +1118,17 @@ static bitboard as_bitboard(PyObject *o)
     return (bitboard)PyLong_AsUnsignedLongLong(o);
 }
 
-/* Kernel(width, height, buckets, centre_order): `buckets` as solver.py's Table has */
+/* Kernel(width, height, near, buckets, near_from, centre_order): the table's sizes and
+ * split as solver.py's Table has them */
 static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
 {
-    static char *names[] = {"width", "height", "buckets", "centre_order", NULL};
-    int width, height;
-    long long buckets;
+    static char *names[] = {"width", "height", "near", "buckets", "near_from",
+                            "centre_order", NULL};
+    int width, height, near_from;
+    long long near, buckets;
     PyObject *order;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiLO", names, &width, &height,
-                                     &buckets, &order))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiLLiO", names, &width, &height,
+                                     &near, &buckets, &near_from, &order))
         return -1;
     if (k->checkpoint != NULL) { /* its table is being searched, by helpers too */
         PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
@@ -1125,8 +1139,9 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
                      "bits (width * (height + 1)), not %dx%d", width, height);
         return -1;
     }
-    if (buckets < 1 || buckets > ((long long)1 << 40)) {
-        PyErr_SetString(PyExc_ValueError, "buckets must be 1 to 2**40");
+    if (buckets < 1 || buckets > ((long long)1 << 40) || near < 1
+        || near > ((long long)1 << 40)) {
+        PyErr_SetString(PyExc_ValueError, "near and buckets must be 1 to 2**40");
         return -1;
     }
     PyObject *seq = PySequence_Fast(order, "centre_order must be a sequence");
@@ -1169,13 +1184,15 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwargs)
     smp_close(k);
 #endif
     workers_free(k);
-    slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
-    k->slots = slots_alloc((size_t)buckets * BUCKET);
+    slots_free(k->slots, k->slots ? slot_count(k) : 0);
+    k->slots = slots_alloc((size_t)(near + buckets) * BUCKET);
     if (k->slots == NULL) {
         PyErr_NoMemory();
         return -1;
     }
+    k->near = (uint64_t)near;
     k->buckets = (uint64_t)buckets;
+    k->near_from = near_from;
     k->size = 0;
     k->generation = 1;
     k->nodes = 0;
@@ -1190,7 +1207,7 @@ static void Kernel_dealloc(Kernel *k)
     smp_close(k);
 #endif
     workers_free(k);
-    slots_free(k->slots, k->slots ? k->buckets * BUCKET : 0);
+    slots_free(k->slots, k->slots ? slot_count(k) : 0);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
 

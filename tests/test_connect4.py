@@ -623,11 +623,11 @@ def test_the_solver_plays_a_best_move_or_says_it_could_not() -> None:
     p = position("4455")
     result = solver(game, p, Limit(seconds=60))
     assert (result.action, result.value, result.decided, result.plies) == (2, 18, True, 3)
-    # Past the opening book (six stones in the centre, one more than its depth) within
-    # 1,000 nodes: the engine's first choice, the evaluation.
-    result = solver(game, position("444444"), Limit(nodes=1000))
+    # Past the opening book (the centre column full and two stones beside it: 8 stones)
+    # within 1,000 nodes: the engine's first choice, the evaluation.
+    result = solver(game, position("44444432"), Limit(nodes=1000))
     assert (result.action, result.value, result.decided, result.complete) == \
-        (2, 0.0, False, False)
+        (4, 0.001, False, False)
     assert 1000 <= result.stats.nodes < 1000 + 1024
 
 

@@ -37,7 +37,8 @@ def small_book(depth: int = 4) -> Book:
 
 def test_positions_per_ply_mirror_images_once() -> None:
     # 7 first moves, of which 4 differ up to mirror image; 49 pairs of moves give 25.
-    assert [len(positions(geometry(), d)) for d in range(6)] == [1, 4, 25, 121, 568, 2144]
+    assert [len(positions(geometry(), d)) for d in range(8)] == [1, 4, 25, 121, 568, 2144,
+                                                                 8231, 27109]
 
 
 def test_mirror_is_an_involution_and_keeps_the_score() -> None:
@@ -117,8 +118,8 @@ def test_the_shipped_book_is_consistent() -> None:
             assert score == best, f"{key:x}"
             checked += 1
     leaves = positions(geo, book.depth)
-    # The shipped book is complete (every position of every ply up to its depth, 2,863
-    # at depth 5), so every position shallower than its leaves is checked.
+    # The shipped book is complete (every position of every ply up to its depth), so
+    # every position shallower than its leaves is checked.
     assert all(k in book.scores for k in leaves)
     assert len(book) == len(every)
     assert checked == len(book) - len(leaves)

@@ -83,15 +83,15 @@ def test_a_solver_with_a_cache_never_solves_twice(tmp_path: Path) -> None:
 def test_a_stopped_solve_leaves_what_it_proved(tmp_path: Path) -> None:
     cache = SolvedCache(tmp_path / "c.sqlite")
     current, mask = position("4444443")  # score -1 (see test_connect4_native.py)
-    plain = Solver()
+    plain = Solver(book=False)  # the book holds it: the search is what is stopped here
     assert plain.solve(current, mask) == -1
-    stopped = Solver(cache=cache)
+    stopped = Solver(cache=cache, book=False)
     stopped.limit(nodes=plain.nodes // 2)
     with pytest.raises(SearchStopped):
         stopped.solve(current, mask)
     lo, hi = cache.bounds(GEO, current, mask) or (None, None)
     assert lo is not None and hi is not None and lo <= -1 <= hi and (lo, hi) != (-17, 18)
-    resumed = Solver(cache=cache)
+    resumed = Solver(cache=cache, book=False)
     assert resumed.solve(current, mask) == -1
     assert cache.score(GEO, current, mask) == -1
 

@@ -182,12 +182,12 @@ def test_verdicts_count_plies_as_the_solve_command_does() -> None:
     assert verdict(5, 15, 42) == ("win", 19)  # yellow to move: its 17th
 
 
-PAST_THE_BOOK = "43443"  # its moves' positions, of 6 stones, are past the book's 5
+PAST_THE_BOOK = "1153355"  # its moves' positions, of 8 stones, are past the book
 
 
 def test_stop_leaves_the_columns_unproven_and_frees_the_slot(client: TestClient) -> None:
-    # Five stones: the book (to 5 stones) knows this position's score, not its moves':
-    # no column is proven in a test's time.
+    # Seven stones: a book to 7 stones would know this position's score, not its moves'
+    # (each needs 6.3M nodes or more): no column is proven in a test's time.
     sid = session(client, moves=PAST_THE_BOOK)
     with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
         ws.send_json({"type": "analyse"})

@@ -166,7 +166,7 @@ def _connect4_solver() -> Twin:
         analysis of every move (the best moves, each move's score, the line) and the
         weak solve (win, draw or loss)."""
         p, _ = state
-        solver = memory if memory is not None else Solver(native=native)
+        solver = memory if memory is not None else Solver(native=native, book=False)
         if stop is not None:
             solver.stop = stop
         solver.limit(seconds=limit.seconds, nodes=limit.nodes)
@@ -180,19 +180,19 @@ def _connect4_solver() -> Twin:
         return Seen((solver.nodes, answer, analysis), (), ())
 
     def make(native: bool) -> Any:
-        solver = Solver(native=native)
+        solver = Solver(native=native, book=False)
         (_, (p, _)), = cases(1, 1)
         solver.solve(p.current, p.mask)
         return solver
 
     def endless() -> tuple[Any, Any]:
-        # Six stones in the centre column: past the opening book (up to 5 stones), some
-        # 4 s of search for its score, more for its best moves and line.
+        # Six stones in the centre column, searched without the book (which holds it):
+        # some 2 s of search for its score, more for its best moves and line.
         return Connect4(), (position_from_stones(parse_moves("444444")), None)
 
     return Twin("connect4 solver", cases, depths=(0,), every=1024, budgets=(5000,),
                 run=run, make=make, native=lambda solver: bool(solver.native),
-                memory=lambda game, native: Solver(capacity=500, native=native),
+                memory=lambda game, native: Solver(capacity=500, native=native, book=False),
                 endless=endless)
 
 

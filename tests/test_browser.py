@@ -65,12 +65,19 @@ def test_connect4_against_the_engine_to_the_end(url: str, page: Any) -> None:
 
 def test_the_live_stream_shows_deeper_and_deeper_searches_and_stop_moves_now(
         url: str, page: Any) -> None:
-    page.goto(f"{url}/?game=connect4&player=iterative&first=computer")
+    # The page's first game has the person move first, so that the rows waited for can
+    # only be the new game's search: with ?first=computer the first game's search (a
+    # second's) filled the table at once, and the check below could fall between the
+    # new game disabling "Stop, move now" and its search enabling it again.
+    page.goto(f"{url}/?game=connect4&player=iterative")
+    page.check("#computer-first")
     page.fill("#seconds", "30")
     page.click("#setup button[type=submit]")
     page.wait_for_function("() => document.querySelectorAll('#infos tr').length >= 4")
     screenshot(page, "connect4-thinking")
-    assert not page.is_disabled("#stop")
+    # Said on failure: what ended the search, or what the server answered instead.
+    assert not page.is_disabled("#stop"), (status(page), page.inner_text("#result"),
+                                           page.inner_text("#error"))
     page.click("#stop")
     page.wait_for_function("() => document.querySelector('#result').textContent.length > 0")
     screenshot(page, "connect4-stopped")

@@ -81,3 +81,11 @@ def screenshot(page: Any, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def page_ready(page: Any) -> None:
+    """Wait until the page has set up its first game (the setup form's button comes
+    enabled then): a field changed before that may go to the first game, not the one the
+    test sets up, and the first game's search, if it has one, may answer the test's
+    waits meant for the next."""
+    page.wait_for_selector("#setup button[type=submit]:enabled")

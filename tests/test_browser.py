@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from browser import screenshot
+from browser import page_ready, screenshot
 
 pytest.importorskip("starlette")
 
@@ -70,6 +70,7 @@ def test_the_live_stream_shows_deeper_and_deeper_searches_and_stop_moves_now(
     # second's) filled the table at once, and the check below could fall between the
     # new game disabling "Stop, move now" and its search enabling it again.
     page.goto(f"{url}/?game=connect4&player=iterative")
+    page_ready(page)
     page.check("#computer-first")
     page.fill("#seconds", "30")
     page.click("#setup button[type=submit]")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import screenshot
+from browser import page_ready, screenshot
 
 pytest.importorskip("starlette")
 
@@ -49,6 +49,7 @@ def test_two_computers_play_a_whole_tictactoe_game(url: str, page: Any) -> None:
 
 def test_pause_stops_two_computers_after_the_current_move(url: str, page: Any) -> None:
     page.goto(f"{url}/?game=connect4&player=engine")
+    page_ready(page)  # the page's first game, the person's first: no search, no ghost
     page.select_option("#player2", "engine")
     page.fill("#seconds", "30")
     page.click("#setup button[type=submit]")

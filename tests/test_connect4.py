@@ -422,7 +422,7 @@ def test_the_table_keeps_the_positions_near_the_end_apart() -> None:
     assert table.held == {key % 32_749: [key], 32_749 + (key + 1) % 467_239: [key + 1]}
     small = Table(1000, 42)
     assert (small.near, small.buckets) == (113, 137)  # 4 * (113 + 137) = 1000 entries
-    assert (Table(1).near, Table(1).buckets) == (1, 1)
+    assert (Table(1, 42).near, Table(1, 42).buckets) == (1, 1)
 
 
 def test_decided_values_are_solver_scores_with_their_plies() -> None:

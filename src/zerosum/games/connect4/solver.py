@@ -158,7 +158,7 @@ class Table:
     `held` a bucket (the near ones first) to its keys in slot order, `stones` a key to
     its stone count."""
 
-    def __init__(self, capacity: int, cells: int = 42) -> None:
+    def __init__(self, capacity: int, cells: int) -> None:
         # A small capacity keeps its bound: the near table takes at most half of it.
         self.near = largest_prime(min(NEAR_BUCKETS, max(1, capacity // (2 * BUCKET))))
         self.buckets = largest_prime(max(1, (capacity - self.near * BUCKET) // BUCKET))

@@ -2,7 +2,7 @@
 on Pascal Pons's six sets and the empty board.
 
     python bench/connect4_smp.py [--sets PLAN] [--threads 1,2] [--empty] [--each REPEAT]
-                                 [--no-book]
+                                 [--no-book] [--warm N]
 
 PLAN: comma-separated NAME[:FIRST[:STEP]] (the first FIRST positions of the set, every
 STEP-th of them). The default takes each small set whole and, of L1_R2 and L1_R3, a part
@@ -21,6 +21,10 @@ differs. It is the measure for a set of many quick positions, each too small to 
 
 `--no-book`: the sets without the opening book, the search alone (the book answers the
 positions of Pons's Beginning sets it holds in 0 nodes).
+
+`--warm N`: the untimed run before each `--each` timing takes the set's first N
+positions, not the whole set: for a set of minutes (the whole of L1_R3), whose first
+positions alone write every page of every thread's table.
 
 Wall time is the measure here, so the run needs the cores to itself: the load average at
 the start and the end is printed, to judge that by.
@@ -69,9 +73,10 @@ def compare(label: str, rows: list[tuple[str, int]], counts: list[int],
 
 
 def compare_each(label: str, rows: list[tuple[str, int]], counts: list[int],
-                 repeat: int, book: bool = True) -> None:
+                 repeat: int, book: bool = True, warm: int = 0) -> None:
     """The set at once (`solve_each`), with each count: the best of `repeat` runs, since
-    a set of quick positions takes milliseconds."""
+    a set of quick positions takes milliseconds. The untimed run first takes the first
+    `warm` positions (all of them if 0)."""
     positions = [(p.current, p.mask) for p in
                  (position_from_stones(parse_moves(moves)) for moves, _ in rows)]
     published = [score for _, score in rows]
@@ -84,7 +89,7 @@ def compare_each(label: str, rows: list[tuple[str, int]], counts: list[int],
         # positions writes all of them (L3_R1: 3.7 ms with 2 threads in the first run,
         # 1.8-2.1 ms after; that first run, not the threads, made the 0.43x measured
         # before this warm-up).
-        solver.solve_each(positions, threads)
+        solver.solve_each(positions[:warm] if warm else positions, threads)
         best = float("inf")
         for _ in range(repeat):
             t0 = time.perf_counter()
@@ -114,7 +119,11 @@ def main() -> None:
                         help="with --each: not the positions one at a time")
     parser.add_argument("--no-book", action="store_true",
                         help="the sets without the opening book (the search alone)")
+    parser.add_argument("--warm", type=int, default=0, metavar="N",
+                        help="with --each: warm up on the first N positions (default: all)")
     args = parser.parse_args()
+    if args.warm < 0:
+        parser.error(f"--warm must be 0 or more, not {args.warm}")
     counts = [int(t) for t in args.threads.split(",")]
     probe = Solver()
     if not probe.native:
@@ -126,7 +135,8 @@ def main() -> None:
         if not args.only_each:
             compare(f"{name} ({spec})", rows, counts, book=not args.no_book)
         if args.each:
-            compare_each(f"{name} ({spec})", rows, counts, args.each, book=not args.no_book)
+            compare_each(f"{name} ({spec})", rows, counts, args.each,
+                         book=not args.no_book, warm=args.warm)
     if args.empty:
         compare("the empty board, no book", [("", 1)], counts, book=False)  # red wins
     print(f"load average at the end: {load_average()}")

@@ -268,7 +268,7 @@ def test_a_win_with_the_next_stone_is_seen_without_a_search() -> None:
     for moves, score in load("Test_L2_R1", 1, 20):
         assert solve_sequence(solver, moves) == score
         total += solver.nodes
-    assert total == 5471
+    assert total == 5363
 
 
 def test_pons_example_and_known_values() -> None:
@@ -659,9 +659,9 @@ def test_an_interrupted_solve_keeps_the_interval_proven_so_far() -> None:
         # One thread: the node counts are then exact (more add the helpers' nodes).
         for row in solve_rows("1411141444142222", progress=progress, threads=1):
             rows.append(row)
-    assert lines[0].startswith("score > -6? yes: the score is in [-5, +13]; 10,019 nodes")
+    assert lines[0].startswith("score > -6? yes: the score is in [-5, +13]; 8,310 nodes")
     assert rows == [("position", "16 stones, red (X) to move"),
-                    ("score", "[-5, +6] so far, interrupted after 10,387 nodes: win, draw "
+                    ("score", "[-5, +6] so far, interrupted after 8,677 nodes: win, draw "
                               "or loss still open")]
 
 

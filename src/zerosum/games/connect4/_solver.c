@@ -77,6 +77,7 @@ static uint64_t slot_data(int32_t entry, uint16_t generation, int moves)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
 #define BUCKET 4 /* as solver.py's BUCKET */
+#define ETC_EMPTY 12 /* as solver.py's ETC_EMPTY */
 /* A waiting thread's spins before it sleeps (see wait_locked): some 30 microseconds. On
  * idle cores, L2_R2 with two threads took 2.3-2.5 s with them, 2.7-3.0 s without. */
 #define SPIN 1024
@@ -782,6 +783,21 @@ static int negamax(Search *se, bitboard current, bitboard mask, int moves, int a
         beta = highest;
         if (alpha >= beta)
             return beta;
+    }
+    /* The enhanced transposition cutoff: a child's upper bound in the table is a lower
+     * bound here, which may cut this position off before any child is searched (near
+     * the end the lookups cost more than they save). */
+    if (moves < k->cells - ETC_EMPTY) {
+        for (bitboard rest = candidates; rest; rest &= rest - 1) {
+            const bitboard move = rest & -rest;
+            const int32_t child = table_get(k, opponent + (mask | move), moves + 1);
+            if (child > 0 && k->offset - child >= beta) {
+                const int score = k->offset - child;
+                table_store(se, key, -(((score + k->offset) << RANK_BITS)
+                                      | rank_of(k, move)), moves);
+                return score;
+            }
+        }
     }
     if (first) {
         int score = negamax(se, opponent, mask | first, moves + 1, -beta, -alpha, -1);

@@ -6,11 +6,13 @@ Also, for every test: the markers of the tests that need more than Python (`brow
 Chromium, tests/test_browser*.py; `ray`: a Ray cluster, tests/test_tournament_ray.py),
 given here by file so that a run can choose (`-m "not browser and not ray"`); and
 Hypothesis's examples derived from each test, the same on every run (its "seeded"
-profile; HYPOTHESIS_PROFILE=random draws new ones), unless a test asks otherwise."""
+profile; HYPOTHESIS_PROFILE=random draws new ones), unless a test asks otherwise. And
+Ctrl-C's default for the programs the tests start, whoever started the run."""
 
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,13 @@ else:
     settings.register_profile("seeded", derandomize=True, database=None)
     settings.register_profile("random")
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "seeded"))
+
+# Several tests press Ctrl-C in a program they start, as a person would. A run started in
+# the background by a script (`make test &`, nohup) ignores SIGINT, and every program it
+# starts would inherit that and never see the Ctrl-C: those tests then failed, and their
+# endless searches ran on. Python's own handler here gives each program the default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Tests that need more than Python, by file (the marker's name: what they need).
 NEEDS = {"browser": "test_browser", "ray": "test_tournament_ray"}

@@ -177,10 +177,14 @@ def test_ctrl_c_at_once_is_quiet(delay: float, how: str) -> None:
     argv = [sys.executable, *argv]
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env_without_pythonpath())
-    wait_for_exec(proc, argv)
-    time.sleep(delay)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        wait_for_exec(proc, argv)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
     assert ours(err, CHECKERS) == []
     if "Traceback" not in err:  # none from the interpreter's own start-up either
         # Killed by the signal before Python set its handler; or 130 from ours or the

@@ -453,11 +453,15 @@ def test_ctrl_c_reaches_a_native_search_with_no_limit(name: str) -> None:
             "    print('interrupted', flush=True)\n")
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "ZEROSUM_NATIVE": "1"})
-    assert child.stdout is not None
-    assert child.stdout.readline() == "searching\n"
-    time.sleep(1.0)
-    child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=60)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "searching\n"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()  # an endless search left behind would take a core for good
+        child.wait()
     assert out == "interrupted\n"
 
 

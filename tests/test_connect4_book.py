@@ -110,19 +110,21 @@ def test_the_shipped_book_is_consistent() -> None:
         pytest.skip("no 7x6 book shipped (tools/connect4_book.py builds it)")
     every = {k: v for ply in range(book.depth + 1) for k, v in positions(geo, ply).items()}
     assert set(book.scores) <= set(every)
-    checked = 0
+    unchecked = set()
     for key, score in book.scores.items():
         current, mask = every[key]
         best = best_of_moves(geo, book, current, mask)
-        if best is not None:
+        if best is None:
+            unchecked.add(key)
+        else:
             assert score == best, f"{key:x}"
-            checked += 1
     leaves = positions(geo, book.depth)
     # The shipped book is complete (every position of every ply up to its depth), so
-    # every position shallower than its leaves is checked.
+    # every position shallower than its leaves is checked, and so is a leaf whose player
+    # wins at once (its children's scores are not needed: at ply 7, 1,391 of 27,109).
     assert all(k in book.scores for k in leaves)
     assert len(book) == len(every)
-    assert checked == len(book) - len(leaves)
+    assert unchecked <= set(leaves)
     assert book.score(0, 0) == 1  # the first player wins, with their last stone
     for c, current, mask in children(geo, 0, 0):
         assert book.score(current, mask) == [2, 1, 0, -1, 0, 1, 2][c]

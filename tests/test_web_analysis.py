@@ -186,7 +186,7 @@ PAST_THE_BOOK = "1153355"  # its moves' positions, of 8 stones, are past the boo
 
 
 def test_stop_leaves_the_columns_unproven_and_frees_the_slot(client: TestClient) -> None:
-    # Seven stones: a book to 7 stones would know this position's score, not its moves'
+    # Seven stones: the book (to 7 stones) knows this position's score, not its moves'
     # (each needs 6.3M nodes or more): no column is proven in a test's time.
     sid = session(client, moves=PAST_THE_BOOK)
     with client.websocket_connect(f"/api/sessions/{sid}/analysis") as ws:
